@@ -1,0 +1,1 @@
+export const PACKAGE_NAME = '@canopy/admin-api-server';
