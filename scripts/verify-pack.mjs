@@ -25,7 +25,8 @@ const run = (command, args, cwd) =>
 let problems = 0;
 try {
   for (const { dir, manifest } of packages) {
-    if (!existsSync(join(dir, 'dist'))) throw new Error(`${manifest.name} is not built: run pnpm build`);
+    if (!existsSync(join(dir, 'dist')))
+      throw new Error(`${manifest.name} is not built: run pnpm build`);
     run('pnpm', ['pack', '--pack-destination', tarballs], dir);
   }
   const files = readdirSync(tarballs).map((file) => join(tarballs, file));
@@ -82,7 +83,9 @@ function declaredExports(dtsFile) {
   const source = readFileSync(dtsFile, 'utf8');
   const values = new Set();
   const declaredValue = new Set();
-  for (const match of source.matchAll(/declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g)) {
+  for (const match of source.matchAll(
+    /declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g,
+  )) {
     declaredValue.add(match[1]);
   }
   for (const match of source.matchAll(/export \{([^}]*)\}/g)) {
@@ -93,7 +96,9 @@ function declaredExports(dtsFile) {
       if (declaredValue.has(local.trim())) values.add((exported ?? local).trim());
     }
   }
-  for (const match of source.matchAll(/export declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g)) {
+  for (const match of source.matchAll(
+    /export declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g,
+  )) {
     values.add(match[1]);
   }
   return [...values].sort();
