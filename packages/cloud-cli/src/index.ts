@@ -1,1 +1,2 @@
-export const PACKAGE_NAME = '@canopy/cloud-cli';
+// The canopy-cloud program, for embedding and testing.
+export { createProgram, run, ExitCode } from './program';
