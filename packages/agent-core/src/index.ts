@@ -1,1 +1,146 @@
-export const PACKAGE_NAME = '@canopy/agent-core';
+// Public API of @canopy/agent-core. Named exports only, grouped by layer.
+
+// Toolkit: schemas
+export {
+  PRIMITIVE_TYPES,
+  isPrimitiveType,
+  isArrayType,
+  isNestedEnum,
+  describeColumnType,
+  type PrimitiveType,
+  type ColumnType,
+  type CompositeColumnType,
+  type NestedEnumType,
+} from './toolkit/schema/column-type';
+export type {
+  ColumnSchema,
+  ValidationRule,
+  ManyToOneSchema,
+  OneToManySchema,
+  OneToOneSchema,
+  ManyToManySchema,
+  RelationSchema,
+  ToOneRelationSchema,
+  FieldSchema,
+} from './toolkit/schema/field-schema';
+export {
+  DATE_OPERATIONS,
+  createCollectionSchema,
+  type DateOperation,
+  type ActionScope,
+  type ActionSchema,
+  type AggregationCapabilities,
+  type CollectionSchema,
+  type DataSourceSchema,
+} from './toolkit/schema/collection-schema';
+export {
+  getPrimaryKeys,
+  getColumnNames,
+  getField,
+  getColumn,
+  getRelation,
+} from './toolkit/schema/schema-utils';
+
+// Toolkit: callers, records, errors
+export type { Caller, PermissionLevel } from './toolkit/caller';
+export {
+  getPrimaryKey,
+  getFieldValue,
+  unflattenRecord,
+  packId,
+  unpackId,
+  type RecordData,
+  type CompositeId,
+} from './toolkit/record/record-utils';
+export {
+  CanopyError,
+  isCanopyError,
+  ValidationError,
+  ForbiddenError,
+  UnprocessableError,
+  BusinessError,
+  type ErrorFamily,
+} from './toolkit/errors/canopy-error';
+export {
+  MissingCollectionError,
+  MissingFieldError,
+  MissingColumnError,
+  MissingRelationError,
+  AlreadyDefinedFieldError,
+  RelationFieldAccessDeniedError,
+  UnexpectedFieldTypeError,
+} from './toolkit/errors/schema-errors';
+
+// Toolkit: queries
+export {
+  OPERATORS,
+  MINIMAL_OPERATORS,
+  VALUELESS_OPERATORS,
+  NUMBER_VALUED_OPERATORS,
+  ARRAY_VALUED_OPERATORS,
+  INTERVAL_OPERATORS,
+  OPERATORS_BY_TYPE,
+  ARRAY_COLUMN_OPERATORS,
+  isOperator,
+  type Operator,
+} from './toolkit/query/operators';
+export {
+  ConditionTree,
+  type Aggregator,
+  type PlainConditionTree,
+  type PlainConditionTreeLeaf,
+  type PlainConditionTreeBranch,
+} from './toolkit/query/condition-tree/condition-tree';
+export { ConditionTreeLeaf } from './toolkit/query/condition-tree/condition-tree-leaf';
+export { ConditionTreeBranch } from './toolkit/query/condition-tree/condition-tree-branch';
+export { ConditionTreeFactory } from './toolkit/query/condition-tree/condition-tree-factory';
+export { Filter, type FilterComponents, type LiveQuerySegment } from './toolkit/query/filter';
+export { PaginatedFilter, type PaginatedFilterComponents } from './toolkit/query/paginated-filter';
+export { Sort, type SortClause } from './toolkit/query/sort';
+export { Page } from './toolkit/query/page';
+export { Projection } from './toolkit/query/projection';
+export {
+  Aggregation,
+  type AggregationOperation,
+  type AggregationGroup,
+  type AggregationComponents,
+  type AggregateResult,
+} from './toolkit/query/aggregation';
+
+// Toolkit: collections and data sources
+export type { Collection } from './toolkit/interfaces/collection';
+export type { DataSource, DataSourceFactory } from './toolkit/interfaces/data-source';
+export type { Logger, LoggerLevel } from './toolkit/interfaces/logger';
+export { BaseCollection } from './toolkit/base/base-collection';
+export { BaseDataSource } from './toolkit/base/base-data-source';
+
+// Toolkit: action, form and chart results
+export type {
+  ActionResult,
+  SuccessActionResult,
+  ErrorActionResult,
+  WebhookActionResult,
+  FileActionResult,
+  RedirectActionResult,
+} from './toolkit/action/action-result';
+export {
+  ACTION_FIELD_TYPES,
+  type ActionFieldType,
+  type ActionFieldWidget,
+  type ActionFieldOption,
+  type ActionField,
+  type ActionLayoutElement,
+  type ActionFormElement,
+  type GetFormMetas,
+} from './toolkit/action/action-form';
+export type {
+  Chart,
+  ChartTimeRange,
+  ValueChart,
+  DistributionChart,
+  TimeBasedChart,
+  MultipleTimeBasedChart,
+  PercentageChart,
+  ObjectiveChart,
+  LeaderboardChart,
+} from './toolkit/chart/chart';
