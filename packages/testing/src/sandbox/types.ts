@@ -1,0 +1,84 @@
+/** A condition tree as the platform sends it (section 5.4 of the platform protocol). */
+export type PlainConditionTree =
+  | { field: string; operator: string; value?: unknown }
+  | { aggregator: 'and' | 'or' | 'And' | 'Or'; conditions: PlainConditionTree[] };
+
+/** A platform user, as `GET /liana/v4/permissions/users` lists it. */
+export interface SandboxUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  permissionLevel: 'admin' | 'developer' | 'editor' | 'user';
+  roleId: number;
+  tags?: Record<string, string>;
+}
+
+/** Collection rights; an absent right is granted. */
+export interface CollectionRights {
+  browseEnabled?: boolean;
+  readEnabled?: boolean;
+  editEnabled?: boolean;
+  addEnabled?: boolean;
+  deleteEnabled?: boolean;
+  exportEnabled?: boolean;
+}
+
+/** Action rights; absent rights are granted except `approvalRequired`, which defaults to false. */
+export interface ActionRights {
+  triggerEnabled?: boolean;
+  approvalRequired?: boolean;
+  userApprovalEnabled?: boolean;
+  selfApprovalEnabled?: boolean;
+  triggerConditions?: PlainConditionTree;
+  approvalRequiredConditions?: PlainConditionTree;
+  userApprovalConditions?: PlainConditionTree;
+}
+
+/** Rights of a role, per collection and per action display name. */
+export interface SandboxRole {
+  id: number;
+  name: string;
+  collections?: Record<string, CollectionRights>;
+  actions?: Record<string, Record<string, ActionRights>>;
+}
+
+/** The body of `POST /permission-override`: per collection, rights that apply to every role. */
+export type PermissionOverrides = Record<
+  string,
+  { collection?: CollectionRights; actions?: Record<string, ActionRights> }
+>;
+
+/** One entry of the IP whitelist (section 4): a single address, an inclusive range, or a CIDR. */
+export type IpRule =
+  | { type: 0; ip: string }
+  | { type: 1; ipMinimum: string; ipMaximum: string }
+  | { type: 2; range: string };
+
+/** An activity log as the agent reports it (`POST /liana/v1/activity-logs`). */
+export interface ActivityLogEntry {
+  id: string;
+  createdAt: string;
+  type: 'read' | 'write';
+  action: string;
+  label: string;
+  userId: number;
+  renderingId: number | null;
+  collectionName: string | null;
+  recordIds: string[];
+}
+
+/** A collection as stored from the agent's schema (the fields the sandbox reads). */
+export interface SchemaCollection {
+  name: string;
+  fields?: unknown[];
+  actions?: { id?: string; name: string; [key: string]: unknown }[];
+  segments?: unknown[];
+  [key: string]: unknown;
+}
+
+/** The agent's schema: collections and meta, as in the schema file. */
+export interface SandboxSchema {
+  collections: SchemaCollection[];
+  meta?: Record<string, unknown>;
+}
