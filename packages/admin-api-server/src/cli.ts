@@ -1,1 +1,6 @@
-console.log('todo');
+#!/usr/bin/env node
+import { runCli } from './cli/run-cli';
+
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

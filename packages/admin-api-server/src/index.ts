@@ -1,1 +1,65 @@
-export const PACKAGE_NAME = '@canopy/admin-api-server';
+// Server.
+export { createAdminApiServer, type AdminApiServer } from './server';
+export { createApp } from './app';
+export {
+  loadConfig,
+  parseSigningKeys,
+  ConfigError,
+  DEFAULT_RATE_LIMIT,
+  type AdminApiServerConfig,
+  type DatabaseConfig,
+  type RateLimitConfig,
+  type SigningKey,
+} from './config';
+export { runCli, type CliIo } from './cli/run-cli';
+export { buildOpenApiDocument } from './openapi/document';
+
+// Database.
+export { migrateToLatest, migrationSource } from './migrations';
+export { knexConfigFromUrl } from './database/open-database';
+
+// The platform model (fixtures, CLI, and the later management API).
+export {
+  createProject,
+  createEnvironment,
+  createTeam,
+  createUser,
+  addProjectMember,
+  findProjectByName,
+  findEnvironmentByName,
+  findUserByEmail,
+  DEFAULT_TEAM_NAME,
+  PERMISSION_LEVELS,
+  type PermissionLevel,
+  type ProjectRow,
+  type EnvironmentRow,
+  type UserRow,
+  type TeamRow,
+} from './store/model';
+
+// Audit trail writers.
+export {
+  insertActivityLogs,
+  ACTIVITY_ACTIONS,
+  type ActivityLogInput,
+  type ActivityAction,
+  type ActivityType,
+} from './store/activity-log-writer';
+export {
+  insertAdminLogs,
+  type AdminLogInput,
+  type AdminLogType,
+  type AdminLogResource,
+  type AdminLogInitiator,
+} from './store/admin-log-writer';
+export { verifyActivityLogChain, type IntegrityReport } from './integrity/verify-chain';
+
+// Tokens.
+export {
+  issueApplicationToken,
+  type IssueApplicationTokenInput,
+} from './tokens/issue-application-token';
+export { signSessionToken, SCOPES, type Scope } from './auth';
+
+// Errors.
+export { ApiError, isApiError, type ApiErrorCode } from './errors';

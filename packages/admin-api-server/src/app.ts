@@ -1,0 +1,32 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { errorHandler, notFoundHandler } from './errors';
+import type { ServerContext } from './http/context';
+import { requestLogger } from './logging/logger';
+import { activityLogsRouter } from './routes/activity-logs';
+import { adminLogsRouter } from './routes/admin-logs';
+import { applicationTokensRouter } from './routes/application-tokens';
+import { notesRouter } from './routes/notes';
+import { operationsRouter } from './routes/operations';
+
+/**
+ * The express application: request id and logging, security headers, JSON bodies (1 MB), the
+ * routes, then the single error handler. Database, config and rate limiter come from `ctx`.
+ */
+export function createApp(ctx: ServerContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestLogger(ctx.logger));
+  app.use(helmet());
+  app.use(express.json({ limit: '1mb' }));
+  app.use(operationsRouter(ctx.knex));
+  app.use(activityLogsRouter(ctx));
+  app.use(adminLogsRouter(ctx));
+  app.use(notesRouter(ctx));
+  app.use(applicationTokensRouter(ctx));
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}

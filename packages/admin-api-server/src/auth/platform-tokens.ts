@@ -1,0 +1,124 @@
+import { createHash, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { SigningKey } from '../config';
+import { unauthorized } from '../errors';
+
+/** The only algorithm accepted; pinned so that `alg: none` or RS/HS confusion cannot pass. */
+export const TOKEN_ALGORITHM = 'HS256';
+const ISSUER = 'canopy-admin-api';
+
+/** Claims of an application token (bound to one project). */
+export interface ApplicationTokenClaims {
+  typ: 'application';
+  /** Random token id; only its SHA-256 is stored. */
+  jti: string;
+  sub: string;
+  prj: number;
+  exp: number;
+}
+
+/** Claims of a user session token (what a login produces; `sso` when logged in through SSO). */
+export interface SessionTokenClaims {
+  typ: 'session';
+  sub: string;
+  sso: boolean;
+  exp: number;
+}
+
+/** A fresh random token id (256 bits). */
+export function generateTokenId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 hex of a token id: what the database keeps. */
+export function hashTokenId(tokenId: string): string {
+  return createHash('sha256').update(tokenId).digest('hex');
+}
+
+function sign(payload: object, keys: readonly SigningKey[], expiresAt: Date): string {
+  const key = keys[0];
+  if (!key) throw new Error('No signing key is configured.');
+  return jwt.sign({ ...payload, exp: Math.floor(expiresAt.getTime() / 1000) }, key.secret, {
+    algorithm: TOKEN_ALGORITHM,
+    keyid: key.id,
+    issuer: ISSUER,
+  });
+}
+
+/** Signs an application token with the newest key. */
+export function signApplicationToken(
+  keys: readonly SigningKey[],
+  input: { tokenId: string; userId: number; projectId: number; expiresAt: Date },
+): string {
+  return sign(
+    { typ: 'application', jti: input.tokenId, sub: String(input.userId), prj: input.projectId },
+    keys,
+    input.expiresAt,
+  );
+}
+
+/**
+ * Signs a user session token. The login flow of the platform issues these; tests and the CLI
+ * use this function directly.
+ *
+ * @example
+ * const session = signSessionToken(config.signingKeys, { userId: 1, sso: false, expiresAt });
+ */
+export function signSessionToken(
+  keys: readonly SigningKey[],
+  input: { userId: number; sso: boolean; expiresAt: Date },
+): string {
+  return sign({ typ: 'session', sub: String(input.userId), sso: input.sso }, keys, input.expiresAt);
+}
+
+/**
+ * Verifies a bearer token: known key (by `kid`), HS256 only, issuer, expiry, and the expected
+ * `typ`. Every failure is a 401 whose message says what is wrong, never the token.
+ */
+export function verifyPlatformToken<T extends ApplicationTokenClaims | SessionTokenClaims>(
+  token: string,
+  keys: readonly SigningKey[],
+  type: T['typ'],
+): T {
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded.payload !== 'object') {
+    throw unauthorized('The bearer token is malformed: it is not a JWT.');
+  }
+  if (decoded.header.alg !== TOKEN_ALGORITHM) {
+    throw unauthorized(`The bearer token must be signed with ${TOKEN_ALGORITHM}.`);
+  }
+  const key = keys.find((candidate) => candidate.id === decoded.header.kid);
+  if (!key) throw unauthorized('The bearer token was not signed by this server.');
+  let claims: jwt.JwtPayload;
+  try {
+    claims = jwt.verify(token, key.secret, {
+      algorithms: [TOKEN_ALGORITHM],
+      issuer: ISSUER,
+    }) as jwt.JwtPayload;
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) {
+      throw unauthorized(
+        `The bearer token expired at ${error.expiredAt.toISOString()}; create a new one.`,
+        error,
+      );
+    }
+    throw unauthorized('The bearer token signature or claims are invalid.', error);
+  }
+  if (claims.typ !== type || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') {
+    throw unauthorized(
+      type === 'application'
+        ? 'The bearer token is not an application token.'
+        : 'The bearer token is not a user session token.',
+    );
+  }
+  return claims as T;
+}
+
+/** Reads `Authorization: Bearer <token>`; a 401 that says how to send it when absent. */
+export function bearerToken(header: string | undefined): string {
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw unauthorized('Missing bearer token: send the header "Authorization: Bearer <token>".');
+  }
+  return match[1]!;
+}

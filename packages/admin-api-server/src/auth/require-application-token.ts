@@ -1,0 +1,88 @@
+import type { RequestHandler } from 'express';
+import { ApiError, forbidden, unauthorized } from '../errors';
+import type { ServerContext } from '../http/context';
+import { chargeRequest } from '../rate-limit';
+import { findApplicationTokenByHash, touchApplicationToken } from '../store/application-tokens';
+import { findEnvironmentByName, findPermissionLevel, findProjectByName } from '../store/model';
+import {
+  bearerToken,
+  hashTokenId,
+  verifyPlatformToken,
+  type ApplicationTokenClaims,
+} from './platform-tokens';
+import { hasScope, type Scope } from './scopes';
+
+/**
+ * Authenticates an application token for a `/v1/project/:projectName[/environment/:environmentName]`
+ * route, in this order: signature and expiry (401), the stored row — revoked or unknown tokens
+ * fail here on the very next request (401), the per-token rate limit (429), the project and
+ * environment by case-sensitive name (404), the token's project, its creator still an Admin, SSO
+ * and the scope (403).
+ */
+export function requireApplicationToken(ctx: ServerContext, scope: Scope): RequestHandler {
+  return async (req, res, next) => {
+    const claims = verifyPlatformToken<ApplicationTokenClaims>(
+      bearerToken(req.get('authorization')),
+      ctx.config.signingKeys,
+      'application',
+    );
+    const row = await findApplicationTokenByHash(ctx.knex, hashTokenId(claims.jti));
+    if (!row) throw unauthorized('The bearer token is not known to this server.');
+    if (row.revoked_at) {
+      throw unauthorized(`The bearer token was revoked at ${row.revoked_at.toISOString()}.`);
+    }
+    if (row.expires_at.getTime() <= Date.now()) {
+      throw unauthorized(`The bearer token expired at ${row.expires_at.toISOString()}.`);
+    }
+    await chargeRequest(ctx.rateLimiter, res, `token:${row.id}`);
+
+    const projectName = String(req.params.projectName);
+    const project = await findProjectByName(ctx.knex, projectName);
+    if (!project) {
+      throw new ApiError(
+        404,
+        'project_not_found',
+        `No project is named "${projectName}" (names are case sensitive).`,
+      );
+    }
+    if (project.id !== row.project_id) {
+      throw forbidden(`This token is bound to another project than "${project.name}".`);
+    }
+    if ((await findPermissionLevel(ctx.knex, project.id, row.user_id)) !== 'admin') {
+      throw forbidden(
+        'The user who created this token no longer holds the Admin role on the project.',
+      );
+    }
+    if (project.sso_enabled && !row.created_with_sso) {
+      throw forbidden(
+        `Project "${project.name}" uses SSO: use a token created while logged in through SSO.`,
+      );
+    }
+    if (!hasScope(row.scopes, scope)) {
+      throw forbidden(`This token lacks the "${scope}" scope (it has: ${row.scopes.join(', ')}).`);
+    }
+    req.project = project;
+    req.auth = {
+      kind: 'application',
+      userId: row.user_id,
+      tokenId: row.id,
+      scopes: row.scopes,
+      sso: row.created_with_sso,
+    };
+
+    if (req.params.environmentName !== undefined) {
+      const environmentName = String(req.params.environmentName);
+      const environment = await findEnvironmentByName(ctx.knex, project.id, environmentName);
+      if (!environment) {
+        throw new ApiError(
+          404,
+          'environment_not_found',
+          `Project "${project.name}" has no environment named "${environmentName}" (names are case sensitive).`,
+        );
+      }
+      req.environment = environment;
+    }
+    await touchApplicationToken(ctx.knex, row.id);
+    next();
+  };
+}

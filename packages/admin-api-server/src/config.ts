@@ -1,0 +1,162 @@
+import type { Knex } from 'knex';
+
+/** One HMAC key for signing application and session tokens; its `id` travels as the JWT `kid`. */
+export interface SigningKey {
+  readonly id: string;
+  readonly secret: string;
+}
+
+/**
+ * Per-token rate limit: `points` requests per `durationSeconds` (the sustained rate), plus a
+ * bucket of `burstPoints` extra requests refilled every `burstDurationSeconds`.
+ */
+export interface RateLimitConfig {
+  readonly points: number;
+  readonly durationSeconds: number;
+  readonly burstPoints: number;
+  readonly burstDurationSeconds: number;
+}
+
+/** Where the data lives: a PostgreSQL URL, an existing knex instance, or the embedded default. */
+export type DatabaseConfig =
+  | { readonly kind: 'url'; readonly url: string; readonly poolSize: number }
+  | { readonly kind: 'knex'; readonly knex: Knex }
+  | { readonly kind: 'embedded'; readonly dataDir: string };
+
+/** Everything the server needs; build it with {@link loadConfig} or by hand in tests. */
+export interface AdminApiServerConfig {
+  readonly database: DatabaseConfig;
+  /** TCP port of `listen()`; 0 picks a free one. */
+  readonly port: number;
+  readonly host: string;
+  /** The first key signs new tokens; every key verifies (rotation). */
+  readonly signingKeys: readonly SigningKey[];
+  readonly rateLimit: RateLimitConfig;
+  /** Lifetime of application tokens created without an explicit expiry. */
+  readonly defaultTokenLifetimeDays: number;
+  /** pino level; `silent` in tests. */
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Passed to express `trust proxy`. */
+  readonly trustProxy: boolean;
+}
+
+/** Raised when the environment holds a value the server cannot use; names the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Defaults of the rate limit: 10 requests per second sustained plus a burst of 50 per minute. */
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
+  points: 10,
+  durationSeconds: 1,
+  burstPoints: 50,
+  burstDurationSeconds: 60,
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new ConfigError(`${name} must be an integer ≥ ${min}; got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+/**
+ * Parses `CANOPY_TOKEN_SIGNING_KEYS`: comma-separated `id:secret` pairs, newest first. Secrets must
+ * be at least 32 characters; their values never appear in error messages.
+ */
+export function parseSigningKeys(raw: string | undefined): SigningKey[] {
+  if (raw === undefined || raw.trim() === '') {
+    throw new ConfigError(
+      'CANOPY_TOKEN_SIGNING_KEYS is required: comma-separated "id:secret" pairs, newest first, ' +
+        'each secret at least 32 characters (for example "k1:<64 random hex characters>").',
+    );
+  }
+  return raw.split(',').map((pair, index) => {
+    const separator = pair.indexOf(':');
+    const id = separator > 0 ? pair.slice(0, separator).trim() : '';
+    const secret = separator > 0 ? pair.slice(separator + 1).trim() : '';
+    if (!/^[A-Za-z0-9._-]+$/.test(id) || secret.length < 32) {
+      throw new ConfigError(
+        `CANOPY_TOKEN_SIGNING_KEYS entry ${index + 1} must be "id:secret" with an id of letters, ` +
+          'digits, ".", "_" or "-" and a secret of at least 32 characters.',
+      );
+    }
+    return { id, secret };
+  });
+}
+
+/**
+ * Reads the configuration from environment variables (see the README for the list).
+ * `requireSigningKeys: false` serves commands that never sign or verify tokens.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { requireSigningKeys?: boolean } = {},
+): AdminApiServerConfig {
+  const url = env.DATABASE_URL;
+  const database: DatabaseConfig =
+    url !== undefined && url !== ''
+      ? {
+          kind: 'url',
+          url: checkDatabaseUrl(url),
+          poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1),
+        }
+      : { kind: 'embedded', dataDir: env.CANOPY_DATA_DIR || '.canopy-data' };
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}".`);
+  }
+  return {
+    database,
+    port: integer(env, 'PORT', 3000, 0),
+    host: env.HOST || '0.0.0.0',
+    signingKeys:
+      options.requireSigningKeys === false && !env.CANOPY_TOKEN_SIGNING_KEYS
+        ? []
+        : parseSigningKeys(env.CANOPY_TOKEN_SIGNING_KEYS),
+    rateLimit: {
+      points: integer(env, 'RATE_LIMIT_POINTS', DEFAULT_RATE_LIMIT.points, 1),
+      durationSeconds: integer(
+        env,
+        'RATE_LIMIT_DURATION_SECONDS',
+        DEFAULT_RATE_LIMIT.durationSeconds,
+        1,
+      ),
+      burstPoints: integer(env, 'RATE_LIMIT_BURST_POINTS', DEFAULT_RATE_LIMIT.burstPoints, 0),
+      burstDurationSeconds: integer(
+        env,
+        'RATE_LIMIT_BURST_DURATION_SECONDS',
+        DEFAULT_RATE_LIMIT.burstDurationSeconds,
+        1,
+      ),
+    },
+    defaultTokenLifetimeDays: integer(env, 'TOKEN_DEFAULT_LIFETIME_DAYS', 365, 1),
+    logLevel: logLevel as AdminApiServerConfig['logLevel'],
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}
+
+function checkDatabaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (it could not be parsed).');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new ConfigError(
+      `DATABASE_URL must use postgres:// or postgresql://; got "${parsed.protocol}".`,
+    );
+  }
+  return url;
+}

@@ -1,0 +1,65 @@
+const BRAND = Symbol.for('@canopy/admin-api-server/ApiError');
+
+/**
+ * The stable `code` values of error bodies. Clients may branch on them; they never change meaning.
+ * 401 and 403 bodies carry `error` (`unauthorized` / `forbidden`) instead, as the contract says.
+ */
+export type ApiErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'invalid_parameter'
+  | 'invalid_body'
+  | 'invalid_cursor'
+  | 'project_not_found'
+  | 'environment_not_found'
+  | 'note_not_found'
+  | 'token_not_found'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'idempotency_key_reused'
+  | 'precondition_failed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'service_unavailable';
+
+/** Options shared by every API error. */
+export interface ApiErrorOptions {
+  /** The underlying error, kept for logs; never sent to the client. */
+  cause?: unknown;
+  /** Extra response headers (for example `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The single error family of the HTTP layer: a status, a stable code and a message that says what
+ * was wrong and what would be right. `src/errors/error-handler.ts` turns it into a response.
+ *
+ * @example
+ * throw new ApiError(404, 'project_not_found', 'No project is named "Shop" (names are case sensitive).');
+ */
+export class ApiError extends Error {
+  readonly [BRAND] = true;
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: ApiErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** True for any {@link ApiError}, even one created by another copy of this package. */
+export function isApiError(value: unknown): value is ApiError {
+  return (
+    value instanceof Error &&
+    value.name === 'ApiError' &&
+    (value as unknown as Record<symbol, unknown>)[BRAND] === true
+  );
+}

@@ -1,0 +1,3 @@
+export { ApiError, isApiError, type ApiErrorCode, type ApiErrorOptions } from './api-error';
+export { invalidParameter, invalidBody, unauthorized, forbidden } from './factories';
+export { errorHandler, notFoundHandler, toErrorResponse, type ErrorBody } from './error-handler';

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AdminApiServerConfig } from '../config';
+import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
+import type { EnvironmentRow, ProjectRow } from '../store/model';
+
+/** What every route needs, built once per server. */
+export interface ServerContext {
+  readonly knex: Knex;
+  readonly config: AdminApiServerConfig;
+  readonly logger: Logger;
+  readonly rateLimiter: TokenRateLimiter;
+}
+
+/** Who is calling, once a bearer token was verified. */
+export interface RequestAuth {
+  readonly kind: 'application' | 'session';
+  readonly userId: number;
+  /** Application tokens only. */
+  readonly tokenId?: number;
+  readonly scopes: readonly string[];
+  /** Session tokens only: logged in through SSO. */
+  readonly sso: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Request-scoped logger carrying the request id. */
+      log?: Logger;
+      requestId?: string;
+      auth?: RequestAuth;
+      project?: ProjectRow;
+      environment?: EnvironmentRow;
+    }
+  }
+}
+
+/** Reads a value a previous middleware must have set, failing loudly if the route is miswired. */
+export function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing: the route lacks its middleware.`);
+  return value;
+}

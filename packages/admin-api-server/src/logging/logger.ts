@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import pino, { type Logger } from 'pino';
+
+/** The server's structured (JSON) logger. `Authorization` never reaches a log line. */
+export function createLogger(level: string): Logger {
+  return pino({ level, base: { service: 'canopy-admin-api' } });
+}
+
+/**
+ * Gives each request an id (the caller's `Request-Id` when it is a short token, else a UUID),
+ * returns it in `Request-Id`, and logs one line per finished request.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get('request-id');
+    const requestId = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    const started = process.hrtime.bigint();
+    req.requestId = requestId;
+    req.log = logger.child({ requestId });
+    res.set('Request-Id', requestId);
+    res.on('finish', () => {
+      req.log?.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

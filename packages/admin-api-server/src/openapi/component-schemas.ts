@@ -1,0 +1,261 @@
+import { SCOPES } from '../auth/scopes';
+import { ACTIVITY_ACTIONS } from '../store/activity-log-writer';
+import type { JsonSchema } from '../validation/ajv';
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const named = (kind: string): JsonSchema => ({
+  type: 'object',
+  properties: { object: { type: 'string', enum: [kind] }, name: { type: 'string', minLength: 1 } },
+  required: ['object', 'name'],
+  additionalProperties: false,
+});
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+
+/**
+ * Item schemas, identical in shape to the published 1.38.0 contract (additionalProperties false
+ * where it says so), plus the schemas of what this server adds.
+ */
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  User: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['user'] },
+      email: { type: 'string', format: 'email' },
+      id: { type: 'integer', minimum: 0 },
+      username: { type: 'string', minLength: 1 },
+    },
+    required: ['object', 'email', 'id', 'username'],
+    additionalProperties: false,
+  },
+  EnvironmentRef: named('environment'),
+  TeamRef: named('team'),
+  CollectionRef: named('collection'),
+  ActivityLog: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['activityLog'] },
+      id: { type: 'string' },
+      type: { type: 'string', enum: ['read', 'write'] },
+      action: { type: 'string', enum: [...ACTIVITY_ACTIONS] },
+      label: { type: 'string' },
+      recordIds: { type: 'array', items: { type: 'string' } },
+      createdAt: dateTime,
+      user: ref('User'),
+      environment: ref('EnvironmentRef'),
+      collection: ref('CollectionRef'),
+      team: ref('TeamRef'),
+      inbox: {
+        type: 'object',
+        properties: { object: { type: 'string', enum: ['inbox'] }, name: { type: 'string' } },
+        required: ['object', 'name'],
+      },
+      workflow: {
+        type: 'object',
+        properties: {
+          object: { type: 'string', enum: ['workflow'] },
+          name: { type: 'string' },
+          runId: { type: 'string' },
+          stepName: { type: 'string' },
+          optionName: { type: 'string' },
+        },
+        required: ['object', 'name', 'runId'],
+      },
+    },
+    required: ['object', 'id', 'type', 'action', 'createdAt', 'user', 'environment', 'team'],
+    additionalProperties: false,
+  },
+  AdminLog: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['adminLog'] },
+      id: { type: 'string' },
+      type: { type: 'string', enum: ['add', 'remove', 'update', 'initial'] },
+      resource: { type: 'string', enum: ['user-project', 'role', 'team', 'environment'] },
+      initiator: { type: 'string', enum: ['administrator', 'identityProvider', 'forestAdmin'] },
+      createdAt: dateTime,
+      user: ref('User'),
+      newValue: ref('AdminLogResource'),
+      previousValue: ref('AdminLogResource'),
+    },
+    required: ['object', 'id', 'type', 'resource', 'initiator', 'createdAt'],
+    additionalProperties: false,
+  },
+  AdminLogResource: {
+    anyOf: [ref('UserProjectValue'), ref('RoleValue'), ref('TeamValue'), ref('EnvironmentValue')],
+  },
+  UserProjectValue: {
+    type: 'object',
+    properties: {
+      user: ref('User'),
+      permissionLevel: {
+        type: 'string',
+        enum: ['admin', 'editor', 'user', 'developer', 'manager'],
+      },
+      tags: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { key: { type: 'string' }, value: { type: 'string' } },
+          required: ['key', 'value'],
+          additionalProperties: false,
+        },
+      },
+      role: named('role'),
+      teams: { type: 'array', items: named('team') },
+    },
+    required: ['user'],
+    additionalProperties: false,
+  },
+  RoleValue: {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+  TeamValue: {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+  EnvironmentValue: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 1 },
+      codeCustomizationVersion: { type: 'number' },
+    },
+    required: ['name', 'codeCustomizationVersion'],
+    additionalProperties: false,
+  },
+  NoteMessage: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['note-message'] },
+      content: { type: 'string' },
+      createdAt: dateTime,
+      user: ref('User'),
+    },
+    required: ['object', 'content', 'createdAt', 'user'],
+  },
+  Note: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['note'] },
+      id: { type: 'integer' },
+      title: { type: 'string' },
+      recordId: { type: 'string', minLength: 1 },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+      archivedAt: dateTime,
+      collection: {
+        type: 'object',
+        properties: {
+          object: { type: 'string', enum: ['collection'] },
+          name: { type: 'string', minLength: 1 },
+        },
+        required: ['object', 'name'],
+      },
+      messages: { type: 'array', items: ref('NoteMessage') },
+      user: ref('User'),
+      environment: ref('EnvironmentRef'),
+      team: ref('TeamRef'),
+    },
+    required: [
+      'object',
+      'id',
+      'title',
+      'recordId',
+      'createdAt',
+      'messages',
+      'updatedAt',
+      'user',
+      'environment',
+      'team',
+    ],
+    additionalProperties: false,
+  },
+  ApplicationToken: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['applicationToken'] },
+      id: { type: 'integer', minimum: 1 },
+      name: { type: 'string' },
+      scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+      createdAt: dateTime,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+      expiresAt: dateTime,
+    },
+    required: ['object', 'id', 'name', 'scopes', 'createdAt', 'lastUsedAt', 'expiresAt'],
+    additionalProperties: false,
+  },
+  ApplicationTokenCreated: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['applicationToken'] },
+      id: { type: 'integer', minimum: 1 },
+      name: { type: 'string' },
+      scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+      createdAt: dateTime,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+      expiresAt: dateTime,
+      token: { type: 'string', description: 'The application token (a JWT); shown only here' },
+    },
+    required: ['object', 'id', 'name', 'scopes', 'createdAt', 'lastUsedAt', 'expiresAt', 'token'],
+    additionalProperties: false,
+  },
+  IntegrityReport: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['activityLogIntegrity'] },
+      valid: { type: 'boolean' },
+      checked: { type: 'integer', minimum: 0 },
+      fromSequence: { type: ['integer', 'null'] },
+      toSequence: { type: ['integer', 'null'] },
+      firstBrokenLink: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            properties: {
+              id: { type: ['string', 'null'] },
+              sequence: { type: 'integer' },
+              createdAt: { type: ['string', 'null'], format: 'date-time' },
+              reason: {
+                type: 'string',
+                enum: ['content_modified', 'previous_hash_mismatch', 'missing_link'],
+              },
+            },
+            required: ['id', 'sequence', 'createdAt', 'reason'],
+            additionalProperties: false,
+          },
+        ],
+      },
+      parameters: { type: 'object' },
+    },
+    required: [
+      'object',
+      'valid',
+      'checked',
+      'fromSequence',
+      'toSequence',
+      'firstBrokenLink',
+      'parameters',
+    ],
+    additionalProperties: false,
+  },
+  Error: {
+    type: 'object',
+    properties: { code: { type: 'string' }, message: { type: 'string' } },
+    required: ['code', 'message'],
+    additionalProperties: false,
+  },
+  AuthError: {
+    type: 'object',
+    properties: {
+      error: { type: 'string', enum: ['unauthorized', 'forbidden'] },
+      message: { type: 'string' },
+    },
+    required: ['error', 'message'],
+    additionalProperties: false,
+  },
+};

@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import { required, type ServerContext } from '../../http/context';
+import { verifyActivityLogChain } from '../../integrity/verify-chain';
+import { queryParser, type JsonSchema } from '../../validation/ajv';
+import { dateFilterOf, dateFilterProperties } from '../../validation/query-schemas';
+import { echoParameters } from '../echo-parameters';
+
+/** Query schema of the integrity check: a creation-time range. */
+export const INTEGRITY_QUERY: JsonSchema = {
+  type: 'object',
+  properties: dateFilterProperties('createdAt'),
+  additionalProperties: false,
+};
+
+const parseIntegrityQuery = queryParser<Record<string, unknown>>(INTEGRITY_QUERY);
+
+/**
+ * `GET …/activity-logs/integrity`: re-computes the project's hash chain over the links whose logs
+ * fall in the range, and reports the first broken one.
+ */
+export function activityLogIntegrityHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const project = required(req.project, 'project');
+    const environment = required(req.environment, 'environment');
+    const query = parseIntegrityQuery(req.query);
+    const report = await verifyActivityLogChain(
+      ctx.knex,
+      project.id,
+      dateFilterOf(query, 'createdAt'),
+    );
+    res.json({
+      object: 'activityLogIntegrity',
+      ...report,
+      parameters: echoParameters(
+        { projectName: project.name, environmentName: environment.name },
+        query,
+      ),
+    });
+  };
+}

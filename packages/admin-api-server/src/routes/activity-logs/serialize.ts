@@ -1,0 +1,51 @@
+import type { ActivityLogRow } from '../../store/activity-log-queries';
+import { userItem, type UserItem } from '../serialize-user';
+
+/** An activity log as the published contract shapes it. */
+export interface ActivityLogItem {
+  object: 'activityLog';
+  id: string;
+  type: 'read' | 'write';
+  action: string;
+  label?: string;
+  recordIds: string[];
+  createdAt: string;
+  user: UserItem;
+  environment: { object: 'environment'; name: string };
+  team: { object: 'team'; name: string };
+  collection?: { object: 'collection'; name: string };
+  inbox?: { object: 'inbox'; name: string };
+  workflow?: {
+    object: 'workflow';
+    name: string;
+    runId: string;
+    stepName?: string;
+    optionName?: string;
+  };
+}
+
+/** Shapes a row into its contract item. */
+export function activityLogItem(row: ActivityLogRow, environmentName: string): ActivityLogItem {
+  const item: ActivityLogItem = {
+    object: 'activityLog',
+    id: String(row.id),
+    type: row.type,
+    action: row.action,
+    recordIds: row.record_ids,
+    createdAt: row.created_at.toISOString(),
+    user: userItem(row.user_id, row.user_email, row.user_username),
+    environment: { object: 'environment', name: environmentName },
+    team: { object: 'team', name: row.team_name },
+  };
+  if (row.label !== null) item.label = row.label;
+  if (row.collection_name !== null)
+    item.collection = { object: 'collection', name: row.collection_name };
+  if (row.inbox_name !== null) item.inbox = { object: 'inbox', name: row.inbox_name };
+  if (row.workflow !== null) {
+    const { name, runId, stepName, optionName } = row.workflow;
+    item.workflow = { object: 'workflow', name: name ?? '', runId: runId ?? '' };
+    if (stepName !== undefined) item.workflow.stepName = stepName;
+    if (optionName !== undefined) item.workflow.optionName = optionName;
+  }
+  return item;
+}

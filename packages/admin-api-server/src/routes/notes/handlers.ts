@@ -1,0 +1,172 @@
+import type { RequestHandler } from 'express';
+import sanitizeHtml from 'sanitize-html';
+import { invalidBody } from '../../errors';
+import { required, type ServerContext } from '../../http/context';
+import { decodeIdCursor, encodeIdCursor } from '../../store/cursor';
+import { resolveUserTeam } from '../../store/model';
+import { findNote, listNotes } from '../../store/note-queries';
+import { addNoteMessage, createNote, deleteNote, updateNote } from '../../store/note-writer';
+import { dateFilterOf } from '../../validation/query-schemas';
+import { echoParameters } from '../echo-parameters';
+import { expectedVersion, noteIdParam, noteNotFound, staleWrite } from './preconditions';
+import {
+  parseAddMessageBody,
+  parseCreateNoteBody,
+  parseListNotesQuery,
+  parseUpdateNoteBody,
+} from './schemas';
+import { noteEtag, noteItem, noteMessageItem } from './serialize';
+
+/** Sanitizes message HTML with sanitize-html's defaults (no scripts, styles, handlers, `javascript:`). */
+export function sanitizeMessage(content: string, property: string): string {
+  const clean = sanitizeHtml(content).trim();
+  if (clean === '') throw invalidBody(property, 'has no content left once unsafe HTML is removed');
+  return clean;
+}
+
+function placeOf(req: Parameters<RequestHandler>[0]) {
+  const project = required(req.project, 'project');
+  const environment = required(req.environment, 'environment');
+  const auth = required(req.auth, 'auth');
+  return {
+    project,
+    environment,
+    author: { projectId: project.id, environmentId: environment.id, userId: auth.userId },
+  };
+}
+
+/** `GET …/notes`: highest id first. */
+export function listNotesHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { project, environment } = placeOf(req);
+    const query = parseListNotesQuery(req.query);
+    const limit = query.limit ?? 10;
+    const { rows, messages, hasMore } = await listNotes(
+      ctx.knex,
+      {
+        projectId: project.id,
+        environmentId: environment.id,
+        userEmail: query.userEmail,
+        userId: query.userId,
+        teamName: query.teamName,
+        collectionName: query.collectionName,
+        recordId: query.recordId,
+        createdAt: dateFilterOf(query, 'createdAt'),
+        updatedAt: dateFilterOf(query, 'updatedAt'),
+        archivedAt: dateFilterOf(query, 'archivedAt'),
+        beforeId: query.cursor === undefined ? undefined : decodeIdCursor(query.cursor),
+      },
+      limit,
+    );
+    const last = rows[rows.length - 1];
+    res.json({
+      hasMore,
+      data: rows.map((row) => noteItem(row, messages.get(row.id) ?? [], environment.name)),
+      parameters: echoParameters(
+        { projectName: project.name, environmentName: environment.name },
+        { ...query, limit },
+      ),
+      nextCursor: hasMore && last ? encodeIdCursor(last.id) : null,
+    });
+  };
+}
+
+async function sendNote(
+  ctx: ServerContext,
+  res: Parameters<RequestHandler>[1],
+  environment: { id: number; name: string },
+  noteId: number,
+  status: number,
+): Promise<void> {
+  const found = await findNote(ctx.knex, environment.id, noteId);
+  if (!found) throw noteNotFound(noteId, environment.name);
+  res
+    .status(status)
+    .set('ETag', noteEtag(noteId, found.row.version))
+    .json(noteItem(found.row, found.messages, environment.name));
+}
+
+/** `GET …/notes/{noteId}` with its ETag. */
+export function getNoteHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { environment } = placeOf(req);
+    await sendNote(ctx, res, environment, noteIdParam(req), 200);
+  };
+}
+
+/** `POST …/notes`: the note, its first message and a `createNote` activity log. */
+export function createNoteHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { project, environment, author } = placeOf(req);
+    const body = parseCreateNoteBody(req.body);
+    const content = sanitizeMessage(body.message, 'message');
+    const team = await resolveUserTeam(ctx.knex, project.id, author.userId, body.teamName);
+    if (!team) {
+      throw invalidBody(
+        'teamName',
+        `must be one of the author's teams in project "${project.name}"`,
+      );
+    }
+    const noteId = await createNote(ctx.knex, author, {
+      teamId: team.id,
+      title: body.title,
+      recordId: body.recordId,
+      collectionName: body.collectionName,
+      content,
+    });
+    res.location(`${req.baseUrl}${req.path.replace(/\/$/, '')}/${noteId}`);
+    await sendNote(ctx, res, environment, noteId, 201);
+  };
+}
+
+/** `POST …/notes/{noteId}/messages`: a message and a `createMessage` activity log. */
+export function addMessageHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { environment, author } = placeOf(req);
+    const noteId = noteIdParam(req);
+    const body = parseAddMessageBody(req.body);
+    const content = sanitizeMessage(body.content, 'content');
+    const added = await addNoteMessage(ctx.knex, author, noteId, content);
+    if (!added) throw noteNotFound(noteId, environment.name);
+    const [message] = await ctx
+      .knex('note_messages as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where('m.id', added.messageId)
+      .select(
+        'm.id',
+        'm.note_id',
+        'm.content',
+        'm.created_at',
+        'u.id as user_id',
+        'u.email as user_email',
+        'u.username as user_username',
+      );
+    res.status(201).set('ETag', noteEtag(noteId, added.version)).json(noteMessageItem(message));
+  };
+}
+
+/** `PATCH …/notes/{noteId}`: title and archive state, guarded by `If-Match`. */
+export function updateNoteHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { environment } = placeOf(req);
+    const noteId = noteIdParam(req);
+    const version = expectedVersion(req, noteId);
+    const changes = parseUpdateNoteBody(req.body);
+    const outcome = await updateNote(ctx.knex, environment.id, noteId, changes, version);
+    if (outcome === 'not_found') throw noteNotFound(noteId, environment.name);
+    if (outcome === 'stale') throw staleWrite(noteId);
+    await sendNote(ctx, res, environment, noteId, 200);
+  };
+}
+
+/** `DELETE …/notes/{noteId}`: guarded by `If-Match`; records `deleteNote`. */
+export function deleteNoteHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const { environment, author } = placeOf(req);
+    const noteId = noteIdParam(req);
+    const outcome = await deleteNote(ctx.knex, author, noteId, expectedVersion(req, noteId));
+    if (outcome === 'not_found') throw noteNotFound(noteId, environment.name);
+    if (outcome === 'stale') throw staleWrite(noteId);
+    res.status(204).end();
+  };
+}

@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { ApiError } from '../errors';
+import { buildOpenApiDocument } from '../openapi/document';
+
+/** `GET /health` (database round trip) and `GET /v1/openapi.json`. No token needed. */
+export function operationsRouter(knex: Knex): Router {
+  const document = buildOpenApiDocument();
+  return Router()
+    .get('/health', async (_req, res) => {
+      try {
+        await knex.raw('select 1');
+      } catch (error) {
+        throw new ApiError(503, 'service_unavailable', 'The database does not answer.', {
+          cause: error,
+        });
+      }
+      res.json({ status: 'ok' });
+    })
+    .get('/v1/openapi.json', (_req, res) => {
+      res.json(document);
+    });
+}

@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import { createApp } from './app';
+import type { AdminApiServerConfig } from './config';
+import { openDatabase } from './database/open-database';
+import type { ServerContext } from './http/context';
+import { createLogger } from './logging/logger';
+import { migrateToLatest } from './migrations';
+import { createTokenRateLimiter } from './rate-limit';
+
+/** A running (or ready to run) admin API server. */
+export interface AdminApiServer {
+  /** The knex instance the server uses (for fixtures and the CLI). */
+  readonly knex: Knex;
+  /** The express application, for in-process tests (supertest). */
+  readonly app: ReturnType<typeof createApp>;
+  /** Starts listening; resolves with the bound port. */
+  listen(port?: number, host?: string): Promise<number>;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies pending migrations, and builds the server.
+ *
+ * @example
+ * const server = await createAdminApiServer(loadConfig());
+ * const port = await server.listen();
+ */
+export async function createAdminApiServer(config: AdminApiServerConfig): Promise<AdminApiServer> {
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(database.knex);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const ctx: ServerContext = {
+    knex: database.knex,
+    config,
+    logger,
+    rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
+  };
+  const app = createApp(ctx);
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+
+  return {
+    knex: database.knex,
+    app,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        const http = createServer(app);
+        http.once('error', reject);
+        http.listen(port, host, () => {
+          server = http;
+          const bound = (http.address() as AddressInfo).port;
+          logger.info({ port: bound, host }, 'listening');
+          resolve(bound);
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        if (server) {
+          const http = server;
+          await new Promise<void>((resolve) => {
+            http.close(() => resolve());
+            http.closeIdleConnections();
+          });
+        }
+        await database.close();
+        logger.info('closed');
+      })();
+      return closing;
+    },
+  };
+}

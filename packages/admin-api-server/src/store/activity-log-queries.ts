@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import { applyDateFilter } from './date-filter';
+import type { TimeCursor } from './cursor';
+import type { DateFilter } from '../validation/query-schemas';
+
+/** Filters of the activity-log list (and its export and integrity range). */
+export interface ActivityLogFilters {
+  environmentId: number;
+  projectId: number;
+  userEmail?: string;
+  userId?: number;
+  teamName?: string;
+  collectionName?: string;
+  recordId?: string;
+  action?: string;
+  type?: string;
+  createdAt: DateFilter;
+  /** Keyset position: only rows strictly after it in `(created_at DESC, id DESC)` order. */
+  after?: TimeCursor;
+}
+
+/** A joined activity-log row, as read for the API. */
+export interface ActivityLogRow {
+  id: string;
+  type: 'read' | 'write';
+  action: string;
+  label: string | null;
+  record_ids: string[];
+  collection_name: string | null;
+  inbox_name: string | null;
+  workflow: Record<string, string> | null;
+  created_at: Date;
+  user_id: number;
+  user_email: string;
+  user_username: string;
+  team_name: string;
+}
+
+/**
+ * The filtered, ordered query. Users and teams given by name are resolved in sub-selects so that
+ * the planner sees a plain `user_id = $n` and can use the `(environment_id, user_id, …)` indexes.
+ */
+export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.QueryBuilder {
+  const query = knex('activity_logs as al')
+    .join('users as u', 'u.id', 'al.user_id')
+    .join('teams as t', 't.id', 'al.team_id')
+    .where('al.environment_id', filters.environmentId)
+    .select(
+      'al.id',
+      'al.type',
+      'al.action',
+      'al.label',
+      'al.record_ids',
+      'al.collection_name',
+      'al.inbox_name',
+      'al.workflow',
+      'al.created_at',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.username as user_username',
+      't.name as team_name',
+    );
+  if (filters.userId !== undefined) query.where('al.user_id', filters.userId);
+  if (filters.userEmail !== undefined) {
+    query.where(
+      'al.user_id',
+      knex('users').whereRaw('lower(email) = lower(?)', [filters.userEmail]).select('id'),
+    );
+  }
+  if (filters.teamName !== undefined) {
+    query.where(
+      'al.team_id',
+      knex('teams').where({ project_id: filters.projectId, name: filters.teamName }).select('id'),
+    );
+  }
+  if (filters.collectionName !== undefined)
+    query.where('al.collection_name', filters.collectionName);
+  if (filters.recordId !== undefined) query.whereRaw('? = ANY(al.record_ids)', [filters.recordId]);
+  if (filters.action !== undefined) query.where('al.action', filters.action);
+  if (filters.type !== undefined) query.where('al.type', filters.type);
+  applyDateFilter(query, 'al.created_at', filters.createdAt);
+  if (filters.after) {
+    query.whereRaw('(al.created_at, al.id) < (?, ?)', [filters.after.createdAt, filters.after.id]);
+  }
+  return query.orderBy([
+    { column: 'al.created_at', order: 'desc' },
+    { column: 'al.id', order: 'desc' },
+  ]);
+}
+
+/** One page: `limit` rows and whether more follow. */
+export async function listActivityLogs(
+  knex: Knex,
+  filters: ActivityLogFilters,
+  limit: number,
+): Promise<{ rows: ActivityLogRow[]; hasMore: boolean }> {
+  const rows: ActivityLogRow[] = await activityLogQuery(knex, filters).limit(limit + 1);
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+}

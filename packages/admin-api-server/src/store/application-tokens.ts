@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+
+/** An application token as stored (never the token itself). */
+export interface ApplicationTokenRow {
+  id: number;
+  project_id: number;
+  user_id: number;
+  name: string;
+  scopes: string[];
+  created_with_sso: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = [
+  'id',
+  'project_id',
+  'user_id',
+  'name',
+  'scopes',
+  'created_with_sso',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'revoked_at',
+];
+
+/** Inserts a token row. */
+export async function insertApplicationToken(
+  knex: Knex,
+  input: {
+    projectId: number;
+    userId: number;
+    name: string;
+    tokenIdHash: string;
+    scopes: string[];
+    createdWithSso: boolean;
+    expiresAt: Date;
+  },
+): Promise<ApplicationTokenRow> {
+  const [row] = await knex('application_tokens')
+    .insert({
+      project_id: input.projectId,
+      user_id: input.userId,
+      name: input.name,
+      token_id_hash: input.tokenIdHash,
+      scopes: input.scopes,
+      created_with_sso: input.createdWithSso,
+      expires_at: input.expiresAt,
+    })
+    .returning(COLUMNS);
+  return row as ApplicationTokenRow;
+}
+
+/** The row of a token id hash, revoked or not. */
+export async function findApplicationTokenByHash(
+  knex: Knex,
+  tokenIdHash: string,
+): Promise<ApplicationTokenRow | undefined> {
+  return knex('application_tokens').where({ token_id_hash: tokenIdHash }).first(COLUMNS);
+}
+
+/** Tokens of a project that are not revoked, newest first. */
+export async function listApplicationTokens(
+  knex: Knex,
+  projectId: number,
+): Promise<(ApplicationTokenRow & { user_email: string })[]> {
+  return knex('application_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .where({ 't.project_id': projectId })
+    .whereNull('t.revoked_at')
+    .orderBy('t.id', 'desc')
+    .select(...COLUMNS.map((column) => `t.${column}`), 'u.email as user_email');
+}
+
+/** Marks a token revoked; false when no such live token exists (in that project, if given). */
+export async function revokeApplicationToken(
+  knex: Knex,
+  id: number,
+  projectId?: number,
+): Promise<boolean> {
+  const query = knex('application_tokens').where({ id }).whereNull('revoked_at');
+  if (projectId !== undefined) query.andWhere({ project_id: projectId });
+  return (await query.update({ revoked_at: knex.fn.now() })) > 0;
+}
+
+/**
+ * Records a use of the token. Written at most once a minute per token, so that busy integrations
+ * do not turn every read into a write; "last used" is therefore accurate to the minute.
+ */
+export async function touchApplicationToken(knex: Knex, id: number): Promise<void> {
+  await knex('application_tokens')
+    .where({ id })
+    .andWhere((q) =>
+      q.whereNull('last_used_at').orWhereRaw("last_used_at < now() - interval '1 minute'"),
+    )
+    .update({ last_used_at: knex.fn.now() });
+}

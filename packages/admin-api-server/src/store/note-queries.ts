@@ -1,0 +1,148 @@
+import type { Knex } from 'knex';
+import { applyDateFilter } from './date-filter';
+import type { DateFilter } from '../validation/query-schemas';
+
+/** Filters of the note list. */
+export interface NoteFilters {
+  projectId: number;
+  environmentId: number;
+  userEmail?: string;
+  userId?: number;
+  teamName?: string;
+  collectionName?: string;
+  recordId?: string;
+  createdAt: DateFilter;
+  updatedAt: DateFilter;
+  archivedAt: DateFilter;
+  /** Keyset position: only notes with a smaller id. */
+  beforeId?: number;
+}
+
+/** A note joined with its creator and team. */
+export interface NoteRow {
+  id: number;
+  project_id: number;
+  environment_id: number;
+  team_id: number;
+  title: string;
+  record_id: string;
+  collection_name: string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+  user_id: number;
+  user_email: string;
+  user_username: string;
+  team_name: string;
+}
+
+/** A message joined with its author. */
+export interface NoteMessageRow {
+  id: number;
+  note_id: number;
+  content: string;
+  created_at: Date;
+  user_id: number;
+  user_email: string;
+  user_username: string;
+}
+
+function noteQuery(knex: Knex): Knex.QueryBuilder {
+  return knex('notes as n')
+    .join('users as u', 'u.id', 'n.user_id')
+    .join('teams as t', 't.id', 'n.team_id')
+    .select(
+      'n.id',
+      'n.project_id',
+      'n.environment_id',
+      'n.team_id',
+      'n.title',
+      'n.record_id',
+      'n.collection_name',
+      'n.version',
+      'n.created_at',
+      'n.updated_at',
+      'n.archived_at',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.username as user_username',
+      't.name as team_name',
+    );
+}
+
+/** Messages of the given notes, oldest first. */
+export async function messagesOf(
+  knex: Knex,
+  noteIds: readonly number[],
+): Promise<Map<number, NoteMessageRow[]>> {
+  const byNote = new Map<number, NoteMessageRow[]>(noteIds.map((id) => [id, []]));
+  if (noteIds.length === 0) return byNote;
+  const rows: NoteMessageRow[] = await knex('note_messages as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .whereIn('m.note_id', noteIds)
+    .orderBy('m.id')
+    .select(
+      'm.id',
+      'm.note_id',
+      'm.content',
+      'm.created_at',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.username as user_username',
+    );
+  for (const row of rows) byNote.get(row.note_id)?.push(row);
+  return byNote;
+}
+
+/** One page of notes (highest id first) with their messages. */
+export async function listNotes(
+  knex: Knex,
+  filters: NoteFilters,
+  limit: number,
+): Promise<{ rows: NoteRow[]; messages: Map<number, NoteMessageRow[]>; hasMore: boolean }> {
+  const query = noteQuery(knex).where('n.environment_id', filters.environmentId);
+  if (filters.userId !== undefined) query.where('n.user_id', filters.userId);
+  if (filters.userEmail !== undefined) {
+    query.where(
+      'n.user_id',
+      knex('users').whereRaw('lower(email) = lower(?)', [filters.userEmail]).select('id'),
+    );
+  }
+  if (filters.teamName !== undefined) {
+    query.where(
+      'n.team_id',
+      knex('teams').where({ project_id: filters.projectId, name: filters.teamName }).select('id'),
+    );
+  }
+  if (filters.collectionName !== undefined)
+    query.where('n.collection_name', filters.collectionName);
+  if (filters.recordId !== undefined) query.where('n.record_id', filters.recordId);
+  applyDateFilter(query, 'n.created_at', filters.createdAt);
+  applyDateFilter(query, 'n.updated_at', filters.updatedAt);
+  applyDateFilter(query, 'n.archived_at', filters.archivedAt);
+  if (filters.beforeId !== undefined) query.where('n.id', '<', filters.beforeId);
+  const rows: NoteRow[] = await query.orderBy('n.id', 'desc').limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    rows: page,
+    messages: await messagesOf(
+      knex,
+      page.map((row) => row.id),
+    ),
+    hasMore: rows.length > limit,
+  };
+}
+
+/** A note of an environment by id, with its messages. */
+export async function findNote(
+  knex: Knex,
+  environmentId: number,
+  id: number,
+): Promise<{ row: NoteRow; messages: NoteMessageRow[] } | undefined> {
+  const row: NoteRow | undefined = await noteQuery(knex)
+    .where({ 'n.environment_id': environmentId, 'n.id': id })
+    .first();
+  if (!row) return undefined;
+  return { row, messages: (await messagesOf(knex, [id])).get(id) ?? [] };
+}

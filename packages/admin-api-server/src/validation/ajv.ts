@@ -1,0 +1,103 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { invalidBody, invalidParameter } from '../errors';
+
+/** A JSON Schema as a plain object (also emitted as-is into the OpenAPI document). */
+export type JsonSchema = Record<string, unknown>;
+
+// Query strings arrive as text: coercion turns "10" into 10 for integer parameters.
+const queryAjv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, strict: true }));
+const bodyAjv = addFormats(new Ajv({ useDefaults: true, strict: true }));
+
+function describe(error: ErrorObject, schema: JsonSchema): { name: string; problem: string } {
+  const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const accepted = Object.keys((schema.properties as object | undefined) ?? {}).join(', ');
+      return {
+        name: [name, String(params.additionalProperty)].filter(Boolean).join('.'),
+        problem: `is not accepted here; accepted: ${accepted}`,
+      };
+    }
+    case 'required':
+      return {
+        name: [name, String(params.missingProperty)].filter(Boolean).join('.'),
+        problem: 'is required',
+      };
+    case 'type':
+      return { name, problem: `must be ${article(String(params.type))}` };
+    case 'minimum':
+    case 'maximum': {
+      const property = schemaAt(schema, error.instancePath);
+      return {
+        name,
+        problem:
+          property?.minimum !== undefined && property.maximum !== undefined
+            ? `must be between ${property.minimum} and ${property.maximum}`
+            : `must be ${error.keyword === 'minimum' ? '≥' : '≤'} ${String(params.limit)}`,
+      };
+    }
+    case 'format':
+      return {
+        name,
+        problem:
+          params.format === 'date-time'
+            ? 'must be an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00.000Z'
+            : params.format === 'email'
+              ? 'must be an email address such as jane@example.com'
+              : `must be a valid ${String(params.format)}`,
+      };
+    case 'enum':
+      return { name, problem: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
+    case 'minLength':
+      return { name, problem: 'must not be empty' };
+    case 'maxLength':
+      return { name, problem: `must be at most ${String(params.limit)} characters long` };
+    case 'minItems':
+      return { name, problem: `must have at least ${String(params.limit)} item(s)` };
+    case 'uniqueItems':
+      return { name, problem: 'must not repeat an item' };
+    default:
+      return { name, problem: error.message ?? 'is invalid' };
+  }
+}
+
+function article(type: string): string {
+  if (type === 'integer') return 'an integer';
+  if (type === 'array') return 'an array';
+  if (type === 'object') return 'an object';
+  if (type === 'boolean') return 'true or false';
+  return `a ${type}`;
+}
+
+function schemaAt(schema: JsonSchema, pointer: string): Record<string, unknown> | undefined {
+  const key = pointer.split('/')[1];
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  return key === undefined ? undefined : properties?.[key];
+}
+
+/**
+ * Compiles a query-string schema into a parser: coerces, applies defaults, and throws a 400 that
+ * names the first wrong parameter.
+ */
+export function queryParser<T>(schema: JsonSchema): (query: unknown) => T {
+  const validate: ValidateFunction = queryAjv.compile(schema);
+  return (query) => {
+    const copy = { ...(query as object) };
+    if (validate(copy)) return copy as T;
+    const { name, problem } = describe(validate.errors![0]!, schema);
+    throw invalidParameter(name, problem);
+  };
+}
+
+/** Compiles a request-body schema into a parser throwing a 400 that names the wrong property. */
+export function bodyParser<T>(schema: JsonSchema): (body: unknown) => T {
+  const validate: ValidateFunction = bodyAjv.compile(schema);
+  return (body) => {
+    const copy = body === undefined ? undefined : structuredClone(body);
+    if (validate(copy)) return copy as T;
+    const { name, problem } = describe(validate.errors![0]!, schema);
+    throw invalidBody(name, problem);
+  };
+}

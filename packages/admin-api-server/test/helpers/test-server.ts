@@ -1,0 +1,112 @@
+import type { TestDatabase } from '@canopy/test-databases';
+import {
+  addProjectMember,
+  createAdminApiServer,
+  createEnvironment,
+  createProject,
+  createUser,
+  issueApplicationToken,
+  type AdminApiServer,
+  type AdminApiServerConfig,
+  type EnvironmentRow,
+  type ProjectRow,
+  type Scope,
+  type UserRow,
+} from '../../src';
+
+/** Signing keys of the test servers. */
+export const TEST_KEYS = [{ id: 'test-1', secret: 'a-test-secret-that-is-long-enough-0123456789' }];
+
+/** A server on the test database's schema, with its own pool (like a separate process). */
+export async function startTestServer(
+  db: TestDatabase,
+  overrides: Partial<AdminApiServerConfig> = {},
+): Promise<AdminApiServer> {
+  return createAdminApiServer({
+    database: { kind: 'url', url: db.url, poolSize: 8 },
+    port: 0,
+    host: '127.0.0.1',
+    signingKeys: TEST_KEYS,
+    rateLimit: { points: 100_000, durationSeconds: 60, burstPoints: 0, burstDurationSeconds: 60 },
+    defaultTokenLifetimeDays: 30,
+    logLevel: 'silent',
+    trustProxy: false,
+    ...overrides,
+  });
+}
+
+/** The project, environments, users and tokens most tests use. */
+export interface Seed {
+  project: ProjectRow;
+  production: EnvironmentRow;
+  staging: EnvironmentRow;
+  admin: UserRow;
+  editor: UserRow;
+  /** Tokens of the admin, one per scope, plus `all`. */
+  tokens: Record<Scope, string>;
+}
+
+let counter = 0;
+
+/** Creates a project named `name` (unique per call when omitted) with everything of {@link Seed}. */
+export async function seed(server: AdminApiServer, name?: string): Promise<Seed> {
+  counter += 1;
+  const knex = server.knex;
+  const projectName = name ?? `Shop${counter}`;
+  const project = await createProject(knex, { name: projectName, teams: ['Support'] });
+  const production = await createEnvironment(knex, { projectId: project.id, name: 'Production' });
+  const staging = await createEnvironment(knex, {
+    projectId: project.id,
+    name: 'Staging',
+    type: 'development',
+  });
+  const admin = await createUser(knex, {
+    email: `admin${counter}@example.com`,
+    username: 'Ada Admin',
+  });
+  const editor = await createUser(knex, {
+    email: `editor${counter}@example.com`,
+    username: 'Ed Editor',
+  });
+  await addProjectMember(knex, {
+    projectId: project.id,
+    userId: admin.id,
+    permissionLevel: 'admin',
+  });
+  await addProjectMember(knex, {
+    projectId: project.id,
+    userId: editor.id,
+    permissionLevel: 'editor',
+    teamNames: ['Support'],
+  });
+  const tokens = {} as Record<Scope, string>;
+  for (const scope of [
+    'activity_logs:read',
+    'admin_logs:read',
+    'notes:read',
+    'notes:write',
+    'all',
+  ] as const) {
+    tokens[scope] = await tokenFor(server, project, admin.id, [scope]);
+  }
+  return { project, production, staging, admin, editor, tokens };
+}
+
+/** Issues a token through the same service the REST endpoint and the CLI use. */
+export async function tokenFor(
+  server: AdminApiServer,
+  project: ProjectRow,
+  userId: number,
+  scopes: Scope[],
+  expiresAt = new Date(Date.now() + 86_400_000),
+): Promise<string> {
+  const { token } = await issueApplicationToken(server.knex, TEST_KEYS, {
+    project,
+    userId,
+    name: `test ${scopes.join(',')}`,
+    scopes,
+    expiresAt,
+    viaSso: false,
+  });
+  return token;
+}
