@@ -1,0 +1,94 @@
+import type { PlainConditionTree } from '../toolkit/query/condition-tree/condition-tree';
+import type { PermissionLevel } from '../toolkit/caller';
+
+/**
+ * Wire shapes of the platform's permission resources (platform protocol §5) and the interface
+ * through which the HTTP layer reads them. The platform client implements it (fetching, caching,
+ * invalidating on server-sent events); the permission checks of the HTTP layer consume it.
+ */
+
+/** `true` (everyone), `false` (no one) or the ids of the roles that hold the right. */
+export type RoleRight = boolean | { roles: number[] };
+
+/** A condition attached to one role (trigger, approval-required or approval conditions). */
+export interface RoleCondition {
+  roleId: number;
+  filter: PlainConditionTree;
+}
+
+/** Rights on one collection, as the platform sends them. */
+export interface CollectionRightsJson {
+  browseEnabled: RoleRight;
+  readEnabled: RoleRight;
+  editEnabled: RoleRight;
+  addEnabled: RoleRight;
+  deleteEnabled: RoleRight;
+  exportEnabled: RoleRight;
+}
+
+/** Rights on one action (keyed by the action's display name). */
+export interface ActionRightsJson {
+  triggerEnabled: RoleRight;
+  triggerConditions?: RoleCondition[];
+  approvalRequired: RoleRight;
+  approvalRequiredConditions?: RoleCondition[];
+  userApprovalEnabled: RoleRight;
+  userApprovalConditions?: RoleCondition[];
+  selfApprovalEnabled: RoleRight;
+}
+
+/**
+ * `GET /liana/v4/permissions/environment`: `true` in a development environment (every check
+ * passes, no approval), otherwise the rights per collection and action.
+ */
+export type EnvironmentPermissionsJson =
+  | true
+  | {
+      collections: Record<
+        string,
+        { collection: CollectionRightsJson; actions: Record<string, ActionRightsJson> }
+      >;
+    };
+
+/** One entry of `GET /liana/v4/permissions/users`. */
+export interface PlatformUser {
+  id: number;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  permissionLevel: PermissionLevel;
+  roleId: number;
+  tags: Record<string, string>;
+}
+
+/** A chart the platform lets non-admin users of a rendering display (compared by its keys). */
+export type RenderingChartJson = Record<string, unknown> & { type: string };
+
+/** `GET /liana/v4/permissions/renderings/<id>`: team, row-level scopes, SQL segments, charts. */
+export interface RenderingPermissionsJson {
+  team: { id?: number; name?: string; [key: string]: unknown };
+  collections: Record<
+    string,
+    {
+      scope: PlainConditionTree | null;
+      segments: string[];
+      liveQuerySegments?: { connectionName: string; query: string }[];
+    }
+  >;
+  stats: RenderingChartJson[];
+}
+
+/**
+ * Where permission checks read the platform's permissions. Implementations cache and share
+ * concurrent fetches; `invalidate*` drop a cache so the next read fetches again (used after a
+ * failed check, before denying, and by server-sent events).
+ */
+export interface PermissionSource {
+  getEnvironmentPermissions(): Promise<EnvironmentPermissionsJson>;
+  getUsers(): Promise<PlatformUser[]>;
+  getRenderingPermissions(renderingId: number): Promise<RenderingPermissionsJson>;
+  invalidateEnvironmentPermissions(): void;
+  invalidateUsers(): void;
+  invalidateRenderingPermissions(renderingId?: number): void;
+}
