@@ -1,0 +1,99 @@
+import type { DataSource } from '../toolkit/interfaces/data-source';
+import type { Logger } from '../toolkit/interfaces/logger';
+import type { PermissionSource } from './permission-source';
+
+/**
+ * The services the agent builds at start (or restart) and hands to its HTTP layer, MCP server and
+ * AI proxy. The lifecycle (`agent.ts`, `platform/`) implements them; `http/` only consumes them.
+ * This file is the contract between the two sides.
+ */
+export interface AgentServices {
+  /** The customized data source (the top of the decorator stack). */
+  readonly dataSource: DataSource;
+  readonly options: AgentHttpOptions;
+  readonly logger: Logger;
+  /** Platform permissions, cached and invalidated by server-sent events. */
+  readonly permissions: PermissionSource;
+  /** Where every agent operation is reported (queued, sent in batches off the request path). */
+  readonly activityLogs: ActivityLogRecorder;
+  /** The IP whitelist fetched at start; `null` when disabled. */
+  readonly ipWhitelist: IpWhitelist | null;
+  /** OpenID Connect login against the platform (routes `/authentication*`). */
+  readonly authentication: AuthenticationClient;
+}
+
+/** The agent options the HTTP layer needs (already validated, defaults applied). */
+export interface AgentHttpOptions {
+  /** HMAC secret of session tokens (HS256). Never logged. */
+  readonly authSecret: string;
+  /** Route prefix, default `/forest`. */
+  readonly prefix: string;
+  readonly isProduction: boolean;
+  readonly useUnsafeActionEndpoint: boolean;
+  /** Origins allowed by CORS besides the defaults of the protocol. */
+  readonly corsOrigins?: readonly string[];
+}
+
+/** The `action` values an agent reports (the public API's activity-log actions it can cause). */
+export type AgentActivityAction =
+  | 'index'
+  | 'read'
+  | 'search'
+  | 'filter'
+  | 'export'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'action'
+  | 'listRelatedData'
+  | 'describeCollection';
+
+/** One operation to report. The recorder adds the id and the time. */
+export interface ActivityLogInput {
+  type: 'read' | 'write';
+  action: AgentActivityAction;
+  /** Human-readable label, e.g. `listed orders` or the action's name. */
+  label: string;
+  userId: number;
+  renderingId: number | null;
+  collectionName: string | null;
+  recordIds: string[];
+}
+
+/** Queues activity logs; never throws and never waits on the network. */
+export interface ActivityLogRecorder {
+  record(entry: ActivityLogInput): void;
+}
+
+/** One rule of the IP whitelist (platform protocol §4). */
+export type IpWhitelistRule =
+  | { type: 0; ip: string }
+  | { type: 1; ipMinimum: string; ipMaximum: string }
+  | { type: 2; range: string };
+
+export interface IpWhitelist {
+  readonly rules: readonly IpWhitelistRule[];
+  /** Whether `ip` is allowed (loopback callers without a forwarded address are exempt upstream). */
+  isAllowed(ip: string): boolean;
+}
+
+/** The user a login resolved to (platform protocol §6.5), before the agent signs its token. */
+export interface AuthenticatedUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  team: string;
+  role: string;
+  permissionLevel: 'admin' | 'developer' | 'editor' | 'user';
+  renderingId: number;
+  tags: Record<string, string>;
+}
+
+/** OpenID Connect relying party of the platform (platform protocol §6.1–6.5). */
+export interface AuthenticationClient {
+  /** The platform URL to send the browser to, carrying `{"renderingId": n}` as state. */
+  getAuthorizationUrl(renderingId: number): Promise<string>;
+  /** Exchanges the callback's code and resolves the user (id token checked, user info fetched). */
+  handleCallback(code: string, state: string): Promise<AuthenticatedUser>;
+}
