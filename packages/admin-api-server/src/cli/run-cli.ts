@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import type { Knex } from 'knex';
 import { parseScopes } from '../auth/scopes';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../database/open-database';
@@ -35,7 +36,7 @@ class CliError extends Error {}
 async function withDatabase<T>(
   io: CliIo,
   requireSigningKeys: boolean,
-  run: (knex: import('knex').Knex, config: ReturnType<typeof loadConfig>) => Promise<T>,
+  run: (knex: Knex, config: ReturnType<typeof loadConfig>) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(io.env, { requireSigningKeys });
   const database = await openDatabase(config.database);
