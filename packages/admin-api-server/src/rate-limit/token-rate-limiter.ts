@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BurstyRateLimiter, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config';
 
 /** The outcome of charging one request to a key. */
@@ -21,7 +21,8 @@ export interface TokenRateLimiter {
 /**
  * A token bucket built from rate-limiter-flexible's PostgreSQL store: a sustained limiter
  * (`points` per `durationSeconds`) backed by a burst limiter (`burstPoints` per
- * `burstDurationSeconds`) that admits requests once the sustained one is exhausted. Each charge is
+ * `burstDurationSeconds`) that admits requests once the sustained one is exhausted (the scheme of
+ * the library's BurstyRateLimiter, written out so that the burst's remaining count is reported). Each charge is
  * one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` on the `rate_limits` table, so several
  * server processes sharing a database admit exactly the limit between them.
  */
@@ -45,7 +46,6 @@ export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): Tok
     points: Math.max(config.burstPoints, 0),
     duration: config.burstDurationSeconds,
   });
-  const bucket = new BurstyRateLimiter(sustained, burst);
   const limit = config.points + config.burstPoints;
 
   async function burstRemaining(key: string): Promise<number> {
@@ -53,26 +53,31 @@ export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): Tok
     return state ? Math.max(config.burstPoints - state.consumedPoints, 0) : config.burstPoints;
   }
 
-  return {
-    config,
-    async consume(key, points = 1) {
-      try {
-        const result = await bucket.consume(key, points);
-        return {
-          allowed: true,
-          limit,
-          remaining: result.remainingPoints + (await burstRemaining(key)),
-          resetSeconds: Math.max(Math.ceil(result.msBeforeNext / 1000), 0),
-        };
-      } catch (error) {
-        if (!(error instanceof RateLimiterRes)) throw error;
-        return {
-          allowed: false,
-          limit,
-          remaining: 0,
-          resetSeconds: Math.max(Math.ceil(error.msBeforeNext / 1000), 1),
-        };
-      }
-    },
-  };
+  /** Sustained first; once it is exhausted, the burst bucket (as BurstyRateLimiter does). */
+  async function charge(key: string, points: number): Promise<RateLimitDecision> {
+    let sustainedRefusal: RateLimiterRes;
+    try {
+      const admitted = await sustained.consume(key, points);
+      return {
+        allowed: true,
+        limit,
+        remaining: admitted.remainingPoints + (await burstRemaining(key)),
+        resetSeconds: Math.ceil(admitted.msBeforeNext / 1000),
+      };
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      sustainedRefusal = error;
+    }
+    const resetSeconds = Math.max(Math.ceil(sustainedRefusal.msBeforeNext / 1000), 1);
+    if (config.burstPoints === 0) return { allowed: false, limit, remaining: 0, resetSeconds };
+    try {
+      const admitted = await burst.consume(key, points);
+      return { allowed: true, limit, remaining: admitted.remainingPoints, resetSeconds };
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      return { allowed: false, limit, remaining: 0, resetSeconds };
+    }
+  }
+
+  return { config, consume: (key, points = 1) => charge(key, points) };
 }

@@ -1,0 +1,91 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import type { AdminApiServer } from '../src';
+import { apiClient } from './helpers/api-client';
+import { seed, startTestServer, tokenFor, type Seed } from './helpers/test-server';
+
+const db = useTestDatabase('postgres');
+const rateLimit = { points: 5, durationSeconds: 60, burstPoints: 3, burstDurationSeconds: 600 };
+let first: AdminApiServer;
+let second: AdminApiServer;
+let s: Seed;
+
+beforeAll(async () => {
+  // Two servers with their own pools on one database: two processes as far as the limit knows.
+  first = await startTestServer(db(), { rateLimit });
+  second = await startTestServer(db(), { rateLimit });
+  s = await seed(first);
+});
+afterAll(async () => {
+  await first.close();
+  await second.close();
+});
+
+const url = () => `/v1/project/${s.project.name}/environment/Production/activity-logs`;
+
+it('admits exactly points + burst of many concurrent requests across two servers', async () => {
+  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+  const apis = [apiClient(first.app), apiClient(second.app)];
+  const results = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => apis[i % 2]!.get(url(), { token })),
+  );
+  const statuses = results.map((res) => res.status);
+  expect(statuses.filter((status) => status === 200)).toHaveLength(8);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(22);
+  for (const res of results) {
+    expect(res.headers['x-ratelimit-limit']).toBe('8');
+    expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    expect(res.headers['ratelimit-policy']).toBe('"sustained";q=5;w=60, "burst";q=3;w=600');
+    expect(res.headers.ratelimit).toMatch(/^"sustained";r=\d+;t=\d+$/);
+  }
+  const refused = results.find((res) => res.status === 429)!;
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  expect(refused.body).toEqual({
+    code: 'rate_limited',
+    message: expect.stringContaining('retry in'),
+  });
+  // Burst admissions report their exact remainder; sustained ones may under-count while the burst
+  // is being drained concurrently (never over-count).
+  const remaining = results
+    .filter((res) => res.status === 200)
+    .map((res) => Number(res.headers['x-ratelimit-remaining']));
+  expect(remaining).toEqual(expect.arrayContaining([0, 1, 2]));
+  for (const value of remaining) expect(value).toBeLessThanOrEqual(7);
+});
+
+it('counts down one by one, then refuses with Retry-After', async () => {
+  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+  const api = apiClient(first.app);
+  const seen: string[] = [];
+  for (let i = 0; i < 9; i += 1) {
+    const res = await api.get(url(), { token });
+    seen.push(`${res.status}:${res.headers['x-ratelimit-remaining']}`);
+  }
+  expect(seen).toEqual([
+    '200:7',
+    '200:6',
+    '200:5',
+    '200:4',
+    '200:3',
+    '200:2',
+    '200:1',
+    '200:0',
+    '429:0',
+  ]);
+});
+
+it('counts per token: another token of the same user has its own budget', async () => {
+  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+  const res = await apiClient(first.app).get(url(), { token });
+  expect(res.status).toBe(200);
+  expect(res.headers['x-ratelimit-remaining']).toBe('7');
+});
+
+it('charges one unit for a whole export', async () => {
+  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+  const api = apiClient(first.app);
+  const exported = await api.get(`${url()}/export`, { token });
+  expect(exported.status).toBe(200);
+  expect(exported.headers['x-ratelimit-remaining']).toBe('7');
+  expect((await api.get(url(), { token })).headers['x-ratelimit-remaining']).toBe('6');
+});
