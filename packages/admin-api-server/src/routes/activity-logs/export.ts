@@ -68,8 +68,7 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
     });
     const stem = `activity-logs-${project.name}-${environment.name}`.replace(/[^\w.-]+/g, '_');
     if (query.format === 'csv') {
-      res.type('text/csv; charset=utf-8');
-      res.attachment(`${stem}.csv`);
+      res.attachment(`${stem}.csv`).type('text/csv; charset=utf-8');
       await pipeline(
         rows,
         toItem,
@@ -77,8 +76,7 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
         res,
       );
     } else {
-      res.type('application/x-ndjson; charset=utf-8');
-      res.attachment(`${stem}.ndjson`);
+      res.attachment(`${stem}.ndjson`).type('application/x-ndjson; charset=utf-8');
       await pipeline(rows, toItem, res);
     }
   };
