@@ -1,0 +1,184 @@
+import {
+  BaseCollection,
+  UnprocessableError,
+  ValidationError,
+  type AggregateResult,
+  type Aggregation,
+  type Caller,
+  type DataSource,
+  type Filter,
+  type PaginatedFilter,
+  type Projection,
+  type RecordData,
+} from '@canopy/agent-core';
+import type { Knex } from 'knex';
+import { DateTime } from 'luxon';
+import { toWriteError } from '../errors/database-errors';
+import { buildAggregateQuery } from '../query/aggregate-query';
+import { isValidZone } from '../query/date-bounds';
+import { buildListQuery } from '../query/list-query';
+import { restrictToFilter } from '../query/matching-rows';
+import { tableName, type SqlEnvironment } from '../query/query-context';
+import type { TranslationOptions } from '../query/translate-condition';
+import type { TableModel } from '../schema/table-model';
+import { fromDatabase } from '../values/from-database';
+import { readRows } from './record-reader';
+import { toWriteValues } from './write-values';
+
+/**
+ * A table or view as a collection: every operation is one SQL statement built with knex
+ * (joins for to-one relation paths, filters, sorts, pages, aggregations translated natively).
+ */
+export class SqlCollection extends BaseCollection {
+  constructor(
+    dataSource: DataSource,
+    private readonly environment: SqlEnvironment,
+    private readonly model: TableModel,
+  ) {
+    super(model.name, dataSource, environment.knex);
+    this.addFields(model.fields);
+    this.enableCount();
+    this.enableSearch();
+  }
+
+  /** The knex instance of the data source (also exposed as `nativeDriver`). */
+  get knex(): Knex {
+    return this.environment.knex;
+  }
+
+  override async list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    const { query, selected } = buildListQuery(
+      this.environment,
+      this.model,
+      filter,
+      projection,
+      this.translation(caller),
+    );
+    const rows = (await query) as Record<string, unknown>[];
+    return readRows(rows, selected, this.environment.dialect);
+  }
+
+  override async aggregate(
+    caller: Caller,
+    filter: Filter,
+    aggregation: Aggregation,
+    limit?: number,
+  ): Promise<AggregateResult[]> {
+    const { query, read } = buildAggregateQuery(
+      this.environment,
+      this.model,
+      filter,
+      aggregation,
+      limit,
+      this.translation(caller),
+    );
+    return read((await query) as Record<string, unknown>[]);
+  }
+
+  override async create(_caller: Caller, records: RecordData[]): Promise<RecordData[]> {
+    this.assertWritable();
+    const rows = records.map((record) =>
+      toWriteValues(this.model, record, this.environment.dialect),
+    );
+    if (rows.length === 0) return [];
+    const { knex, dialect } = this.environment;
+    const table = tableName(this.environment, this.model.name);
+    try {
+      if (dialect === 'postgres') {
+        const inserted = (await knex(table).insert(rows).returning('*')) as RecordData[];
+        return inserted.map((row) => this.readRecord(row));
+      }
+      // One INSERT per record: a multi-row INSERT would turn absent fields into NULL on SQLite
+      // (instead of their defaults), and MySQL only reports the first generated id.
+      return await knex.transaction(async (transaction) => {
+        const created: RecordData[] = [];
+        for (const row of rows) {
+          if (dialect === 'sqlite') {
+            const [inserted] = (await transaction(table)
+              .insert(row)
+              .returning('*')) as RecordData[];
+            created.push(this.readRecord(inserted ?? row));
+          } else {
+            created.push(await this.insertMysql(transaction, table, row));
+          }
+        }
+        return created;
+      });
+    } catch (error) {
+      throw toWriteError(error, 'create');
+    }
+  }
+
+  override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {
+    this.assertWritable();
+    const values = toWriteValues(this.model, patch, this.environment.dialect);
+    if (Object.keys(values).length === 0) return;
+    const { knex } = this.environment;
+    const statement = knex(tableName(this.environment, this.model.name));
+    restrictToFilter(this.environment, this.model, statement, filter, this.translation(caller));
+    try {
+      await statement.update(values);
+    } catch (error) {
+      throw toWriteError(error, 'update');
+    }
+  }
+
+  override async delete(caller: Caller, filter: Filter): Promise<void> {
+    this.assertWritable();
+    const { knex } = this.environment;
+    const statement = knex(tableName(this.environment, this.model.name));
+    restrictToFilter(this.environment, this.model, statement, filter, this.translation(caller));
+    try {
+      await statement.delete();
+    } catch (error) {
+      throw toWriteError(error, 'delete');
+    }
+  }
+
+  private async insertMysql(
+    transaction: Knex.Transaction,
+    table: string,
+    row: Record<string, unknown>,
+  ): Promise<RecordData> {
+    const [insertId] = (await transaction(table).insert(row)) as number[];
+    const key: Record<string, unknown> = {};
+    for (const column of this.model.primaryKey) {
+      const generated = this.model.columns.get(column)?.autoIncrement;
+      key[column] = row[column] ?? (generated ? insertId : undefined);
+    }
+    if (this.model.primaryKey.length === 0 || Object.values(key).includes(undefined)) {
+      return this.readRecord(row);
+    }
+    const stored = (await transaction(table).where(key).first()) as RecordData | undefined;
+    return this.readRecord(stored ?? row);
+  }
+
+  private readRecord(row: RecordData): RecordData {
+    const record: RecordData = {};
+    for (const [name, column] of this.model.columns) {
+      if (name in row)
+        record[name] = fromDatabase(column.type, row[name], this.environment.dialect);
+    }
+    return record;
+  }
+
+  private assertWritable(): void {
+    if (this.model.isView) {
+      throw new UnprocessableError(`View is read-only: '${this.model.name}' cannot be written.`);
+    }
+  }
+
+  private translation(caller: Caller): TranslationOptions {
+    const zone = caller?.timezone || 'UTC';
+    if (!isValidZone(zone)) {
+      throw new ValidationError(
+        `Invalid time zone '${zone}' for the caller: use an IANA name such as 'Europe/Paris'.`,
+      );
+    }
+    return { timezone: zone, now: DateTime.utc() };
+  }
+}

@@ -1,0 +1,157 @@
+import knexFactory, { type Knex } from 'knex';
+import type { ConnectionOptions } from 'node:tls';
+import type { PgTypeParsers } from './pg-type-parsers';
+import type { ResolvedConnection } from './resolved-connection';
+import type { SslMode } from './sql-connection-params';
+
+type Done = (error: Error | null, connection: unknown) => void;
+interface CallbackClient {
+  query(sql: string, callback: (error: Error | null) => void): void;
+}
+interface SqliteDatabase {
+  pragma(source: string): unknown;
+  function(
+    name: string,
+    options: { deterministic: boolean },
+    implementation: (...values: unknown[]) => unknown,
+  ): unknown;
+}
+
+/** SQLite has no regular expressions: `canopy_regexp(value, pattern, flags)` brings JS ones. */
+function regexp(value: unknown, pattern: unknown, flags: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  return new RegExp(String(pattern), String(flags ?? '')).test(String(value)) ? 1 : 0;
+}
+
+function tlsOptions(connection: ResolvedConnection, mode: SslMode): ConnectionOptions | undefined {
+  switch (mode) {
+    case 'disabled':
+      return undefined;
+    case 'required':
+      return { ...connection.ssl, rejectUnauthorized: false };
+    case 'verify':
+      // The original host name is sent as SNI so verification works behind SNI-routed proxies.
+      return { ...connection.ssl, rejectUnauthorized: true, servername: connection.host };
+    default:
+      return connection.ssl;
+  }
+}
+
+function runAll(client: CallbackClient, statements: string[], done: Done): void {
+  const [first, ...rest] = statements;
+  if (first === undefined) {
+    done(null, client);
+    return;
+  }
+  client.query(first, (error) => {
+    if (error) done(error, client);
+    else runAll(client, rest, done);
+  });
+}
+
+function pgConfig(
+  connection: ResolvedConnection,
+  mode: SslMode,
+  parsers: PgTypeParsers,
+): Knex.Config {
+  return {
+    client: 'pg',
+    connection: {
+      ...connection.driverOptions,
+      host: connection.host,
+      port: connection.port,
+      database: connection.database,
+      user: connection.username,
+      password: connection.password,
+      ssl: tlsOptions(connection, mode) ?? false,
+      connectionTimeoutMillis: connection.connectionTimeoutInMs,
+      statement_timeout: connection.statementTimeoutInMs,
+      types: parsers.types,
+    } as Knex.PgConnectionConfig,
+    searchPath: connection.schema ? [connection.schema] : undefined,
+    pool: {
+      ...connection.pool,
+      // Timestamps without a zone are read and written as UTC.
+      afterCreate: (client: CallbackClient, done: Done) =>
+        runAll(client, ["SET TIME ZONE 'UTC'"], done),
+    },
+    acquireConnectionTimeout: connection.connectionTimeoutInMs,
+  };
+}
+
+function mysqlConfig(connection: ResolvedConnection, mode: SslMode): Knex.Config {
+  const ssl = tlsOptions(connection, mode);
+  const seconds = Math.max(1, Math.ceil(connection.statementTimeoutInMs / 1000));
+  return {
+    client: 'mysql2',
+    connection: {
+      ...connection.driverOptions,
+      host: connection.host,
+      port: connection.port,
+      database: connection.database,
+      user: connection.username,
+      password: connection.password,
+      ssl: ssl as Knex.MySql2ConnectionConfig['ssl'],
+      connectTimeout: connection.connectionTimeoutInMs,
+      timezone: 'Z',
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      charset: 'utf8mb4',
+    },
+    pool: {
+      ...connection.pool,
+      afterCreate: (client: CallbackClient, done: Done) =>
+        runAll(
+          client,
+          [
+            "SET time_zone = '+00:00'",
+            // MariaDB names the limit max_statement_time (seconds), MySQL max_execution_time (ms).
+            connection.dialect === 'mariadb'
+              ? `SET SESSION max_statement_time = ${seconds}`
+              : `SET SESSION max_execution_time = ${connection.statementTimeoutInMs}`,
+          ],
+          done,
+        ),
+    },
+    acquireConnectionTimeout: connection.connectionTimeoutInMs,
+  };
+}
+
+function sqliteConfig(connection: ResolvedConnection): Knex.Config {
+  return {
+    client: 'better-sqlite3',
+    connection: { filename: connection.database },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: 1,
+      afterCreate: (database: SqliteDatabase, done: Done) => {
+        try {
+          database.pragma('foreign_keys = ON');
+          database.function('canopy_regexp', { deterministic: true }, regexp);
+          done(null, database);
+        } catch (error) {
+          done(error as Error, database);
+        }
+      },
+    },
+  };
+}
+
+/** A knex instance for the connection, TLS negotiated with `mode`; nothing is opened yet. */
+export function createKnex(
+  connection: ResolvedConnection,
+  mode: SslMode,
+  parsers: PgTypeParsers,
+): Knex {
+  switch (connection.dialect) {
+    case 'postgres':
+      return knexFactory(pgConfig(connection, mode, parsers));
+    case 'mysql':
+    case 'mariadb':
+      return knexFactory(mysqlConfig(connection, mode));
+    default:
+      return knexFactory(sqliteConfig(connection));
+  }
+}

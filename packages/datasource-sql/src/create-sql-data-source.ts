@@ -1,0 +1,84 @@
+import type { DataSourceFactory, Logger } from '@canopy/agent-core';
+import { connect } from './connection/connect';
+import { parseConnection } from './connection/parse-connection';
+import { PgTypeParsers } from './connection/pg-type-parsers';
+import type { SqlConnectionParams } from './connection/sql-connection-params';
+import { introspect as introspectDatabase } from './introspection/introspect';
+import type { SqlIntrospection } from './introspection/introspection';
+import { readIntrospection } from './introspection/read-introspection';
+import { buildModels } from './schema/build-models';
+import { SqlDataSource } from './sql-data-source';
+
+/** Options of {@link createSqlDataSource}. */
+export interface SqlDataSourceOptions {
+  /**
+   * A previous introspection (from `dataSource.introspection` or {@link introspect}), to skip
+   * reading the catalog at start.
+   */
+  introspection?: SqlIntrospection | string;
+  /** Name under which native SQL queries (charts, live-query segments) may run. */
+  liveQueryConnections?: string;
+}
+
+/**
+ * A data-source factory for `agent.addDataSource(...)`: connects, introspects the schema (or
+ * reuses `options.introspection`) and exposes one collection per table and view.
+ *
+ * @example
+ * agent.addDataSource(
+ *   createSqlDataSource('postgres://app@db:5432/shop?schema=public', { liveQueryConnections: 'main' }),
+ * );
+ */
+export function createSqlDataSource(
+  uriOrParams: string | SqlConnectionParams,
+  options: SqlDataSourceOptions = {},
+): DataSourceFactory {
+  return async (logger?: Logger) => openSqlDataSource(uriOrParams, options, logger);
+}
+
+/** Builds the data source right away (what the factory does when the agent starts). */
+export async function openSqlDataSource(
+  uriOrParams: string | SqlConnectionParams,
+  options: SqlDataSourceOptions = {},
+  logger?: Logger,
+): Promise<SqlDataSource> {
+  const connection = parseConnection(uriOrParams);
+  const parsers = new PgTypeParsers();
+  const { knex } = await connect(connection, parsers);
+  try {
+    const introspection = options.introspection
+      ? readIntrospection(options.introspection, connection.dialect)
+      : await introspectDatabase(knex, connection);
+    const { models, warnings } = buildModels(introspection);
+    for (const warning of [...introspection.warnings, ...warnings]) logger?.('Warn', warning);
+    return new SqlDataSource(
+      {
+        knex,
+        dialect: connection.dialect,
+        schema: connection.dialect === 'postgres' ? connection.schema : undefined,
+        models,
+      },
+      introspection,
+      options.liveQueryConnections,
+    );
+  } catch (error) {
+    await knex.destroy();
+    throw error;
+  }
+}
+
+/**
+ * Connects, introspects and disconnects: the serializable introspection to pass back as
+ * `options.introspection` on later starts.
+ */
+export async function introspect(
+  uriOrParams: string | SqlConnectionParams,
+): Promise<SqlIntrospection> {
+  const connection = parseConnection(uriOrParams);
+  const { knex } = await connect(connection, new PgTypeParsers());
+  try {
+    return await introspectDatabase(knex, connection);
+  } finally {
+    await knex.destroy();
+  }
+}

@@ -1,0 +1,67 @@
+import { BaseDataSource, ValidationError, type RecordData } from '@canopy/agent-core';
+import type { Knex } from 'knex';
+import { SqlCollection } from './collection/sql-collection';
+import { SqlDataSourceError } from './errors/sql-data-source-error';
+import type { SqlIntrospection } from './introspection/introspection';
+import { bindNamedParameters } from './native-query/bind-named-parameters';
+import type { SqlEnvironment } from './query/query-context';
+
+/**
+ * The data source built by {@link createSqlDataSource}: one {@link SqlCollection} per table and
+ * view, native queries on the registered connection name, and `close()` for the pool.
+ */
+export class SqlDataSource extends BaseDataSource<SqlCollection> {
+  private closed = false;
+
+  constructor(
+    private readonly environment: SqlEnvironment,
+    /** The introspection in use; serialize it to skip introspection on the next start. */
+    readonly introspection: SqlIntrospection,
+    liveQueryConnections?: string,
+  ) {
+    super();
+    for (const model of environment.models.values()) {
+      this.addCollection(new SqlCollection(this, environment, model));
+    }
+    if (liveQueryConnections) this.addNativeQueryConnection(liveQueryConnections, environment.knex);
+  }
+
+  /** The knex instance (pool) of the data source. */
+  get knex(): Knex {
+    return this.environment.knex;
+  }
+
+  override async executeNativeQuery(
+    connectionName: string,
+    // Optional only because BaseDataSource declares a one-argument signature.
+    query?: string,
+    contextVariables: Record<string, unknown> = {},
+  ): Promise<RecordData[]> {
+    if (!(connectionName in this.nativeQueryConnections)) {
+      throw new SqlDataSourceError(
+        'UNKNOWN_NATIVE_CONNECTION',
+        `Unknown connection name '${connectionName}'. Known: [${Object.keys(this.nativeQueryConnections).join(', ')}] (set liveQueryConnections).`,
+      );
+    }
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new ValidationError('A native query needs its SQL text.');
+    }
+    const { sql, bindings } = bindNamedParameters(query, contextVariables);
+    const result = await this.environment.knex.raw(sql, bindings as Knex.RawBinding[]);
+    switch (this.environment.dialect) {
+      case 'postgres':
+        return (result as { rows: RecordData[] }).rows;
+      case 'sqlite':
+        return result as RecordData[];
+      default:
+        return (result as [RecordData[]])[0];
+    }
+  }
+
+  /** Closes the connection pool; later queries fail. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.environment.knex.destroy();
+  }
+}

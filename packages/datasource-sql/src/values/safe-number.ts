@@ -1,0 +1,23 @@
+/**
+ * Reads a decimal string from the database as a JS number when the number represents it exactly,
+ * and keeps the string otherwise (bigint above 2^53, numeric with more digits than a double).
+ *
+ * @example
+ * toSafeNumber('12.50'); // 12.5
+ * toSafeNumber('9007199254740993'); // '9007199254740993'
+ */
+export function toSafeNumber(text: string): number | string {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return text;
+  return canonicalDecimal(String(value)) === canonicalDecimal(text) ? value : text;
+}
+
+/** Removes what does not change a decimal's value: sign `+`, leading and trailing zeros. */
+function canonicalDecimal(text: string): string {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!match) return `invalid:${text}`;
+  const integer = (match[2] ?? '').replace(/^0+/, '') || '0';
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  const sign = match[1] === '-' && (integer !== '0' || fraction !== '') ? '-' : '';
+  return fraction ? `${sign}${integer}.${fraction}` : `${sign}${integer}`;
+}
