@@ -24,11 +24,24 @@ export function knexConfigFromUrl(url: string, poolSize: number): Knex.Config {
   };
 }
 
-/** Opens the configured database: a URL, a given knex, or the embedded PostgreSQL. */
+/**
+ * Opens the configured database: a URL (its `?schema=` is created when missing), a given knex, or
+ * the embedded PostgreSQL.
+ */
 export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
   if (config.kind === 'knex') return { knex: config.knex, close: async () => undefined };
   if (config.kind === 'url') {
-    const knex = knexFactory(knexConfigFromUrl(config.url, config.poolSize));
+    const settings = knexConfigFromUrl(config.url, config.poolSize);
+    const knex = knexFactory(settings);
+    const schema = (settings.searchPath as string[] | undefined)?.[0];
+    if (schema !== undefined) {
+      try {
+        await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+      } catch (error) {
+        await knex.destroy();
+        throw error;
+      }
+    }
     return { knex, close: () => knex.destroy() };
   }
   const embedded = await startEmbeddedPostgres(config.dataDir);

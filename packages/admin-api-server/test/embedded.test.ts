@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  addProjectMember,
+  createAdminApiServer,
+  createEnvironment,
+  createProject,
+  createUser,
+  issueApplicationToken,
+  loadConfig,
+} from '../src';
+import { TEST_KEYS } from './helpers/test-server';
+
+it('starts on the embedded PostgreSQL by default and answers, keeping data in the data directory', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'canopy-embedded-'));
+  const env = {
+    CANOPY_DATA_DIR: dataDir,
+    CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+  };
+  const config = loadConfig(env);
+  expect(config.database).toEqual({ kind: 'embedded', dataDir });
+  try {
+    const server = await createAdminApiServer(config);
+    const port = await server.listen();
+    const project = await createProject(server.knex, { name: 'Embedded' });
+    await createEnvironment(server.knex, { projectId: project.id, name: 'Production' });
+    const user = await createUser(server.knex, { email: 'e@example.com' });
+    await addProjectMember(server.knex, {
+      projectId: project.id,
+      userId: user.id,
+      permissionLevel: 'admin',
+    });
+    const { token } = await issueApplicationToken(server.knex, TEST_KEYS, {
+      project,
+      userId: user.id,
+      name: 'e',
+      scopes: ['all'],
+      expiresAt: new Date(Date.now() + 60_000),
+      viaSso: false,
+    });
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const list = await fetch(
+      `http://127.0.0.1:${port}/v1/project/Embedded/environment/Production/notes`,
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
+    expect(list.status).toBe(200);
+    expect((await list.json()).data).toEqual([]);
+    await server.close();
+
+    const reopened = await createAdminApiServer(config);
+    expect(
+      (await reopened.knex('projects').select('name')).map((row: { name: string }) => row.name),
+    ).toEqual(['Embedded']);
+    await reopened.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
