@@ -51,7 +51,7 @@ it('starts on the embedded PostgreSQL by default and answers, keeping data in th
       },
     );
     expect(list.status).toBe(200);
-    expect((await list.json()).data).toEqual([]);
+    expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
     await server.close();
 
     const reopened = await createAdminApiServer(config);

@@ -177,7 +177,7 @@ describe('note writes', () => {
     const updated = await api.patch(url, {
       token: write(),
       body: { title: 'New title' },
-      headers: { 'If-Match': note.headers.etag },
+      headers: { 'If-Match': String(note.headers.etag) },
     });
     expect(updated.status).toBe(200);
     expect(updated.body.title).toBe('New title');
@@ -188,7 +188,7 @@ describe('note writes', () => {
     const stale = await api.patch(url, {
       token: write(),
       body: { title: 'Lost update' },
-      headers: { 'If-Match': note.headers.etag },
+      headers: { 'If-Match': String(note.headers.etag) },
     });
     expect(stale.status).toBe(412);
     expect(stale.body.code).toBe('precondition_failed');
@@ -220,7 +220,7 @@ describe('note writes', () => {
     ).toBe(412);
     const deleted = await api.delete(url, {
       token: write(),
-      headers: { 'If-Match': note.headers.etag },
+      headers: { 'If-Match': String(note.headers.etag) },
     });
     expect(deleted.status).toBe(204);
     const missing = await api.get(url, { token: read() });
