@@ -17,7 +17,14 @@ export interface CallOptions {
  * A supertest client whose every response is validated against our OpenAPI document, and whose
  * list items (and single notes) are validated against the published contract.
  */
-export function apiClient(app: Express) {
+export interface ApiClient {
+  get(url: string, options?: CallOptions): Promise<Response>;
+  post(url: string, options?: CallOptions): Promise<Response>;
+  patch(url: string, options?: CallOptions): Promise<Response>;
+  delete(url: string, options?: CallOptions): Promise<Response>;
+}
+
+export function apiClient(app: Express): ApiClient {
   async function call(
     method: 'get' | 'post' | 'patch' | 'delete',
     url: string,
@@ -50,6 +57,3 @@ export function apiClient(app: Express) {
     delete: (url: string, options?: CallOptions) => call('delete', url, options),
   };
 }
-
-/** The API client type. */
-export type ApiClient = ReturnType<typeof apiClient>;
