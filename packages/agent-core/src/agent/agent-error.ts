@@ -2,15 +2,13 @@
 export type AgentErrorCode =
   | 'INVALID_AGENT_OPTIONS'
   | 'SERVER_URL_MISSING'
-  | 'SCHEMA_FILE_MISSING'
-  | 'SCHEMA_FILE_INVALID'
   | 'AGENT_ALREADY_STARTED'
   | 'AGENT_NOT_STARTED'
   | 'AGENT_ALREADY_MOUNTED'
   | 'AGENT_START_FAILED';
 
 /**
- * An error of the agent's lifecycle (options, start, stop, schema file). A local error: it never
+ * An error of the agent's lifecycle (options, start, stop). A local error: it never
  * reaches an HTTP response. Check it by {@link AgentError.code} (see {@link isAgentError}).
  */
 export class AgentError extends Error {
@@ -29,7 +27,7 @@ export class AgentError extends Error {
  *
  * @example
  * try { await agent.start(); } catch (error) {
- *   if (isAgentError(error, 'SCHEMA_FILE_MISSING')) console.error('Run generateSchemaOnly() first');
+ *   if (isAgentError(error, 'SERVER_URL_MISSING')) console.error('Set CANOPY_SERVER_URL');
  * }
  */
 export function isAgentError(error: unknown, code?: AgentErrorCode): error is AgentError {
