@@ -26,19 +26,22 @@ export class PlatformError extends Error {
   readonly code: PlatformErrorCode;
   /** The URL called (method and path in the message). */
   readonly url: string;
-  /** HTTP status, when the platform answered. */
-  readonly status?: number;
+  /**
+   * HTTP status of the platform's answer, when it answered. (Not named `status`: that would make
+   * the agent's own error translator answer with the platform's status.)
+   */
+  readonly responseStatus?: number;
 
   constructor(
     code: PlatformErrorCode,
     message: string,
-    details: { url: string; status?: number; cause?: unknown },
+    details: { url: string; responseStatus?: number; cause?: unknown },
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.code = code;
     this.url = details.url;
-    if (details.status !== undefined) this.status = details.status;
+    if (details.responseStatus !== undefined) this.responseStatus = details.responseStatus;
   }
 }
 

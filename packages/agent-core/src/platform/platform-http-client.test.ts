@@ -100,7 +100,7 @@ describe('PlatformHttpClient', () => {
     answers.push({ status: 403, body: '{"errors":[{"detail":"Environment is locked"}]}' });
     const error = await failure(client().request('/liana/v1/ip-whitelist-rules'));
     expect(error.code).toBe('PLATFORM_FORBIDDEN');
-    expect(error.status).toBe(403);
+    expect(error.responseStatus).toBe(403);
     expect(error.message).toContain('GET http://127.0.0.1:');
     expect(error.message).toContain('/liana/v1/ip-whitelist-rules answered 403');
     expect(error.message).toContain('Environment is locked');

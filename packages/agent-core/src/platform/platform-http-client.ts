@@ -180,7 +180,7 @@ export class PlatformHttpClient {
       throw new PlatformError(
         'PLATFORM_BAD_RESPONSE',
         `The Canopy platform answered ${method} ${url} with a body that is not JSON.`,
-        { url, status: response.status, cause: error },
+        { url, responseStatus: response.status, cause: error },
       );
     }
   }
@@ -261,7 +261,7 @@ function statusError(method: string, url: string, status: number, text: string):
                 'PLATFORM_ERROR',
                 `The Canopy platform failed: ${at}${suffix(detail ?? 'unexpected error')}.`,
               ];
-  return new PlatformError(code, message, { url, status });
+  return new PlatformError(code, message, { url, responseStatus: status });
 }
 
 function suffix(detail: string | undefined): string {

@@ -1,0 +1,103 @@
+import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
+import { ActivityLogReporter } from './activity-log-reporter';
+import type { ActivityLogInput } from './agent-services';
+import { PlatformHttpClient } from './platform-http-client';
+
+const SECRET = 'e'.repeat(64);
+const lines: string[] = [];
+const logger = (level: string, message: string) => lines.push(`${level} ${message}`);
+
+function entry(index: number): ActivityLogInput {
+  return {
+    type: 'read',
+    action: 'index',
+    label: `listed orders ${index}`,
+    userId: 1,
+    renderingId: 1,
+    collectionName: 'orders',
+    recordIds: [String(index)],
+  };
+}
+
+describe('ActivityLogReporter against the sandbox', () => {
+  let sandbox: ServerSandbox;
+  let http: PlatformHttpClient;
+
+  beforeEach(async () => {
+    sandbox = await createServerSandbox(0);
+    http = new PlatformHttpClient({ serverUrl: sandbox.url, envSecret: SECRET, logger });
+    lines.length = 0;
+  });
+
+  afterEach(async () => {
+    http.close();
+    await sandbox.close();
+  });
+
+  it('queues without waiting and sends batches off the request path', async () => {
+    const send = jest.spyOn(http, 'request');
+    const reporter = new ActivityLogReporter(http, logger, { batchSize: 100, flushIntervalMs: 20 });
+    for (let index = 0; index < 250; index += 1) reporter.record(entry(index));
+    expect(send).not.toHaveBeenCalled();
+    const logs = await sandbox.waitForActivityLogs((received) => received.length === 250, {
+      envSecret: SECRET,
+    });
+    expect(
+      send.mock.calls.map(([, request]) => (request?.body as { logs: unknown[] }).logs.length),
+    ).toEqual([100, 100, 50]);
+    expect(logs[0]).toMatchObject({
+      type: 'read',
+      action: 'index',
+      label: 'listed orders 0',
+      userId: 1,
+      renderingId: 1,
+      collectionName: 'orders',
+      recordIds: ['0'],
+    });
+    expect(new Set(logs.map((log) => log.id)).size).toBe(250);
+    await reporter.close();
+  });
+
+  it('keeps failed batches and retries them with backoff once the platform is back', async () => {
+    const port = sandbox.port;
+    await sandbox.close();
+    const reporter = new ActivityLogReporter(http, logger, {
+      flushIntervalMs: 10,
+      retryDelayMs: 50,
+    });
+    reporter.record(entry(1));
+    reporter.record(entry(2));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(reporter.pending).toBe(2);
+    expect(lines.some((line) => line.startsWith('Warn Sending 2 activity logs failed'))).toBe(true);
+    sandbox = await createServerSandbox(port);
+    const logs = await sandbox.waitForActivityLogs((received) => received.length === 2, {
+      envSecret: SECRET,
+    });
+    expect(logs.map((log) => log.label)).toEqual(['listed orders 1', 'listed orders 2']);
+    await reporter.close();
+  });
+
+  it('is bounded: the oldest logs are dropped with one warning', async () => {
+    await sandbox.close();
+    const reporter = new ActivityLogReporter(http, logger, {
+      maxQueueSize: 3,
+      flushIntervalMs: 60_000,
+    });
+    for (let index = 0; index < 5; index += 1) reporter.record(entry(index));
+    expect(reporter.pending).toBe(3);
+    expect(lines.filter((line) => line.includes('queue is full'))).toHaveLength(1);
+    await reporter.close(200);
+    expect(lines.some((line) => line.includes('3 activity logs could not be sent'))).toBe(true);
+    sandbox = await createServerSandbox(0);
+  });
+
+  it('flushes what is queued on close, before the flush interval', async () => {
+    const reporter = new ActivityLogReporter(http, logger, { flushIntervalMs: 60_000 });
+    reporter.record(entry(1));
+    await reporter.close();
+    expect(sandbox.activityLogs(SECRET)).toHaveLength(1);
+    reporter.record(entry(2));
+    expect(reporter.pending).toBe(0);
+  });
+});
