@@ -31,17 +31,20 @@ export class PlatformError extends Error {
    * the agent's own error translator answer with the platform's status.)
    */
   readonly responseStatus?: number;
+  /** The platform's own explanation (`errors[0].detail` of its answer), when it gave one. */
+  readonly detail?: string;
 
   constructor(
     code: PlatformErrorCode,
     message: string,
-    details: { url: string; responseStatus?: number; cause?: unknown },
+    details: { url: string; responseStatus?: number; detail?: string; cause?: unknown },
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.code = code;
     this.url = details.url;
     if (details.responseStatus !== undefined) this.responseStatus = details.responseStatus;
+    if (details.detail !== undefined) this.detail = details.detail;
   }
 }
 

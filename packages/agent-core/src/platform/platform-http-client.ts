@@ -20,8 +20,11 @@ export interface PlatformRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON body, or a `URLSearchParams` for form-encoded bodies. */
   body?: unknown;
-  /** How to authenticate: the `forest-secret-key` header (default), a bearer token, or nothing. */
-  auth?: 'secret' | { bearer: string } | 'none';
+  /**
+   * How to authenticate: the `forest-secret-key` header (default), the environment secret as a
+   * bearer token (OIDC registration), another bearer token, or nothing.
+   */
+  auth?: 'secret' | 'secret-bearer' | { bearer: string } | 'none';
   headers?: Record<string, string>;
   timeoutMs?: number;
   retries?: number;
@@ -84,6 +87,7 @@ export class PlatformHttpClient {
   authHeaders(auth: PlatformRequest['auth'] = 'secret'): Record<string, string> {
     if (auth === 'none') return {};
     if (auth === 'secret') return { 'forest-secret-key': this.envSecret };
+    if (auth === 'secret-bearer') return { authorization: `Bearer ${this.envSecret}` };
     return { authorization: `Bearer ${auth.bearer}` };
   }
 
@@ -261,7 +265,7 @@ function statusError(method: string, url: string, status: number, text: string):
                 'PLATFORM_ERROR',
                 `The Canopy platform failed: ${at}${suffix(detail ?? 'unexpected error')}.`,
               ];
-  return new PlatformError(code, message, { url, responseStatus: status });
+  return new PlatformError(code, message, { url, responseStatus: status, detail });
 }
 
 function suffix(detail: string | undefined): string {
