@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, type JWK, type KeyLike, SignJWT } from 'jose';
 import type { AuthenticationError } from './authentication-error';
 import { PlatformAuthenticationClient } from './platform-authentication-client';
 import { PlatformHttpClient } from './platform-http-client';
@@ -12,7 +12,7 @@ const CLIENT_ID = 'agent-client';
 
 let server: Server;
 let base: string;
-let signingKey: CryptoKey;
+let signingKey: KeyLike;
 let publicJwk: JWK;
 let registrations = 0;
 let discoveryStatus = 200;
@@ -22,7 +22,7 @@ const seen: Record<string, unknown> = {};
 
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
-  signingKey = pair.privateKey as CryptoKey;
+  signingKey = pair.privateKey;
   publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256' };
   const app = express();
   app.use(express.urlencoded({ extended: false }));
