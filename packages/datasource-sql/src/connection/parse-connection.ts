@@ -104,7 +104,7 @@ function parseUri(uri: string): UriParts {
   let url: URL;
   try {
     url = new URL(`placeholder://${match[2]}`);
-  } catch (error) {
+  } catch {
     throw invalid(
       `Connection Uri "${redactUri(uri)}" provided to SQL data source is not valid: ` +
         'expected <dialect>://user:password@host:port/database.',

@@ -31,6 +31,8 @@ export function restrictToFilter(
     );
   }
   const inner = new QueryContext(environment, model, '__root');
+  // Resolving every path now records the joins (knex runs WHERE callbacks only when compiling).
+  validateCondition(inner, tree);
   const subquery = environment.knex
     .from({ __root: tableName(environment, model.name) })
     .select(model.primaryKey.map((column) => `__root.${column}`));

@@ -1,6 +1,6 @@
 import type { PlainConditionTree, PlainConditionTreeLeaf } from '@canopy/agent-core';
 import type { Knex } from 'knex';
-import { DateTime } from 'luxon';
+import { type DateTime } from 'luxon';
 import type { IntrospectedColumn, IntrospectedType } from '../introspection/introspection';
 import { parseInstant, toIsoDate } from '../values/date-text';
 import { instantToDatabase, toDatabase } from '../values/to-database';

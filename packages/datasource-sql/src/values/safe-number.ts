@@ -9,7 +9,8 @@
 export function toSafeNumber(text: string): number | string {
   const value = Number(text);
   if (!Number.isFinite(value)) return text;
-  return canonicalDecimal(String(value)) === canonicalDecimal(text) ? value : text;
+  if (canonicalDecimal(String(value)) !== canonicalDecimal(text)) return text;
+  return value === 0 ? 0 : value;
 }
 
 /** Removes what does not change a decimal's value: sign `+`, leading and trailing zeros. */

@@ -1,0 +1,3 @@
+import { describeSharedSuite } from './shared-suite';
+
+describeSharedSuite('embedded-postgres');
