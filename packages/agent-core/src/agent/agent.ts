@@ -1,0 +1,315 @@
+import type { Express, RequestHandler } from 'express';
+import type { AgentServices } from '../platform/agent-services';
+import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
+import { hashSchema } from '../schema/schema-hash';
+import { toSchemaDocument } from '../schema/schema-document';
+import type { DataSource } from '../toolkit/interfaces/data-source';
+import type { Logger } from '../toolkit/interfaces/logger';
+import { AgentError } from './agent-error';
+import type { ResolvedAgentOptions } from './agent-options';
+import { prepareSchema, writeTypings } from './agent-schema';
+import { RouterSlot } from './router-slot';
+import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
+
+/**
+ * Builds the customized data source from scratch: applies every customization, in call order,
+ * on a fresh decorator stack. Called at start and again on every restart.
+ */
+export type DataSourceBuild = (
+  logger: Logger,
+  restartAgent: () => Promise<void>,
+) => Promise<DataSource>;
+
+/** What the lifecycle is built from (`createAgent` provides the real ones). */
+export interface AgentDependencies {
+  buildDataSource: DataSourceBuild;
+  /** The agent's REST interface for the running services (`http/createAgentRouter`). */
+  createRouter: (services: AgentServices) => RequestHandler;
+  /** Timeouts, retries and cache tuning of the platform client (tests shorten them). */
+  platform?: Omit<PlatformClientOptions, 'serverUrl' | 'envSecret' | 'logger'>;
+}
+
+/** What runs between `start()` and `stop()`. */
+interface Running {
+  platform: PlatformClient;
+  dataSource: DataSource;
+}
+
+/**
+ * The agent's lifecycle (spec §4.1): mounting, `start`, `stop`, `restart`, schema and typings
+ * files. Start builds the customized data source, then — in parallel — sets up login, fetches the
+ * IP whitelist, writes (development) or reads (production) the schema file and sends it to the
+ * platform if the platform does not have it, and writes the typings; then it opens the platform's
+ * event stream and serves the routes.
+ */
+export class Agent {
+  private readonly slot: RouterSlot;
+  private standalone: StandaloneServer | null = null;
+  private mounted = false;
+  private running: Running | null = null;
+  private transition: Promise<void> = Promise.resolve();
+
+  constructor(
+    /** The validated options. */
+    readonly options: ResolvedAgentOptions,
+    private readonly dependencies: AgentDependencies,
+  ) {
+    this.slot = new RouterSlot(options.prefix);
+  }
+
+  /** The port the standalone server listens on once started (handy with port 0), else `null`. */
+  get standaloneServerPort(): number | null {
+    return this.standalone?.listeningPort ?? null;
+  }
+
+  /** Whether the agent is started. */
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  /**
+   * Serves the agent on its own HTTP server, listening from `start()` to `stop()`.
+   *
+   * @param port default: the `PORT` environment variable, else 3351; `0` picks a free port.
+   * @example
+   * await createAgent().addDataSource(factory).mountOnStandaloneServer(3351).start();
+   */
+  mountOnStandaloneServer(port?: number, host?: string): this {
+    this.claimMount('mountOnStandaloneServer');
+    const chosen = port ?? (process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT);
+    if (!Number.isInteger(chosen) || chosen < 0 || chosen > 65_535) {
+      throw new AgentError(
+        'INVALID_AGENT_OPTIONS',
+        `mountOnStandaloneServer needs a port between 0 and 65535, got ${String(port ?? process.env.PORT)}.`,
+      );
+    }
+    this.standalone = new StandaloneServer(this.slot.handler, chosen, host);
+    return this;
+  }
+
+  /**
+   * Serves the agent inside an express application, under the prefix. Other routes of the
+   * application are untouched; before `start()` the agent's routes answer 503.
+   *
+   * @example
+   * const app = express();
+   * createAgent().addDataSource(factory).mountOnExpress(app).start();
+   * app.listen(3000);
+   */
+  mountOnExpress(app: Express): this {
+    this.claimMount('mountOnExpress');
+    app.use(this.slot.handler);
+    return this;
+  }
+
+  /**
+   * Starts the agent: builds the customized data source, contacts the platform (IP whitelist,
+   * schema hash check and upload), writes the schema and typings files in development, then
+   * serves the routes. Rejects with a clear error when the platform is unreachable or the schema
+   * file is missing in production; nothing is left open then.
+   */
+  start(): Promise<void> {
+    return this.serialize(async () => {
+      if (this.running) {
+        throw new AgentError(
+          'AGENT_ALREADY_STARTED',
+          'The agent is already started; call restart() to rebuild it.',
+        );
+      }
+      const { options } = this;
+      if (options.serverUrl === null) {
+        throw new AgentError(
+          'SERVER_URL_MISSING',
+          'The agent needs the Canopy platform URL to start: pass the serverUrl option or set ' +
+            'CANOPY_SERVER_URL (only generateSchemaOnly() works without it).',
+        );
+      }
+      const platform = new PlatformClient({
+        serverUrl: options.serverUrl,
+        envSecret: options.envSecret,
+        logger: options.logger,
+        ...this.dependencies.platform,
+      });
+      let dataSource: DataSource | null = null;
+      try {
+        dataSource = await this.dependencies.buildDataSource(options.logger, () =>
+          this.restartFromDataSource(),
+        );
+        const router = await this.prepare(platform, dataSource, true);
+        platform.subscribeToEvents();
+        this.slot.set(router);
+        await this.standalone?.listen();
+        this.running = { platform, dataSource };
+        const where = this.standalone ? ` on port ${this.standalone.listeningPort}` : '';
+        options.logger('Info', `Agent started${where}, serving ${options.prefix}.`);
+      } catch (error) {
+        this.slot.set(null);
+        await this.standalone?.close(0);
+        await platform.close(0);
+        await dataSource?.close?.();
+        options.logger('Error', `The agent failed to start: ${(error as Error).message}`);
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Rebuilds the customized data source and the routes, and serves them in place of the old ones
+   * without closing the listening socket (spec §4.1). The schema is checked with the platform
+   * again. If the rebuild fails, the previous version keeps serving and the error is thrown.
+   */
+  restart(): Promise<void> {
+    return this.serialize(async () => {
+      const running = this.running;
+      if (!running) {
+        throw new AgentError(
+          'AGENT_NOT_STARTED',
+          'restart() needs a started agent: call start() first.',
+        );
+      }
+      const { logger } = this.options;
+      const dataSource = await this.dependencies.buildDataSource(logger, () =>
+        this.restartFromDataSource(),
+      );
+      let router: RequestHandler;
+      try {
+        router = await this.prepare(running.platform, dataSource, false);
+      } catch (error) {
+        await dataSource.close?.();
+        logger(
+          'Error',
+          `The agent failed to restart; the previous version keeps serving: ${(error as Error).message}`,
+        );
+        throw error;
+      }
+      this.slot.set(router);
+      const previous = running.dataSource;
+      this.running = { platform: running.platform, dataSource };
+      if (previous !== dataSource) await previous.close?.();
+      logger('Info', 'Agent restarted.');
+    });
+  }
+
+  /**
+   * Stops the agent: stops serving (in-flight requests finish), closes the standalone server,
+   * the platform event stream, flushes queued activity logs, and closes the data sources, so the
+   * process can exit. Safe to call twice.
+   */
+  stop(): Promise<void> {
+    return this.serialize(async () => {
+      const running = this.running;
+      this.running = null;
+      await this.standalone?.close();
+      this.slot.set(null);
+      if (!running) return;
+      await running.platform.close();
+      await running.dataSource.close?.();
+      this.options.logger('Info', 'Agent stopped.');
+    });
+  }
+
+  /**
+   * Writes the schema file — always rebuilt, even in production — and the typings when
+   * `typingsPath` is set, without starting the agent or contacting the platform. Data source
+   * connections stay open: one-shot scripts must close them or exit.
+   *
+   * @example
+   * await agent.generateSchemaOnly();
+   * process.exit(0);
+   */
+  async generateSchemaOnly(): Promise<void> {
+    const dataSource = await this.dependencies.buildDataSource(this.options.logger, async () => {});
+    await prepareSchema(dataSource, this.options, true);
+    if (this.options.typingsPath) {
+      await writeTypings(
+        dataSource,
+        this.options.typingsPath,
+        this.options.typingsMaxDepth,
+        this.options.logger,
+      );
+    }
+  }
+
+  /**
+   * Rewrites the typings file from the current customizations.
+   *
+   * @param typingsPath where to write the `.d.ts`/`.ts` file.
+   * @param typingsMaxDepth how many to-one relations deep field paths go.
+   */
+  async updateTypesOnFileSystem(typingsPath: string, typingsMaxDepth: number): Promise<void> {
+    const dataSource =
+      this.running?.dataSource ??
+      (await this.dependencies.buildDataSource(this.options.logger, async () => {}));
+    await writeTypings(dataSource, typingsPath, typingsMaxDepth, this.options.logger);
+  }
+
+  /** Hash check, schema file, typings, IP whitelist and login set-up; resolves the router. */
+  private async prepare(
+    platform: PlatformClient,
+    dataSource: DataSource,
+    initial: boolean,
+  ): Promise<RequestHandler> {
+    const { options } = this;
+    const sendSchema = async () => {
+      const schema = await prepareSchema(dataSource, options);
+      const hash = hashSchema(schema);
+      await platform.sendSchema(hash, toSchemaDocument(schema, hash));
+    };
+    const typings = async () => {
+      if (!options.isProduction && options.typingsPath) {
+        await writeTypings(
+          dataSource,
+          options.typingsPath,
+          options.typingsMaxDepth,
+          options.logger,
+        );
+      }
+    };
+    const [ipWhitelist] = await Promise.all([
+      platform.fetchIpWhitelist(),
+      sendSchema(),
+      typings(),
+      initial ? platform.authentication.initialize() : Promise.resolve(),
+    ]);
+    return this.dependencies.createRouter({
+      dataSource,
+      logger: options.logger,
+      options: {
+        authSecret: options.authSecret,
+        prefix: options.prefix,
+        isProduction: options.isProduction,
+        useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
+      },
+      permissions: platform.permissions,
+      activityLogs: platform.activityLogs,
+      ipWhitelist,
+      authentication: platform.authentication,
+    });
+  }
+
+  /** The `restartAgent` callback given to data sources: restarts, logging instead of throwing. */
+  private async restartFromDataSource(): Promise<void> {
+    try {
+      await this.restart();
+    } catch (error) {
+      this.options.logger('Error', 'A restart requested by a data source failed.', error);
+    }
+  }
+
+  private claimMount(method: string): void {
+    if (this.mounted) {
+      throw new AgentError(
+        'AGENT_ALREADY_MOUNTED',
+        `${method}() was called on an agent that is already mounted; mount it once.`,
+      );
+    }
+    this.mounted = true;
+  }
+
+  /** Runs lifecycle operations one after the other (a stop waits for a start in progress). */
+  private serialize(operation: () => Promise<void>): Promise<void> {
+    const result = this.transition.then(operation, operation);
+    this.transition = result.catch(() => {});
+    return result;
+  }
+}

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type RequestHandler } from 'express';
+
+/** Default port when neither the call nor `PORT` gives one (platform protocol §12). */
+export const DEFAULT_PORT = 3351;
+
+/**
+ * The HTTP server of `mountOnStandaloneServer`: an express application that only serves the
+ * agent. It listens at `start()` and stops at `stop()`, letting in-flight requests finish.
+ */
+export class StandaloneServer {
+  private server: Server | null = null;
+
+  constructor(
+    private readonly handler: RequestHandler,
+    private readonly port: number,
+    private readonly host: string | undefined,
+  ) {}
+
+  /** The port actually listened on (useful with port 0), or `null` when not listening. */
+  get listeningPort(): number | null {
+    const address = this.server?.address();
+    return address && typeof address === 'object' ? (address as AddressInfo).port : null;
+  }
+
+  async listen(): Promise<void> {
+    if (this.server) return;
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('query parser', 'extended');
+    app.use(this.handler);
+    const server = createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, this.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+  }
+
+  /**
+   * Stops accepting connections, closes idle ones, waits up to `graceMs` for requests in flight,
+   * then cuts what is left.
+   */
+  async close(graceMs = 5000): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([closed, grace]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await closed;
+  }
+}
