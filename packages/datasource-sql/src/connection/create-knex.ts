@@ -139,6 +139,10 @@ function sqliteConfig(connection: ResolvedConnection): Knex.Config {
   };
 }
 
+const ignore = () => undefined;
+/** knex prints pool errors to the console; ours reach the caller as thrown errors instead. */
+const QUIET: Knex.Config['log'] = { warn: ignore, error: ignore, debug: ignore, deprecate: ignore };
+
 /** A knex instance for the connection, TLS negotiated with `mode`; nothing is opened yet. */
 export function createKnex(
   connection: ResolvedConnection,
@@ -147,11 +151,11 @@ export function createKnex(
 ): Knex {
   switch (connection.dialect) {
     case 'postgres':
-      return knexFactory(pgConfig(connection, mode, parsers));
+      return knexFactory({ ...pgConfig(connection, mode, parsers), log: QUIET });
     case 'mysql':
     case 'mariadb':
-      return knexFactory(mysqlConfig(connection, mode));
+      return knexFactory({ ...mysqlConfig(connection, mode), log: QUIET });
     default:
-      return knexFactory(sqliteConfig(connection));
+      return knexFactory({ ...sqliteConfig(connection), log: QUIET });
   }
 }

@@ -1,0 +1,60 @@
+import { DEFAULT_PG_URL } from '@canopy/test-databases';
+import { isSqlDataSourceError } from '../errors/sql-data-source-error';
+import { connect } from './connect';
+import { parseConnection } from './parse-connection';
+import { PgTypeParsers } from './pg-type-parsers';
+
+async function failure(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the connection to fail');
+}
+
+describe('connect', () => {
+  it('connects to PostgreSQL and runs queries with this pool’s own type parsers', async () => {
+    const { knex } = await connect(
+      parseConnection(process.env.PG_URL ?? DEFAULT_PG_URL),
+      new PgTypeParsers(),
+    );
+    try {
+      const { rows } = await knex.raw(
+        "select 9007199254740993::int8 as big, 2::int8 as small, '2024-01-02'::date as day, '2024-01-02 03:04:05'::timestamp as naive",
+      );
+      expect(rows[0]).toEqual({
+        big: '9007199254740993',
+        small: 2,
+        day: '2024-01-02',
+        naive: '2024-01-02 03:04:05',
+      });
+    } finally {
+      await knex.destroy();
+    }
+  });
+
+  it('says which server and database failed, and why, without the password', async () => {
+    const url = new URL(process.env.PG_URL ?? DEFAULT_PG_URL);
+    url.username = 'nobody_here';
+    url.password = 'hunter2-secret';
+    url.pathname = '/no_such_database';
+    const error = await failure(() =>
+      connect(parseConnection(url.toString()), new PgTypeParsers()),
+    );
+    expect(isSqlDataSourceError(error, 'DATABASE_CONNECT_ERROR')).toBe(true);
+    expect(error.message).toContain(`postgres://${url.hostname}:${url.port}/no_such_database`);
+    expect(error.message).not.toContain('hunter2-secret');
+  });
+
+  it('reports an unreachable server', async () => {
+    const error = await failure(() =>
+      connect(
+        parseConnection({ uri: 'mariadb://root@127.0.0.1:1/db', connectionTimeoutInMs: 2000 }),
+        new PgTypeParsers(),
+      ),
+    );
+    expect(error.message).toContain('Unable to connect to the given uri: mariadb://127.0.0.1:1/db');
+    expect(error.message).toMatch(/ECONNREFUSED|refused/i);
+  });
+});
