@@ -1,0 +1,114 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
+import type { AgentServices } from '../platform/agent-services';
+import { ShopDataSource } from '../schema/shop-fixture';
+import { Agent } from './agent';
+import { resolveAgentOptions } from './agent-options';
+
+const ENV_SECRET = '2'.repeat(64);
+
+/**
+ * A stand-in for the REST interface that exposes what the lifecycle hands to it: each request
+ * records an activity log and answers with the platform users the permission source sees.
+ */
+function probeRouter(services: AgentServices) {
+  const router = express.Router();
+  router.get('/forest/users', async (_request, response) => {
+    services.activityLogs.record({
+      type: 'read',
+      action: 'index',
+      label: 'listed users',
+      userId: 1,
+      renderingId: 1,
+      collectionName: 'customers',
+      recordIds: [],
+    });
+    response.json((await services.permissions.getUsers()).map((user) => user.id));
+  });
+  router.get('/forest/ip/:ip', (request, response) => {
+    response.json({
+      whitelist: services.ipWhitelist !== null,
+      allowed: services.ipWhitelist?.isAllowed(request.params.ip) ?? true,
+    });
+  });
+  return router;
+}
+
+describe('Agent and the platform', () => {
+  let sandbox: ServerSandbox;
+  let agent: Agent;
+  let app: express.Express;
+
+  beforeEach(async () => {
+    sandbox = await createServerSandbox(0);
+    agent = new Agent(
+      resolveAgentOptions(
+        {
+          authSecret: 'secret',
+          envSecret: ENV_SECRET,
+          serverUrl: sandbox.url,
+          schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-agent-platform-')), 'schema.json'),
+          logger: () => {},
+        },
+        { env: {} },
+      ),
+      {
+        buildDataSource: async () => new ShopDataSource(),
+        createRouter: probeRouter,
+        platform: { activityLogs: { flushIntervalMs: 20, batchSize: 3 } },
+      },
+    );
+    app = express();
+    agent.mountOnExpress(app);
+  });
+
+  afterEach(async () => {
+    await agent.stop();
+    await sandbox.close();
+  });
+
+  it('sends activity logs in batches while serving, and flushes the rest on stop', async () => {
+    await agent.start();
+    for (let index = 0; index < 7; index += 1) await request(app).get('/forest/users').expect(200);
+    await sandbox.waitForActivityLogs((logs) => logs.length >= 6, { envSecret: ENV_SECRET });
+    await agent.stop();
+    const logs = sandbox.activityLogs(ENV_SECRET);
+    expect(logs).toHaveLength(7);
+    expect(logs[0]).toMatchObject({ action: 'index', collectionName: 'customers', userId: 1 });
+  });
+
+  it('sees permission changes announced by the platform event stream', async () => {
+    await agent.start();
+    await eventually(() => sandbox.subscribers(ENV_SECRET) === 1);
+    await request(app).get('/forest/users').expect(200, [1]);
+    sandbox.setUsers([
+      { id: 5, email: 'x@y.z', firstName: 'X', lastName: 'Y', permissionLevel: 'user', roleId: 1 },
+    ]);
+    await eventually(async () => (await request(app).get('/forest/users')).text === '[5]');
+    await agent.stop();
+    await eventually(() => sandbox.subscribers(ENV_SECRET) === 0);
+  });
+
+  it('fetches the IP whitelist at start and again at restart', async () => {
+    await agent.start();
+    await request(app).get('/forest/ip/10.0.0.1').expect(200, { whitelist: false, allowed: true });
+    sandbox.setIpWhitelist([{ type: 2, range: '10.0.0.0/8' }]);
+    await agent.restart();
+    await request(app).get('/forest/ip/10.0.0.1').expect(200, { whitelist: true, allowed: true });
+    await request(app)
+      .get('/forest/ip/192.168.1.1')
+      .expect(200, { whitelist: true, allowed: false });
+  });
+});
+
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
