@@ -1,0 +1,210 @@
+import express from 'express';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+
+import type { AgentServices } from '../platform/agent-services';
+import { createAgentRouter } from './create-agent-router';
+import { signSessionToken } from './auth/session-token';
+
+const AUTH_SECRET = 'a'.repeat(64);
+
+function servicesWith(overrides: Partial<AgentServices> = {}): AgentServices {
+  return {
+    dataSource: {
+      collections: [],
+      schema: { charts: [] },
+    } as unknown as AgentServices['dataSource'],
+    options: {
+      authSecret: AUTH_SECRET,
+      prefix: '/forest',
+      isProduction: false,
+      useUnsafeActionEndpoint: false,
+    },
+    logger: () => undefined,
+    permissions: {} as AgentServices['permissions'],
+    activityLogs: { record: () => undefined },
+    ipWhitelist: null,
+    authentication: {
+      getAuthorizationUrl: async (id) => `https://platform.test/oidc/auth?state=${id}`,
+      handleCallback: async () => ({
+        id: 7,
+        email: 'maria@shop.test',
+        firstName: 'Maria',
+        lastName: 'Lopez',
+        team: 'Support',
+        role: 'Agent',
+        permissionLevel: 'user',
+        renderingId: 412,
+        tags: { region: 'EMEA' },
+      }),
+    },
+    ...overrides,
+  };
+}
+
+function appWith(overrides: Partial<AgentServices> = {}) {
+  const app = express();
+  app.use(createAgentRouter(servicesWith(overrides)));
+  return app;
+}
+
+const claims = {
+  id: 7,
+  email: 'maria@shop.test',
+  firstName: 'Maria',
+  lastName: 'Lopez',
+  team: 'Support',
+  role: 'Agent',
+  permissionLevel: 'user' as const,
+  renderingId: 412,
+  tags: {},
+};
+
+describe('createAgentRouter pipeline', () => {
+  it('answers the healthcheck at /forest and /forest/', async () => {
+    const app = appWith();
+    for (const path of ['/forest', '/forest/']) {
+      const response = await request(app).get(path).expect(200);
+      expect(response.body).toEqual({ error: null, message: 'Agent is running' });
+    }
+  });
+
+  it('serves under a custom prefix only', async () => {
+    const app = appWith({ options: { ...servicesWith().options, prefix: '/api/v1/forest' } });
+    await request(app).get('/api/v1/forest').expect(200);
+    await request(app).get('/forest').expect(404);
+  });
+
+  it('answers a preflight with 204 and the echoed origin and headers', async () => {
+    const response = await request(appWith())
+      .options('/forest/orders')
+      .set('Origin', 'https://admin.example.com')
+      .set('Access-Control-Request-Method', 'PUT')
+      .set('Access-Control-Request-Headers', 'authorization,content-type')
+      .set('Access-Control-Request-Private-Network', 'true')
+      .expect(204);
+    expect(response.headers).toMatchObject({
+      'access-control-allow-origin': 'https://admin.example.com',
+      'access-control-allow-credentials': 'true',
+      'access-control-max-age': '86400',
+      'access-control-allow-methods': 'GET,HEAD,PUT,POST,DELETE,PATCH',
+      'access-control-allow-headers': 'authorization,content-type',
+      'access-control-allow-private-network': 'true',
+    });
+    expect(response.headers.vary).toContain('Origin');
+  });
+
+  it('refuses unparsable JSON with a plain-text 400 before any other check', async () => {
+    const response = await request(appWith())
+      .post('/forest/orders')
+      .set('Content-Type', 'application/json')
+      .send('{"data":')
+      .expect(400);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.text).toBe('Bad Request');
+  });
+
+  it('answers 401 without a token, and a plain 404 for an unknown path with one', async () => {
+    const app = appWith();
+    const denied = await request(app).get('/forest/nowhere').expect(401);
+    expect(denied.body).toEqual({
+      errors: [{ name: 'UnauthorizedError', detail: 'Authentication Error', status: 401 }],
+    });
+    const token = signSessionToken(claims, AUTH_SECRET);
+    const missing = await request(app)
+      .get('/forest/nowhere')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(404);
+    expect(missing.text).toBe('Not Found');
+  });
+
+  it.each([
+    ['alg none', () => jwt.sign(claims, '', { algorithm: 'none' })],
+    ['another secret', () => jwt.sign(claims, 'b'.repeat(64), { algorithm: 'HS256' })],
+    ['HS512', () => jwt.sign(claims, AUTH_SECRET, { algorithm: 'HS512' })],
+    [
+      'expired',
+      () => jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, AUTH_SECRET),
+    ],
+    ['tampered', () => `${signSessionToken(claims, AUTH_SECRET).slice(0, -3)}abc`],
+    ['claims of the wrong type', () => jwt.sign({ ...claims, id: 'seven' }, AUTH_SECRET)],
+  ])('refuses a token signed with %s', async (_label, makeToken) => {
+    const response = await request(appWith())
+      .get('/forest/orders')
+      .set('Authorization', `Bearer ${makeToken()}`)
+      .expect(401);
+    expect(response.body.errors[0]).toEqual({
+      name: 'UnauthorizedError',
+      detail: 'Authentication Error',
+      status: 401,
+    });
+  });
+
+  it('explains a malformed Authorization header', async () => {
+    const response = await request(appWith())
+      .get('/forest/orders')
+      .set('Authorization', 'Token abc')
+      .expect(401);
+    expect(response.body.errors[0].detail).toBe(
+      'Bad Authorization header format. Format is "Authorization: Bearer <token>"',
+    );
+  });
+
+  it('reads the token from the cookie before the header', async () => {
+    const token = signSessionToken(claims, AUTH_SECRET);
+    await request(appWith())
+      .get('/forest/nowhere')
+      .set('Cookie', `forest_session_token=${token}`)
+      .set('Authorization', 'Bearer broken')
+      .expect(404);
+  });
+
+  it('rejects a forwarded IP outside the whitelist after the session check', async () => {
+    const app = appWith({
+      ipWhitelist: { rules: [], isAllowed: (ip) => ip === '10.0.0.1' },
+    });
+    const token = signSessionToken(claims, AUTH_SECRET);
+    await request(app).get('/forest/nowhere').set('X-Forwarded-For', '203.0.113.9').expect(401);
+    const rejected = await request(app)
+      .get('/forest/nowhere')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Forwarded-For', '203.0.113.9')
+      .expect(403);
+    expect(rejected.body.errors[0]).toEqual({
+      name: 'ForbiddenError',
+      detail: 'IP address rejected (203.0.113.9)',
+      status: 403,
+    });
+    await request(app)
+      .get('/forest/nowhere')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Forwarded-For', '10.0.0.1')
+      .expect(404);
+  });
+
+  it('starts a login and signs a session token on the callback', async () => {
+    const app = appWith();
+    const start = await request(app).post('/forest/authentication').send({ renderingId: '412' });
+    expect(start.body).toEqual({ authorizationUrl: 'https://platform.test/oidc/auth?state=412' });
+    const bad = await request(app).post('/forest/authentication').send({ renderingId: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].detail).toBe('Rendering id must be a number');
+
+    const callback = await request(app)
+      .get('/forest/authentication/callback')
+      .query({ code: 'abc', state: '{"renderingId":412}' })
+      .expect(200);
+    expect(callback.body.tokenData).toMatchObject({
+      id: 7,
+      renderingId: 412,
+      tags: { region: 'EMEA' },
+    });
+    expect(jwt.verify(callback.body.token, AUTH_SECRET)).toMatchObject({ id: 7 });
+
+    const badState = await request(app)
+      .get('/forest/authentication/callback')
+      .query({ code: 'abc', state: 'nope' })
+      .expect(400);
+    expect(badState.body.errors[0].detail).toBe('Failed to retrieve renderingId from query[state]');
+  });
+});

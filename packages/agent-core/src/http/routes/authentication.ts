@@ -1,0 +1,68 @@
+import { type Router } from 'express';
+
+import type { AuthenticationClient } from '../../platform/agent-services';
+import { ValidationError } from '../../toolkit/errors/canopy-error';
+import { signSessionToken } from '../auth/session-token';
+
+/**
+ * Public login routes (agent-http-protocol §3.1–3.2): the authorization URL of the platform's
+ * OpenID Connect provider, and the callback that exchanges the code and signs a session token.
+ */
+export function mountAuthenticationRoutes(
+  router: Router,
+  authentication: AuthenticationClient,
+  authSecret: string,
+): void {
+  router.post('/authentication', async (request, response) => {
+    const raw: unknown = (request.body as { renderingId?: unknown } | undefined)?.renderingId;
+    const renderingId = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+    if (!Number.isFinite(renderingId)) throw new ValidationError('Rendering id must be a number');
+    response.json({ authorizationUrl: await authentication.getAuthorizationUrl(renderingId) });
+  });
+
+  router.get('/authentication/callback', async (request, response) => {
+    const params = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+    const state = params.get('state');
+    if (params.get('error')) {
+      response.status(401).json({
+        error: params.get('error'),
+        error_description: params.get('error_description') ?? undefined,
+        state: state ?? undefined,
+      });
+      return;
+    }
+    if (state === null)
+      throw new ValidationError('Missing state: the callback needs the query parameter "state"');
+    if (readRenderingId(state) === null) {
+      throw new ValidationError('Failed to retrieve renderingId from query[state]');
+    }
+    const user = await authentication.handleCallback(params.get('code') ?? '', state);
+    const token = signSessionToken(
+      {
+        id: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        team: user.team,
+        role: user.role,
+        permissionLevel: user.permissionLevel,
+        renderingId: user.renderingId,
+        tags: user.tags,
+      },
+      authSecret,
+    );
+    const [, payload = ''] = token.split('.');
+    response.json({ token, tokenData: JSON.parse(Buffer.from(payload, 'base64url').toString()) });
+  });
+}
+
+function readRenderingId(state: string): number | null {
+  try {
+    const parsed: unknown = JSON.parse(state);
+    const raw = (parsed as { renderingId?: unknown } | null)?.renderingId;
+    const value = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
