@@ -3,10 +3,11 @@ import type { AgentServices } from '../platform/agent-services';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { hashSchema } from '../schema/schema-hash';
 import { toSchemaDocument } from '../schema/schema-document';
-import type { DataSource } from '../toolkit/interfaces/data-source';
+import type { DataSource, DataSourceFactory } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { AgentError } from './agent-error';
 import type { ResolvedAgentOptions } from './agent-options';
+import { CompositeDataSource } from './composite-data-source';
 import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
@@ -22,7 +23,8 @@ export type DataSourceBuild = (
 
 /** What the lifecycle is built from (`createAgent` provides the real ones). */
 export interface AgentDependencies {
-  buildDataSource: DataSourceBuild;
+  /** Default: the union of the data sources given to {@link Agent.addDataSource}. */
+  buildDataSource?: DataSourceBuild;
   /** The agent's REST interface for the running services (`http/createAgentRouter`). */
   createRouter: (services: AgentServices) => RequestHandler;
   /** Timeouts, retries and cache tuning of the platform client (tests shorten them). */
@@ -48,6 +50,7 @@ export class Agent {
   private mounted = false;
   private running: Running | null = null;
   private transition: Promise<void> = Promise.resolve();
+  private readonly factories: DataSourceFactory[] = [];
 
   constructor(
     /** The validated options. */
@@ -65,6 +68,24 @@ export class Agent {
   /** Whether the agent is started. */
   get isRunning(): boolean {
     return this.running !== null;
+  }
+
+  /**
+   * Adds a data source. Its factory runs at `start()` and again at every `restart()`; the
+   * collections of every added data source are served side by side (names must not collide).
+   *
+   * @example
+   * createAgent().addDataSource(createSqlDataSource(process.env.DATABASE_URL));
+   */
+  addDataSource(factory: DataSourceFactory): this {
+    if (typeof factory !== 'function') {
+      throw new AgentError(
+        'INVALID_AGENT_OPTIONS',
+        `addDataSource needs a data source factory (logger, restartAgent) => Promise<DataSource>, got ${typeof factory}.`,
+      );
+    }
+    this.factories.push(factory);
+    return this;
   }
 
   /**
@@ -132,9 +153,7 @@ export class Agent {
       });
       let dataSource: DataSource | null = null;
       try {
-        dataSource = await this.dependencies.buildDataSource(options.logger, () =>
-          this.restartFromDataSource(),
-        );
+        dataSource = await this.buildDataSource(options.logger, () => this.restartFromDataSource());
         const router = await this.prepare(platform, dataSource, true);
         platform.subscribeToEvents();
         this.slot.set(router);
@@ -168,9 +187,7 @@ export class Agent {
         );
       }
       const { logger } = this.options;
-      const dataSource = await this.dependencies.buildDataSource(logger, () =>
-        this.restartFromDataSource(),
-      );
+      const dataSource = await this.buildDataSource(logger, () => this.restartFromDataSource());
       let router: RequestHandler;
       try {
         router = await this.prepare(running.platform, dataSource, false);
@@ -218,7 +235,7 @@ export class Agent {
    * process.exit(0);
    */
   async generateSchemaOnly(): Promise<void> {
-    const dataSource = await this.dependencies.buildDataSource(this.options.logger, async () => {});
+    const dataSource = await this.buildDataSource(this.options.logger, async () => {});
     await prepareSchema(dataSource, this.options, true);
     if (this.options.typingsPath) {
       await writeTypings(
@@ -238,9 +255,37 @@ export class Agent {
    */
   async updateTypesOnFileSystem(typingsPath: string, typingsMaxDepth: number): Promise<void> {
     const dataSource =
-      this.running?.dataSource ??
-      (await this.dependencies.buildDataSource(this.options.logger, async () => {}));
+      this.running?.dataSource ?? (await this.buildDataSource(this.options.logger, async () => {}));
     await writeTypings(dataSource, typingsPath, typingsMaxDepth, this.options.logger);
+  }
+
+  /** Runs the data source factories (or the injected build) and unites what they give. */
+  private async buildDataSource(
+    logger: Logger,
+    restartAgent: () => Promise<void>,
+  ): Promise<DataSource> {
+    if (this.dependencies.buildDataSource) {
+      return this.dependencies.buildDataSource(logger, restartAgent);
+    }
+    const results = await Promise.allSettled(
+      this.factories.map((factory) => factory(logger, restartAgent)),
+    );
+    const built = results.flatMap((result) =>
+      result.status === 'fulfilled' ? [result.value] : [],
+    );
+    const failure = results.find(
+      (result): result is PromiseRejectedResult => result.status === 'rejected',
+    );
+    if (failure) {
+      await Promise.allSettled(built.map((dataSource) => dataSource.close?.()));
+      throw failure.reason;
+    }
+    try {
+      return new CompositeDataSource(built);
+    } catch (error) {
+      await Promise.allSettled(built.map((dataSource) => dataSource.close?.()));
+      throw error;
+    }
   }
 
   /** Hash check, schema file, typings, IP whitelist and login set-up; resolves the router. */

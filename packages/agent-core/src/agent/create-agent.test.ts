@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createServerSandbox } from '@canopy/testing';
+import { ShopDataSource, NamesDataSource } from '../schema/shop-fixture';
+import { isAgentError } from './agent-error';
+import { createAgent } from './create-agent';
+
+const ENV_SECRET = '3'.repeat(64);
+
+describe('createAgent', () => {
+  const saved = { ...process.env };
+
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('validates options at once', () => {
+    delete process.env.CANOPY_AUTH_SECRET;
+    delete process.env.CANOPY_ENV_SECRET;
+    let error: unknown;
+    try {
+      createAgent({ envSecret: 'nope' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isAgentError(error, 'INVALID_AGENT_OPTIONS')).toBe(true);
+    expect((error as Error).message).toContain('authSecret: is missing');
+    expect((error as Error).message).toContain('envSecret: must be 64 lowercase hexadecimal');
+  });
+
+  it('starts with CANOPY_* variables and serves every added data source', async () => {
+    const sandbox = await createServerSandbox(0);
+    const directory = mkdtempSync(join(tmpdir(), 'canopy-create-agent-'));
+    process.env.CANOPY_AUTH_SECRET = 'env-auth-secret';
+    process.env.CANOPY_ENV_SECRET = ENV_SECRET;
+    process.env.CANOPY_SERVER_URL = sandbox.url;
+    const shop = new ShopDataSource();
+    const agent = createAgent({ schemaPath: join(directory, 'schema.json'), logger: () => {} })
+      .addDataSource(async () => shop)
+      .addDataSource(async () => new NamesDataSource(['books']))
+      .mountOnStandaloneServer(0, '127.0.0.1');
+    await agent.start();
+    await request(`http://127.0.0.1:${agent.standaloneServerPort}`).get('/forest/').expect(200);
+    expect(sandbox.schema(ENV_SECRET)?.collections.map((collection) => collection.name)).toEqual([
+      'books',
+      'customers',
+      'orders',
+    ]);
+    await agent.stop();
+    expect(shop.closed).toBe(true);
+    await sandbox.close();
+  });
+
+  it('refuses data sources whose collection names collide, closing what was built', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'canopy-create-agent-'));
+    const first = new ShopDataSource();
+    const second = new ShopDataSource();
+    const agent = createAgent({
+      authSecret: 'a',
+      envSecret: ENV_SECRET,
+      schemaPath: join(directory, 'schema.json'),
+      logger: () => {},
+    })
+      .addDataSource(async () => first)
+      .addDataSource(async () => second);
+    await expect(agent.generateSchemaOnly()).rejects.toThrow(
+      "Collection 'customers' already exists.",
+    );
+    expect(first.closed && second.closed).toBe(true);
+    expect(() => agent.addDataSource('postgres://x' as never)).toThrow(
+      /needs a data source factory/,
+    );
+  });
+});
