@@ -144,3 +144,57 @@ export type {
   ObjectiveChart,
   LeaderboardChart,
 } from './toolkit/chart/chart';
+
+// Toolkit: in-memory evaluation (used by every emulation, usable by data sources)
+export { type EvaluationContext, toDateTime } from './toolkit/evaluator/time-zone';
+export { getPeriod, type Period, type PeriodOperator } from './toolkit/evaluator/date-periods';
+export { compileLeaf, matchLeaf, type ValuePredicate } from './toolkit/evaluator/match-leaf';
+export {
+  compileTree,
+  matchRecord,
+  filterRecords,
+  type ColumnTypeResolver,
+  type RecordPredicate,
+} from './toolkit/evaluator/match-record';
+export { sortRecords } from './toolkit/evaluator/sort-records';
+export { aggregateRecords } from './toolkit/evaluator/aggregate-records';
+export { dateBucket } from './toolkit/evaluator/date-buckets';
+export { escapeLike, likeToRegExp, toRegExp } from './toolkit/evaluator/patterns';
+
+// Toolkit: operator equivalences
+export {
+  getEquivalentOperators,
+  rewriteLeaf,
+  rewriteTree,
+} from './toolkit/equivalence/operator-equivalence';
+
+// Toolkit: validation
+export {
+  resolveColumnPath,
+  columnTypeResolver,
+  validateFieldName,
+  type ResolvedColumn,
+} from './toolkit/validation/field-path';
+export { validateValue } from './toolkit/validation/value-validator';
+export {
+  validateConditionTree,
+  validateLeafValue,
+  allowedOperatorsForType,
+} from './toolkit/validation/condition-tree-validator';
+export {
+  validateProjection,
+  validateSort,
+  validateAggregation,
+} from './toolkit/validation/query-validators';
+export { validateRecord } from './toolkit/validation/record-validator';
+
+// Toolkit: in-memory data source
+export {
+  InMemoryCollection,
+  type InMemoryCollectionDefinition,
+  type InMemoryColumn,
+} from './toolkit/in-memory/in-memory-collection';
+export {
+  InMemoryDataSource,
+  createInMemoryDataSource,
+} from './toolkit/in-memory/in-memory-data-source';
