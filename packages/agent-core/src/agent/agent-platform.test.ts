@@ -29,6 +29,19 @@ function probeRouter(services: AgentServices) {
     });
     response.json((await services.permissions.getUsers()).map((user) => user.id));
   });
+  router.get('/forest/slow', async (_request, response) => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    services.activityLogs.record({
+      type: 'write',
+      action: 'update',
+      label: 'slow update',
+      userId: 1,
+      renderingId: null,
+      collectionName: 'orders',
+      recordIds: ['10'],
+    });
+    response.json({ done: true });
+  });
   router.get('/forest/ip/:ip', (request, response) => {
     response.json({
       whitelist: services.ipWhitelist !== null,
@@ -79,6 +92,17 @@ describe('Agent and the platform', () => {
     const logs = sandbox.activityLogs(ENV_SECRET);
     expect(logs).toHaveLength(7);
     expect(logs[0]).toMatchObject({ action: 'index', collectionName: 'customers', userId: 1 });
+  });
+
+  it('lets requests in flight finish on stop and flushes their activity logs', async () => {
+    await agent.start();
+    const slow = request(app).get('/forest/slow');
+    const answered = slow.then((response) => response);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await agent.stop();
+    expect((await answered).body).toEqual({ done: true });
+    expect(sandbox.activityLogs(ENV_SECRET).map((log) => log.label)).toEqual(['slow update']);
+    await request(app).get('/forest/users').expect(503);
   });
 
   it('sees permission changes announced by the platform event stream', async () => {

@@ -31,6 +31,9 @@ export interface AgentDependencies {
   platform?: Omit<PlatformClientOptions, 'serverUrl' | 'envSecret' | 'logger'>;
 }
 
+/** How long `stop()` lets requests in flight finish. */
+const STOP_GRACE_MS = 5000;
+
 /** What runs between `start()` and `stop()`. */
 interface Running {
   platform: PlatformClient;
@@ -163,7 +166,7 @@ export class Agent {
         options.logger('Info', `Agent started${where}, serving ${options.prefix}.`);
       } catch (error) {
         this.slot.set(null);
-        await this.standalone?.close(0);
+        await this.standalone?.close();
         await platform.close(0);
         await dataSource?.close?.();
         options.logger('Error', `The agent failed to start: ${(error as Error).message}`);
@@ -208,16 +211,17 @@ export class Agent {
   }
 
   /**
-   * Stops the agent: stops serving (in-flight requests finish), closes the standalone server,
-   * the platform event stream, flushes queued activity logs, and closes the data sources, so the
-   * process can exit. Safe to call twice.
+   * Stops the agent: new requests get 503, requests in flight may finish (up to 5 s), then the
+   * standalone server, the platform event stream and the data sources are closed and queued
+   * activity logs are flushed, so the process can exit. Safe to call twice.
    */
   stop(): Promise<void> {
     return this.serialize(async () => {
       const running = this.running;
       this.running = null;
-      await this.standalone?.close();
       this.slot.set(null);
+      await this.slot.drain(STOP_GRACE_MS);
+      await this.standalone?.close();
       if (!running) return;
       await running.platform.close();
       await running.dataSource.close?.();

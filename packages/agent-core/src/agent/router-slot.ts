@@ -4,16 +4,21 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * The one handler the agent gives to express. It forwards to the current router, which
  * `restart()` replaces at runtime: the listening socket and the host application never notice.
  * Without a router (before start, after stop), requests under the prefix get a JSON 503 and
- * others pass to the host application.
+ * others pass to the host application. It counts the requests in flight so `stop()` can let
+ * them finish.
  */
 export class RouterSlot {
   private router: RequestHandler | null = null;
+  private inFlight = 0;
+  private readonly drained = new Set<() => void>();
 
   constructor(private readonly prefix: string) {}
 
   /** The handler to mount (stable for the agent's whole life). */
   readonly handler: RequestHandler = (request: Request, response: Response, next: NextFunction) => {
     if (this.router) {
+      this.inFlight += 1;
+      response.once('close', () => this.finished());
       this.router(request, response, next);
       return;
     }
@@ -32,8 +37,28 @@ export class RouterSlot {
     });
   };
 
-  /** Serves `router` from now on; `null` stops serving. */
+  /** Serves `router` from now on; `null` stops serving new requests. */
   set(router: RequestHandler | null): void {
     this.router = router;
+  }
+
+  /** Resolves when no request is in flight any more, or after `timeoutMs`. */
+  async drain(timeoutMs: number): Promise<void> {
+    if (this.inFlight === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    let done!: () => void;
+    await new Promise<void>((resolve) => {
+      done = resolve;
+      this.drained.add(done);
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    clearTimeout(timer);
+    this.drained.delete(done);
+  }
+
+  private finished(): void {
+    this.inFlight -= 1;
+    if (this.inFlight > 0) return;
+    for (const resolve of this.drained) resolve();
   }
 }

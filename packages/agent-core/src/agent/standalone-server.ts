@@ -7,7 +7,7 @@ export const DEFAULT_PORT = 3351;
 
 /**
  * The HTTP server of `mountOnStandaloneServer`: an express application that only serves the
- * agent. It listens at `start()` and stops at `stop()`, letting in-flight requests finish.
+ * agent. It listens at `start()` and stops at `stop()`.
  */
 export class StandaloneServer {
   private server: Server | null = null;
@@ -42,21 +42,14 @@ export class StandaloneServer {
   }
 
   /**
-   * Stops accepting connections, closes idle ones, waits up to `graceMs` for requests in flight,
-   * then cuts what is left.
+   * Stops listening and closes every connection (the agent lets requests in flight finish
+   * before calling it).
    */
-  async close(graceMs = 5000): Promise<void> {
+  async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
     this.server = null;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
-    });
-    await Promise.race([closed, grace]);
-    clearTimeout(timer);
     server.closeAllConnections();
     await closed;
   }
