@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { useTestDatabase } from '@canopy/test-databases';
+import { validateFetchResponse } from './helpers/openapi-validator';
 import { TEST_KEYS } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -68,8 +69,10 @@ it('serve migrates, listens on PORT, answers, and stops cleanly on SIGTERM', asy
   child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
   const port = await waitForListening(child);
   const health = await fetch(`http://127.0.0.1:${port}/health`);
+  const body = await health.json();
+  validateFetchResponse('get', '/health', health, body);
   expect(health.status).toBe(200);
-  expect(await health.json()).toEqual({ status: 'ok' });
+  expect(body).toEqual({ status: 'ok' });
   expect(health.headers.get('request-id')).toBeTruthy();
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   child.kill('SIGTERM');

@@ -10,6 +10,7 @@ import {
   issueApplicationToken,
   loadConfig,
 } from '../src';
+import { validateFetchResponse } from './helpers/openapi-validator';
 import { TEST_KEYS } from './helpers/test-server';
 
 it('starts on the embedded PostgreSQL by default and answers, keeping data in the data directory', async () => {
@@ -43,15 +44,17 @@ it('starts on the embedded PostgreSQL by default and answers, keeping data in th
       viaSso: false,
     });
     const health = await fetch(`http://127.0.0.1:${port}/health`);
-    expect(await health.json()).toEqual({ status: 'ok' });
-    const list = await fetch(
-      `http://127.0.0.1:${port}/v1/project/Embedded/environment/Production/notes`,
-      {
-        headers: { Authorization: `Bearer ${token}` },
-      },
-    );
+    const healthBody = await health.json();
+    validateFetchResponse('get', '/health', health, healthBody);
+    expect(healthBody).toEqual({ status: 'ok' });
+    const notesPath = '/v1/project/Embedded/environment/Production/notes';
+    const list = await fetch(`http://127.0.0.1:${port}${notesPath}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const listBody = (await list.json()) as { data: unknown[] };
+    validateFetchResponse('get', notesPath, list, listBody);
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
+    expect(listBody.data).toEqual([]);
     await server.close();
 
     const reopened = await createAdminApiServer(config);

@@ -62,7 +62,12 @@ function buildProgram(io: CliIo): Command {
     .description('Apply migrations, then serve the API on PORT until SIGTERM.')
     .action(async () => {
       const server = await createAdminApiServer(loadConfig(io.env));
-      await server.listen();
+      try {
+        await server.listen();
+      } catch (error) {
+        await server.close();
+        throw error;
+      }
       const signal = await io.stopSignal();
       io.err(`${signal} received: finishing in-flight requests, then stopping.`);
       await server.close();

@@ -13,10 +13,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * A supertest client whose every response is validated against our OpenAPI document, and whose
- * list items (and single notes) are validated against the published contract.
- */
+/** The calls of {@link apiClient}. */
 export interface ApiClient {
   get(url: string, options?: CallOptions): Promise<Response>;
   post(url: string, options?: CallOptions): Promise<Response>;
@@ -24,6 +21,10 @@ export interface ApiClient {
   delete(url: string, options?: CallOptions): Promise<Response>;
 }
 
+/**
+ * A supertest client whose every response is validated against our OpenAPI document, and whose
+ * list items (and single notes) are validated against the published contract.
+ */
 export function apiClient(app: Express): ApiClient {
   async function call(
     method: 'get' | 'post' | 'patch' | 'delete',

@@ -39,7 +39,11 @@ const templates = Object.keys(ours.paths).map((template) => ({
  * Checks a response against our OpenAPI document: the operation exists, the status is documented,
  * and a JSON body validates against the documented schema. Throws with the ajv errors otherwise.
  */
-export function validateAgainstOurDocument(method: string, url: string, response: Response): void {
+export function validateAgainstOurDocument(
+  method: string,
+  url: string,
+  response: Pick<Response, 'status' | 'headers' | 'body'>,
+): void {
   const path = new URL(url, 'http://x').pathname;
   const candidates = templates.filter((candidate) => candidate.regex.test(path));
   // Prefer the most literal template (`/notes/{noteId}` over nothing, `/export` over `{noteId}`).
@@ -88,6 +92,20 @@ export function validateContractItem(kind: keyof typeof CONTRACT_ITEMS, item: un
       `A ${kind} item does not match the published contract: ${contractAjv.errorsText(validate.errors)}\n${JSON.stringify(item)}`,
     );
   }
+}
+
+/** Validates a `fetch` response (already read as JSON when it is JSON) against our document. */
+export function validateFetchResponse(
+  method: string,
+  url: string,
+  response: globalThis.Response,
+  body: unknown,
+): void {
+  validateAgainstOurDocument(method, url, {
+    status: response.status,
+    headers: { 'content-type': response.headers.get('content-type') ?? '' },
+    body,
+  });
 }
 
 /** Every item of a list body, validated against the contract. */
