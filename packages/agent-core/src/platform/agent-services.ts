@@ -94,6 +94,12 @@ export interface AuthenticatedUser {
 export interface AuthenticationClient {
   /** The platform URL to send the browser to, carrying `{"renderingId": n}` as state. */
   getAuthorizationUrl(renderingId: number): Promise<string>;
-  /** Exchanges the callback's code and resolves the user (id token checked, user info fetched). */
+  /**
+   * Exchanges the callback's code and resolves the user (id token checked, user info fetched).
+   * Rejects with an `AuthenticationError` (`platform/authentication-error.ts`, matched by name)
+   * whose `status` is 401 for an OpenID Connect protocol error (body
+   * `{"error": error, "error_description": description, "state": state}`) or 403 when the
+   * platform refuses the user on this rendering (body `{"error": 403, "error_description": ...}`).
+   */
   handleCallback(code: string, state: string): Promise<AuthenticatedUser>;
 }
