@@ -3,7 +3,7 @@
  *
  *   pnpm --filter @canopy/admin-api-server bench
  *
- * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_bench),
+ * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
  * endpoint would flag them); ingestion through the service, measured separately, is.
