@@ -106,13 +106,13 @@ describe('createAgentRouter pipeline', () => {
 
   it('answers 401 without a token, and a plain 404 for an unknown path with one', async () => {
     const app = appWith();
-    const denied = await request(app).get('/forest/nowhere').expect(401);
+    const denied = await request(app).get('/forest/no/such/route/here').expect(401);
     expect(denied.body).toEqual({
       errors: [{ name: 'UnauthorizedError', detail: 'Authentication Error', status: 401 }],
     });
     const token = signSessionToken(claims, AUTH_SECRET);
     const missing = await request(app)
-      .get('/forest/nowhere')
+      .get('/forest/no/such/route/here')
       .set('Authorization', `Bearer ${token}`)
       .expect(404);
     expect(missing.text).toBe('Not Found');
@@ -153,7 +153,7 @@ describe('createAgentRouter pipeline', () => {
   it('reads the token from the cookie before the header', async () => {
     const token = signSessionToken(claims, AUTH_SECRET);
     await request(appWith())
-      .get('/forest/nowhere')
+      .get('/forest/no/such/route/here')
       .set('Cookie', `forest_session_token=${token}`)
       .set('Authorization', 'Bearer broken')
       .expect(404);
@@ -164,9 +164,9 @@ describe('createAgentRouter pipeline', () => {
       ipWhitelist: { rules: [], isAllowed: (ip) => ip === '10.0.0.1' },
     });
     const token = signSessionToken(claims, AUTH_SECRET);
-    await request(app).get('/forest/nowhere').set('X-Forwarded-For', '203.0.113.9').expect(401);
+    await request(app).get('/forest/no/such/route/here').set('X-Forwarded-For', '203.0.113.9').expect(401);
     const rejected = await request(app)
-      .get('/forest/nowhere')
+      .get('/forest/no/such/route/here')
       .set('Authorization', `Bearer ${token}`)
       .set('X-Forwarded-For', '203.0.113.9')
       .expect(403);
@@ -176,7 +176,7 @@ describe('createAgentRouter pipeline', () => {
       status: 403,
     });
     await request(app)
-      .get('/forest/nowhere')
+      .get('/forest/no/such/route/here')
       .set('Authorization', `Bearer ${token}`)
       .set('X-Forwarded-For', '10.0.0.1')
       .expect(404);

@@ -9,6 +9,8 @@ import { cors } from './pipeline/cors';
 import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
+import { mountRecordRoutes } from './routes/records';
+import { createHttpContext } from './request/http-context';
 
 /**
  * The agent's REST interface (agent-http-protocol.md), served under `services.options.prefix`.
@@ -32,6 +34,9 @@ export function createAgentRouter(services: AgentServices): Router {
 
   mounted.use(authenticate(options.authSecret));
   if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
+
+  const context = createHttpContext(services);
+  mountRecordRoutes(mounted, context);
 
   mounted.use(notFound());
   mounted.use(createErrorHandler(logger));

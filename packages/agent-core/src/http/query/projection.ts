@@ -1,0 +1,95 @@
+import { ValidationError } from '../../toolkit/errors/canopy-error';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { Projection } from '../../toolkit/query/projection';
+import { getPrimaryKeys } from '../../toolkit/schema/schema-utils';
+import { validateProjection } from '../../toolkit/validation/query-validators';
+import type { FlatQuery } from './query-string';
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The default projection (§6.2): every column, plus every column of each to-one relation.
+ */
+export function defaultProjection(collection: Collection): Projection {
+  const paths: string[] = [];
+  for (const [name, field] of Object.entries(collection.schema.fields)) {
+    if (field.type === 'Column') paths.push(name);
+    else if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
+      const foreign = collection.dataSource.getCollection(field.foreignCollection);
+      for (const [sub, subField] of Object.entries(foreign.schema.fields)) {
+        if (subField.type === 'Column') paths.push(`${name}:${sub}`);
+      }
+    }
+  }
+  return new Projection(...paths);
+}
+
+/** The projection plus the primary keys of the collection and of each projected relation. */
+export function withPrimaryKeys(collection: Collection, projection: Projection): Projection {
+  const keys = getPrimaryKeys(collection.schema);
+  const relationKeys = Object.keys(projection.relations).flatMap((relation) => {
+    const field = collection.schema.fields[relation];
+    if (field?.type !== 'ManyToOne' && field?.type !== 'OneToOne') return [];
+    const foreign = collection.dataSource.getCollection(field.foreignCollection);
+    return getPrimaryKeys(foreign.schema).map((key) => `${relation}:${key}`);
+  });
+  return projection.union(keys, relationKeys);
+}
+
+/**
+ * Reads the requested projection (§6.2): the `Forest-Projection` header when present and
+ * non-empty, else `fields[<key>]` with `fields[<relation>]` companions, else `null` (the caller
+ * then uses the default projection). Invalid projections are 400 errors.
+ */
+export function readRequestedProjection(
+  collection: Collection,
+  query: FlatQuery,
+  header: string | undefined,
+  key: string = collection.name,
+): Projection | null {
+  if (header !== undefined && header.trim() !== '') {
+    const projection = new Projection(
+      ...header
+        .split(',')
+        .map((path) => path.trim())
+        .filter(Boolean),
+    );
+    try {
+      validateProjection(collection, projection);
+    } catch (error) {
+      throw new ValidationError(`Invalid Forest-Projection header: ${describe(error)}`, {
+        cause: error,
+      });
+    }
+    return projection;
+  }
+  const fields = query[`fields[${key}]`];
+  if (fields === undefined || fields === '') return null;
+  const paths: string[] = [];
+  try {
+    for (const name of fields
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)) {
+      const field = collection.schema.fields[name];
+      if (field?.type === 'ManyToOne' || field?.type === 'OneToOne') {
+        const sub = query[`fields[${name}]`];
+        if (sub === undefined || sub === '') {
+          throw new ValidationError(
+            `the relation '${name}' needs the fields to read in 'fields[${name}]'`,
+          );
+        }
+        paths.push(...sub.split(',').map((item) => `${name}:${item.trim()}`));
+      } else {
+        paths.push(name);
+      }
+    }
+    const projection = new Projection(...paths).union();
+    validateProjection(collection, projection);
+    return projection;
+  } catch (error) {
+    throw new ValidationError(`Invalid projection: ${describe(error)}`, { cause: error });
+  }
+}

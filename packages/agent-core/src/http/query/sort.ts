@@ -1,0 +1,24 @@
+import { ValidationError } from '../../toolkit/errors/canopy-error';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { Sort } from '../../toolkit/query/sort';
+import { resolveColumnPath } from '../../toolkit/validation/field-path';
+
+/**
+ * `sort=-paidAt,customer.fullName` (§6.4): `-` means descending and the first `.` of a path
+ * becomes `:`. Unknown fields → 400 `Invalid sort: <original string>`.
+ */
+export function parseSort(collection: Collection, raw: string | undefined): Sort | null {
+  if (raw === undefined || raw === '') return null;
+  const clauses = raw.split(',').map((part) => {
+    const trimmed = part.trim();
+    const ascending = !trimmed.startsWith('-');
+    const field = (ascending ? trimmed : trimmed.slice(1)).replace('.', ':');
+    try {
+      resolveColumnPath(collection, field);
+    } catch (error) {
+      throw new ValidationError(`Invalid sort: ${raw}`, { cause: error });
+    }
+    return { field, ascending };
+  });
+  return new Sort(...clauses);
+}

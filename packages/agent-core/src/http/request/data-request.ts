@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../../toolkit/caller';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { getSessionClaims } from '../auth/authenticate';
+import type { SessionClaims } from '../auth/session-token';
+import { NotFoundError } from '../errors/http-errors';
+import { type FlatQuery, readQuery } from '../query/query-string';
+import { parseTimezone } from '../query/timezone';
+import type { HttpContext } from './http-context';
+
+/** One authenticated data request: who calls, in which time zone, with which parameters. */
+export interface DataRequest {
+  readonly context: HttpContext;
+  readonly claims: SessionClaims;
+  readonly caller: Caller;
+  readonly query: FlatQuery;
+  readonly request: Request;
+}
+
+const CONTEXT_URL = /^https?:\/\/[^/]+\/([^/?#]+)\/([^/?#]+)/;
+
+/**
+ * Opens a data route (§1.7): reads the verified claims, requires `timezone`, builds the caller
+ * (fresh request id, echoed as `x-forest-correlation-id`; project and environment from
+ * `Forest-Context-Url`; client IP).
+ */
+export function openDataRequest(
+  context: HttpContext,
+  request: Request,
+  response: Response,
+): DataRequest {
+  const claims = getSessionClaims(request);
+  const query = readQuery(request);
+  const timezone = parseTimezone(query.timezone);
+  const requestId = randomUUID();
+  response.setHeader('x-forest-correlation-id', requestId);
+  const caller: Caller = {
+    id: claims.id,
+    email: claims.email,
+    firstName: claims.firstName,
+    lastName: claims.lastName,
+    team: claims.team,
+    role: claims.role,
+    tags: claims.tags ?? {},
+    permissionLevel: claims.permissionLevel,
+    renderingId: claims.renderingId,
+    timezone,
+    requestId,
+    request: {
+      ip: String(request.headers['x-forwarded-for'] ?? request.socket.remoteAddress ?? ''),
+    },
+  };
+  const contextUrl = request.headers['forest-context-url'];
+  const match = typeof contextUrl === 'string' ? CONTEXT_URL.exec(contextUrl) : null;
+  if (match) {
+    caller.project = decodeSafely(match[1] as string);
+    caller.environment = decodeSafely(match[2] as string);
+  }
+  return { context, claims, caller, query, request };
+}
+
+function decodeSafely(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The collection a route names; an unknown name is a 404 that says so. */
+export function findCollection(context: HttpContext, name: string): Collection {
+  const collection = context.services.dataSource.collections.find((c) => c.name === name);
+  if (!collection) throw new NotFoundError(`Collection '${name}' does not exist`);
+  return collection;
+}

@@ -1,0 +1,42 @@
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { getPrimaryKeys } from '../../toolkit/schema/schema-utils';
+
+/** What serialization needs to know about a collection, derived once from its schema. */
+export interface CollectionPlan {
+  readonly collection: Collection;
+  readonly primaryKeys: readonly string[];
+  readonly columns: ReadonlySet<string>;
+  /** To-one relations: name → target collection. */
+  readonly toOne: ReadonlyMap<string, Collection>;
+  /** Names of to-many relations (rendered as links). */
+  readonly toMany: readonly string[];
+  /** `/forest/<collection>/` with the name encoded, the start of every relationship link. */
+  readonly linkPrefix: string;
+}
+
+const PLANS = new WeakMap<Collection, CollectionPlan>();
+
+/** The serialization plan of a collection (cached per collection object). */
+export function getCollectionPlan(collection: Collection): CollectionPlan {
+  let plan = PLANS.get(collection);
+  if (plan) return plan;
+  const columns = new Set<string>();
+  const toOne = new Map<string, Collection>();
+  const toMany: string[] = [];
+  for (const [name, field] of Object.entries(collection.schema.fields)) {
+    if (field.type === 'Column') columns.add(name);
+    else if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
+      toOne.set(name, collection.dataSource.getCollection(field.foreignCollection));
+    } else toMany.push(name);
+  }
+  plan = {
+    collection,
+    primaryKeys: getPrimaryKeys(collection.schema),
+    columns,
+    toOne,
+    toMany,
+    linkPrefix: `/forest/${encodeURIComponent(collection.name)}/`,
+  };
+  PLANS.set(collection, plan);
+  return plan;
+}

@@ -1,0 +1,144 @@
+import { CanopyError } from '../../toolkit/errors/canopy-error';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import type { RecordData } from '../../toolkit/record/record-utils';
+import { type CollectionPlan, getCollectionPlan } from './collection-plan';
+import { encodeValue } from './encode-value';
+
+/** A JSON:API resource object as the agent renders it (§7). */
+export interface JsonApiResource {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+}
+
+/** A JSON:API document (§7.1). */
+export interface JsonApiDocument {
+  jsonapi: { version: '1.0' };
+  data: JsonApiResource | JsonApiResource[] | null;
+  included?: JsonApiResource[];
+  meta?: { decorators: Record<string, { id: string; search: string[] }> };
+}
+
+/** The packed id of a record (§7.2); a collection without primary key cannot be serialized. */
+export function packRecordId(plan: CollectionPlan, record: RecordData): string {
+  if (plan.primaryKeys.length === 0) {
+    throw new NoPrimaryKeyError(plan.collection.name);
+  }
+  let id = '';
+  for (let index = 0; index < plan.primaryKeys.length; index += 1) {
+    const value = record[plan.primaryKeys[index] as string];
+    id += index === 0 ? String(value) : `|${String(value)}`;
+  }
+  return id;
+}
+
+/** A collection without a primary key reached the serializer (§7.2): 422. */
+export class NoPrimaryKeyError extends CanopyError {
+  constructor(collection: string) {
+    super(
+      'unprocessable',
+      'NO_PRIMARY_KEY',
+      `This collection has no primary key ('${collection}' cannot be served record by record)`,
+      { data: {} },
+    );
+  }
+}
+
+class DocumentBuilder {
+  private readonly included = new Map<string, JsonApiResource>();
+
+  resource(plan: CollectionPlan, record: RecordData): JsonApiResource {
+    const id = packRecordId(plan, record);
+    const attributes: Record<string, unknown> = {};
+    const relationships: Record<string, unknown> = {};
+    for (const key in record) {
+      if (plan.columns.has(key)) attributes[key] = encodeValue(record[key]);
+    }
+    for (const [name, target] of plan.toOne) {
+      if (!(name in record)) continue;
+      const related = record[name] as RecordData | null | undefined;
+      if (related === null || related === undefined) {
+        relationships[name] = { data: null };
+        continue;
+      }
+      const targetPlan = getCollectionPlan(target);
+      const resource = this.resource(targetPlan, related);
+      relationships[name] = { data: { type: resource.type, id: resource.id } };
+      this.include(resource);
+    }
+    if (plan.toMany.length > 0) {
+      const base = `${plan.linkPrefix}${encodeURIComponent(id)}/relationships/`;
+      for (const name of plan.toMany) {
+        relationships[name] = {
+          links: { related: { href: `${base}${encodeURIComponent(name)}` } },
+        };
+      }
+    }
+    return { type: plan.collection.name, id, attributes, relationships };
+  }
+
+  private include(resource: JsonApiResource): void {
+    const key = `${resource.type}\u0000${resource.id}`;
+    const existing = this.included.get(key);
+    if (!existing) {
+      this.included.set(key, resource);
+      return;
+    }
+    Object.assign(existing.attributes, resource.attributes);
+    Object.assign(existing.relationships, resource.relationships);
+  }
+
+  document(data: JsonApiResource | JsonApiResource[] | null): JsonApiDocument {
+    const document: JsonApiDocument = { jsonapi: { version: '1.0' }, data };
+    if (this.included.size > 0) document.included = [...this.included.values()];
+    return document;
+  }
+}
+
+/** Serializes one record (or `null`) of a collection. */
+export function serializeRecord(
+  collection: Collection,
+  record: RecordData | null,
+): JsonApiDocument {
+  const builder = new DocumentBuilder();
+  return builder.document(record ? builder.resource(getCollectionPlan(collection), record) : null);
+}
+
+/**
+ * Serializes a list of records; with a non-empty `search`, adds the highlighting metadata of
+ * §7.6 (quirk 12: an object keyed by string integers; quirk 13: raw string comparison).
+ */
+export function serializeRecords(
+  collection: Collection,
+  records: readonly RecordData[],
+  search?: string | null,
+): JsonApiDocument {
+  const builder = new DocumentBuilder();
+  const plan = getCollectionPlan(collection);
+  const data = records.map((record) => builder.resource(plan, record));
+  const document = builder.document(data);
+  if (search) {
+    const needle = search.toLowerCase();
+    const decorators: Record<string, { id: string; search: string[] }> = {};
+    let index = 0;
+    for (const resource of data) {
+      const matches = Object.keys(resource.attributes).filter((key) => {
+        const value = resource.attributes[key];
+        return (
+          value !== null &&
+          value !== undefined &&
+          (typeof value === 'object' ? JSON.stringify(value) : String(value))
+            .toLowerCase()
+            .includes(needle)
+        );
+      });
+      if (matches.length > 0) {
+        decorators[String(index)] = { id: resource.id, search: matches };
+        index += 1;
+      }
+    }
+    if (index > 0) document.meta = { decorators };
+  }
+  return document;
+}
