@@ -97,11 +97,12 @@ export function buildAggregateQuery(
     return { group, alias, column: resolved.column };
   });
   applyCondition(query, context, tree, options);
+  // Without groups there is exactly one row: nothing to group, order or limit.
   if (groups.length > 0) {
     query.groupByRaw(groups.map((_, index) => String(index + 2)).join(', '));
+    query.orderByRaw(dialect === 'postgres' ? '1 DESC NULLS LAST' : '1 DESC');
+    if (limit !== undefined && limit !== null) query.limit(limit);
   }
-  query.orderByRaw(dialect === 'postgres' ? '1 DESC NULLS LAST' : '1 DESC');
-  if (limit !== undefined && limit !== null) query.limit(limit);
   context.applyJoins(query);
 
   const numericResult =
