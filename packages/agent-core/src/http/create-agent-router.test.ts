@@ -164,7 +164,10 @@ describe('createAgentRouter pipeline', () => {
       ipWhitelist: { rules: [], isAllowed: (ip) => ip === '10.0.0.1' },
     });
     const token = signSessionToken(claims, AUTH_SECRET);
-    await request(app).get('/forest/no/such/route/here').set('X-Forwarded-For', '203.0.113.9').expect(401);
+    await request(app)
+      .get('/forest/no/such/route/here')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .expect(401);
     const rejected = await request(app)
       .get('/forest/no/such/route/here')
       .set('Authorization', `Bearer ${token}`)

@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
-import { Filter } from '../../toolkit/query/filter';
+import { type Filter } from '../../toolkit/query/filter';
 import { PaginatedFilter } from '../../toolkit/query/paginated-filter';
 import { Page } from '../../toolkit/query/page';
 import { Projection } from '../../toolkit/query/projection';
