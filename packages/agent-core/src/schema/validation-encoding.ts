@@ -64,7 +64,11 @@ function merge(a: Encoded, b: Encoded): Encoded {
     const aBigger = compare(a.value, b.value) >= 0;
     return a.bound === 'min' ? (aBigger ? a : b) : aBigger ? b : a;
   }
-  if (a.type === 'is like') return { type: a.type, value: `^(?=${a.value})(?=${b.value}).*$` };
+  if (a.type === 'is like') {
+    // Each lookahead searches its pattern anywhere, as RegExp.test does; anchors keep working.
+    const search = (pattern: unknown) => `(?=[\\s\\S]*?(?:${String(pattern)}))`;
+    return { type: a.type, value: `^${search(a.value)}${search(b.value)}[\\s\\S]*$` };
+  }
   return a;
 }
 
