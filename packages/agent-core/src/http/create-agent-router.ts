@@ -10,6 +10,7 @@ import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
 import { mountRecordRoutes } from './routes/records';
+import { mountRelationRoutes } from './routes/relations';
 import { createHttpContext } from './request/http-context';
 
 /**
@@ -37,6 +38,7 @@ export function createAgentRouter(services: AgentServices): Router {
 
   const context = createHttpContext(services);
   mountRecordRoutes(mounted, context);
+  mountRelationRoutes(mounted, context);
 
   mounted.use(notFound());
   mounted.use(createErrorHandler(logger));

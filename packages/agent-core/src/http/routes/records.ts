@@ -34,10 +34,15 @@ export async function readOne(
   collection: Collection,
   id: CompositeId,
   projection: Projection,
+  options: { withScope?: boolean } = {},
 ): Promise<RecordData | null> {
-  const filter = await buildFilter(data, collection, {}, [
-    ConditionTreeFactory.matchIds(collection.schema, [id]),
-  ]);
+  const filter = await buildFilter(
+    data,
+    collection,
+    {},
+    [ConditionTreeFactory.matchIds(collection.schema, [id])],
+    options,
+  );
   const [record] = await collection.list(
     data.caller,
     new PaginatedFilter({ ...filterParts(filter), page: new Page(0, 1) }),
