@@ -1,6 +1,5 @@
 // Server.
 export { createAdminApiServer, type AdminApiServer } from './server';
-export { createApp } from './app';
 export {
   loadConfig,
   parseSigningKeys,
@@ -16,7 +15,6 @@ export { buildOpenApiDocument } from './openapi/document';
 
 // Database.
 export { migrateToLatest, migrationSource } from './migrations';
-export { knexConfigFromUrl } from './database/open-database';
 
 // The platform model (fixtures, CLI, and the later management API).
 export {

@@ -9,6 +9,9 @@ import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
 import { createTokenRateLimiter } from './rate-limit';
 
+/** How long `close()` waits for in-flight requests before cutting their connections. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
 /** A running (or ready to run) admin API server. */
 export interface AdminApiServer {
   /** The knex instance the server uses (for fixtures and the CLI). */
@@ -68,7 +71,15 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
         if (server) {
           const http = server;
           await new Promise<void>((resolve) => {
-            http.close(() => resolve());
+            // Keep-alive connections become idle as their in-flight response ends: close them as
+            // they do, and cut whatever still hangs after the grace period.
+            const sweep = setInterval(() => http.closeIdleConnections(), 100);
+            const deadline = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+            http.close(() => {
+              clearInterval(sweep);
+              clearTimeout(deadline);
+              resolve();
+            });
             http.closeIdleConnections();
           });
         }

@@ -234,6 +234,13 @@ describe('note writes', () => {
     expect(logs).toHaveLength(1);
   });
 
+  it('rejects query parameters on single-note routes', async () => {
+    const note = await createNote({ recordId: 'query' });
+    const res = await api.get(`${notes()}/${note.body.id}?expand=messages`, { token: read() });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('"expand" is not accepted');
+  });
+
   it('rejects a malformed note id', async () => {
     const res = await api.get(`${notes()}/abc`, { token: read() });
     expect(res.status).toBe(400);

@@ -1,8 +1,12 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import type { AdminApiServer } from '../src';
+import { insertActivityLogs, type AdminApiServer } from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
-import { validateAgainstOurDocument, validateContractItem } from './helpers/openapi-validator';
+import {
+  validateAgainstOurDocument,
+  validateContractItem,
+  validateFetchResponse,
+} from './helpers/openapi-validator';
 import { seed, startTestServer, type Seed } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -89,6 +93,36 @@ it('sends rate-limit headers on errors of an authenticated request too', async (
   });
   expect(res.status).toBe(404);
   expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+});
+
+it('lets an in-flight export finish when the server closes, then refuses new connections', async () => {
+  const own = await startTestServer(db());
+  const project = await seed(own);
+  const team = (await own.knex('teams').where({ project_id: project.project.id }).first()).id;
+  await insertActivityLogs(
+    own.knex,
+    project.project.id,
+    Array.from({ length: 5000 }, (_, i) => ({
+      environmentId: project.production.id,
+      userId: project.admin.id,
+      teamId: team,
+      type: 'read' as const,
+      action: 'read' as const,
+      recordIds: [String(i)],
+    })),
+  );
+  const port = await own.listen(0, '127.0.0.1');
+  const path = `/v1/project/${project.project.name}/environment/Production/activity-logs/export`;
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    headers: { Authorization: `Bearer ${project.tokens.all}` },
+  });
+  const closing = own.close();
+  const text = await response.text();
+  await closing;
+  validateFetchResponse('get', path, response, text);
+  expect(response.status).toBe(200);
+  expect(text.trimEnd().split('\n')).toHaveLength(5000);
+  await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
 });
 
 describe('the response validators themselves', () => {

@@ -15,7 +15,6 @@ export type ApiErrorCode =
   | 'note_not_found'
   | 'token_not_found'
   | 'route_not_found'
-  | 'method_not_allowed'
   | 'conflict'
   | 'idempotency_key_reused'
   | 'precondition_failed'

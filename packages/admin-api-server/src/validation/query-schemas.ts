@@ -64,3 +64,6 @@ export const RECORD_FILTER_PROPERTIES: Record<string, JsonSchema> = {
   collectionName: { type: 'string', minLength: 1, description: 'The collection name' },
   recordId: { type: 'string', minLength: 1, description: 'The record id' },
 };
+
+/** Schema of routes that take no query parameter at all. */
+export const NO_QUERY: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };

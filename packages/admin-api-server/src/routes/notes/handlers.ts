@@ -13,6 +13,7 @@ import {
   parseAddMessageBody,
   parseCreateNoteBody,
   parseListNotesQuery,
+  parseNoQuery,
   parseUpdateNoteBody,
 } from './schemas';
 import { noteEtag, noteItem, noteMessageItem } from './serialize';
@@ -24,7 +25,8 @@ export function sanitizeMessage(content: string, property: string): string {
   return clean;
 }
 
-function placeOf(req: Parameters<RequestHandler>[0]) {
+function placeOf(req: Parameters<RequestHandler>[0], query: 'list' | 'none' = 'none') {
+  if (query === 'none') parseNoQuery(req.query);
   const project = required(req.project, 'project');
   const environment = required(req.environment, 'environment');
   const auth = required(req.auth, 'auth');
@@ -38,7 +40,7 @@ function placeOf(req: Parameters<RequestHandler>[0]) {
 /** `GET …/notes`: highest id first. */
 export function listNotesHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { project, environment } = placeOf(req);
+    const { project, environment } = placeOf(req, 'list');
     const query = parseListNotesQuery(req.query);
     const limit = query.limit ?? 10;
     const { rows, messages, hasMore } = await listNotes(

@@ -4,6 +4,7 @@ import {
   LIMIT_PROPERTY,
   RECORD_FILTER_PROPERTIES,
   USER_FILTER_PROPERTIES,
+  NO_QUERY,
   dateFilterProperties,
 } from '../../validation/query-schemas';
 
@@ -91,3 +92,6 @@ export const parseAddMessageBody = bodyParser<{ content: string }>(ADD_MESSAGE_B
 export const parseUpdateNoteBody = bodyParser<{ title?: string; archived?: boolean }>(
   UPDATE_NOTE_BODY,
 );
+
+/** Single-note routes accept no query parameter; a stray one is a 400 naming it. */
+export const parseNoQuery = queryParser<Record<string, never>>(NO_QUERY);
