@@ -9,6 +9,7 @@ import { cors } from './pipeline/cors';
 import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
+import { mountActionRoutes } from './actions/action-routes';
 import { mountRecordRoutes } from './routes/records';
 import { mountRelationRoutes } from './routes/relations';
 import { createHttpContext } from './request/http-context';
@@ -37,6 +38,7 @@ export function createAgentRouter(services: AgentServices): Router {
   if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
 
   const context = createHttpContext(services);
+  mountActionRoutes(mounted, context);
   mountRecordRoutes(mounted, context);
   mountRelationRoutes(mounted, context);
 

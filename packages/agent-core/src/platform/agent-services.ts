@@ -30,6 +30,11 @@ export interface AgentHttpOptions {
   readonly prefix: string;
   readonly isProduction: boolean;
   readonly useUnsafeActionEndpoint: boolean;
+  /**
+   * Environment secret: verifies the platform-signed approval requests of actions (HS256,
+   * agent-http-protocol §9.2 step 2). Without it, signed approvals are refused. Never logged.
+   */
+  readonly envSecret?: string;
   /** Origins allowed by CORS besides the defaults of the protocol. */
   readonly corsOrigins?: readonly string[];
 }

@@ -2,6 +2,7 @@ import express from 'express';
 import request from 'supertest';
 
 import type { CollectionRightsJson } from '../../platform/permission-source';
+import type { PlainConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import { createAgentRouter } from '../create-agent-router';
 import { bearer, createTestServices } from '../test-fixtures/shop-services';
 

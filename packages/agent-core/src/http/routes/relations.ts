@@ -113,6 +113,18 @@ async function linkedTree(
     : new ConditionTreeLeaf(field.foreignKeyTarget, 'In', values);
 }
 
+/**
+ * The condition restricting records of `relationName`'s target to those linked to one parent
+ * record (actions run from a related-data tab, §6.9).
+ */
+export async function parentRestriction(
+  data: DataRequest,
+  parent: { collectionName: string; id: string; relation: string },
+): Promise<ConditionTree> {
+  const relation = resolveRelation(data.context, parent.collectionName, parent.id, parent.relation);
+  return linkedTree(data, relation, asToMany(relation));
+}
+
 /** Routes on relations (agent-http-protocol §8.8–8.13). */
 export function mountRelationRoutes(router: Router, context: HttpContext): void {
   const { permissions } = context;

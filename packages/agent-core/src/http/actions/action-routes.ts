@@ -1,0 +1,276 @@
+import type { Request, Response, Router } from 'express';
+import jwt from 'jsonwebtoken';
+
+import { actionSlug } from '../../schema/action-schema-generator';
+import type { ActionResult } from '../../toolkit/action/action-result';
+import { UnprocessableError, ValidationError } from '../../toolkit/errors/canopy-error';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { HttpForbiddenError, NotFoundError } from '../errors/http-errors';
+import { readSelection, selectionTree, type Selection } from '../query/selection';
+import { reportActivity } from '../request/activity-log';
+import { buildFilter } from '../request/build-filter';
+import { type DataRequest, findCollection, openDataRequest } from '../request/data-request';
+import type { HttpContext } from '../request/http-context';
+import { parentRestriction } from '../routes/relations';
+import { type ActionSelection, authorizeExecution, canTrigger } from './action-authorization';
+import {
+  decodeValues,
+  decodeWireFields,
+  encodeFormAnswer,
+  flattenFields,
+  type WireField,
+} from './form-values';
+
+interface ResolvedAction {
+  collection: Collection;
+  name: string;
+}
+
+/**
+ * The slug → action map of each collection for the unsafe endpoint; two actions of a collection
+ * with the same slug make the router refuse to build (the agent then refuses to start).
+ */
+export function buildUnsafeSlugIndex(
+  collections: readonly Collection[],
+): Map<string, Map<string, string>> {
+  const index = new Map<string, Map<string, string>>();
+  for (const collection of collections) {
+    const slugs = new Map<string, string>();
+    for (const name of Object.keys(collection.schema.actions)) {
+      const slug = actionSlug(name);
+      const previous = slugs.get(slug);
+      if (previous !== undefined) {
+        throw new ValidationError(
+          `Actions '${previous}' and '${name}' of '${collection.name}' both have the route slug '${slug}', which useUnsafeActionEndpoint cannot tell apart: rename one of them or turn the option off.`,
+          { code: 'DUPLICATE_ACTION_SLUG' },
+        );
+      }
+      slugs.set(slug, name);
+    }
+    index.set(collection.name, slugs);
+  }
+  return index;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Action routes of agent-http-protocol §9 (execute and the load/change/search hooks). */
+export function mountActionRoutes(router: Router, context: HttpContext): void {
+  const { options } = context.services;
+  const unsafeIndex = options.useUnsafeActionEndpoint
+    ? buildUnsafeSlugIndex(context.services.dataSource.collections)
+    : null;
+
+  const resolve = (request: Request): ResolvedAction => {
+    const { collectionName, slug } = request.params as Record<string, string>;
+    const collection = findCollection(context, collectionName as string);
+    let name: string | undefined;
+    if (unsafeIndex) {
+      name = unsafeIndex.get(collection.name)?.get(slug as string);
+    } else {
+      const index = Number((request.params as Record<string, string>).index);
+      const candidate = Number.isInteger(index)
+        ? Object.keys(collection.schema.actions)[index]
+        : undefined;
+      if (candidate !== undefined && actionSlug(candidate) === slug) name = candidate;
+    }
+    if (name === undefined) {
+      throw new NotFoundError(`Action '${String(slug)}' does not exist on '${collection.name}'`);
+    }
+    return { collection, name };
+  };
+
+  const base = unsafeIndex
+    ? '/_actions/:collectionName/:slug'
+    : '/_actions/:collectionName/:index/:slug';
+
+  router.post(base, async (request, response) => {
+    const action = resolve(request);
+    const data = openDataRequest(context, request, response);
+    await execute(data, response, action, request.body);
+  });
+
+  router.post(`${base}/hooks/:hook`, async (request, response) => {
+    const action = resolve(request);
+    const data = openDataRequest(context, request, response);
+    const hook = request.params.hook;
+    if (hook !== 'load' && hook !== 'change' && hook !== 'search') {
+      throw new NotFoundError(`Unknown action hook '${hook}': expected load, change or search`);
+    }
+    if (!(await canTrigger(data, action.collection, action.name))) {
+      throw new HttpForbiddenError("You don't have permission to trigger this action.");
+    }
+    const selection = readActionSelection(action, request.body, data);
+    const { scoped } = await selectionFilters(data, action, selection);
+    const { collection, name } = action;
+    const attributes = selection.attributes;
+    if (hook === 'load') {
+      const values = isObject(attributes.values) ? attributes.values : {};
+      const form = await collection.getForm(data.caller, name, {}, scoped, {});
+      const decoded =
+        Object.keys(values).length > 0 ? decodeValues(collection, form, values) : undefined;
+      const elements = decoded
+        ? await collection.getForm(data.caller, name, decoded, scoped, {})
+        : form;
+      response.json(encodeFormAnswer(collection, elements));
+      return;
+    }
+    const fields = Array.isArray(attributes.fields) ? (attributes.fields as WireField[]) : [];
+    const values = decodeWireFields(collection, fields);
+    if (hook === 'change') {
+      const changedField =
+        typeof attributes.changed_field === 'string' ? attributes.changed_field : null;
+      const elements = await collection.getForm(data.caller, name, values, scoped, {
+        changedField,
+      });
+      response.json(encodeFormAnswer(collection, elements));
+      return;
+    }
+    const searchField =
+      typeof attributes.search_field === 'string' ? attributes.search_field : null;
+    const searched = fields.find((field) => field?.field === searchField);
+    const searchValue = typeof searched?.searchValue === 'string' ? searched.searchValue : null;
+    const elements = await collection.getForm(data.caller, name, values, scoped, {
+      searchField,
+      searchValue,
+    });
+    const field = flattenFields(elements).find((candidate) => candidate.id === searchField);
+    if (!field)
+      throw new ValidationError(`The form has no field '${String(searchField)}' to search`);
+    response.json({ fields: encodeFormAnswer(collection, [field]).fields, layout: [] });
+  });
+
+  async function execute(
+    data: DataRequest,
+    response: Response,
+    action: ResolvedAction,
+    rawBody: unknown,
+  ): Promise<void> {
+    const { collection, name } = action;
+    const rawAttributes =
+      isObject(rawBody) && isObject(rawBody.data) ? rawBody.data.attributes : undefined;
+    if (isObject(rawAttributes) && 'requester_id' in rawAttributes)
+      throw new UnprocessableError('');
+    let body = rawBody;
+    const signed = isObject(rawAttributes) ? rawAttributes.signed_approval_request : undefined;
+    if (typeof signed === 'string' && signed !== '')
+      body = verifySignedApproval(signed, options.envSecret);
+    const selection = readActionSelection(action, body, data);
+    const requester = selection.attributes.requester_id;
+    const requesterId = requester === undefined || requester === null ? null : Number(requester);
+    const filters = await selectionFilters(data, action, selection);
+    await authorizeExecution(data, collection, name, filters, requesterId);
+    const form = await collection.getForm(data.caller, name, undefined, filters.scoped, {
+      includeHiddenFields: true,
+    });
+    const rawValues = isObject(selection.attributes.values) ? selection.attributes.values : {};
+    const values = decodeValues(collection, form, rawValues);
+    const result = await collection.execute(data.caller, name, values, filters.scoped);
+    reportActivity(
+      data,
+      'action',
+      collection.name,
+      selection.ids.map((id) => id.map(String).join('|')),
+      name,
+    );
+    sendResult(response, result);
+  }
+
+  function readActionSelection(
+    action: ResolvedAction,
+    body: unknown,
+    data: DataRequest,
+  ): Selection {
+    const scope = action.collection.schema.actions[action.name]?.scope;
+    const selection = readSelection(action.collection, withIds(body), data.query);
+    return scope === 'Global'
+      ? { ...selection, ids: [], allRecords: true, excludedIds: [] }
+      : selection;
+  }
+
+  async function selectionFilters(
+    data: DataRequest,
+    action: ResolvedAction,
+    selection: Selection,
+  ): Promise<ActionSelection> {
+    const extra = [selectionTree(action.collection, selection)];
+    if (selection.parent) extra.push(await parentRestriction(data, selection.parent));
+    const scoped = await buildFilter(data, action.collection, selection.parameters, extra);
+    const unscoped = await buildFilter(data, action.collection, selection.parameters, extra, {
+      withScope: false,
+    });
+    return { scoped, unscoped };
+  }
+}
+
+/** Hook bodies of global actions may omit `ids`; an empty list is what they mean. */
+function withIds(body: unknown): unknown {
+  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.attributes)) return body;
+  const attributes = body.data.attributes;
+  if (attributes.ids !== undefined || attributes.all_records === true) return body;
+  return { ...body, data: { ...body.data, attributes: { ...attributes, ids: [] } } };
+}
+
+function verifySignedApproval(token: string, envSecret: string | undefined): unknown {
+  if (!envSecret) {
+    throw new UnprocessableError(
+      'This agent cannot verify signed approval requests: it was started without its environment secret',
+    );
+  }
+  try {
+    return jwt.verify(token, envSecret, { algorithms: ['HS256'] });
+  } catch {
+    throw new HttpForbiddenError('The signed approval request is invalid or expired');
+  }
+}
+
+/** Sends an action result in the wire form of §9.6. */
+export function sendResult(response: Response, result: ActionResult): void {
+  for (const [header, value] of Object.entries(result.responseHeaders ?? {})) {
+    response.setHeader(header, value);
+  }
+  switch (result.type) {
+    case 'Success':
+      response.json({
+        success: result.message ?? '',
+        html: result.html,
+        refresh: { relationships: [...(result.invalidated ?? [])] },
+      });
+      return;
+    case 'Error':
+      response.status(400).json({ error: result.message || 'Error', html: result.html });
+      return;
+    case 'Webhook':
+      response.json({
+        webhook: {
+          url: result.url,
+          method: result.method,
+          headers: result.headers,
+          body: result.body,
+        },
+      });
+      return;
+    case 'Redirect':
+      response.json({ redirectTo: result.path });
+      return;
+    case 'File': {
+      const mimeType = result.mimeType || 'application/octet-stream';
+      const name = (result.name || 'file').replace(/["\\\r\n]/g, '_');
+      response.setHeader(
+        'Content-Type',
+        mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
+      );
+      response.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+      response.setHeader('Access-Control-Expose-Headers', 'Content-Disposition');
+      result.stream.on('error', () => response.destroy());
+      result.stream.pipe(response);
+      return;
+    }
+    default:
+      throw new Error(
+        `Unknown action result type '${String((result as { type?: unknown }).type)}'`,
+      );
+  }
+}
