@@ -117,6 +117,24 @@ describe('note writes', () => {
     expect(reused.body.code).toBe('idempotency_key_reused');
   });
 
+  it('treats a claim abandoned by a crashed request as free after five minutes', async () => {
+    const key = `abandoned-${Date.now()}`;
+    const first = await createNote({ recordId: 'abandoned' }, { 'Idempotency-Key': key });
+    await server
+      .knex('idempotency_keys')
+      .where({ key })
+      .update({ response_status: null, response_body: null });
+    const inProgress = await createNote({ recordId: 'abandoned' }, { 'Idempotency-Key': key });
+    expect(inProgress.status).toBe(409);
+    await server
+      .knex('idempotency_keys')
+      .where({ key })
+      .update({ created_at: server.knex.raw("now() - interval '6 minutes'") });
+    const retried = await createNote({ recordId: 'abandoned' }, { 'Idempotency-Key': key });
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).not.toBe(first.body.id);
+  });
+
   it('runs concurrent creates with one Idempotency-Key once', async () => {
     const key = `race-${Date.now()}`;
     const results = await Promise.all(

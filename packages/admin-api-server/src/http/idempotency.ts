@@ -9,7 +9,8 @@ const KEPT_HEADERS = ['etag', 'location'];
  * `Idempotency-Key` on creates: the first request with a key runs and its 2xx response is stored
  * (per token, 24 hours); a retry with the same key and the same request gets the stored response
  * again (`Idempotent-Replayed: true`) without a second write; the same key with another request is
- * a 422; a retry while the first is still running is a 409. Failed requests release their key.
+ * a 422; a retry while the first is still running is a 409 (a claim without a response for five
+ * minutes is considered abandoned). Failed requests release their key.
  */
 export function idempotency(ctx: ServerContext): RequestHandler {
   return async (req, res, next) => {
@@ -26,10 +27,19 @@ export function idempotency(ctx: ServerContext): RequestHandler {
       .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
     const where = { token_id: tokenId, key };
+    // Expired keys, and claims left without a response by a process that died mid-request.
     await ctx
       .knex('idempotency_keys')
       .where(where)
-      .andWhereRaw("created_at < now() - interval '24 hours'")
+      .andWhere((q) =>
+        q
+          .whereRaw("created_at < now() - interval '24 hours'")
+          .orWhere((inner) =>
+            inner
+              .whereNull('response_status')
+              .andWhereRaw("created_at < now() - interval '5 minutes'"),
+          ),
+      )
       .delete();
     const claimed = await ctx
       .knex('idempotency_keys')
