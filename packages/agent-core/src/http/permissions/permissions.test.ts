@@ -106,12 +106,13 @@ describe('row-level scopes', () => {
       team: { id: 5, name: 'Operations' },
       collections: {
         orders: {
+          // The platform sends snake_case operators (platform protocol §5.4).
           scope: {
             aggregator: 'and',
             conditions: [
               { field: 'region', operator: 'equal', value: '{{currentUser.tags.region}}' },
             ],
-          },
+          } as unknown as PlainConditionTree,
           segments: [],
         },
       },
