@@ -93,6 +93,7 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         ]),
       );
       expect(names).toEqual([...names].sort());
+      expect(dataSource.collections.every((collection) => collection.schema.countable)).toBe(true);
       expect(names.some((name) => name.startsWith('knex_'))).toBe(false);
     });
 
@@ -901,6 +902,22 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(wrongType.message).toContain('score');
     });
 
+    if (postgres) {
+      it('refuses NUL characters, which PostgreSQL cannot store, before any SQL runs', async () => {
+        const before = statements.length;
+        const write = await failure(() =>
+          customers().create(caller(), [{ name: 'nul\u0000byte', email: 'nul@example.com' }]),
+        );
+        expect(isCanopyError(write, { family: 'validation' })).toBe(true);
+        expect(write.message).toContain('customers.name');
+        const filter = await failure(() =>
+          ids('customers', { field: 'name', operator: 'Contains', value: '\u0000' }),
+        );
+        expect(filter.message).toContain('NUL character');
+        expect(statements.length).toBe(before);
+      });
+    }
+
     it('stores and finds hostile strings intact', async () => {
       const hostile = [
         "Robert'); DROP TABLE customers;--",
@@ -909,7 +926,7 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         'emoji 👩‍💻🌿 and Ünïcödé',
         'x'.repeat(5000),
       ];
-      if (dialect !== 'postgres' && dialect !== 'embedded-postgres') hostile.push('nul\u0000byte');
+      if (!postgres) hostile.push('nul\u0000byte');
       const created = await dataSource.getCollection('orders').create(
         caller(),
         hostile.map((notes) => ({ customer_id: 4, status: 'pending', notes })),

@@ -38,7 +38,9 @@ export class SqlCollection extends BaseCollection {
     super(model.name, dataSource, environment.knex);
     this.addFields(model.fields);
     this.enableCount();
-    this.enableSearch();
+    // `searchable` stays false: the customizer's search layer then turns the full search language
+    // (field:value, OR, dates…) into a condition tree that runs here natively. A search that
+    // reaches this collection directly still works (see searchCondition).
   }
 
   /** The knex instance of the data source (also exposed as `nativeDriver`). */

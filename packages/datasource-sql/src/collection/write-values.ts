@@ -5,7 +5,7 @@ import {
   type RecordData,
 } from '@canopy/agent-core';
 import type { SqlDialect } from '../connection/sql-connection-params';
-import { assertValueType } from '../query/validate-value';
+import { assertStorable, assertValueType } from '../query/validate-value';
 import type { TableModel } from '../schema/table-model';
 import { toDatabase } from '../values/to-database';
 
@@ -34,6 +34,7 @@ export function toWriteValues(
       throw new ValidationError(`The field '${model.name}.${name}' is read-only.`);
     }
     assertValueType(`${model.name}.${name}`, field, value);
+    assertStorable(`${model.name}.${name}`, value, dialect);
     values[name] = toDatabase(column.type, value, dialect);
   }
   return values;

@@ -7,7 +7,7 @@ import {
   type PlainConditionTree,
 } from '@canopy/agent-core';
 import type { QueryContext } from './query-context';
-import { assertValueType } from './validate-value';
+import { assertStorable, assertValueType } from './validate-value';
 
 const VALUELESS = new Set<string>(VALUELESS_OPERATORS);
 const NUMBER_VALUED = new Set<string>(NUMBER_VALUED_OPERATORS);
@@ -45,6 +45,7 @@ export function validateCondition(context: QueryContext, tree: PlainConditionTre
   const resolved = context.column(tree.field);
   const schema = resolved.model.fields[resolved.column.name] as ColumnSchema;
   const { operator, value } = tree;
+  assertStorable(tree.field, value, context.environment.dialect);
   if (!schema.filterOperators.has(operator)) {
     throw new ValidationError(
       `The given operator '${String(operator)}' is not supported by the column: '${tree.field}'. The allowed operators are: [${[...schema.filterOperators].join(', ')}].`,
