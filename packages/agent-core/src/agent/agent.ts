@@ -325,6 +325,7 @@ export class Agent {
       logger: options.logger,
       options: {
         authSecret: options.authSecret,
+        envSecret: options.envSecret,
         prefix: options.prefix,
         isProduction: options.isProduction,
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
