@@ -1,0 +1,82 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
+import { signSessionToken } from '../http';
+import { ShopDataSource } from '../schema/shop-fixture';
+import type { Agent } from './agent';
+import { createAgent } from './create-agent';
+
+const ENV_SECRET = '4'.repeat(64);
+const AUTH_SECRET = 'routes-auth-secret';
+
+/** The agent with the real REST interface, against the sandbox: what users run. */
+describe('a started agent serving its REST interface', () => {
+  let sandbox: ServerSandbox;
+  let agent: Agent;
+  let url: string;
+  let token: string;
+
+  beforeAll(async () => {
+    sandbox = await createServerSandbox(0);
+    agent = createAgent({
+      authSecret: AUTH_SECRET,
+      envSecret: ENV_SECRET,
+      serverUrl: sandbox.url,
+      schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-routes-')), '.canopy-schema.json'),
+      logger: () => {},
+    })
+      .addDataSource(async () => new ShopDataSource())
+      .mountOnStandaloneServer(0, '127.0.0.1');
+    await agent.start();
+    url = `http://127.0.0.1:${agent.standaloneServerPort}`;
+    token = signSessionToken(
+      {
+        id: 1,
+        email: 'admin@example.com',
+        firstName: 'Admin',
+        lastName: 'User',
+        team: 'admin',
+        role: 'Admin',
+        permissionLevel: 'admin',
+        renderingId: 1,
+        tags: {},
+      },
+      AUTH_SECRET,
+    );
+  });
+
+  afterAll(async () => {
+    await agent.stop();
+    await sandbox.close();
+  });
+
+  it('lists records with permissions from the platform and reports the activity', async () => {
+    const response = await request(url)
+      .get('/forest/customers')
+      .query({ timezone: 'Europe/Paris', 'fields[customers]': 'id,email' })
+      .set('authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(response.body.data).toEqual([
+      expect.objectContaining({
+        type: 'customers',
+        id: '1',
+        attributes: expect.objectContaining({ email: 'ada@example.com' }),
+      }),
+    ]);
+    const [log] = await sandbox.waitForActivityLogs((logs) => logs.length === 1, {
+      envSecret: ENV_SECRET,
+    });
+    expect(log).toMatchObject({
+      type: 'read',
+      action: 'index',
+      collectionName: 'customers',
+      userId: 1,
+    });
+  });
+
+  it('refuses a request without a session token', async () => {
+    await request(url).get('/forest/customers').query({ timezone: 'Europe/Paris' }).expect(401);
+  });
+});
