@@ -870,6 +870,26 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(await ids('orders', { field: 'id', operator: 'Equal', value: orderId })).toEqual([]);
     });
 
+    it('writes a table with a composite key and no generated column', async () => {
+      const rates = dataSource.getCollection('exchange_rates');
+      const key = {
+        aggregator: 'And' as const,
+        conditions: [
+          { field: 'currency', operator: 'Equal' as const, value: 'GBP' },
+          { field: 'day', operator: 'Equal' as const, value: '2024-01-03' },
+        ],
+      };
+      expect(
+        await rates.create(caller(), [{ currency: 'GBP', day: '2024-01-03', rate: '0.8612' }]),
+      ).toEqual([{ currency: 'GBP', day: '2024-01-03', rate: 0.8612 }]);
+      await rates.update(caller(), new Filter({ conditionTree: key }), { rate: 0.9 });
+      expect(await list('exchange_rates', ['rate'], { conditionTree: key })).toEqual([
+        { rate: 0.9 },
+      ]);
+      await rates.delete(caller(), new Filter({ conditionTree: key }));
+      expect(await list('exchange_rates', ['rate'], { conditionTree: key })).toEqual([]);
+    });
+
     it('turns constraint violations into validation errors naming the constraint', async () => {
       const unique = await failure(() =>
         customers().create(caller(), [{ name: 'Dup', email: 'ada@example.com' }]),
