@@ -15,6 +15,7 @@ declare module 'autocannon' {
     url: string;
     connections: number;
     duration: number;
+    workers?: number;
     headers?: Record<string, string>;
   }): Promise<Result>;
   export default autocannon;

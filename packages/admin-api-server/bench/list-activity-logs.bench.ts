@@ -293,6 +293,8 @@ async function main(): Promise<void> {
       if (!usesIndex) process.exitCode = 1;
 
       const http = await autocannon({
+        // A worker thread generates the load, so it does not share the server's event loop.
+        workers: 1,
         url: c.url,
         connections: CONNECTIONS,
         duration: DURATION,

@@ -49,6 +49,7 @@ export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): Tok
   const limit = config.points + config.burstPoints;
 
   async function burstRemaining(key: string): Promise<number> {
+    if (config.burstPoints === 0) return 0;
     const state = await burst.get(key);
     return state ? Math.max(config.burstPoints - state.consumedPoints, 0) : config.burstPoints;
   }
