@@ -10,6 +10,10 @@ import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
 import { mountActionRoutes } from './actions/action-routes';
+import { mountInternalRoutes } from './capabilities/capabilities-route';
+import { mountApiChartRoutes } from './charts/api-chart-routes';
+import { mountNativeQueryRoute } from './charts/native-query-route';
+import { mountStatsRoute } from './charts/stats-route';
 import { mountRecordRoutes } from './routes/records';
 import { mountRelationRoutes } from './routes/relations';
 import { createHttpContext } from './request/http-context';
@@ -38,6 +42,10 @@ export function createAgentRouter(services: AgentServices): Router {
   if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
 
   const context = createHttpContext(services);
+  mountInternalRoutes(mounted, context);
+  mountNativeQueryRoute(mounted, context);
+  mountStatsRoute(mounted, context);
+  mountApiChartRoutes(mounted, context);
   mountActionRoutes(mounted, context);
   mountRecordRoutes(mounted, context);
   mountRelationRoutes(mounted, context);

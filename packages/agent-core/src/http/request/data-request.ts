@@ -72,7 +72,7 @@ function decodeSafely(value: string): string {
 
 /** The collection a route names; an unknown name is a 404 that says so. */
 export function findCollection(context: HttpContext, name: string): Collection {
-  const collection = context.services.dataSource.collections.find((c) => c.name === name);
+  const collection = context.collections.get(name);
   if (!collection) throw new NotFoundError(`Collection '${name}' does not exist`);
   return collection;
 }

@@ -77,7 +77,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
   router.get('/:collectionName', async (request, response) => {
     const name = request.params.collectionName;
     const data = openDataRequest(context, request, response);
-    const exists = context.services.dataSource.collections.some((c) => c.name === name);
+    const exists = context.collections.has(name);
     if (!exists && name.endsWith(CSV_SUFFIX)) {
       const collection = findCollection(context, name.slice(0, -CSV_SUFFIX.length));
       await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
