@@ -97,7 +97,7 @@ export class ChartDataSource extends InMemoryDataSource {
 
   override async executeNativeQuery(
     connectionName: string,
-    query: string,
+    query = '',
     variables?: Record<string, unknown>,
   ): Promise<RecordData[]> {
     this.lastNativeQuery = { connectionName, query, variables };
