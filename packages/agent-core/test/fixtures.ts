@@ -1,3 +1,5 @@
+import { DataSourceCustomizer } from '../src/customizer/data-source-customizer';
+import type { DataSource } from '../src/toolkit/interfaces/data-source';
 import type { Caller } from '../src/toolkit/caller';
 import { InMemoryDataSource } from '../src/toolkit/in-memory/in-memory-data-source';
 
@@ -97,4 +99,14 @@ export function makeBookshop(): InMemoryDataSource {
       ],
     },
   });
+}
+
+/** Builds a customizer over the bookshop, customizes it, returns the top of the stack. */
+export async function buildBookshop(
+  customize: (customizer: DataSourceCustomizer) => void,
+  dataSource: InMemoryDataSource = makeBookshop(),
+): Promise<{ dataSource: DataSource; bottom: InMemoryDataSource }> {
+  const customizer = new DataSourceCustomizer().addDataSource(async () => dataSource);
+  customize(customizer);
+  return { dataSource: await customizer.getDataSource(), bottom: dataSource };
 }

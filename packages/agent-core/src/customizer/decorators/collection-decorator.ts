@@ -1,0 +1,125 @@
+import type { ActionFormElement, GetFormMetas } from '../../toolkit/action/action-form';
+import type { ActionResult } from '../../toolkit/action/action-result';
+import type { Caller } from '../../toolkit/caller';
+import type { Chart } from '../../toolkit/chart/chart';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import type { AggregateResult, Aggregation } from '../../toolkit/query/aggregation';
+import type { Filter } from '../../toolkit/query/filter';
+import type { PaginatedFilter } from '../../toolkit/query/paginated-filter';
+import type { Projection } from '../../toolkit/query/projection';
+import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
+import type { CollectionSchema } from '../../toolkit/schema/collection-schema';
+import type { DataSourceDecorator } from './data-source-decorator';
+
+/**
+ * One layer of the customizer around one collection. By default it forwards everything to the
+ * collection below; a layer overrides only what it changes: `refineSchema` (computed from the
+ * child's schema, cached until the child's schema or this layer changes), `refineFilter`
+ * (applied to list, update, delete, aggregate, execute and getForm), or whole operations.
+ */
+export class CollectionDecorator implements Collection {
+  private cachedSchema: CollectionSchema | null = null;
+  private cachedChildSchema: CollectionSchema | null = null;
+
+  constructor(
+    /** The collection this layer wraps. */
+    readonly childCollection: Collection,
+    /** The data source of this layer (relations resolve their foreign collections here). */
+    readonly dataSource: DataSourceDecorator,
+  ) {}
+
+  get name(): string {
+    return this.childCollection.name;
+  }
+
+  get nativeDriver(): unknown {
+    return this.childCollection.nativeDriver;
+  }
+
+  get schema(): CollectionSchema {
+    const childSchema = this.childCollection.schema;
+    if (!this.cachedSchema || this.cachedChildSchema !== childSchema) {
+      this.cachedChildSchema = childSchema;
+      this.cachedSchema = this.refineSchema(childSchema);
+    }
+    return this.cachedSchema;
+  }
+
+  /** Forces the schema to be recomputed (call after a customization changes this layer). */
+  markSchemaAsDirty(): void {
+    this.cachedSchema = null;
+  }
+
+  /** The schema this layer exposes, from the child's. */
+  protected refineSchema(childSchema: CollectionSchema): CollectionSchema {
+    return childSchema;
+  }
+
+  /** The filter passed down to the child. */
+  protected async refineFilter<F extends Filter | undefined>(
+    _caller: Caller,
+    filter: F,
+  ): Promise<F> {
+    return filter;
+  }
+
+  async list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    return this.childCollection.list(caller, await this.refineFilter(caller, filter), projection);
+  }
+
+  async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {
+    return this.childCollection.create(caller, data);
+  }
+
+  async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {
+    return this.childCollection.update(caller, await this.refineFilter(caller, filter), patch);
+  }
+
+  async delete(caller: Caller, filter: Filter): Promise<void> {
+    return this.childCollection.delete(caller, await this.refineFilter(caller, filter));
+  }
+
+  async aggregate(
+    caller: Caller,
+    filter: Filter,
+    aggregation: Aggregation,
+    limit?: number,
+  ): Promise<AggregateResult[]> {
+    const refined = await this.refineFilter(caller, filter);
+    return this.childCollection.aggregate(caller, refined, aggregation, limit);
+  }
+
+  async execute(
+    caller: Caller,
+    name: string,
+    formValues: RecordData,
+    filter?: Filter,
+  ): Promise<ActionResult> {
+    const refined = await this.refineFilter(caller, filter);
+    return this.childCollection.execute(caller, name, formValues, refined);
+  }
+
+  async getForm(
+    caller: Caller,
+    name: string,
+    formValues?: RecordData,
+    filter?: Filter,
+    metas?: GetFormMetas,
+  ): Promise<ActionFormElement[]> {
+    const refined = await this.refineFilter(caller, filter);
+    return this.childCollection.getForm(caller, name, formValues, refined, metas);
+  }
+
+  async renderChart(
+    caller: Caller,
+    name: string,
+    recordId: CompositeId,
+    parameters?: Record<string, unknown>,
+  ): Promise<Chart> {
+    return this.childCollection.renderChart(caller, name, recordId, parameters);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Caller } from '../../toolkit/caller';
+import type { Chart } from '../../toolkit/chart/chart';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import type { DataSource } from '../../toolkit/interfaces/data-source';
+import type { RecordData } from '../../toolkit/record/record-utils';
+import type { DataSourceSchema } from '../../toolkit/schema/collection-schema';
+import type { CollectionDecorator } from './collection-decorator';
+
+/** Builds the decorator of one child collection for a layer. */
+export type CollectionDecoratorConstructor<C extends CollectionDecorator> = new (
+  child: Collection,
+  // Typed loosely so that layers typing their own `dataSource` more precisely stay assignable.
+  dataSource: never,
+) => C;
+
+/**
+ * One layer of the customizer around a whole data source: wraps each child collection lazily,
+ * once, with the layer's collection decorator.
+ */
+export class DataSourceDecorator<
+  C extends CollectionDecorator = CollectionDecorator,
+> implements DataSource<C> {
+  private readonly decorators = new Map<Collection, C>();
+
+  constructor(
+    readonly childDataSource: DataSource,
+    private readonly CollectionDecoratorClass: CollectionDecoratorConstructor<C>,
+  ) {}
+
+  get collections(): C[] {
+    return this.childDataSource.collections.map((child) => this.decorate(child));
+  }
+
+  get schema(): DataSourceSchema {
+    return this.childDataSource.schema;
+  }
+
+  get nativeQueryConnections(): Record<string, unknown> {
+    return this.childDataSource.nativeQueryConnections;
+  }
+
+  getCollection(name: string): C {
+    return this.decorate(this.childDataSource.getCollection(name));
+  }
+
+  async renderChart(
+    caller: Caller,
+    name: string,
+    parameters?: Record<string, unknown>,
+  ): Promise<Chart> {
+    return this.childDataSource.renderChart(caller, name, parameters);
+  }
+
+  async executeNativeQuery(
+    connectionName: string,
+    query: string,
+    contextVariables?: Record<string, unknown>,
+  ): Promise<RecordData[]> {
+    return this.childDataSource.executeNativeQuery(connectionName, query, contextVariables);
+  }
+
+  async close(): Promise<void> {
+    await this.childDataSource.close?.();
+  }
+
+  private decorate(child: Collection): C {
+    let decorator = this.decorators.get(child);
+    if (!decorator) {
+      decorator = new this.CollectionDecoratorClass(child, this as never);
+      this.decorators.set(child, decorator);
+    }
+    return decorator;
+  }
+}

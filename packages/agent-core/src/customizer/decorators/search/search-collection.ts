@@ -1,0 +1,155 @@
+import type { Caller } from '../../../toolkit/caller';
+import type {
+  ConditionTree,
+  PlainConditionTree,
+} from '../../../toolkit/query/condition-tree/condition-tree';
+import { ConditionTreeFactory } from '../../../toolkit/query/condition-tree/condition-tree-factory';
+import { toConditionTree } from '../../../toolkit/query/condition-tree/to-condition-tree';
+import type { Filter } from '../../../toolkit/query/filter';
+import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
+import type { ColumnSchema } from '../../../toolkit/schema/field-schema';
+import { CollectionCustomizationContext } from '../../context/customization-context';
+import { CollectionDecorator } from '../collection-decorator';
+import { searchCondition } from './search-conditions';
+import { parseSearch } from './search-query';
+
+/** Options of the default search tree builder. */
+export interface SearchOptions {
+  extended?: boolean;
+  onlyFields?: string[];
+  includeFields?: string[];
+  excludeFields?: string[];
+}
+
+/** Context of a `replaceSearch` handler. */
+export class SearchContext extends CollectionCustomizationContext {
+  constructor(
+    collection: SearchCollectionDecorator,
+    caller: Caller,
+    private readonly build: (text: string, options: SearchOptions) => ConditionTree | null,
+  ) {
+    super(collection, caller);
+  }
+
+  /** The default search tree, optionally on other fields. */
+  generateSearchFilter(text: string, options: SearchOptions = {}): ConditionTree | null {
+    return this.build(text, options);
+  }
+}
+
+/** Builds the condition tree of a search. */
+export type SearchReplacer = (
+  search: string,
+  extended: boolean,
+  context: SearchContext,
+) => ConditionTree | PlainConditionTree | null | Promise<ConditionTree | PlainConditionTree | null>;
+
+const normalize = (name: string) => name.toLowerCase().replace(/[-_]/g, '').replace(/\./g, ':');
+
+/**
+ * Layer 13 — search. A non-blank search is turned into a condition tree (by `replaceSearch` or
+ * the default builder over the collection's columns, plus to-one relations when extended) unless
+ * the collection below searches natively; `disableSearch` only changes the schema.
+ */
+export class SearchCollectionDecorator extends CollectionDecorator {
+  private replacer: SearchReplacer | null = null;
+  private disabled = false;
+
+  replaceSearch(replacer: SearchReplacer): void {
+    this.replacer = replacer;
+    this.markSchemaAsDirty();
+  }
+
+  disableSearch(): void {
+    this.disabled = true;
+    this.markSchemaAsDirty();
+  }
+
+  protected override refineSchema(childSchema: CollectionSchema): CollectionSchema {
+    return {
+      ...childSchema,
+      searchable: this.disabled ? false : this.replacer ? true : childSchema.searchable,
+    };
+  }
+
+  protected override async refineFilter<F extends Filter | undefined>(
+    caller: Caller,
+    filter: F,
+  ): Promise<F> {
+    if (!filter?.search) return filter;
+    const search = filter.search.trim();
+    if (search === '') return filter.override({ search: null }) as F;
+    if (!this.replacer && this.childCollection.schema.searchable) return filter;
+
+    const build = (text: string, options: SearchOptions) => this.buildTree(caller, text, options);
+    const tree = this.replacer
+      ? toConditionTree(
+          await this.replacer(
+            search,
+            filter.searchExtended,
+            new SearchContext(this, caller, build),
+          ),
+        )
+      : build(search, { extended: filter.searchExtended });
+    return filter.override({
+      search: null,
+      searchExtended: false,
+      conditionTree: ConditionTreeFactory.intersect(filter.conditionTree, tree),
+    }) as F;
+  }
+
+  private searchFields(options: SearchOptions): [string, ColumnSchema][] {
+    const columns = (schema: CollectionSchema, prefix = '') =>
+      Object.entries(schema.fields)
+        .filter((entry): entry is [string, ColumnSchema] => entry[1].type === 'Column')
+        .map(([name, column]): [string, ColumnSchema] => [`${prefix}${name}`, column]);
+    let fields = columns(this.schema);
+    if (options.extended) {
+      for (const [name, field] of Object.entries(this.schema.fields)) {
+        if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
+          fields.push(
+            ...columns(this.dataSource.getCollection(field.foreignCollection).schema, `${name}:`),
+          );
+        }
+      }
+    }
+    const byName = (names: string[]) => fields.filter(([name]) => names.includes(name));
+    if (options.onlyFields) fields = byName(options.onlyFields);
+    if (options.includeFields)
+      fields.push(...byName(options.includeFields).filter((f) => !fields.includes(f)));
+    if (options.excludeFields)
+      fields = fields.filter(([name]) => !options.excludeFields?.includes(name));
+    return fields;
+  }
+
+  private buildTree(caller: Caller, text: string, options: SearchOptions): ConditionTree | null {
+    const fields = this.searchFields(options);
+    const allFields = this.searchFields({ extended: true });
+    const groups = parseSearch(text).map((tokens) =>
+      tokens.map((token) => {
+        let targets = fields;
+        if (token.field) {
+          const wanted = normalize(token.field);
+          const matching = allFields.filter(([name]) => normalize(name) === wanted);
+          if (matching.length) targets = matching;
+        }
+        const value =
+          token.field && targets === fields ? `${token.field}:${token.text}` : token.text;
+        const conditions = targets
+          .map(([name, column]) =>
+            searchCondition(name, column, value, token.negated, token.quoted, caller.timezone),
+          )
+          .filter((condition): condition is PlainConditionTree => condition !== null);
+        if (token.negated)
+          return conditions.length ? toConditionTree({ aggregator: 'And', conditions }) : null;
+        return conditions.length
+          ? toConditionTree({ aggregator: 'Or', conditions })
+          : ConditionTreeFactory.MatchNone;
+      }),
+    );
+    return (
+      ConditionTreeFactory.union(groups.map((group) => ConditionTreeFactory.intersect(group))) ??
+      null
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import type { Caller } from '../../../toolkit/caller';
+import { BusinessError } from '../../../toolkit/errors/canopy-error';
+import type {
+  ConditionTree,
+  PlainConditionTree,
+} from '../../../toolkit/query/condition-tree/condition-tree';
+import { ConditionTreeFactory } from '../../../toolkit/query/condition-tree/condition-tree-factory';
+import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
+import { toConditionTree } from '../../../toolkit/query/condition-tree/to-condition-tree';
+import type { Filter } from '../../../toolkit/query/filter';
+import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
+import { getPrimaryKeys } from '../../../toolkit/schema/schema-utils';
+import { validateConditionTree } from '../../../toolkit/validation/condition-tree-validator';
+import { CollectionCustomizationContext } from '../../context/customization-context';
+import { CollectionDecorator } from '../collection-decorator';
+
+/** A segment: a condition tree, or a function of the context returning one. */
+export type SegmentDefinition =
+  | ConditionTree
+  | PlainConditionTree
+  | ((
+      context: CollectionCustomizationContext,
+    ) => ConditionTree | PlainConditionTree | Promise<ConditionTree | PlainConditionTree>);
+
+/**
+ * Layer 12 — segments. A filter naming a segment of this collection gets the segment's tree
+ * (validated) intersected with its own; live-query segments run their SQL and restrict to the
+ * returned primary keys.
+ */
+export class SegmentCollectionDecorator extends CollectionDecorator {
+  private readonly segments = new Map<string, SegmentDefinition>();
+
+  addSegment(name: string, definition: SegmentDefinition): void {
+    this.segments.set(name, definition);
+    this.markSchemaAsDirty();
+  }
+
+  protected override refineSchema(childSchema: CollectionSchema): CollectionSchema {
+    const segments = [
+      ...childSchema.segments,
+      ...[...this.segments.keys()].filter((n) => !childSchema.segments.includes(n)),
+    ];
+    return { ...childSchema, segments };
+  }
+
+  protected override async refineFilter<F extends Filter | undefined>(
+    caller: Caller,
+    filter: F,
+  ): Promise<F> {
+    if (!filter) return filter;
+    let { conditionTree } = filter;
+    let segment = filter.segment;
+    if (segment && this.segments.has(segment)) {
+      const definition = this.segments.get(segment) as SegmentDefinition;
+      const tree = toConditionTree(
+        typeof definition === 'function'
+          ? await definition(new CollectionCustomizationContext(this, caller))
+          : definition,
+      );
+      validateConditionTree(this, tree);
+      conditionTree = ConditionTreeFactory.intersect(conditionTree, tree);
+      segment = null;
+    }
+    if (segment && !this.childCollection.schema.segments.includes(segment)) segment = null;
+    if (filter.liveQuerySegment) {
+      const { connectionName, query, contextVariables } = filter.liveQuerySegment;
+      const pk = getPrimaryKeys(this.schema)[0] as string;
+      let rows;
+      try {
+        rows = await this.dataSource.executeNativeQuery(connectionName, query, contextVariables);
+      } catch (error) {
+        throw new BusinessError(
+          `An error occurred during the execution of the segment query - ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      const tree = new ConditionTreeLeaf(
+        pk,
+        'In',
+        rows.map((row) => row[pk]),
+      );
+      validateConditionTree(this, tree);
+      conditionTree = ConditionTreeFactory.intersect(conditionTree, tree);
+    }
+    return filter.override({ conditionTree, segment, liveQuerySegment: null }) as F;
+  }
+}
