@@ -198,3 +198,95 @@ export {
   InMemoryDataSource,
   createInMemoryDataSource,
 } from './toolkit/in-memory/in-memory-data-source';
+
+// Customizer: agent- and collection-level customization API
+export {
+  DataSourceCustomizer,
+  type DataSourceOptions,
+  type ApplyingState,
+  type CustomizationTask,
+} from './customizer/data-source-customizer';
+export {
+  CollectionCustomizer,
+  type ExternalRelationDefinition,
+} from './customizer/collection-customizer';
+export type { Plugin } from './customizer/plugin';
+export { DecoratorStack } from './customizer/decorator-stack';
+export { CollectionDecorator } from './customizer/decorators/collection-decorator';
+export { DataSourceDecorator } from './customizer/decorators/data-source-decorator';
+export { CompositeDataSource } from './customizer/composite/composite-data-source';
+export type { CollectionRenaming } from './customizer/composite/rename-collection-data-source';
+
+// Customizer: contexts
+export {
+  AgentCustomizationContext,
+  CollectionCustomizationContext,
+} from './customizer/context/customization-context';
+export {
+  RelaxedCollection,
+  RelaxedDataSource,
+  toPaginatedFilter,
+  type PlainFilter,
+} from './customizer/context/relaxed-collection';
+
+// Customizer: computed fields, relations, operators, sorting, search, segments
+export type { ComputedDefinition } from './customizer/decorators/computed/computed-definition';
+export type { PartialRelation } from './customizer/decorators/relation/relation-collection';
+export type { OperatorReplacer } from './customizer/decorators/operators-emulate/operators-emulate-collection';
+export {
+  SearchContext,
+  type SearchReplacer,
+  type SearchOptions,
+} from './customizer/decorators/search/search-collection';
+export { parseSearch, type SearchToken } from './customizer/decorators/search/search-query';
+export type { SegmentDefinition } from './customizer/decorators/segment/segment-collection';
+export type { BinaryMode } from './customizer/decorators/binary/binary-collection';
+
+// Customizer: hooks, writes, overrides
+export {
+  HookBeforeListContext,
+  HookAfterListContext,
+  HookBeforeCreateContext,
+  HookAfterCreateContext,
+  HookUpdateContext,
+  HookDeleteContext,
+  HookBeforeAggregateContext,
+  HookAfterAggregateContext,
+  type HookContexts,
+  type HookHandler,
+  type HookPosition,
+  type HookType,
+} from './customizer/decorators/hook/hook-context';
+export {
+  WriteCustomizationContext,
+  type WriteDefinition,
+} from './customizer/decorators/write/write-replace-collection';
+export {
+  CreateOverrideContext,
+  UpdateOverrideContext,
+  DeleteOverrideContext,
+  type CreateOverrideHandler,
+  type UpdateOverrideHandler,
+  type DeleteOverrideHandler,
+} from './customizer/decorators/override/override-collection';
+
+// Customizer: actions and forms
+export {
+  type ActionDefinition,
+  type SingleActionDefinition,
+  type DynamicField,
+  type DynamicLayoutElement,
+  type DynamicFormElement,
+  type ValueOrHandler,
+} from './customizer/action/action-definition';
+export { ActionContext, ActionContextSingle } from './customizer/action/action-context';
+export { ActionResultBuilder } from './customizer/action/action-result-builder';
+export { computeForm, isStaticForm } from './customizer/action/form-computation';
+
+// Customizer: charts
+export { ChartResultBuilder, type TimeBasedPoint } from './customizer/chart/chart-result-builder';
+export { CollectionChartContext, DataSourceChartContext } from './customizer/chart/chart-context';
+export type {
+  CollectionChartDefinition,
+  DataSourceChartDefinition,
+} from './customizer/decorators/chart/chart-collection';
