@@ -104,7 +104,13 @@ export function verifyPlatformToken<T extends ApplicationTokenClaims | SessionTo
     }
     throw unauthorized('The bearer token signature or claims are invalid.', error);
   }
-  if (claims.typ !== type || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') {
+  const wellFormed =
+    claims.typ === type &&
+    typeof claims.sub === 'string' &&
+    /^[1-9]\d{0,9}$/.test(claims.sub) &&
+    typeof claims.exp === 'number' &&
+    (type === 'session' || (typeof claims.jti === 'string' && Number.isInteger(claims.prj)));
+  if (!wellFormed) {
     throw unauthorized(
       type === 'application'
         ? 'The bearer token is not an application token.'
