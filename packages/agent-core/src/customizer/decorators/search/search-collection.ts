@@ -103,20 +103,20 @@ export class SearchCollectionDecorator extends CollectionDecorator {
       Object.entries(schema.fields)
         .filter((entry): entry is [string, ColumnSchema] => entry[1].type === 'Column')
         .map(([name, column]): [string, ColumnSchema] => [`${prefix}${name}`, column]);
-    let fields = columns(this.schema);
-    if (options.extended) {
-      for (const [name, field] of Object.entries(this.schema.fields)) {
-        if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
-          fields.push(
-            ...columns(this.dataSource.getCollection(field.foreignCollection).schema, `${name}:`),
-          );
-        }
+    const own = columns(this.schema);
+    const all = [...own];
+    for (const [name, field] of Object.entries(this.schema.fields)) {
+      if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
+        all.push(
+          ...columns(this.dataSource.getCollection(field.foreignCollection).schema, `${name}:`),
+        );
       }
     }
-    const byName = (names: string[]) => fields.filter(([name]) => names.includes(name));
-    if (options.onlyFields) fields = byName(options.onlyFields);
-    if (options.includeFields)
-      fields.push(...byName(options.includeFields).filter((f) => !fields.includes(f)));
+    const byName = (names: string[]) => all.filter(([name]) => names.includes(name));
+    let fields = options.onlyFields ? byName(options.onlyFields) : options.extended ? all : own;
+    if (options.includeFields) {
+      fields = [...fields, ...byName(options.includeFields).filter((f) => !fields.includes(f))];
+    }
     if (options.excludeFields)
       fields = fields.filter(([name]) => !options.excludeFields?.includes(name));
     return fields;

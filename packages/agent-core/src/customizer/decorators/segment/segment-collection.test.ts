@@ -1,0 +1,61 @@
+import { buildBookshop, makeCaller } from '../../../../test/fixtures';
+import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
+import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
+import { Projection } from '../../../toolkit/query/projection';
+import { Sort } from '../../../toolkit/query/sort';
+
+const caller = makeCaller({ email: 'terry@example.com' });
+const sort = new Sort({ field: 'id', ascending: true });
+
+describe('addSegment', () => {
+  const build = () =>
+    buildBookshop((c) =>
+      c.customizeCollection('books', (books) =>
+        books
+          .addSegment('cheap', { field: 'price', operator: 'LessThan', value: 10 })
+          .addSegment('mine', async (context) => ({
+            field: 'author:firstName',
+            operator: 'Equal',
+            value: context.caller.email.startsWith('terry') ? 'Terry' : 'Frank',
+          }))
+          .addSegment('broken', { field: 'price', operator: 'Equal', value: 'free' }),
+      ),
+    );
+
+  it('intersects the segment tree (static or computed from the context) with the filter', async () => {
+    const { dataSource } = await build();
+    const books = dataSource.getCollection('books');
+    expect(dataSource.getCollection('books').schema.segments).toEqual(['cheap', 'mine', 'broken']);
+    const cheap = await books.list(
+      caller,
+      new PaginatedFilter({
+        segment: 'cheap',
+        conditionTree: new ConditionTreeLeaf('status', 'Equal', 'published'),
+        sort,
+      }),
+      new Projection('id'),
+    );
+    expect(cheap).toEqual([{ id: 3 }]);
+    const mine = await books.list(
+      caller,
+      new PaginatedFilter({ segment: 'mine', sort }),
+      new Projection('title'),
+    );
+    expect(mine).toEqual([{ title: 'Mort' }]);
+  });
+
+  it('lets an unknown segment pass without restriction and validates segment trees', async () => {
+    const { dataSource } = await build();
+    const books = dataSource.getCollection('books');
+    expect(
+      await books.list(
+        caller,
+        new PaginatedFilter({ segment: 'unknown', sort }),
+        new Projection('id'),
+      ),
+    ).toHaveLength(5);
+    await expect(
+      books.list(caller, new PaginatedFilter({ segment: 'broken' }), new Projection('id')),
+    ).rejects.toThrow('The given value has a wrong type for "books.price": "free"');
+  });
+});
