@@ -14,3 +14,20 @@ export type {
   SandboxSchema,
   SandboxUser,
 } from './sandbox/types';
+
+// Test client: drives a running agent the way the admin front end does.
+export { createAgentTestClient } from './client/create-agent-test-client';
+export type { AgentTestClient, AgentTestClientOptions } from './client/create-agent-test-client';
+export { CollectionClient, RelationClient, type ClientRecordId } from './client/collection-client';
+export {
+  ActionClient,
+  ActionFieldClient,
+  ActionFailedError,
+  ActionRequiresApprovalError,
+  type ActionTarget,
+  type ClientFile,
+} from './client/action-client';
+export { AgentHttpError } from './client/agent-http';
+export type { ClientRecord } from './client/deserialize-records';
+export type { ClientConditionTree, QueryOptions } from './client/query-options';
+export type { SchemaFile, SchemaFileAction, SchemaFormField } from './client/schema-file';
