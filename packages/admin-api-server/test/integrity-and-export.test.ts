@@ -2,7 +2,7 @@ import { useTestDatabase } from '@canopy/test-databases';
 import { EXPORT_CSV_COLUMNS } from '../src/routes/activity-logs';
 import { insertActivityLogs, type AdminApiServer } from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
-import { validateContractItem } from './helpers/openapi-validator';
+import { validateContractItem, validateFetchResponse } from './helpers/openapi-validator';
 import { seed, startTestServer, type Seed } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -132,5 +132,54 @@ describe('export', () => {
     const res = await api.get(`${base()}/export?format=xml`, { token: s.tokens.all });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('"format"');
+  });
+});
+
+describe('export streaming', () => {
+  it('reads from the database only as fast as the client reads, and stops when it leaves', async () => {
+    const big = await seed(server);
+    const team = (await server.knex('teams').where({ project_id: big.project.id }).first()).id;
+    await insertActivityLogs(
+      server.knex,
+      big.project.id,
+      Array.from({ length: 30_000 }, (_, i) => ({
+        environmentId: big.production.id,
+        userId: big.admin.id,
+        teamId: team,
+        type: 'read' as const,
+        action: 'read' as const,
+        label: `a label long enough to make each exported line a few hundred bytes ${i}`,
+        recordIds: [String(i)],
+      })),
+    );
+    const port = await server.listen(0, '127.0.0.1');
+    const path = `/v1/project/${big.project.name}/environment/Production/activity-logs/export`;
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      headers: { Authorization: `Bearer ${big.tokens.all}` },
+      signal: controller.signal,
+    });
+    validateFetchResponse('get', path, response, undefined);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    // The client stopped reading: the export query must still be open (not read to the end).
+    const running = () =>
+      server
+        .knex('pg_stat_activity')
+        .whereNot('state', 'idle')
+        .andWhere('query', 'ilike', '%from "activity_logs" as "al"%')
+        .andWhereRaw('pid <> pg_backend_pid()')
+        .count({ n: '*' });
+    expect(Number((await running())[0]!.n)).toBe(1);
+
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    for (let i = 0; i < 50 && Number((await running())[0]!.n) > 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Number((await running())[0]!.n)).toBe(0);
   });
 });

@@ -67,17 +67,22 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
       },
     });
     const stem = `activity-logs-${project.name}-${environment.name}`.replace(/[^\w.-]+/g, '_');
-    if (query.format === 'csv') {
-      res.attachment(`${stem}.csv`).type('text/csv; charset=utf-8');
-      await pipeline(
-        rows,
-        toItem,
-        stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS] }),
-        res,
-      );
-    } else {
-      res.attachment(`${stem}.ndjson`).type('application/x-ndjson; charset=utf-8');
-      await pipeline(rows, toItem, res);
+    const stages =
+      query.format === 'csv'
+        ? [toItem, stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS] })]
+        : [toItem];
+    if (query.format === 'csv') res.attachment(`${stem}.csv`).type('text/csv; charset=utf-8');
+    else res.attachment(`${stem}.ndjson`).type('application/x-ndjson; charset=utf-8');
+    try {
+      await pipeline([rows, ...stages, res]);
+    } catch (error) {
+      // A client that hangs up mid-export is not a server error: the pipeline has already
+      // closed the database cursor and released its connection.
+      if (req.socket.destroyed) {
+        req.log?.info({ path: req.path }, 'export stopped: the client went away');
+        return;
+      }
+      throw error;
     }
   };
 }
