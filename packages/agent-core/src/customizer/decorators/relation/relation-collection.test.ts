@@ -1,3 +1,4 @@
+import type { CollectionCustomizer } from '../../collection-customizer';
 import { buildBookshop, makeCaller } from '../../../../test/fixtures';
 import { Aggregation } from '../../../toolkit/query/aggregation';
 import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
@@ -101,19 +102,19 @@ describe('relations added by the customizer', () => {
 
   it.each([
     [
-      (b: any) => b.addManyToOneRelation('x', 'nope', { foreignKey: 'authorId' }),
+      (b: CollectionCustomizer) => b.addManyToOneRelation('x', 'nope', { foreignKey: 'authorId' }),
       "Collection 'nope' not found",
     ],
     [
-      (b: any) => b.addManyToOneRelation('x', 'authors', { foreignKey: 'nope' }),
+      (b: CollectionCustomizer) => b.addManyToOneRelation('x', 'authors', { foreignKey: 'nope' }),
       "The 'books.nope' field was not found",
     ],
     [
-      (b: any) => b.addManyToOneRelation('x', 'authors', { foreignKey: 'title' }),
+      (b: CollectionCustomizer) => b.addManyToOneRelation('x', 'authors', { foreignKey: 'title' }),
       "Types from 'books.title' (String) and 'authors.id' (Number) do not match.",
     ],
     [
-      (b: any) =>
+      (b: CollectionCustomizer) =>
         b.addManyToOneRelation('x', 'authors', {
           foreignKey: 'authorId',
           foreignKeyTarget: 'books',
