@@ -1,0 +1,84 @@
+import {
+  type CollectionCustomizer,
+  type ColumnSchema,
+  type Operator,
+  allowedOperatorsForType,
+} from '@canopy/agent-core';
+import { isComposite } from '../composite-type';
+import { FlattenerError } from '../flattener-error';
+import type { FlattenedPath } from './flatten-column-options';
+
+/** The column type a flattened path is exposed with (enum descriptors become `Enum`). */
+export function exposedSchema(
+  flattened: FlattenedPath,
+): Pick<ColumnSchema, 'columnType' | 'enumValues'> {
+  const { type } = flattened;
+  if (typeof type === 'object' && !Array.isArray(type) && !isComposite(type)) {
+    return { columnType: 'Enum', enumValues: type.enumValues };
+  }
+  return { columnType: type as ColumnSchema['columnType'] };
+}
+
+function sameType(flattened: ColumnSchema['columnType'], native: ColumnSchema['columnType']) {
+  return (
+    native === flattened ||
+    (flattened === 'Enum' && native === 'String') ||
+    JSON.stringify(native) === JSON.stringify(flattened)
+  );
+}
+
+/**
+ * Routes filtering and sorting of flattened fields to native columns holding the same values
+ * (`nativeFields`): each operator the native column supports (and the field's type allows)
+ * becomes the same condition on the native column; sorting sorts by it; the native column is
+ * hidden from the exposed schema.
+ */
+export function routeToNativeFields(
+  collection: CollectionCustomizer,
+  columnName: string,
+  paths: readonly FlattenedPath[],
+  nativeFields: ReadonlyMap<string, string>,
+): void {
+  const label = `${collection.name}.${columnName}`;
+  for (const [joined, nativeName] of nativeFields) {
+    const flattened = paths.find(({ path }) => path.join('.') === joined);
+    if (!flattened) {
+      throw new FlattenerError(
+        'FLATTENER_UNKNOWN_PATH',
+        `'${label}' cannot be flattened: options.nativeFields names '${joined}', which is not a flattened path (flattened paths are: ${paths
+          .map(({ path }) => `'${path.join('.')}'`)
+          .join(', ')}).`,
+      );
+    }
+    const native = collection.schema.fields[nativeName];
+    const exposed = exposedSchema(flattened);
+    if (!native || native.type !== 'Column' || !sameType(exposed.columnType, native.columnType)) {
+      const found = !native
+        ? 'no such field'
+        : native.type !== 'Column'
+          ? `a ${native.type} relation`
+          : `a column of type ${JSON.stringify(native.columnType)}`;
+      throw new FlattenerError(
+        'FLATTENER_UNKNOWN_FIELD',
+        `'${label}' cannot be flattened: options.nativeFields maps '${joined}' to '${collection.name}.${nativeName}', which is ${found}; a column of type ${JSON.stringify(exposed.columnType)} holding the same value is required.`,
+      );
+    }
+    const allowed = allowedOperatorsForType({
+      type: 'Column',
+      filterOperators: new Set(),
+      ...exposed,
+    });
+    for (const operator of native.filterOperators ?? new Set<Operator>()) {
+      if (!allowed.has(operator)) continue;
+      collection.replaceFieldOperator(flattened.fieldName, operator, (value) => ({
+        field: nativeName,
+        operator,
+        value,
+      }));
+    }
+    if (native.isSortable) {
+      collection.replaceFieldSorting(flattened.fieldName, [{ field: nativeName, ascending: true }]);
+    }
+    collection.removeField(nativeName);
+  }
+}
