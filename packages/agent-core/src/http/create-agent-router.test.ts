@@ -211,3 +211,38 @@ describe('createAgentRouter pipeline', () => {
     expect(badState.body.errors[0].detail).toBe('Failed to retrieve renderingId from query[state]');
   });
 });
+
+describe('login failures', () => {
+  it('answers the OIDC error body for a refused code and the platform refusal for a refused user', async () => {
+    const failing = (status: 401 | 403) =>
+      appWith({
+        authentication: {
+          getAuthorizationUrl: async () => '',
+          handleCallback: async () => {
+            throw Object.assign(new Error('refused'), {
+              name: 'AuthenticationError',
+              status,
+              error: status === 401 ? 'invalid_grant' : 403,
+              description: status === 401 ? 'grant request is invalid' : 'User is not allowed',
+              state: '{"renderingId":412}',
+            });
+          },
+        },
+      });
+    const query = { code: 'abc', state: '{"renderingId":412}' };
+    const oidc = await request(failing(401))
+      .get('/forest/authentication/callback')
+      .query(query)
+      .expect(401);
+    expect(oidc.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'grant request is invalid',
+      state: '{"renderingId":412}',
+    });
+    const refused = await request(failing(403))
+      .get('/forest/authentication/callback')
+      .query(query)
+      .expect(403);
+    expect(refused.body).toEqual({ error: 403, error_description: 'User is not allowed' });
+  });
+});

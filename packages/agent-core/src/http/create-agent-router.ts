@@ -4,6 +4,7 @@ import type { AgentServices } from '../platform/agent-services';
 import { authenticate } from './auth/authenticate';
 import { createErrorHandler } from './errors/error-handler';
 import { ipWhitelistGuard } from './ip-whitelist/ip-whitelist-guard';
+import { accessLog } from './pipeline/access-log';
 import { bodyErrors, jsonBody } from './pipeline/body-parser';
 import { cors } from './pipeline/cors';
 import { healthcheck } from './pipeline/healthcheck';
@@ -34,6 +35,7 @@ export function createAgentRouter(services: AgentServices): Router {
   mounted.use(cors(options.corsOrigins));
   mounted.use(jsonBody());
   mounted.use(bodyErrors());
+  mounted.use(accessLog(logger));
 
   mounted.get('/', healthcheck());
   mountAuthenticationRoutes(mounted, services.authentication, options.authSecret);

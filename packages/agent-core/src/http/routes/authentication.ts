@@ -36,7 +36,20 @@ export function mountAuthenticationRoutes(
     if (readRenderingId(state) === null) {
       throw new ValidationError('Failed to retrieve renderingId from query[state]');
     }
-    const user = await authentication.handleCallback(params.get('code') ?? '', state);
+    let user: Awaited<ReturnType<AuthenticationClient['handleCallback']>>;
+    try {
+      user = await authentication.handleCallback(params.get('code') ?? '', state);
+    } catch (error) {
+      if (!isAuthenticationError(error)) throw error;
+      response
+        .status(error.status)
+        .json(
+          error.status === 401
+            ? { error: error.error, error_description: error.description, state: error.state }
+            : { error: 403, error_description: error.description },
+        );
+      return;
+    }
     const token = signSessionToken(
       {
         id: user.id,
@@ -54,6 +67,17 @@ export function mountAuthenticationRoutes(
     const [, payload = ''] = token.split('.');
     response.json({ token, tokenData: JSON.parse(Buffer.from(payload, 'base64url').toString()) });
   });
+}
+
+/** The platform client's login failure (platform/authentication-error.ts), checked by name. */
+function isAuthenticationError(
+  error: unknown,
+): error is { status: 401 | 403; error: string | 403; description: string; state?: string } {
+  const candidate = error as { name?: unknown; status?: unknown } | null;
+  return (
+    candidate?.name === 'AuthenticationError' &&
+    (candidate.status === 401 || candidate.status === 403)
+  );
 }
 
 function readRenderingId(state: string): number | null {

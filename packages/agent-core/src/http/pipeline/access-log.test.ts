@@ -1,0 +1,30 @@
+import express from 'express';
+import request from 'supertest';
+
+import { accessLog, redactUrl } from './access-log';
+
+describe('access log', () => {
+  it('redacts secret-looking query parameters', () => {
+    expect(redactUrl('/forest/authentication/callback?code=abc&state=%7B%7D&x=1')).toBe(
+      '/forest/authentication/callback?code=***&state=***&x=1',
+    );
+    expect(redactUrl('/forest/orders')).toBe('/forest/orders');
+  });
+
+  it('logs one line per request with status and never the token', async () => {
+    const lines: string[] = [];
+    const app = express();
+    app.use(accessLog((_level, message) => lines.push(message)));
+    app.get('/forest/orders', (_request, response) => {
+      response.status(204).end();
+    });
+    await request(app)
+      .get('/forest/orders?timezone=UTC&token=abc')
+      .set('Authorization', 'Bearer xyz');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\[204\] GET \/forest\/orders\?timezone=UTC&token=\*\*\* - [\d.]+ms$/,
+    );
+    expect(lines[0]).not.toContain('xyz');
+  });
+});
