@@ -71,17 +71,9 @@ function noteQuery(knex: Knex): Knex.QueryBuilder {
     );
 }
 
-/** Messages of the given notes, oldest first. */
-export async function messagesOf(
-  knex: Knex,
-  noteIds: readonly number[],
-): Promise<Map<number, NoteMessageRow[]>> {
-  const byNote = new Map<number, NoteMessageRow[]>(noteIds.map((id) => [id, []]));
-  if (noteIds.length === 0) return byNote;
-  const rows: NoteMessageRow[] = await knex('note_messages as m')
+function messageQuery(knex: Knex): Knex.QueryBuilder {
+  return knex('note_messages as m')
     .join('users as u', 'u.id', 'm.user_id')
-    .whereIn('m.note_id', noteIds)
-    .orderBy('m.id')
     .select(
       'm.id',
       'm.note_id',
@@ -91,6 +83,23 @@ export async function messagesOf(
       'u.email as user_email',
       'u.username as user_username',
     );
+}
+
+/** One message with its author (gone if its note was deleted meanwhile). */
+export async function findNoteMessage(knex: Knex, id: number): Promise<NoteMessageRow | undefined> {
+  return messageQuery(knex).where('m.id', id).first();
+}
+
+/** Messages of the given notes, oldest first. */
+export async function messagesOf(
+  knex: Knex,
+  noteIds: readonly number[],
+): Promise<Map<number, NoteMessageRow[]>> {
+  const byNote = new Map<number, NoteMessageRow[]>(noteIds.map((id) => [id, []]));
+  if (noteIds.length === 0) return byNote;
+  const rows: NoteMessageRow[] = await messageQuery(knex)
+    .whereIn('m.note_id', noteIds)
+    .orderBy('m.id');
   for (const row of rows) byNote.get(row.note_id)?.push(row);
   return byNote;
 }

@@ -4,7 +4,7 @@ import { invalidBody } from '../../errors';
 import { required, type ServerContext } from '../../http/context';
 import { decodeIdCursor, encodeIdCursor } from '../../store/cursor';
 import { resolveUserTeam } from '../../store/model';
-import { findNote, listNotes } from '../../store/note-queries';
+import { findNote, findNoteMessage, listNotes } from '../../store/note-queries';
 import { addNoteMessage, createNote, deleteNote, updateNote } from '../../store/note-writer';
 import { dateFilterOf } from '../../validation/query-schemas';
 import { echoParameters } from '../echo-parameters';
@@ -130,19 +130,8 @@ export function addMessageHandler(ctx: ServerContext): RequestHandler {
     const content = sanitizeMessage(body.content, 'content');
     const added = await addNoteMessage(ctx.knex, author, noteId, content);
     if (!added) throw noteNotFound(noteId, environment.name);
-    const [message] = await ctx
-      .knex('note_messages as m')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where('m.id', added.messageId)
-      .select(
-        'm.id',
-        'm.note_id',
-        'm.content',
-        'm.created_at',
-        'u.id as user_id',
-        'u.email as user_email',
-        'u.username as user_username',
-      );
+    const message = await findNoteMessage(ctx.knex, added.messageId);
+    if (!message) throw noteNotFound(noteId, environment.name);
     res.status(201).set('ETag', noteEtag(noteId, added.version)).json(noteMessageItem(message));
   };
 }
