@@ -1,4 +1,4 @@
-import { DEFAULT_PG_URL } from '@canopy/test-databases';
+import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL } from '@canopy/test-databases';
 import { isSqlDataSourceError } from '../errors/sql-data-source-error';
 import { connect } from './connect';
 import { parseConnection } from './parse-connection';
@@ -45,6 +45,22 @@ describe('connect', () => {
     expect(isSqlDataSourceError(error, 'DATABASE_CONNECT_ERROR')).toBe(true);
     expect(error.message).toContain(`postgres://${url.hostname}:${url.port}/no_such_database`);
     expect(error.message).not.toContain('hunter2-secret');
+  });
+
+  it('with sslMode preferred, falls back from verified TLS to what the server offers', async () => {
+    const url = new URL(process.env.MYSQL_URL ?? DEFAULT_MYSQL_URL);
+    const { knex, sslMode } = await connect(
+      parseConnection({ uri: url.toString(), sslMode: 'preferred' }),
+      new PgTypeParsers(),
+    );
+    try {
+      // The local server has no certificate a client could verify.
+      expect(['required', 'disabled']).toContain(sslMode);
+      const [rows] = await knex.raw('select 1 + 1 as two');
+      expect(rows[0].two).toBe(2);
+    } finally {
+      await knex.destroy();
+    }
   });
 
   it('reports an unreachable server', async () => {

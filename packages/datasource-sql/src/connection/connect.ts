@@ -19,9 +19,10 @@ function redact(message: string, connection: ResolvedConnection): string {
 function describeFailure(error: unknown, connection: ResolvedConnection): string {
   if (!(error instanceof Error)) return redact(String(error), connection);
   const code = (error as { code?: unknown }).code;
-  const name = typeof code === 'string' && code !== '' ? code : error.name;
   const message = error.message || (error as { errors?: Error[] }).errors?.[0]?.message || '';
-  return redact(`${words(name)}: ${message}`, connection);
+  // Driver codes (ECONNREFUSED, 28P01, ER_ACCESS_DENIED_ERROR) are kept as they are.
+  const name = typeof code === 'string' && code !== '' ? code : words(error.name);
+  return redact(`${name}: ${message}`, connection);
 }
 
 async function probe(knex: Knex, connection: ResolvedConnection): Promise<void> {

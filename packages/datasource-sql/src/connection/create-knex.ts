@@ -8,6 +8,12 @@ type Done = (error: Error | null, connection: unknown) => void;
 interface CallbackClient {
   query(sql: string, callback: (error: Error | null) => void): void;
 }
+interface MysqlClient extends CallbackClient {
+  query(
+    sql: string,
+    callback: (error: Error | null, rows?: Array<{ version?: unknown }>) => void,
+  ): void;
+}
 interface SqliteDatabase {
   pragma(source: string): unknown;
   function(
@@ -101,18 +107,27 @@ function mysqlConfig(connection: ResolvedConnection, mode: SslMode): Knex.Config
     },
     pool: {
       ...connection.pool,
-      afterCreate: (client: CallbackClient, done: Done) =>
-        runAll(
-          client,
-          [
-            "SET time_zone = '+00:00'",
-            // MariaDB names the limit max_statement_time (seconds), MySQL max_execution_time (ms).
-            connection.dialect === 'mariadb'
-              ? `SET SESSION max_statement_time = ${seconds}`
-              : `SET SESSION max_execution_time = ${connection.statementTimeoutInMs}`,
-          ],
-          done,
-        ),
+      afterCreate: (client: MysqlClient, done: Done) => {
+        // The URI's dialect may say mysql for a MariaDB server: ask the server which it is.
+        client.query('SELECT VERSION() AS version', (error, rows) => {
+          if (error) {
+            done(error, client);
+            return;
+          }
+          const mariadb = String(rows?.[0]?.version ?? '').includes('MariaDB');
+          runAll(
+            client,
+            [
+              "SET time_zone = '+00:00'",
+              // MariaDB names the limit max_statement_time (seconds), MySQL max_execution_time (ms).
+              mariadb
+                ? `SET SESSION max_statement_time = ${seconds}`
+                : `SET SESSION max_execution_time = ${connection.statementTimeoutInMs}`,
+            ],
+            done,
+          );
+        });
+      },
     },
     acquireConnectionTimeout: connection.connectionTimeoutInMs,
   };
