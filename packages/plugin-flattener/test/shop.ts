@@ -132,10 +132,7 @@ export function list(
 }
 
 /** The exposed fields of a collection (name → type summary), as the schema file would list them. */
-export function exposedFields(
-  dataSource: DataSource,
-  collection: string,
-): Record<string, string> {
+export function exposedFields(dataSource: DataSource, collection: string): Record<string, string> {
   const fields = dataSource.getCollection(collection).schema.fields;
   return Object.fromEntries(
     Object.entries(fields).map(([name, field]) => [

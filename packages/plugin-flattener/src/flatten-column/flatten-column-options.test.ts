@@ -97,7 +97,9 @@ describe('flattenColumn refuses misused options at start', () => {
   ])('%s', async (_case, options, code, message) => {
     const failure = start(options);
     await expect(failure).rejects.toThrow(message);
-    await failure.catch((error: unknown) => expect(isFlattenerError(error, code as never)).toBe(true));
+    await failure.catch((error: unknown) =>
+      expect(isFlattenerError(error, code as never)).toBe(true),
+    );
   });
 
   it('refuses an array column', async () => {

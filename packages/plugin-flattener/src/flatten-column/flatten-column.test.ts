@@ -78,14 +78,16 @@ describe('flattenColumn through the whole customizer stack (in-memory source)', 
       include: ['geo.lat', 'geo:lng', 'geo', 'city'],
       exclude: ['city'],
     });
-    expect(Object.keys(exposedFields(dataSource, 'customers')).filter((n) => n.includes('@@@')))
-      .toEqual(['address@@@geo@@@lat', 'address@@@geo@@@lng', 'address@@@geo']);
+    expect(
+      Object.keys(exposedFields(dataSource, 'customers')).filter((n) => n.includes('@@@')),
+    ).toEqual(['address@@@geo@@@lat', 'address@@@geo@@@lng', 'address@@@geo']);
   });
 
   it('excluding a parent path keeps its children', async () => {
     const dataSource = await flatten({ columnName: 'address', level: 2, exclude: ['geo', 'kind'] });
-    expect(Object.keys(exposedFields(dataSource, 'customers')).filter((n) => n.includes('@@@')))
-      .toEqual(['address@@@city', 'address@@@geo@@@lat', 'address@@@geo@@@lng']);
+    expect(
+      Object.keys(exposedFields(dataSource, 'customers')).filter((n) => n.includes('@@@')),
+    ).toEqual(['address@@@city', 'address@@@geo@@@lat', 'address@@@geo@@@lng']);
   });
 
   it('creates records with only the provided nested keys', async () => {
