@@ -1,0 +1,213 @@
+import { type DataSource, Filter } from '@canopy/agent-core';
+import { openSqlDataSource, type SqlDataSource } from '@canopy/datasource-sql';
+import { useTestDatabase } from '@canopy/test-databases';
+import { flattenColumn, flattenJsonColumn, flattenRelation } from '../src';
+import { buildShop, caller, list } from './shop';
+
+const db = useTestDatabase('postgres');
+
+const deliveryType = {
+  carrier: 'String',
+  address: { city: 'String', geo: { lat: 'Number', lng: 'Number' } },
+} as const;
+
+/** PostgreSQL through datasource-sql: a jsonb column nested 3 levels, a two-hop relation path. */
+describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
+  let sql: SqlDataSource;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    const { knex } = db();
+    await knex.raw(`
+      CREATE TABLE companies (id serial PRIMARY KEY, name text NOT NULL, country text);
+      CREATE TABLE customers (
+        id serial PRIMARY KEY,
+        name text NOT NULL,
+        company_id integer REFERENCES companies(id)
+      );
+      CREATE TABLE orders (
+        id serial PRIMARY KEY,
+        reference text NOT NULL,
+        customer_id integer REFERENCES customers(id),
+        delivery jsonb,
+        delivery_lat double precision
+          GENERATED ALWAYS AS ((delivery #>> '{address,geo,lat}')::double precision) STORED
+      );
+      INSERT INTO companies (name, country) VALUES ('Acme', 'US'), ('Bistro', 'FR');
+      INSERT INTO customers (name, company_id) VALUES ('Ada', 2), ('Bob', 1), ('Cy', NULL);
+      INSERT INTO orders (reference, customer_id, delivery) VALUES
+        ('A-1', 1, '{"carrier":"UPS","address":{"city":"Lyon","geo":{"lat":45.76,"lng":4.83}},"weight":2}'),
+        ('B-2', 2, '{"carrier":"DHL","address":{"city":"Boston","geo":{"lat":42.36,"lng":-71.06}}}'),
+        ('C-3', 3, '{"carrier":"UPS"}');
+    `);
+    sql = await openSqlDataSource(db().url);
+    dataSource = await buildShop(
+      (customizer) =>
+        customizer.customizeCollection('orders', (orders) =>
+          orders
+            .use(flattenJsonColumn, {
+              columnName: 'delivery',
+              columnType: deliveryType,
+              nativeFields: { 'address.geo.lat': 'delivery_lat' },
+            })
+            .use(flattenRelation, { relationName: 'customer:company', include: ['name'] })
+            .use(flattenRelation, { relationName: 'customer', include: ['name'] }),
+        ),
+      sql,
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await sql?.close();
+  });
+
+  const stored = async () =>
+    (await db().knex.raw('SELECT id, delivery FROM orders ORDER BY id')).rows as {
+      id: number;
+      delivery: unknown;
+    }[];
+
+  it('exposes every jsonb leaf, the relation columns, and hides the jsonb and native columns', () => {
+    const fields = dataSource.getCollection('orders').schema.fields;
+    expect(Object.keys(fields).sort()).toEqual(
+      [
+        'id',
+        'reference',
+        'customer_id',
+        'customer',
+        'delivery@@@carrier',
+        'delivery@@@address@@@city',
+        'delivery@@@address@@@geo@@@lat',
+        'delivery@@@address@@@geo@@@lng',
+        'customer@@@company@@@name',
+        'customer@@@name',
+      ].sort(),
+    );
+  });
+
+  it('reads three levels deep and through two hops', async () => {
+    expect(
+      await list(dataSource, 'orders', [
+        'id',
+        'delivery@@@address@@@city',
+        'delivery@@@address@@@geo@@@lng',
+        'customer@@@company@@@name',
+      ]),
+    ).toEqual([
+      {
+        id: 1,
+        'delivery@@@address@@@city': 'Lyon',
+        'delivery@@@address@@@geo@@@lng': 4.83,
+        'customer@@@company@@@name': 'Bistro',
+      },
+      {
+        id: 2,
+        'delivery@@@address@@@city': 'Boston',
+        'delivery@@@address@@@geo@@@lng': -71.06,
+        'customer@@@company@@@name': 'Acme',
+      },
+      { id: 3, 'delivery@@@address@@@city': null, 'delivery@@@address@@@geo@@@lng': null },
+    ]);
+  });
+
+  it('creates a record from flattened keys only', async () => {
+    const [created] = await dataSource.getCollection('orders').create(caller, [
+      {
+        reference: 'D-4',
+        'delivery@@@carrier': 'GLS',
+        'delivery@@@address@@@geo@@@lat': 48.85,
+      },
+    ]);
+    const rows = await stored();
+    expect(rows.find((row) => row.id === created?.id)?.delivery).toEqual({
+      carrier: 'GLS',
+      address: { geo: { lat: 48.85 } },
+    });
+    await dataSource
+      .getCollection('orders')
+      .delete(
+        caller,
+        new Filter({ conditionTree: { field: 'id', operator: 'Equal', value: created?.id } }),
+      );
+  });
+
+  it('updates one nested key on many records, leaving the siblings intact in each', async () => {
+    await dataSource
+      .getCollection('orders')
+      .update(caller, new Filter(), { 'delivery@@@address@@@geo@@@lng': 0 });
+    expect(await stored()).toEqual([
+      {
+        id: 1,
+        delivery: {
+          carrier: 'UPS',
+          address: { city: 'Lyon', geo: { lat: 45.76, lng: 0 } },
+          weight: 2,
+        },
+      },
+      {
+        id: 2,
+        delivery: { carrier: 'DHL', address: { city: 'Boston', geo: { lat: 42.36, lng: 0 } } },
+      },
+      { id: 3, delivery: { carrier: 'UPS', address: { geo: { lng: 0 } } } },
+    ]);
+  });
+
+  it('filters and sorts natively on a jsonb path mapped to a generated column', async () => {
+    const queries: string[] = [];
+    const onQuery = (query: { sql: string }) => queries.push(query.sql);
+    sql.knex.on('query', onQuery);
+    try {
+      expect(
+        await list(dataSource, 'orders', ['id', 'delivery@@@address@@@geo@@@lat'], {
+          conditionTree: {
+            field: 'delivery@@@address@@@geo@@@lat',
+            operator: 'GreaterThan',
+            value: 43,
+          },
+        }),
+      ).toEqual([{ id: 1, 'delivery@@@address@@@geo@@@lat': 45.76 }]);
+      expect(
+        await list(dataSource, 'orders', ['id'], {
+          conditionTree: { field: 'delivery@@@address@@@geo@@@lat', operator: 'Present' },
+          sort: [{ field: 'delivery@@@address@@@geo@@@lat', ascending: true }],
+        }),
+      ).toEqual([{ id: 2 }, { id: 1 }]);
+    } finally {
+      sql.knex.off('query', onQuery);
+    }
+    // Both the condition and the order reach PostgreSQL: nothing was listed to filter in memory.
+    expect(queries).toHaveLength(2);
+    expect(queries[0]).toMatch(/"delivery_lat" > \$1/);
+    expect(queries[1]).toMatch(/order by .*"delivery_lat" asc/i);
+  });
+
+  it('filters and sorts on the two-hop relation field in SQL, and writes through it', async () => {
+    expect(
+      await list(dataSource, 'orders', ['id'], {
+        conditionTree: { field: 'customer@@@company@@@name', operator: 'Present' },
+        sort: [{ field: 'customer@@@company@@@name', ascending: false }],
+      }),
+    ).toEqual([{ id: 1 }, { id: 2 }]);
+    await dataSource
+      .getCollection('orders')
+      .update(caller, new Filter({ conditionTree: { field: 'id', operator: 'Equal', value: 2 } }), {
+        'customer@@@company@@@name': 'Acme Corp',
+      });
+    const { rows } = await db().knex.raw('SELECT name FROM companies ORDER BY id');
+    expect(rows).toEqual([{ name: 'Acme Corp' }, { name: 'Bistro' }]);
+  });
+
+  it('refuses flattenColumn on the jsonb column without a shape', async () => {
+    await expect(
+      buildShop(
+        (customizer) =>
+          customizer.customizeCollection('orders', (orders) =>
+            orders.use(flattenColumn, { columnName: 'delivery' }),
+          ),
+        sql,
+      ),
+    ).rejects.toThrow(
+      "'orders.delivery' cannot be flattened using flattenColumn please use flattenJsonColumn",
+    );
+  });
+});
