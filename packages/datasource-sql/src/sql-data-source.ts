@@ -4,6 +4,7 @@ import { SqlCollection } from './collection/sql-collection';
 import { SqlDataSourceError } from './errors/sql-data-source-error';
 import type { SqlIntrospection } from './introspection/introspection';
 import { bindNamedParameters } from './native-query/bind-named-parameters';
+import { nativeRows } from './native-query/native-rows';
 import type { SqlEnvironment } from './query/query-context';
 
 /**
@@ -48,14 +49,7 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
     }
     const { sql, bindings } = bindNamedParameters(query, contextVariables);
     const result = await this.environment.knex.raw(sql, bindings as Knex.RawBinding[]);
-    switch (this.environment.dialect) {
-      case 'postgres':
-        return (result as { rows: RecordData[] }).rows;
-      case 'sqlite':
-        return result as RecordData[];
-      default:
-        return (result as [RecordData[]])[0];
-    }
+    return nativeRows(result, this.environment.dialect);
   }
 
   /** Closes the connection pool; later queries fail. Safe to call twice. */

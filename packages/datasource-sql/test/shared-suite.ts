@@ -1012,6 +1012,12 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         { tier: 'gold', email: "x'; DROP TABLE customers;--" },
       );
       expect(rows).toEqual([{ email: 'ada@example.com' }]);
+      const [first] = await dataSource.executeNativeQuery(
+        'main',
+        'SELECT placed_at FROM orders WHERE id = $id',
+        { id: 1 },
+      );
+      expect(first?.placed_at).toBe('2024-01-31T23:30:00.000Z');
       const unknown = await failure(() => dataSource.executeNativeQuery('other', 'SELECT 1'));
       expect(unknown.message).toContain("Unknown connection name 'other'");
     });

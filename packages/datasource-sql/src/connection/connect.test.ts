@@ -1,4 +1,5 @@
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL } from '@canopy/test-databases';
+import { createServer, type AddressInfo } from 'node:net';
 import { isSqlDataSourceError } from '../errors/sql-data-source-error';
 import { connect } from './connect';
 import { parseConnection } from './parse-connection';
@@ -60,6 +61,30 @@ describe('connect', () => {
       expect(rows[0].two).toBe(2);
     } finally {
       await knex.destroy();
+    }
+  });
+
+  it('gives up on a server that accepts connections but never answers', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const error = await failure(() =>
+        connect(
+          parseConnection({
+            uri: `postgres://u:pw@127.0.0.1:${port}/db`,
+            connectionTimeoutInMs: 300,
+          }),
+          new PgTypeParsers(),
+        ),
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(isSqlDataSourceError(error)).toBe(true);
+      expect(error.message).toContain(`127.0.0.1:${port}/db`);
+      expect(error.message).toMatch(/timed out|timeout/i);
+    } finally {
+      silent.close();
     }
   });
 
