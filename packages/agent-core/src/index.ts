@@ -274,10 +274,12 @@ export {
 export {
   type ActionDefinition,
   type SingleActionDefinition,
+  type AnyActionDefinition,
   type DynamicField,
   type DynamicLayoutElement,
   type DynamicFormElement,
   type ValueOrHandler,
+  type FieldValue,
 } from './customizer/action/action-definition';
 export { ActionContext, ActionContextSingle } from './customizer/action/action-context';
 export { ActionResultBuilder } from './customizer/action/action-result-builder';

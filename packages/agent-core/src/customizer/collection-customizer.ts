@@ -7,7 +7,7 @@ import type { ColumnType, PrimitiveType } from '../toolkit/schema/column-type';
 import { getPrimaryKeys } from '../toolkit/schema/schema-utils';
 import { allowedOperatorsForType } from '../toolkit/validation/condition-tree-validator';
 import { resolveColumnPath } from '../toolkit/validation/field-path';
-import type { ActionDefinition } from './action/action-definition';
+import type { ActionDefinition, AnyActionDefinition } from './action/action-definition';
 import type { CollectionCustomizationContext } from './context/customization-context';
 import type { ApplyingState, DataSourceCustomizer } from './data-source-customizer';
 import type { BinaryMode } from './decorators/binary/binary-collection';
@@ -74,10 +74,7 @@ export class CollectionCustomizer {
   }
 
   /** Adds an action (spec §2.4); re-adding a name replaces it. */
-  addAction<Context extends Parameters<ActionDefinition['execute']>[0]>(
-    name: string,
-    definition: ActionDefinition<Context>,
-  ): this {
+  addAction(name: string, definition: AnyActionDefinition): this {
     return this.queue(({ stack }) =>
       stack.action
         .getCollection(this.name)

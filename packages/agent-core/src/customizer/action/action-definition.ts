@@ -7,6 +7,17 @@ import type { ActionResultBuilder } from './action-result-builder';
 /** A property that may be a value, a promise, or a function of the context. */
 export type ValueOrHandler<Context, T> = T | Promise<T> | ((context: Context) => T | Promise<T>);
 
+/** A field value: a plain value, a promise, or a function of the context. */
+export type FieldValue<Context> =
+  | ((context: Context) => unknown)
+  | string
+  | number
+  | boolean
+  | null
+  | unknown[]
+  | Record<string, unknown>
+  | Promise<unknown>;
+
 /**
  * A field of an action form (spec §2.5). Almost every property may be a function of the context;
  * `if` hides the field when it returns `false`; `options` of a dynamic dropdown also receives the
@@ -23,8 +34,8 @@ export interface DynamicField<Context = ActionContext> {
   isRequired?: ValueOrHandler<Context, boolean>;
   isReadOnly?: ValueOrHandler<Context, boolean>;
   placeholder?: ValueOrHandler<Context, string>;
-  defaultValue?: ValueOrHandler<Context, unknown>;
-  value?: ValueOrHandler<Context, unknown>;
+  defaultValue?: FieldValue<Context>;
+  value?: FieldValue<Context>;
   if?: (context: Context) => boolean | Promise<boolean>;
   enumValues?: ValueOrHandler<Context, string[]>;
   collectionName?: ValueOrHandler<Context, string>;
@@ -82,5 +93,9 @@ export interface ActionDefinition<Context extends ActionContext = ActionContext>
   submitButtonLabel?: string;
 }
 
-/** An action acting on exactly one record. */
+/** An action acting on exactly one record: its context can read that record. */
 export type SingleActionDefinition = ActionDefinition<ActionContextSingle> & { scope: 'Single' };
+
+/** An action definition whose context type follows its scope. */
+export type AnyActionDefinition =
+  SingleActionDefinition | (ActionDefinition<ActionContext> & { scope: 'Bulk' | 'Global' });
