@@ -3,11 +3,14 @@ import type { AgentServices } from '../platform/agent-services';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { hashSchema } from '../schema/schema-hash';
 import { toSchemaDocument } from '../schema/schema-document';
+import type { CollectionCustomizer } from '../customizer/collection-customizer';
+import { type DataSourceOptions, DataSourceCustomizer } from '../customizer/data-source-customizer';
+import type { DataSourceChartDefinition } from '../customizer/decorators/chart/chart-collection';
+import type { Plugin } from '../customizer/plugin';
 import type { DataSource, DataSourceFactory } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { AgentError } from './agent-error';
 import type { ResolvedAgentOptions } from './agent-options';
-import { CompositeDataSource } from './composite-data-source';
 import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
@@ -23,13 +26,25 @@ export type DataSourceBuild = (
 
 /** What the lifecycle is built from (`createAgent` provides the real ones). */
 export interface AgentDependencies {
-  /** Default: the union of the data sources given to {@link Agent.addDataSource}. */
+  /** Default: the agent's customizations applied by its `DataSourceCustomizer`. */
   buildDataSource?: DataSourceBuild;
   /** The agent's REST interface for the running services (`http/createAgentRouter`). */
   createRouter: (services: AgentServices) => RequestHandler;
   /** Timeouts, retries and cache tuning of the platform client (tests shorten them). */
   platform?: Omit<PlatformClientOptions, 'serverUrl' | 'envSecret' | 'logger'>;
 }
+
+/**
+ * The shape of the `Schema` type that `updateTypesOnFileSystem` generates; `createAgent<Schema>()`
+ * then checks collection names at compile time.
+ */
+export type TypingsSchema = Record<
+  string,
+  { plain: Record<string, unknown>; nested: Record<string, unknown>; flat: Record<string, unknown> }
+>;
+
+/** A collection name of the typed schema (any string without typings). */
+export type CollectionName<S extends TypingsSchema> = keyof S & string;
 
 /** How long `stop()` lets requests in flight finish. */
 const STOP_GRACE_MS = 5000;
@@ -47,13 +62,13 @@ interface Running {
  * platform if the platform does not have it, and writes the typings; then it opens the platform's
  * event stream and serves the routes.
  */
-export class Agent {
+export class Agent<S extends TypingsSchema = TypingsSchema> {
   private readonly slot: RouterSlot;
   private standalone: StandaloneServer | null = null;
   private mounted = false;
   private running: Running | null = null;
   private transition: Promise<void> = Promise.resolve();
-  private readonly factories: DataSourceFactory[] = [];
+  private readonly customizer = new DataSourceCustomizer();
 
   constructor(
     /** The validated options. */
@@ -74,20 +89,65 @@ export class Agent {
   }
 
   /**
-   * Adds a data source. Its factory runs at `start()` and again at every `restart()`; the
-   * collections of every added data source are served side by side (names must not collide).
+   * Adds a data source (spec §2.2): its factory runs at `start()` and again at every
+   * `restart()`; `include`/`exclude` select collections and `rename` renames them.
    *
    * @example
-   * createAgent().addDataSource(createSqlDataSource(process.env.DATABASE_URL));
+   * createAgent().addDataSource(createSqlDataSource(process.env.DATABASE_URL!), {
+   *   exclude: ['knex_migrations'],
+   * });
    */
-  addDataSource(factory: DataSourceFactory): this {
-    if (typeof factory !== 'function') {
-      throw new AgentError(
-        'INVALID_AGENT_OPTIONS',
-        `addDataSource needs a data source factory (logger, restartAgent) => Promise<DataSource>, got ${typeof factory}.`,
-      );
-    }
-    this.factories.push(factory);
+  addDataSource(factory: DataSourceFactory, options?: DataSourceOptions): this {
+    this.customizer.addDataSource(factory, options);
+    return this;
+  }
+
+  /**
+   * Customizes a collection (spec §4.3); the handler runs now, what it asks for is applied at
+   * start, in call order, after the data source that provides the collection.
+   *
+   * @example
+   * agent.customizeCollection('orders', (orders) =>
+   *   orders.addSegment('Late', { field: 'status', operator: 'Equal', value: 'late' }));
+   */
+  customizeCollection(
+    name: CollectionName<S>,
+    handler: (collection: CollectionCustomizer) => void,
+  ): this {
+    this.customizer.customizeCollection(name, handler);
+    return this;
+  }
+
+  /**
+   * Adds a data-source-level chart.
+   *
+   * @example
+   * agent.addChart('mrr', (context, resultBuilder) => resultBuilder.value(42_000));
+   */
+  addChart(name: string, definition: DataSourceChartDefinition): this {
+    this.customizer.addChart(name, definition);
+    return this;
+  }
+
+  /**
+   * Hides collections from the exported schema; they stay usable inside the agent.
+   *
+   * @example
+   * agent.removeCollection('knex_migrations', 'knex_migrations_lock');
+   */
+  removeCollection(...names: CollectionName<S>[]): this {
+    this.customizer.removeCollection(...names);
+    return this;
+  }
+
+  /**
+   * Loads a plugin on every collection.
+   *
+   * @example
+   * agent.use(flattenColumn, { columnName: 'address' });
+   */
+  use<Options>(plugin: Plugin<Options>, options?: Options): this {
+    this.customizer.use(plugin, options);
     return this;
   }
 
@@ -263,33 +323,12 @@ export class Agent {
     await writeTypings(dataSource, typingsPath, typingsMaxDepth, this.options.logger);
   }
 
-  /** Runs the data source factories (or the injected build) and unites what they give. */
-  private async buildDataSource(
-    logger: Logger,
-    restartAgent: () => Promise<void>,
-  ): Promise<DataSource> {
+  /** Applies every customization on a fresh stack (or runs the injected build). */
+  private buildDataSource(logger: Logger, restartAgent: () => Promise<void>): Promise<DataSource> {
     if (this.dependencies.buildDataSource) {
       return this.dependencies.buildDataSource(logger, restartAgent);
     }
-    const results = await Promise.allSettled(
-      this.factories.map((factory) => factory(logger, restartAgent)),
-    );
-    const built = results.flatMap((result) =>
-      result.status === 'fulfilled' ? [result.value] : [],
-    );
-    const failure = results.find(
-      (result): result is PromiseRejectedResult => result.status === 'rejected',
-    );
-    if (failure) {
-      await Promise.allSettled(built.map((dataSource) => dataSource.close?.()));
-      throw failure.reason;
-    }
-    try {
-      return new CompositeDataSource(built);
-    } catch (error) {
-      await Promise.allSettled(built.map((dataSource) => dataSource.close?.()));
-      throw error;
-    }
+    return this.customizer.getDataSource(logger, restartAgent);
   }
 
   /** Hash check, schema file, typings, IP whitelist and login set-up; resolves the router. */

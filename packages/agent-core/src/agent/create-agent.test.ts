@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -66,11 +66,55 @@ describe('createAgent', () => {
       .addDataSource(async () => first)
       .addDataSource(async () => second);
     await expect(agent.generateSchemaOnly()).rejects.toThrow(
-      "Collection 'customers' already exists.",
+      "Collection 'customers' already exists",
     );
-    expect(first.closed && second.closed).toBe(true);
+    expect(first.closed).toBe(true);
     expect(() => agent.addDataSource('postgres://x' as never)).toThrow(
       /needs a data source factory/,
     );
+  });
+
+  it('applies customizations at start and replays them on restart', async () => {
+    const sandbox = await createServerSandbox(0);
+    const directory = mkdtempSync(join(tmpdir(), 'canopy-create-agent-'));
+    let factoryCalls = 0;
+    const agent = createAgent({
+      authSecret: 'a',
+      envSecret: ENV_SECRET,
+      serverUrl: sandbox.url,
+      schemaPath: join(directory, 'schema.json'),
+      logger: () => {},
+    })
+      .addDataSource(
+        async () => {
+          factoryCalls += 1;
+          return new ShopDataSource();
+        },
+        { rename: { customers: 'clients' } },
+      )
+      .addDataSource(async () => new NamesDataSource(['books', 'logs']))
+      .removeCollection('logs')
+      .customizeCollection('orders', (orders) =>
+        orders.addSegment('Big', { field: 'amount', operator: 'GreaterThan', value: 100 }),
+      );
+    await agent.start();
+    const schema = JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8'));
+    expect(schema.collections.map((collection: { name: string }) => collection.name)).toEqual([
+      'books',
+      'clients',
+      'orders',
+    ]);
+    const orders = schema.collections[2];
+    expect(orders.segments).toEqual([
+      { id: 'orders.Big', name: 'Big' },
+      { id: 'orders.Late', name: 'Late' },
+    ]);
+    expect(
+      orders.fields.find((field: { field: string }) => field.field === 'customer'),
+    ).toMatchObject({ reference: 'clients.id' });
+    await agent.restart();
+    expect(factoryCalls).toBe(2);
+    await agent.stop();
+    await sandbox.close();
   });
 });

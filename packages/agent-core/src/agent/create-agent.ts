@@ -1,10 +1,12 @@
 import { createAgentRouter } from '../http';
-import { Agent } from './agent';
+import { Agent, type TypingsSchema } from './agent';
 import { type AgentOptions, resolveAgentOptions } from './agent-options';
 
 /**
  * Creates an agent (spec §2.1, §4.1). Options are validated at once; secrets and the platform
- * URL fall back to `CANOPY_AUTH_SECRET`, `CANOPY_ENV_SECRET` and `CANOPY_SERVER_URL`.
+ * URL fall back to `CANOPY_AUTH_SECRET`, `CANOPY_ENV_SECRET` and `CANOPY_SERVER_URL`. Pass the
+ * `Schema` type of the generated typings (`createAgent<Schema>()`) to check collection names at
+ * compile time.
  *
  * @throws AgentOptionsError listing every invalid option (secrets' values are never shown).
  * @example
@@ -16,6 +18,8 @@ import { type AgentOptions, resolveAgentOptions } from './agent-options';
  *   .mountOnStandaloneServer(3351)
  *   .start();
  */
-export function createAgent(options: AgentOptions = {}): Agent {
-  return new Agent(resolveAgentOptions(options), { createRouter: createAgentRouter });
+export function createAgent<S extends TypingsSchema = TypingsSchema>(
+  options: AgentOptions = {},
+): Agent<S> {
+  return new Agent<S>(resolveAgentOptions(options), { createRouter: createAgentRouter });
 }
