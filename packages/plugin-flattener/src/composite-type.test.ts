@@ -1,11 +1,12 @@
+import type { CompositeColumnType } from '@canopy/agent-core';
 import { depthOf, findTypeProblem, pathsToLevel, typeAtPath } from './composite-type';
 
-const address = {
+const address: CompositeColumnType = {
   city: 'String',
   kind: { type: 'Enum', enumValues: ['home', 'work'] },
   geo: { lat: 'Number', point: { x: 'Number' } },
   tags: ['String'],
-} as const;
+};
 
 describe('composite types', () => {
   it('enumerates paths down to a level, enums and arrays being leaves', () => {
