@@ -47,7 +47,14 @@ export function periodOf(
   return undefined;
 }
 
-/** Whether `zone` is an IANA zone luxon understands. */
+const knownZones = new Map<string, boolean>();
+
+/** Whether `zone` is an IANA zone luxon understands (remembered: every query asks). */
 export function isValidZone(zone: string): boolean {
-  return DateTime.now().setZone(zone).isValid;
+  let valid = knownZones.get(zone);
+  if (valid === undefined) {
+    valid = DateTime.now().setZone(zone).isValid;
+    if (knownZones.size < 1000) knownZones.set(zone, valid);
+  }
+  return valid;
 }
