@@ -109,7 +109,8 @@ export class CollectionCustomizer {
   /** Copies a column reachable through ManyToOne/OneToOne relations (`path` like `author:name`). */
   importField(name: string, options: { path: string; readonly?: boolean }): this {
     return this.queue(({ stack }) => {
-      const collection = stack.lateComputed.getCollection(this.name);
+      // The target as customizations so far expose it (a computed field made writable counts).
+      const collection = stack.validation.getCollection(this.name);
       let target;
       try {
         target = resolveColumnPath(collection, options.path).schema;
