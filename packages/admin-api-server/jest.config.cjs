@@ -1,2 +1,3 @@
-// Integration tests run against a real PostgreSQL on a shared machine: allow slow moments.
-module.exports = require('../../jest.preset.cjs')(__dirname, { testTimeout: 30_000 });
+module.exports = require('../../jest.preset.cjs')(__dirname, {
+  setupFilesAfterEnv: ['<rootDir>/test/jest-setup.ts'],
+});
