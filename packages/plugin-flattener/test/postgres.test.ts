@@ -6,11 +6,6 @@ import { buildShop, caller, list } from './shop';
 
 const db = useTestDatabase('postgres');
 
-const deliveryType = {
-  carrier: 'String',
-  address: { city: 'String', geo: { lat: 'Number', lng: 'Number' } },
-} as const;
-
 /** PostgreSQL through datasource-sql: a jsonb column nested 3 levels, a two-hop relation path. */
 describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
   let sql: SqlDataSource;
@@ -30,8 +25,7 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
         reference text NOT NULL,
         customer_id integer REFERENCES customers(id),
         delivery jsonb,
-        delivery_lat double precision
-          GENERATED ALWAYS AS ((delivery #>> '{address,geo,lat}')::double precision) STORED
+        delivery_lat double precision GENERATED ALWAYS AS ((delivery #>> '{address,geo,lat}')::double precision) STORED
       );
       INSERT INTO companies (name, country) VALUES ('Acme', 'US'), ('Bistro', 'FR');
       INSERT INTO customers (name, company_id) VALUES ('Ada', 2), ('Bob', 1), ('Cy', NULL);
@@ -43,16 +37,21 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
     sql = await openSqlDataSource(db().url);
     dataSource = await buildShop(
       (customizer) =>
-        customizer.customizeCollection('orders', (orders) =>
+        customizer.customizeCollection('orders', (orders) => {
+          // native:start
+          orders.use(flattenJsonColumn, {
+            columnName: 'delivery',
+            columnType: {
+              carrier: 'String',
+              address: { city: 'String', geo: { lat: 'Number', lng: 'Number' } },
+            },
+            nativeFields: { 'address.geo.lat': 'delivery_lat' },
+          });
+          // native:end
           orders
-            .use(flattenJsonColumn, {
-              columnName: 'delivery',
-              columnType: deliveryType,
-              nativeFields: { 'address.geo.lat': 'delivery_lat' },
-            })
             .use(flattenRelation, { relationName: 'customer:company', include: ['name'] })
-            .use(flattenRelation, { relationName: 'customer', include: ['name'] }),
-        ),
+            .use(flattenRelation, { relationName: 'customer', include: ['name'] });
+        }),
       sql,
     );
   }, 60_000);
