@@ -1,0 +1,50 @@
+// The agent under test: createAgent on the benchmark database, against an in-process platform
+// sandbox, on a standalone server. Started as a child process by bench.ts; prints its port.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { createServerSandbox } from '@canopy/testing';
+
+import { createAgent } from '../../src/agent/create-agent';
+import { signSessionToken } from '../../src/http';
+import { benchUrl } from './seed';
+
+const ENV_SECRET = 'be'.repeat(32);
+const AUTH_SECRET = 'http-bench-auth-secret';
+
+async function main(): Promise<void> {
+  const sandbox = await createServerSandbox(0);
+  const agent = createAgent({
+    authSecret: AUTH_SECRET,
+    envSecret: ENV_SECRET,
+    serverUrl: sandbox.url,
+    schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-http-bench-')), '.canopy-schema.json'),
+    isProduction: false,
+    loggerLevel: 'Error',
+  })
+    .addDataSource(createSqlDataSource(benchUrl(process.env.PG_URL as string)))
+    .mountOnStandaloneServer(0, '127.0.0.1');
+  await agent.start();
+  const token = signSessionToken(
+    {
+      id: 1,
+      email: 'test.user@canopy.test',
+      firstName: 'Test',
+      lastName: 'User',
+      team: 'admin',
+      role: 'Admin',
+      permissionLevel: 'user',
+      renderingId: 1,
+      tags: {},
+    },
+    AUTH_SECRET,
+  );
+  process.send?.({ port: agent.standaloneServerPort, token });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,125 @@
+// HTTP benchmark of the agent's REST interface on PostgreSQL (1,000,000 orders by default) against
+// a minimal HTTP server running the same queries as raw SQL through pg, measured in one run with
+// autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), count and
+// get, at 1 and 10 connections; requests/s, p50 and p99 latency, the agent/raw ratio, and the
+// agent process's peak RSS. Run: pnpm --filter @canopy/agent-core bench:http
+// Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS.
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import autocannon from 'autocannon';
+
+import { seedBenchDatabase } from './seed';
+
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  token?: string;
+}
+
+function start(file: string): Promise<Started> {
+  const child = fork(join(__dirname, file), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, PG_URL },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { port: number; token?: string }) =>
+      resolve({ child, ...message }),
+    );
+    child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(
+  url: string,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Measure> {
+  const result = await autocannon({ url, connections, duration: SECONDS, headers });
+  const errors = result.errors + result.non2xx;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function main(): Promise<void> {
+  await seedBenchDatabase(PG_URL, ORDERS);
+  const raw = await start('raw-server.ts');
+  const agent = await start('agent-server.ts');
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMb(agent.child.pid as number));
+  }, 200);
+  try {
+    const filters = encodeURIComponent(
+      JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
+    );
+    const agentBase = `http://127.0.0.1:${agent.port}/forest/orders`;
+    const cases = [
+      {
+        name: 'list',
+        agent: `${agentBase}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`,
+        raw: `http://127.0.0.1:${raw.port}/list`,
+      },
+      {
+        name: 'count',
+        agent: `${agentBase}/count?timezone=Europe/Paris&filters=${filters}`,
+        raw: `http://127.0.0.1:${raw.port}/count`,
+      },
+      {
+        name: 'get',
+        agent: `${agentBase}/4242?timezone=Europe/Paris`,
+        raw: `http://127.0.0.1:${raw.port}/get?id=4242`,
+      },
+    ];
+    const headers = { Authorization: `Bearer ${agent.token}` };
+    for (const { agent: url } of cases) {
+      await measure(url, 2, headers);
+    }
+    const rows: Record<string, string | number>[] = [];
+    for (const connections of [1, 10]) {
+      for (const testCase of cases) {
+        const baseline = await measure(testCase.raw, connections);
+        const measured = await measure(testCase.agent, connections, headers);
+        rows.push({
+          case: testCase.name,
+          connections,
+          'agent req/s': Math.round(measured.rps),
+          'raw req/s': Math.round(baseline.rps),
+          ratio: `${Math.round((measured.rps / baseline.rps) * 100)}%`,
+          'agent p50/p99 ms': `${measured.p50}/${measured.p99}`,
+          'raw p50/p99 ms': `${baseline.p50}/${baseline.p99}`,
+          'agent errors': measured.errors,
+        });
+      }
+    }
+    console.table(rows);
+    console.log(`agent peak RSS under load: ${peakRss.toFixed(0)} MB`);
+  } finally {
+    clearInterval(sampler);
+    agent.child.kill();
+    raw.child.kill();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
