@@ -514,6 +514,25 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       },
     );
 
+    it('reads Present and Blank on enums and dates given without offset in the caller zone', async () => {
+      expect(await ids('customers', { field: 'tier', operator: 'Present' })).toEqual([1, 2, 4]);
+      expect(await ids('customers', { field: 'tier', operator: 'Blank' })).toEqual([3]);
+      const paris = {
+        field: 'placed_at',
+        operator: 'Equal' as const,
+        value: '2024-02-15T11:00:00',
+      };
+      expect(await ids('orders', paris, 'Europe/Paris')).toEqual([2]);
+      expect(await ids('orders', paris, 'UTC')).toEqual([]);
+      expect(
+        await ids('orders', {
+          field: 'placed_at',
+          operator: 'In',
+          value: ['2024-02-15T10:00:00Z'],
+        }),
+      ).toEqual([2]);
+    });
+
     it('filters a composite-key table', async () => {
       const rows = await list('exchange_rates', ['currency', 'day', 'rate'], {
         conditionTree: { field: 'currency', operator: 'Equal', value: 'EUR' },
