@@ -1,4 +1,5 @@
 import { useTestDatabase } from '@canopy/test-databases';
+import knexFactory, { type Knex } from 'knex';
 import { EXPORT_CSV_COLUMNS } from '../src/routes/activity-logs';
 import { insertActivityLogs, type AdminApiServer } from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
@@ -136,8 +137,9 @@ describe('export', () => {
 });
 
 describe('export streaming', () => {
-  it('reads from the database only as fast as the client reads, and stops when it leaves', async () => {
-    const big = await seed(server);
+  let big: Seed;
+  beforeAll(async () => {
+    big = await seed(server);
     const team = (await server.knex('teams').where({ project_id: big.project.id }).first()).id;
     await insertActivityLogs(
       server.knex,
@@ -152,14 +154,18 @@ describe('export streaming', () => {
         recordIds: [String(i)],
       })),
     );
+  });
+  const exportPath = () =>
+    `/v1/project/${big.project.name}/environment/Production/activity-logs/export`;
+
+  it('reads from the database only as fast as the client reads, and stops when it leaves', async () => {
     const port = await server.listen(0, '127.0.0.1');
-    const path = `/v1/project/${big.project.name}/environment/Production/activity-logs/export`;
     const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    const response = await fetch(`http://127.0.0.1:${port}${exportPath()}`, {
       headers: { Authorization: `Bearer ${big.tokens.all}` },
       signal: controller.signal,
     });
-    validateFetchResponse('get', path, response, undefined);
+    validateFetchResponse('get', exportPath(), response, undefined);
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(first.done).toBe(false);
@@ -181,5 +187,33 @@ describe('export streaming', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(Number((await running())[0]!.n)).toBe(0);
+  });
+
+  it('outlives the statement timeout when the client reads slowly', async () => {
+    const strict = knexFactory({
+      client: 'pg',
+      connection: { ...(db().connection as Knex.PgConnectionConfig), statement_timeout: 300 },
+      searchPath: [db().name],
+      pool: { min: 0, max: 4 },
+    });
+    const slowServer = await startTestServer(db(), { database: { kind: 'knex', knex: strict } });
+    try {
+      const port = await slowServer.listen(0, '127.0.0.1');
+      const response = await fetch(`http://127.0.0.1:${port}${exportPath()}`, {
+        headers: { Authorization: `Bearer ${big.tokens.all}` },
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length < 200_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      validateFetchResponse('get', exportPath(), response, undefined);
+      expect(text.trimEnd().split('\n')).toHaveLength(30_000);
+    } finally {
+      await slowServer.close();
+      await strict.destroy();
+    }
   });
 });

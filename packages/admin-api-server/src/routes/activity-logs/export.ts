@@ -54,10 +54,6 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
     const project = required(req.project, 'project');
     const environment = required(req.environment, 'environment');
     const query = parseExportActivityLogsQuery(req.query);
-    const rows = activityLogQuery(
-      ctx.knex,
-      toActivityLogFilters(query, project.id, environment.id),
-    ).stream({ highWaterMark: 500 });
     const toItem = new Transform({
       writableObjectMode: true,
       readableObjectMode: query.format === 'csv',
@@ -74,10 +70,22 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
     if (query.format === 'csv') res.attachment(`${stem}.csv`).type('text/csv; charset=utf-8');
     else res.attachment(`${stem}.ndjson`).type('application/x-ndjson; charset=utf-8');
     try {
-      await pipeline([rows, ...stages, res]);
+      // A backfill follows the client's pace for as long as it takes: the pool's statement
+      // timeout would cut the cursor mid-way, so this read-only transaction lifts it.
+      await ctx.knex.transaction(
+        async (trx) => {
+          await trx.raw('SET LOCAL statement_timeout = 0');
+          const rows = activityLogQuery(
+            trx,
+            toActivityLogFilters(query, project.id, environment.id),
+          ).stream({ highWaterMark: 500 });
+          await pipeline([rows, ...stages, res]);
+        },
+        { readOnly: true },
+      );
     } catch (error) {
       // A client that hangs up mid-export is not a server error: the pipeline has already
-      // closed the database cursor and released its connection.
+      // closed the database cursor, and the transaction ended.
       if (req.socket.destroyed) {
         req.log?.info({ path: req.path }, 'export stopped: the client went away');
         return;
