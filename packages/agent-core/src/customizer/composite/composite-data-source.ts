@@ -1,6 +1,6 @@
 import type { Caller } from '../../toolkit/caller';
 import type { Chart } from '../../toolkit/chart/chart';
-import { ValidationError } from '../../toolkit/errors/canopy-error';
+import { ValidationError, isCanopyError } from '../../toolkit/errors/canopy-error';
 import { MissingCollectionError } from '../../toolkit/errors/schema-errors';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
@@ -51,6 +51,14 @@ export class CompositeDataSource implements DataSource {
     for (const dataSource of this.dataSources) {
       if (dataSource.collections.some((collection) => collection.name === name)) {
         return dataSource.getCollection(name);
+      }
+    }
+    // A data source may know better why the name is missing (e.g. the collection was renamed).
+    for (const dataSource of this.dataSources) {
+      try {
+        dataSource.getCollection(name);
+      } catch (error) {
+        if (!isCanopyError(error, { code: 'MISSING_COLLECTION' })) throw error;
       }
     }
     throw new MissingCollectionError(

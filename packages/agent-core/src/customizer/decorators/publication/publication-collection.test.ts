@@ -8,13 +8,11 @@ describe('removeField and removeCollection', () => {
   it('hides fields and the relations that depend on them; hidden fields stay usable by customizations', async () => {
     const { dataSource } = await buildBookshop((c) =>
       c.customizeCollection('books', (books) =>
-        books
-          .removeField('authorId', 'price')
-          .addField('priceLabel', {
-            columnType: 'String',
-            dependencies: ['price'],
-            getValues: (r) => r.map((x) => `$${x.price}`),
-          }),
+        books.removeField('authorId', 'price').addField('priceLabel', {
+          columnType: 'String',
+          dependencies: ['price'],
+          getValues: (r) => r.map((x) => `$${x.price}`),
+        }),
       ),
     );
     const books = dataSource.getCollection('books');

@@ -1,0 +1,141 @@
+import { makeBookshop, makeCaller } from '../../test/fixtures';
+import { PaginatedFilter } from '../toolkit/query/paginated-filter';
+import { Projection } from '../toolkit/query/projection';
+import { DataSourceCustomizer } from './data-source-customizer';
+import type { Plugin } from './plugin';
+
+const caller = makeCaller();
+
+describe('DataSourceCustomizer', () => {
+  it('includes, excludes and renames collections; relations follow renamed collections', async () => {
+    const dataSource = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop(), { rename: { authors: 'writers' } })
+      .getDataSource();
+    expect(dataSource.collections.map((c) => c.name)).toEqual(['writers', 'books']);
+    expect(dataSource.getCollection('books').schema.fields.author).toMatchObject({
+      foreignCollection: 'writers',
+    });
+    const [book] = await dataSource
+      .getCollection('books')
+      .list(caller, new PaginatedFilter(), new Projection('author:lastName'));
+    expect(book).toEqual({ author: { lastName: 'Herbert' } });
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop(), { rename: { authors: 'writers' } })
+        .customizeCollection('authors', (a) => a.disableCount())
+        .getDataSource(),
+    ).rejects.toThrow("Collection 'authors' has been renamed to 'writers'.");
+
+    const only = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop(), { include: ['books'] })
+      .getDataSource();
+    expect(only.collections.map((c) => c.name)).toEqual(['books']);
+    const without = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop(), { exclude: ['books'] })
+      .getDataSource();
+    expect(without.collections.map((c) => c.name)).toEqual(['authors']);
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop(), { include: ['nope'] })
+        .getDataSource(),
+    ).rejects.toThrow(
+      "Collection 'nope' not found. Available collections are: ['authors', 'books'].",
+    );
+  });
+
+  it('refuses duplicate collections across data sources and renaming onto an existing name', async () => {
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop())
+        .addDataSource(async () => makeBookshop())
+        .getDataSource(),
+    ).rejects.toThrow("Collection 'authors' already exists.");
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop(), { rename: { authors: 'books' } })
+        .getDataSource(),
+    ).rejects.toThrow('The given new collection name "books" is already defined');
+  });
+
+  it('applies customizations in call order, plugin tasks right after the plugin (depth first)', async () => {
+    const order: string[] = [];
+    const plugin: Plugin<{ tag: string }> = (customizer, collection, options) => {
+      order.push(`plugin ${options?.tag} on ${collection?.name ?? 'agent'}`);
+      customizer.customizeCollection('books', (books) =>
+        books.addHook('Before', 'List', () => void order.push(`hook ${options?.tag}`)),
+      );
+      customizer.queue(() => void order.push(`task of ${options?.tag}`));
+    };
+    const customizer = new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .use(plugin, { tag: 'first' })
+      .customizeCollection('books', (books) => books.use(plugin, { tag: 'second' }))
+      .queue(() => void order.push('last task'));
+    const dataSource = await customizer.getDataSource();
+    expect(order).toEqual([
+      'plugin first on agent',
+      'task of first',
+      'plugin second on books',
+      'task of second',
+      'last task',
+    ]);
+    await dataSource
+      .getCollection('books')
+      .list(caller, new PaginatedFilter(), new Projection('id'));
+    expect(order.slice(-2)).toEqual(['hook first', 'hook second']);
+  });
+
+  it('rebuilds a fresh stack on every call (restart replays the queue)', async () => {
+    let builds = 0;
+    const customizer = new DataSourceCustomizer()
+      .addDataSource(async () => {
+        builds += 1;
+        return makeBookshop();
+      })
+      .customizeCollection('books', (books) =>
+        books.addField('twice', {
+          columnType: 'Number',
+          dependencies: ['price'],
+          getValues: (r) => r.map((x) => Number(x.price) * 2),
+        }),
+      );
+    const first = await customizer.getDataSource();
+    await first.getCollection('books').create(caller, [{ title: 'Only in the first build' }]);
+    const second = await customizer.getDataSource();
+    expect(builds).toBe(2);
+    expect(second).not.toBe(first);
+    expect(
+      await second
+        .getCollection('books')
+        .list(caller, new PaginatedFilter(), new Projection('twice')),
+    ).toHaveLength(5);
+    expect(second.getCollection('books').schema.fields.twice).toBeDefined();
+  });
+
+  it('gives the schema to plugins while applying, and a clear error outside', async () => {
+    const seen: string[] = [];
+    await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('books', (books) =>
+        books.use(
+          (_ds, collection) => void seen.push(...Object.keys(collection?.schema.fields ?? {})),
+        ),
+      )
+      .getDataSource();
+    expect(seen).toContain('title');
+    expect(() => new DataSourceCustomizer().getCollection('books').schema).toThrow(
+      "'schema' is only available while customizations are applied (e.g. inside plugins).",
+    );
+  });
+
+  it('closes data sources already built when a customization fails', async () => {
+    const close = jest.fn(async () => undefined);
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => Object.assign(makeBookshop(), { close }))
+        .customizeCollection('nope', (c) => c.disableCount())
+        .getDataSource(),
+    ).rejects.toThrow("Collection 'nope' not found");
+    expect(close).toHaveBeenCalled();
+  });
+});
