@@ -114,6 +114,23 @@ it.each([
   expect(types(res)).toEqual(expected);
 });
 
+it('paginates with createdAt.lt as the spec says', async () => {
+  const first = await api.get(`${url()}?limit=2`, { token: s.tokens.all });
+  expect(types(first)).toEqual(['remove', 'update']);
+  const oldest = first.body.data[1].createdAt;
+  const second = await api.get(`${url()}?limit=2&createdAt.lt=${encodeURIComponent(oldest)}`, {
+    token: s.tokens.all,
+  });
+  expect(types(second)).toEqual(['add', 'initial']);
+  expect(second.body.hasMore).toBe(false);
+});
+
+it('accepts limit 1 to 100 only', async () => {
+  expect((await api.get(`${url()}?limit=1`, { token: s.tokens.all })).body.data).toHaveLength(1);
+  expect((await api.get(`${url()}?limit=100`, { token: s.tokens.all })).status).toBe(200);
+  expect((await api.get(`${url()}?limit=101`, { token: s.tokens.all })).status).toBe(400);
+});
+
 it('paginates with nextCursor', async () => {
   const first = await api.get(`${url()}?limit=3`, { token: s.tokens.all });
   expect(first.body.hasMore).toBe(true);

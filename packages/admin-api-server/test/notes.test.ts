@@ -387,6 +387,25 @@ describe('GET …/notes', () => {
     expect(idsOf(byDate)).toEqual([ids[0]]);
   });
 
+  it('accepts limit 1 to 100 only', async () => {
+    expect(idsOf(await get('?limit=1'))).toEqual([ids[2]]);
+    expect((await get('?limit=100')).status).toBe(200);
+    for (const limit of ['0', '101', 'ten']) {
+      const res = await get(`?limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('"limit"');
+    }
+  });
+
+  it.each(['updatedAt.gte=soon', 'archivedAt.eq=2026-13-01T00:00:00Z', 'userEmail=nobody'])(
+    'rejects %s naming the parameter',
+    async (query) => {
+      const res = await get(`?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`"${query.split('=')[0]}"`);
+    },
+  );
+
   it('rejects action, which notes do not have', async () => {
     const res = await get('?action=read');
     expect(res.status).toBe(400);
