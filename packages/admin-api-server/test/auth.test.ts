@@ -1,6 +1,12 @@
 import jwt from 'jsonwebtoken';
 import { useTestDatabase } from '@canopy/test-databases';
-import { addProjectMember, createProject, type AdminApiServer, type Scope } from '../src';
+import {
+  addProjectMember,
+  createEnvironment,
+  createProject,
+  type AdminApiServer,
+  type Scope,
+} from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
 import { seed, startTestServer, TEST_KEYS, tokenFor, type Seed } from './helpers/test-server';
 
@@ -178,6 +184,23 @@ describe('token cases', () => {
       status: 403,
       message: expect.stringContaining('SSO'),
     });
+  });
+
+  it('refuses a token created without SSO once its project switches to SSO', async () => {
+    const project = await createProject(server.knex, { name: `Switch${Date.now()}` });
+    await createEnvironment(server.knex, { projectId: project.id, name: 'Production' });
+    await addProjectMember(server.knex, {
+      projectId: project.id,
+      userId: s.admin.id,
+      permissionLevel: 'admin',
+    });
+    const token = await tokenFor(server, project, s.admin.id, ['all']);
+    const url = `/v1/project/${project.name}/environment/Production/notes`;
+    expect((await api.get(url, { token })).status).toBe(200);
+    await server.knex('projects').where({ id: project.id }).update({ sso_enabled: true });
+    const res = await api.get(url, { token });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toContain('uses SSO');
   });
 
   it('stores only a hash of the token id and never the token', async () => {
