@@ -16,6 +16,7 @@ interface MysqlClient extends CallbackClient {
 }
 interface SqliteDatabase {
   pragma(source: string): unknown;
+  defaultSafeIntegers(enabled: boolean): unknown;
   function(
     name: string,
     options: { deterministic: boolean },
@@ -138,12 +139,15 @@ function sqliteConfig(connection: ResolvedConnection): Knex.Config {
     client: 'better-sqlite3',
     connection: { filename: connection.database },
     useNullAsDefault: true,
+    // One connection, kept open: an in-memory database lives as long as its connection.
     pool: {
-      min: 0,
+      min: 1,
       max: 1,
       afterCreate: (database: SqliteDatabase, done: Done) => {
         try {
           database.pragma('foreign_keys = ON');
+          // Integers come back as BigInt, so those above 2^53 keep every digit.
+          database.defaultSafeIntegers(true);
           database.function('canopy_regexp', { deterministic: true }, regexp);
           done(null, database);
         } catch (error) {

@@ -36,6 +36,18 @@ interface ForeignKeyRow {
   to: string | null;
 }
 
+/** Pragma numbers arrive as BigInt (the pool reads integers safely): make them numbers. */
+function numbers<T extends object>(rows: T[], keys: Array<keyof T>): T[] {
+  return rows.map((row) => {
+    const copy = { ...row };
+    for (const key of keys) {
+      const value = copy[key];
+      if (typeof value === 'bigint') (copy as Record<keyof T, unknown>)[key] = Number(value);
+    }
+    return copy;
+  });
+}
+
 /** Reads tables, views, keys and foreign keys of a SQLite database with pragma functions. */
 export async function introspectSqlite(knex: Knex): Promise<SqlIntrospection> {
   const master = (await knex.raw(
@@ -43,21 +55,27 @@ export async function introspectSqlite(knex: Knex): Promise<SqlIntrospection> {
      WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
        AND name NOT LIKE 'knex\\_%' ESCAPE '\\' ORDER BY name`,
   )) as MasterRow[];
-  const columns = (await knex.raw(
-    `SELECT m.name AS t, p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden
+  const columns = numbers(
+    (await knex.raw(
+      `SELECT m.name AS t, p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden
      FROM sqlite_master m JOIN pragma_table_xinfo(m.name) p
      WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid`,
-  )) as ColumnRow[];
+    )) as ColumnRow[],
+    ['notnull', 'pk', 'hidden'],
+  );
   const indexes = (await knex.raw(
     `SELECT m.name AS t, il.name AS idx, ii.name
      FROM sqlite_master m JOIN pragma_index_list(m.name) il JOIN pragma_index_info(il.name) ii
      WHERE m.type = 'table' AND il."unique" = 1 AND il.partial = 0 ORDER BY m.name, il.name, ii.seqno`,
   )) as IndexRow[];
-  const foreignKeys = (await knex.raw(
-    `SELECT m.name AS t, f.id, f.seq, f."table" AS ftable, f."from", f."to"
+  const foreignKeys = numbers(
+    (await knex.raw(
+      `SELECT m.name AS t, f.id, f.seq, f."table" AS ftable, f."from", f."to"
      FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f
      WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq`,
-  )) as ForeignKeyRow[];
+    )) as ForeignKeyRow[],
+    ['id', 'seq'],
+  );
 
   const warnings: string[] = [];
   const tables = new Map<string, IntrospectedTable & { view: boolean }>();

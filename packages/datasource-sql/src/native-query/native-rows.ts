@@ -1,6 +1,7 @@
 import type { RecordData } from '@canopy/agent-core';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import { toIsoTimestamp } from '../values/date-text';
+import { toSafeNumber } from '../values/safe-number';
 
 /** PostgreSQL `timestamp` and `timestamptz` type ids. */
 const PG_TIMESTAMPS = new Set([1114, 1184]);
@@ -28,7 +29,17 @@ function convert(rows: RecordData[], timestamps: string[]): RecordData[] {
  * data source (the pool reads them as text so that no local time zone applies).
  */
 export function nativeRows(result: unknown, dialect: SqlDialect): RecordData[] {
-  if (dialect === 'sqlite') return result as RecordData[];
+  if (dialect === 'sqlite') {
+    // SQLite integers arrive as BigInt: numbers when exact, strings otherwise (JSON-safe).
+    return (result as RecordData[]).map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [
+          key,
+          typeof value === 'bigint' ? toSafeNumber(value.toString()) : value,
+        ]),
+      ),
+    );
+  }
   if (dialect === 'postgres') {
     const { rows, fields } = result as { rows: RecordData[]; fields: Field[] };
     const timestamps = fields

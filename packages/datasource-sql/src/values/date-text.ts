@@ -10,7 +10,9 @@ const SQL_TIMESTAMP =
  */
 export function toIsoTimestamp(value: unknown): unknown {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (typeof value === 'number') return new Date(value).toISOString();
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    return new Date(Number(value)).toISOString();
+  }
   if (typeof value !== 'string') return value;
   const match = SQL_TIMESTAMP.exec(value.trim());
   if (!match) return value;
