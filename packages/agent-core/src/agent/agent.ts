@@ -3,7 +3,6 @@ import type { AgentServices } from '../platform/agent-services';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { hashSchema } from '../schema/schema-hash';
 import { toSchemaDocument } from '../schema/schema-document';
-import type { CollectionCustomizer } from '../customizer/collection-customizer';
 import { type DataSourceOptions, DataSourceCustomizer } from '../customizer/data-source-customizer';
 import type { DataSourceChartDefinition } from '../customizer/decorators/chart/chart-collection';
 import type { Plugin } from '../customizer/plugin';
@@ -13,6 +12,7 @@ import { AgentError } from './agent-error';
 import type { ResolvedAgentOptions } from './agent-options';
 import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
+import type { TypedCollectionCustomizer } from './typed-collection-customizer';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
 
 /**
@@ -110,9 +110,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
    * agent.customizeCollection('orders', (orders) =>
    *   orders.addSegment('Late', { field: 'status', operator: 'Equal', value: 'late' }));
    */
-  customizeCollection(
-    name: CollectionName<S>,
-    handler: (collection: CollectionCustomizer) => void,
+  customizeCollection<N extends CollectionName<S>>(
+    name: N,
+    handler: (collection: TypedCollectionCustomizer<S, N>) => void,
   ): this {
     this.customizer.customizeCollection(name, handler);
     return this;
