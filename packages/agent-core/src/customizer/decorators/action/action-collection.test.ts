@@ -196,6 +196,15 @@ describe('addAction', () => {
         ),
       ),
     ).rejects.toThrow('longer than 50 characters');
+    await expect(
+      buildBookshop((c) =>
+        c.customizeCollection('books', (b) =>
+          b
+            .addAction('X', { scope: 'Bulk', execute: () => undefined })
+            .addAction('X', { scope: 'Bulk', execute: () => undefined }),
+        ),
+      ),
+    ).rejects.toThrow("Action 'X' is already defined in collection 'books'.");
   });
 
   it('delegates unknown actions to the layer below', async () => {

@@ -30,6 +30,11 @@ export class ActionCollectionDecorator extends CollectionDecorator {
         `Action '${this.name}.${name}' has an invalid scope '${String(definition.scope)}'. Expected one of: ${SCOPES.join(', ')}.`,
       );
     }
+    if (this.actions.has(name) || this.childCollection.schema.actions[name]) {
+      throw new ValidationError(
+        `Action '${name}' is already defined in collection '${this.name}'.`,
+      );
+    }
     if (definition.submitButtonLabel && definition.submitButtonLabel.length > 50) {
       throw new ValidationError(
         `The submitButtonLabel of action '${this.name}.${name}' is longer than 50 characters.`,

@@ -127,5 +127,12 @@ describe('emulated and replaced operators', () => {
         ),
       ),
     ).rejects.toThrow('replaceBy handler is required');
+    await expect(
+      buildBookshop((c) =>
+        c.customizeCollection('books', (b) => b.emulateFieldOperator('price', 'Contains')),
+      ),
+    ).rejects.toThrow(
+      "The operator 'Contains' is not supported by the column type of 'books.price' (Number).",
+    );
   });
 });

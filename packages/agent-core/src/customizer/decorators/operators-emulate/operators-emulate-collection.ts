@@ -16,7 +16,11 @@ import { getFieldValue } from '../../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import type { ColumnSchema } from '../../../toolkit/schema/field-schema';
 import { getColumn, getPrimaryKeys } from '../../../toolkit/schema/schema-utils';
-import { validateConditionTree } from '../../../toolkit/validation/condition-tree-validator';
+import {
+  allowedOperatorsForType,
+  validateConditionTree,
+} from '../../../toolkit/validation/condition-tree-validator';
+import { describeColumnType } from '../../../toolkit/schema/column-type';
 import { CollectionCustomizationContext } from '../../context/customization-context';
 import { CollectionDecorator } from '../collection-decorator';
 import type { DataSourceDecorator } from '../data-source-decorator';
@@ -54,7 +58,12 @@ export class OperatorsEmulateCollectionDecorator extends CollectionDecorator {
 
   /** Replaces `operator` on `field` by the tree `replacer` returns (`null`: emulate). */
   replaceFieldOperator(field: string, operator: Operator, replacer: OperatorReplacer | null): void {
-    getColumn(this.name, this.childCollection.schema, field);
+    const column = getColumn(this.name, this.childCollection.schema, field);
+    if (!allowedOperatorsForType(column).has(operator)) {
+      throw new ValidationError(
+        `The operator '${operator}' is not supported by the column type of '${this.name}.${field}' (${describeColumnType(column.columnType)}). Allowed operators: [${[...allowedOperatorsForType(column)].join(', ')}].`,
+      );
+    }
     for (const pk of getPrimaryKeys(this.childCollection.schema)) {
       const pkColumn = this.childCollection.schema.fields[pk] as ColumnSchema;
       if (!pkColumn.filterOperators?.has('Equal') || !pkColumn.filterOperators.has('In')) {
