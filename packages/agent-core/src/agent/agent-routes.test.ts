@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
 import { signSessionToken } from '../http';
-import { ShopDataSource } from '../schema/shop-fixture';
+import { createInMemoryDataSource } from '../toolkit/in-memory/in-memory-data-source';
 import type { Agent } from './agent';
 import { createAgent } from './create-agent';
 
@@ -27,7 +27,28 @@ describe('a started agent serving its REST interface', () => {
       schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-routes-')), '.canopy-schema.json'),
       logger: () => {},
     })
-      .addDataSource(async () => new ShopDataSource())
+      .addDataSource(
+        createInMemoryDataSource({
+          customers: {
+            fields: {
+              id: { type: 'Column', columnType: 'Number', isPrimaryKey: true, isReadOnly: true },
+              firstName: { type: 'Column', columnType: 'String' },
+              lastName: { type: 'Column', columnType: 'String' },
+            },
+            records: [
+              { id: 1, firstName: 'Ada', lastName: 'Lovelace' },
+              { id: 2, firstName: 'Alan', lastName: 'Turing' },
+            ],
+          },
+        }),
+      )
+      .customizeCollection('customers', (customers) =>
+        customers.addField('fullName', {
+          columnType: 'String',
+          dependencies: ['firstName', 'lastName'],
+          getValues: (records) => records.map((record) => `${record.firstName} ${record.lastName}`),
+        }),
+      )
       .mountOnStandaloneServer(0, '127.0.0.1');
     await agent.start();
     url = `http://127.0.0.1:${agent.standaloneServerPort}`;
@@ -52,17 +73,21 @@ describe('a started agent serving its REST interface', () => {
     await sandbox.close();
   });
 
-  it('lists records with permissions from the platform and reports the activity', async () => {
+  it('serves customized, filtered records with platform permissions and reports the activity', async () => {
     const response = await request(url)
       .get('/forest/customers')
-      .query({ timezone: 'Europe/Paris', 'fields[customers]': 'id,email' })
+      .query({
+        timezone: 'Europe/Paris',
+        'fields[customers]': 'id,fullName',
+        filters: JSON.stringify({ field: 'lastName', operator: 'equal', value: 'Turing' }),
+      })
       .set('authorization', `Bearer ${token}`)
       .expect(200);
     expect(response.body.data).toEqual([
       expect.objectContaining({
         type: 'customers',
-        id: '1',
-        attributes: expect.objectContaining({ email: 'ada@example.com' }),
+        id: '2',
+        attributes: expect.objectContaining({ fullName: 'Alan Turing' }),
       }),
     ]);
     const [log] = await sandbox.waitForActivityLogs((logs) => logs.length === 1, {
@@ -70,7 +95,7 @@ describe('a started agent serving its REST interface', () => {
     });
     expect(log).toMatchObject({
       type: 'read',
-      action: 'index',
+      action: 'filter',
       collectionName: 'customers',
       userId: 1,
     });
