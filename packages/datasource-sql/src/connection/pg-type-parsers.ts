@@ -1,10 +1,4 @@
-import pg from 'pg';
-
-/** `pg`'s built-in parsers, typed for any oid. */
-const builtinParser = pg.types.getTypeParser as unknown as (
-  oid: number,
-  format: 'text' | 'binary',
-) => (value: string) => unknown;
+import { builtinParser, parseTextArray } from '../values/pg-builtin-parsers';
 import { toSafeNumber } from '../values/safe-number';
 
 type Parser = (value: string) => unknown;
@@ -19,7 +13,6 @@ const NUMERIC_ARRAY = 1231;
 const DATE_ARRAY = 1182;
 const TIMESTAMP_ARRAY = 1115;
 const TIMESTAMPTZ_ARRAY = 1185;
-const TEXT_ARRAY = 1009;
 const POINT = 600;
 const INTERVAL = 1186;
 
@@ -35,7 +28,7 @@ export class PgTypeParsers {
   private readonly parsers = new Map<number, Parser>();
 
   constructor() {
-    const textArray = builtinParser(TEXT_ARRAY, 'text') as (value: string) => string[];
+    const textArray = parseTextArray;
     const numbers: Parser = (value) => toSafeNumber(value);
     const numberArray: Parser = (value) =>
       textArray(value).map((item) => (item === null ? null : toSafeNumber(item)));

@@ -1,16 +1,8 @@
-import pg from 'pg';
-
-/** `pg`'s built-in parsers, typed for any oid. */
-const builtinParser = pg.types.getTypeParser as unknown as (
-  oid: number,
-  format: 'text' | 'binary',
-) => (value: string) => unknown;
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedType } from '../introspection/introspection';
 import { toSafeNumber } from './safe-number';
 import { toIsoDate, toIsoTimestamp } from './date-text';
-
-const parseTextArray = builtinParser(1009, 'text') as (value: string) => unknown[];
+import { parseTextArray } from './pg-builtin-parsers';
 
 function fromScalar(
   type: IntrospectedType & { kind: 'scalar' },
