@@ -56,13 +56,19 @@ describe('flattenColumn refuses misused options at start', () => {
       'an unknown include path',
       { columnName: 'address', include: ['geo.alt'] },
       'FLATTENER_UNKNOWN_PATH',
-      "'customers.address' cannot be flattened: cannot add field 'address@@@geo@@@alt' (dependency not found: 'geo.alt' is not a path of the column type; paths are: 'city', 'kind', 'geo.lat', 'geo.lng').",
+      "'customers.address' cannot be flattened: cannot add field 'address@@@geo@@@alt' (dependency not found: options.include names 'geo.alt', which is not a path of the column type; paths are: 'city', 'kind', 'geo.lat', 'geo.lng').",
     ],
     [
       'an include path through a leaf',
       { columnName: 'address', include: ['city.name'] },
       'FLATTENER_UNKNOWN_PATH',
       "cannot add field 'address@@@city@@@name' (dependency not found",
+    ],
+    [
+      'an unknown exclude path',
+      { columnName: 'address', exclude: ['zip'] },
+      'FLATTENER_UNKNOWN_PATH',
+      "'customers.address' cannot be flattened: cannot exclude field 'address@@@zip' (dependency not found: options.exclude names 'zip'",
     ],
     [
       'an include that is not a list',

@@ -145,25 +145,25 @@ function selectPaths(
   exclude: string[],
   level: number,
 ): string[][] {
-  let paths: string[][];
-  if (include.length > 0) {
-    paths = include.map(splitUserPath);
-    for (const path of paths) {
-      if (path.some((key) => key === '') || typeAtPath(type, path) === undefined) {
-        throw new FlattenerError(
-          'FLATTENER_UNKNOWN_PATH',
-          `'${label}' cannot be flattened: cannot add field '${flattenedName(columnName, path)}' (dependency not found: '${path.join('.')}' is not a path of the column type; paths are: ${pathsToLevel(
-            type,
-            Infinity,
-          )
-            .map((p) => `'${p.join('.')}'`)
-            .join(', ')}).`,
-        );
-      }
+  const known = (path: string[]) =>
+    path.every((key) => key !== '') && typeAtPath(type, path) !== undefined;
+  for (const [option, list] of [
+    ['include', include],
+    ['exclude', exclude],
+  ] as const) {
+    const unknown = list.map(splitUserPath).find((path) => !known(path));
+    if (unknown) {
+      const verb = option === 'include' ? 'add' : 'exclude';
+      const every = pathsToLevel(type, Infinity).map((path) => `'${path.join('.')}'`);
+      throw new FlattenerError(
+        'FLATTENER_UNKNOWN_PATH',
+        `'${label}' cannot be flattened: cannot ${verb} field '${flattenedName(columnName, unknown)}' ` +
+          `(dependency not found: options.${option} names '${unknown.join('.')}', which is not ` +
+          `a path of the column type; paths are: ${every.join(', ')}).`,
+      );
     }
-  } else {
-    paths = pathsToLevel(type, level);
   }
+  const paths = include.length > 0 ? include.map(splitUserPath) : pathsToLevel(type, level);
   const excluded = new Set(exclude.map((path) => splitUserPath(path).join('.')));
   const unique = new Map(paths.map((path) => [path.join('.'), path]));
   const kept = [...unique.values()].filter((path) => !excluded.has(path.join('.')));
