@@ -95,7 +95,21 @@ describe('createAgent', () => {
       .addDataSource(async () => new NamesDataSource(['books', 'logs']))
       .removeCollection('logs')
       .customizeCollection('orders', (orders) =>
-        orders.addSegment('Big', { field: 'amount', operator: 'GreaterThan', value: 100 }),
+        orders
+          .addSegment('Big', { field: 'amount', operator: 'GreaterThan', value: 100 })
+          .addAction('Mark as paid', {
+            scope: 'Bulk',
+            form: [
+              { type: 'String', label: 'Reference', isRequired: true },
+              { type: 'Number', label: 'Amount', defaultValue: 10 },
+            ],
+            execute: (_context, resultBuilder) => resultBuilder.success('Paid'),
+          })
+          .addAction('Ask', {
+            scope: 'Global',
+            form: (context) => [{ type: 'String', label: `Hello ${context.caller.firstName}` }],
+            execute: (_context, resultBuilder) => resultBuilder.success(),
+          }),
       );
     await agent.start();
     const schema = JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8'));
@@ -112,6 +126,18 @@ describe('createAgent', () => {
     expect(
       orders.fields.find((field: { field: string }) => field.field === 'customer'),
     ).toMatchObject({ reference: 'clients.id' });
+    const byName = Object.fromEntries(
+      orders.actions.map((action: { name: string }) => [action.name, action]),
+    );
+    expect(byName['Mark as paid']).toMatchObject({
+      type: 'bulk',
+      hooks: { load: false, change: ['changeHook'] },
+      fields: [
+        { field: 'Reference', label: 'Reference', isRequired: true, type: 'String' },
+        { field: 'Amount', label: 'Amount', type: 'Number', defaultValue: 10 },
+      ],
+    });
+    expect(byName.Ask).toMatchObject({ hooks: { load: true }, fields: [{ field: 'Loading...' }] });
     await agent.restart();
     expect(factoryCalls).toBe(2);
     await agent.stop();
