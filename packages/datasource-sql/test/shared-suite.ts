@@ -1036,6 +1036,25 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         { id: 1 },
       );
       expect(first?.placed_at).toBe('2024-01-31T23:30:00.000Z');
+      const segment = await list('orders', ['id'], {
+        liveQuerySegment: {
+          connectionName: 'main',
+          query: 'SELECT id FROM orders WHERE amount > $minimum',
+          contextVariables: { minimum: 40 },
+        },
+        conditionTree: { field: 'status', operator: 'Equal', value: 'paid' },
+        sort: [{ field: 'id', ascending: true }],
+      });
+      expect(segment).toEqual([{ id: 1 }, { id: 3 }]);
+      const broken = await failure(() =>
+        list('orders', ['id'], {
+          liveQuerySegment: { connectionName: 'main', query: 'SELECT nope FROM nowhere' },
+        }),
+      );
+      expect(isCanopyError(broken, { family: 'business' })).toBe(true);
+      expect(broken.message).toContain(
+        'An error occurred during the execution of the segment query',
+      );
       const unknown = await failure(() => dataSource.executeNativeQuery('other', 'SELECT 1'));
       expect(unknown.message).toContain("Unknown connection name 'other'");
     });

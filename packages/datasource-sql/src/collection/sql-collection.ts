@@ -22,6 +22,7 @@ import { tableName, type SqlEnvironment } from '../query/query-context';
 import type { TranslationOptions } from '../query/translate-condition';
 import type { TableModel } from '../schema/table-model';
 import { fromDatabase } from '../values/from-database';
+import { applyLiveQuerySegment } from './live-query-segment';
 import { readRows } from './record-reader';
 import { toWriteValues } from './write-values';
 
@@ -56,7 +57,7 @@ export class SqlCollection extends BaseCollection {
     const { query, selected } = buildListQuery(
       this.environment,
       this.model,
-      filter,
+      await applyLiveQuerySegment(filter, this.model, this.dataSource),
       projection,
       this.translation(caller),
     );
@@ -73,7 +74,7 @@ export class SqlCollection extends BaseCollection {
     const { query, read } = buildAggregateQuery(
       this.environment,
       this.model,
-      filter,
+      await applyLiveQuerySegment(filter, this.model, this.dataSource),
       aggregation,
       limit,
       this.translation(caller),
@@ -121,7 +122,8 @@ export class SqlCollection extends BaseCollection {
     if (Object.keys(values).length === 0) return;
     const { knex } = this.environment;
     const statement = knex(tableName(this.environment, this.model.name));
-    restrictToFilter(this.environment, this.model, statement, filter, this.translation(caller));
+    const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
+    restrictToFilter(this.environment, this.model, statement, resolved, this.translation(caller));
     try {
       await statement.update(values);
     } catch (error) {
@@ -133,7 +135,8 @@ export class SqlCollection extends BaseCollection {
     this.assertWritable();
     const { knex } = this.environment;
     const statement = knex(tableName(this.environment, this.model.name));
-    restrictToFilter(this.environment, this.model, statement, filter, this.translation(caller));
+    const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
+    restrictToFilter(this.environment, this.model, statement, resolved, this.translation(caller));
     try {
       await statement.delete();
     } catch (error) {
