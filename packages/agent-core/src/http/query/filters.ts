@@ -5,6 +5,7 @@ import { toConditionTree } from '../../toolkit/query/condition-tree/to-condition
 import type { ColumnSchema } from '../../toolkit/schema/field-schema';
 import { validateConditionTree } from '../../toolkit/validation/condition-tree-validator';
 import { resolveColumnPath } from '../../toolkit/validation/field-path';
+import { createPerCollectionCache } from '../cache/per-collection-cache';
 
 const NUMBER_CAST_OPERATORS = new Set([
   'ShorterThan',
@@ -33,6 +34,16 @@ function describe(error: unknown): string {
  */
 export function parseFilters(collection: Collection, raw: unknown): ConditionTree | null {
   if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw === 'string') {
+    return filterCache(collection, raw, () => parseFilterValue(collection, raw));
+  }
+  return parseFilterValue(collection, raw);
+}
+
+/** Condition trees are immutable: the same filter text is parsed once per collection. */
+const filterCache = createPerCollectionCache<ConditionTree | null>();
+
+function parseFilterValue(collection: Collection, raw: unknown): ConditionTree | null {
   try {
     const json: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
     return parseConditionTreeJson(collection, json, 'filters');

@@ -2,6 +2,7 @@ import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { Sort } from '../../toolkit/query/sort';
 import { resolveColumnPath } from '../../toolkit/validation/field-path';
+import { createPerCollectionCache } from '../cache/per-collection-cache';
 
 /**
  * `sort=-paidAt,customer.fullName` (§6.4): `-` means descending and the first `.` of a path
@@ -9,6 +10,13 @@ import { resolveColumnPath } from '../../toolkit/validation/field-path';
  */
 export function parseSort(collection: Collection, raw: string | undefined): Sort | null {
   if (raw === undefined || raw === '') return null;
+  return sortCache(collection, raw, () => parseSortText(collection, raw));
+}
+
+/** Sorts are immutable once built: each distinct sort text is parsed once per collection. */
+const sortCache = createPerCollectionCache<Sort>();
+
+function parseSortText(collection: Collection, raw: string): Sort {
   const clauses = raw.split(',').map((part) => {
     const trimmed = part.trim();
     const ascending = !trimmed.startsWith('-');

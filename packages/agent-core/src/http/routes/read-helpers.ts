@@ -2,6 +2,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import { Aggregation } from '../../toolkit/query/aggregation';
 import type { Filter } from '../../toolkit/query/filter';
 import type { Projection } from '../../toolkit/query/projection';
+import { createPerCollectionCache } from '../cache/per-collection-cache';
 import { defaultProjection, readRequestedProjection, withPrimaryKeys } from '../query/projection';
 import type { DataRequest } from '../request/data-request';
 
@@ -11,15 +12,20 @@ export function readProjection(
   collection: Collection,
   key: string = collection.name,
 ): Projection {
-  const header = data.request.headers['forest-projection'];
-  const requested = readRequestedProjection(
-    collection,
-    data.query,
-    typeof header === 'string' ? header : undefined,
-    key,
-  );
-  return withPrimaryKeys(collection, requested ?? defaultProjection(collection));
+  const rawHeader = data.request.headers['forest-projection'];
+  const header = typeof rawHeader === 'string' ? rawHeader : undefined;
+  let cacheKey = `${key}\u0000${header ?? ''}`;
+  for (const name in data.query) {
+    if (name.startsWith('fields[')) cacheKey += `\u0000${name}=${data.query[name]}`;
+  }
+  return projectionCache(collection, cacheKey, () => {
+    const requested = readRequestedProjection(collection, data.query, header, key);
+    return withPrimaryKeys(collection, requested ?? defaultProjection(collection));
+  });
 }
+
+/** Each distinct requested projection is computed once per collection (they are not mutated). */
+const projectionCache = createPerCollectionCache<Projection>();
 
 const COUNT = new Aggregation({ operation: 'Count' });
 

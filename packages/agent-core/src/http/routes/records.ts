@@ -23,6 +23,7 @@ import { readActivity, reportActivity } from '../request/activity-log';
 import { buildFilter } from '../request/build-filter';
 import { type DataRequest, findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
+import { sendJson } from '../pipeline/send-json';
 import { streamCsv } from './csv';
 import { countAnswer, readProjection } from './read-helpers';
 
@@ -71,7 +72,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
     await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
     const parameters = queryFilterParameters(data.query);
     const filter = await buildFilter(data, collection, parameters);
-    response.json(await countAnswer(data, collection, filter));
+    sendJson(response, await countAnswer(data, collection, filter));
   });
 
   router.get('/:collectionName', async (request, response) => {
@@ -100,7 +101,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
       projection,
     );
     reportActivity(data, readActivity(parameters), collection.name);
-    response.json(serializeRecords(collection, records, filter.search));
+    sendJson(response, serializeRecords(collection, records, filter.search));
   });
 
   router.get('/:collectionName/:id', async (request, response) => {
@@ -111,7 +112,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
     const record = await readOne(data, collection, id, readProjection(data, collection));
     if (!record) throw new NotFoundError();
     reportActivity(data, 'read', collection.name, [request.params.id]);
-    response.json(serializeRecord(collection, record));
+    sendJson(response, serializeRecord(collection, record));
   });
 
   router.post('/:collectionName', async (request, response) => {
@@ -154,7 +155,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
     reportActivity(data, 'create', collection.name, [
       packRecordId(getCollectionPlan(collection), created),
     ]);
-    response.json(serializeRecord(collection, answer));
+    sendJson(response, serializeRecord(collection, answer));
   });
 
   router.put('/:collectionName/:id', async (request, response) => {
@@ -184,7 +185,7 @@ export function mountRecordRoutes(router: Router, context: HttpContext): void {
       withPrimaryKeys(collection, defaultProjection(collection)),
     );
     reportActivity(data, 'update', collection.name, [request.params.id]);
-    response.json(serializeRecord(collection, record));
+    sendJson(response, serializeRecord(collection, record));
   });
 
   router.delete('/:collectionName/:id', async (request, response) => {

@@ -26,6 +26,7 @@ import { reportActivity } from '../request/activity-log';
 import { buildFilter } from '../request/build-filter';
 import { type DataRequest, findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
+import { sendJson } from '../pipeline/send-json';
 import { streamCsv } from './csv';
 import { countAnswer, readProjection } from './read-helpers';
 import { linkOneToOne, readOne, readTargetValue } from './records';
@@ -140,7 +141,7 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
       const filter = await buildFilter(data, relation.target, queryFilterParameters(data.query), [
         await linkedTree(data, relation, field),
       ]);
-      response.json(await countAnswer(data, relation.target, filter));
+      sendJson(response, await countAnswer(data, relation.target, filter));
     },
   );
 
@@ -181,7 +182,7 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
         }),
         readProjection(data, target),
       );
-      response.json(serializeRecords(target, records, filter.search));
+      sendJson(response, serializeRecords(target, records, filter.search));
     },
   );
 
