@@ -10,7 +10,7 @@ import {
   type Caller,
 } from '@canopy/agent-core';
 import pg from 'pg';
-import { introspect, openSqlDataSource } from '../src/index';
+import { openSqlDataSource } from '../src/index';
 
 const BASE_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'canopy_bench';
@@ -199,11 +199,19 @@ async function main(): Promise<void> {
   console.log(`\nSQL round trips per list: ${roundTrips}`);
 
   const start = process.hrtime.bigint();
-  const wide = await introspect(withSchema(WIDE_SCHEMA));
+  const wide = await openSqlDataSource(withSchema(WIDE_SCHEMA));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const keys = wide.tables.reduce((total, table) => total + table.foreignKeys.length, 0);
+  const tables = wide.introspection.tables;
+  const keys = tables.reduce((total, table) => total + table.foreignKeys.length, 0);
+  const relations = wide.collections.reduce(
+    (total, collection) =>
+      total + Object.values(collection.schema.fields).filter((f) => f.type !== 'Column').length,
+    0,
+  );
+  await wide.close();
   console.log(
-    `Introspecting ${wide.tables.length} tables with ${keys} foreign keys: ${seconds.toFixed(2)} s`,
+    `Introspecting ${tables.length} tables with ${keys} foreign keys into ${relations} ` +
+      `relations (connect, catalog, models): ${seconds.toFixed(2)} s`,
   );
 
   await dataSource.close();
