@@ -23,7 +23,8 @@ function withStaticSchemaRefs(value: unknown): unknown {
 }
 
 it('is a valid OpenAPI 3.1 document', () => {
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  // `logger: false`: the schema uses a `media-range` format ajv-formats does not define.
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false }));
   const validate = ajv.compile(withStaticSchemaRefs(openapiV31) as object);
   expect(validate(document) ? [] : validate.errors).toEqual([]);
 });
