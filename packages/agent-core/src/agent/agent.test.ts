@@ -189,6 +189,21 @@ describe('production mode and generateSchemaOnly', () => {
     expect(built[0]?.closed).toBe(true);
   });
 
+  it('refuses to start with clashing action slugs under useUnsafeActionEndpoint, even in production', async () => {
+    const { agent: generator } = makeAgent({ serverUrl: undefined });
+    await generator.generateSchemaOnly();
+    const clashing = new ShopDataSource();
+    clashing.getCollection('orders').schema.actions['refund order'] = {
+      scope: 'Global',
+      generateFile: false,
+      staticForm: false,
+    };
+    const { agent } = makeAgent({ isProduction: true, useUnsafeActionEndpoint: true }, [clashing]);
+    const error = await agent.start().catch((caught: unknown) => caught);
+    expect((error as { code?: string }).code).toBe('DUPLICATE_ACTION_SLUG');
+    expect((error as Error).message).toContain("'Refund order' and 'refund order' of 'orders'");
+  });
+
   it('reads the schema file in production and never rebuilds it', async () => {
     const schemaPath = join(directory, '.canopy-schema.json');
     const { agent: generator } = makeAgent({

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import type { AgentServices } from '../platform/agent-services';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
+import { assertUniqueActionSlugs } from '../schema/action-schema-generator';
 import { hashSchema } from '../schema/schema-hash';
 import { toSchemaDocument } from '../schema/schema-document';
 import { type DataSourceOptions, DataSourceCustomizer } from '../customizer/data-source-customizer';
@@ -14,6 +15,9 @@ import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
 import type { TypedCollectionCustomizer } from './typed-collection-customizer';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
+import { McpError } from '../mcp/mcp-error';
+import { type McpServerOptions, resolveMcpOptions } from '../mcp/mcp-options';
+import { McpServerMount } from '../mcp/mcp-server-mount';
 
 /**
  * Builds the customized data source from scratch: applies every customization, in call order,
@@ -69,6 +73,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   private running: Running | null = null;
   private transition: Promise<void> = Promise.resolve();
   private readonly customizer = new DataSourceCustomizer();
+  private mcp: McpServerMount | null = null;
 
   constructor(
     /** The validated options. */
@@ -81,6 +86,11 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   /** The port the standalone server listens on once started (handy with port 0), else `null`. */
   get standaloneServerPort(): number | null {
     return this.standalone?.listeningPort ?? null;
+  }
+
+  /** The port of the standalone MCP server once started (handy with port 0), else `null`. */
+  get mcpServerPort(): number | null {
+    return this.mcp?.listeningPort ?? null;
   }
 
   /** Whether the agent is started. */
@@ -187,6 +197,28 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   }
 
   /**
+   * Enables the MCP server (spec §4.1–4.2, platform protocol §16): from `start()`, AI clients
+   * discover it, log in through the platform with OAuth (PKCE) and call the enabled tools, which
+   * run through the agent's own routes as the logged-in user. Its routes are served at the origin
+   * root of the agent's server, or on their own port with `standalone`.
+   *
+   * @throws McpError `INVALID_MCP_OPTIONS` (e.g. an unknown tool name) or `MCP_ALREADY_MOUNTED`.
+   * @example
+   * createAgent().addDataSource(factory).mountOnStandaloneServer(3351)
+   *   .mountAiMcpServer({ enabledTools: ['list', 'listRelated'] });
+   */
+  mountAiMcpServer(options?: McpServerOptions): this {
+    if (this.mcp) {
+      throw new McpError(
+        'MCP_ALREADY_MOUNTED',
+        'mountAiMcpServer() was already called on this agent.',
+      );
+    }
+    this.mcp = new McpServerMount(resolveMcpOptions(options), this.options.prefix);
+    return this;
+  }
+
+  /**
    * Starts the agent: builds the customized data source, contacts the platform (IP whitelist,
    * schema hash check and upload), writes the schema and typings files in development, then
    * serves the routes. Rejects with a clear error when the platform is unreachable or the schema
@@ -220,12 +252,19 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         const router = await this.prepare(platform, dataSource, true);
         platform.subscribeToEvents();
         this.slot.set(router);
+        await this.mcp?.start({
+          platform: platform.http,
+          serverUrl: options.serverUrl,
+          authSecret: options.authSecret,
+          logger: options.logger,
+        });
         await this.standalone?.listen();
         this.running = { platform, dataSource };
         const where = this.standalone ? ` on port ${this.standalone.listeningPort}` : '';
         options.logger('Info', `Agent started${where}, serving ${options.prefix}.`);
       } catch (error) {
         this.slot.set(null);
+        await this.mcp?.stop();
         await this.standalone?.close();
         await platform.close(0);
         await dataSource?.close?.();
@@ -281,6 +320,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       this.running = null;
       this.slot.set(null);
       await this.slot.drain(STOP_GRACE_MS);
+      await this.mcp?.stop();
       await this.standalone?.close();
       if (!running) return;
       await running.platform.close();
@@ -338,6 +378,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
     initial: boolean,
   ): Promise<RequestHandler> {
     const { options } = this;
+    if (options.useUnsafeActionEndpoint) {
+      for (const collection of dataSource.collections) assertUniqueActionSlugs(collection);
+    }
     const sendSchema = async () => {
       const schema = await prepareSchema(dataSource, options);
       const hash = hashSchema(schema);
@@ -359,7 +402,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       typings(),
       initial ? platform.authentication.initialize() : Promise.resolve(),
     ]);
-    return this.dependencies.createRouter({
+    const services: AgentServices = {
       dataSource,
       logger: options.logger,
       options: {
@@ -373,7 +416,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       activityLogs: platform.activityLogs,
       ipWhitelist,
       authentication: platform.authentication,
-    });
+    };
+    const router = this.dependencies.createRouter(services);
+    return this.mcp ? this.mcp.wrap(router, services) : router;
   }
 
   /** The `restartAgent` callback given to data sources: restarts, logging instead of throwing. */

@@ -59,11 +59,7 @@ export async function generateActions(
   options: ActionRouteOptions,
 ): Promise<SchemaAction[]> {
   const entries = Object.entries(collection.schema.actions);
-  if (options.useUnsafeActionEndpoint)
-    checkSlugs(
-      collection.name,
-      entries.map(([name]) => name),
-    );
+  if (options.useUnsafeActionEndpoint) assertUniqueActionSlugs(collection);
   const actions = await Promise.all(
     entries.map(([name, schema], index) =>
       generateAction(collection, name, schema, index, options),
@@ -175,14 +171,20 @@ async function staticForm(collection: Collection, name: string) {
   return encodeForm(elements, collection);
 }
 
-function checkSlugs(collection: string, names: string[]): void {
+/**
+ * Checks that no two actions of the collection share a route slug (required by
+ * `useUnsafeActionEndpoint`, whose routes carry no index).
+ *
+ * @throws ValidationError `DUPLICATE_ACTION_SLUG` naming both actions.
+ */
+export function assertUniqueActionSlugs(collection: Collection): void {
   const seen = new Map<string, string>();
-  for (const name of names) {
+  for (const name of Object.keys(collection.schema.actions)) {
     const slug = actionSlug(name);
     const previous = seen.get(slug);
     if (previous !== undefined) {
       throw new ValidationError(
-        `Actions '${previous}' and '${name}' of '${collection}' both have the route slug '${slug}', ` +
+        `Actions '${previous}' and '${name}' of '${collection.name}' both have the route slug '${slug}', ` +
           'which useUnsafeActionEndpoint cannot tell apart: rename one of them or turn the option off.',
         { code: 'DUPLICATE_ACTION_SLUG' },
       );
