@@ -313,6 +313,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
    * Stops the agent: new requests get 503, requests in flight may finish (up to 5 s), then the
    * standalone server, the platform event stream and the data sources are closed and queued
    * activity logs are flushed, so the process can exit. Safe to call twice.
+   *
+   * @example
+   * process.once('SIGTERM', () => void agent.stop());
    */
   stop(): Promise<void> {
     return this.serialize(async () => {
