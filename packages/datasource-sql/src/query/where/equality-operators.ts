@@ -6,6 +6,7 @@ import {
   bound,
   equalityPlaceholder,
   isText,
+  matchAny,
   type Leaf,
   type OperatorTranslator,
 } from './leaf';
@@ -20,7 +21,7 @@ function membership(leaf: Leaf, negate: boolean) {
   if (!negate) {
     if (nonNull.length === 0) return hasNull ? query.whereNull(ref) : query.whereRaw(MATCH_NONE);
     return query.where((inner) => {
-      inner.whereRaw(`?? IN (${list})`, membershipBindings);
+      inner.whereRaw(...matchAny(leaf, nonNull));
       if (hasNull) inner.orWhereNull(ref);
     });
   }
@@ -54,10 +55,7 @@ export const EQUALITY_OPERATORS: Partial<Record<Operator, OperatorTranslator>> =
   Equal: (leaf) =>
     leaf.value === null || leaf.value === undefined
       ? leaf.query.whereNull(leaf.ref)
-      : leaf.query.whereRaw(
-          `?? = ${equalityPlaceholder(leaf)}`,
-          bindings([leaf.ref, bound(leaf, leaf.value)]),
-        ),
+      : leaf.query.whereRaw(...matchAny(leaf, [leaf.value])),
   NotEqual: (leaf) =>
     leaf.value === null || leaf.value === undefined
       ? leaf.query.whereNotNull(leaf.ref)

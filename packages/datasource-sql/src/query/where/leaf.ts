@@ -61,8 +61,28 @@ export function bound(leaf: Leaf, value: unknown): unknown {
   return toDatabase(type, value, leaf.dialect);
 }
 
-/** `?`, or `BINARY ?` where MySQL/MariaDB would compare text through a case-insensitive collation. */
-export function equalityPlaceholder(leaf: Leaf): string {
+/** MySQL/MariaDB compare text through case-insensitive collations: such leaves compare bytes. */
+export function comparesBytes(leaf: Leaf): boolean {
   const textual = isText(leaf.column) || leaf.column.type.kind === 'enum';
-  return (leaf.dialect === 'mysql' || leaf.dialect === 'mariadb') && textual ? 'BINARY ?' : '?';
+  return (leaf.dialect === 'mysql' || leaf.dialect === 'mariadb') && textual;
+}
+
+/** `?`, or `BINARY ?` where the leaf {@link comparesBytes}. */
+export function equalityPlaceholder(leaf: Leaf): string {
+  return comparesBytes(leaf) ? 'BINARY ?' : '?';
+}
+
+/**
+ * SQL and bindings matching the column against one or several values, case-sensitively on every
+ * dialect. On MySQL/MariaDB the collation's comparison stays first so the index still narrows
+ * the rows, then the byte comparison keeps the exact ones.
+ */
+export function matchAny(leaf: Leaf, values: unknown[]): [string, readonly Knex.RawBinding[]] {
+  const converted = values.map((value) => bound(leaf, value));
+  const list = (placeholder: string) => values.map(() => placeholder).join(', ');
+  const single = values.length === 1;
+  const plain = single ? '?? = ?' : `?? IN (${list('?')})`;
+  if (!comparesBytes(leaf)) return [plain, bindings([leaf.ref, ...converted])];
+  const exact = single ? '?? = BINARY ?' : `?? IN (${list('BINARY ?')})`;
+  return [`(${plain} AND ${exact})`, bindings([leaf.ref, ...converted, leaf.ref, ...converted])];
 }
