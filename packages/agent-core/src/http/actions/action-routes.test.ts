@@ -417,3 +417,23 @@ describe('action routes', () => {
     });
   });
 });
+
+describe('unsafe action endpoints', () => {
+  it('refuses to build the router when two actions of a collection share a slug', () => {
+    const dataSource = new ShopWithActions();
+    (dataSource.orders.schema.actions as Record<string, unknown>)['mark as paid'] = {
+      scope: 'Single',
+      generateFile: false,
+      staticForm: true,
+    };
+    const services = createTestServices(dataSource);
+    expect(() =>
+      createAgentRouter({
+        ...services,
+        options: { ...services.options, useUnsafeActionEndpoint: true },
+      }),
+    ).toThrow(
+      "Actions 'Mark as paid' and 'mark as paid' of 'orders' both have the route slug 'mark-as-paid'",
+    );
+  });
+});
