@@ -223,6 +223,16 @@ describe('production mode and generateSchemaOnly', () => {
     await agent.stop();
   });
 
+  it('updateTypesOnFileSystem writes typings to the given path and depth', async () => {
+    const { agent, built } = makeAgent({ serverUrl: undefined });
+    const path = join(directory, 'types.d.ts');
+    await agent.updateTypesOnFileSystem(path, 0);
+    const typings = readFileSync(path, 'utf8');
+    expect(typings).toContain("'orders': {");
+    expect(typings).not.toContain("'customer:email'");
+    expect(built[0]?.closed).toBe(true);
+  });
+
   it('generateSchemaOnly always rebuilds, even in production, and contacts nothing', async () => {
     const schemaPath = join(directory, '.canopy-schema.json');
     writeFileSync(schemaPath, '{"collections": [], "meta": {}}');

@@ -355,15 +355,24 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   }
 
   /**
-   * Rewrites the typings file from the current customizations.
+   * Rewrites the typings file from the current customizations: those of the running agent, or
+   * (before start) a data source built for the purpose and closed afterwards.
    *
    * @param typingsPath where to write the `.d.ts`/`.ts` file.
    * @param typingsMaxDepth how many to-one relations deep field paths go.
    */
   async updateTypesOnFileSystem(typingsPath: string, typingsMaxDepth: number): Promise<void> {
-    const dataSource =
-      this.running?.dataSource ?? (await this.buildDataSource(this.options.logger, async () => {}));
-    await writeTypings(dataSource, typingsPath, typingsMaxDepth, this.options.logger);
+    const { logger } = this.options;
+    if (this.running) {
+      await writeTypings(this.running.dataSource, typingsPath, typingsMaxDepth, logger);
+      return;
+    }
+    const dataSource = await this.buildDataSource(logger, async () => {});
+    try {
+      await writeTypings(dataSource, typingsPath, typingsMaxDepth, logger);
+    } finally {
+      await dataSource.close?.();
+    }
   }
 
   /** Applies every customization on a fresh stack (or runs the injected build). */
