@@ -1,0 +1,111 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
+import {
+  addProjectMember,
+  createEnvironment,
+  createProject,
+  createUser,
+  issueApplicationToken,
+} from '../src';
+import { TEST_KEYS } from './helpers/test-server';
+
+const packageDir = resolve(__dirname, '..');
+let outDir: string;
+let db: TestDatabase;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  const cache = join(packageDir, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
+  const build = spawnSync(
+    process.execPath,
+    [
+      require.resolve('tsup/dist/cli-default.js', { paths: [packageDir] }),
+      'src/cli.ts',
+      '--no-config',
+      '--format',
+      'cjs',
+      '--target',
+      'node20',
+      '--platform',
+      'node',
+      '--out-dir',
+      outDir,
+    ],
+    { cwd: packageDir, encoding: 'utf8' },
+  );
+  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
+  db = await createTestDatabase('postgres');
+}, 60_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await db?.drop();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+function serve(): Promise<number> {
+  const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+      RATE_LIMIT_POINTS: '6',
+      RATE_LIMIT_DURATION_SECONDS: '300',
+      RATE_LIMIT_BURST_POINTS: '4',
+      RATE_LIMIT_BURST_DURATION_SECONDS: '600',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  return new Promise((resolvePort, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"msg":"listening"')) resolvePort(JSON.parse(line).port);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`serve exited with ${code}: ${stderr.join('')}`)),
+    );
+  });
+}
+
+it('two server processes started together on one fresh database share the rate limit exactly', async () => {
+  const ports = await Promise.all([serve(), serve()]);
+  const project = await createProject(db.knex, { name: 'Multi' });
+  await createEnvironment(db.knex, { projectId: project.id, name: 'Production' });
+  const user = await createUser(db.knex, { email: 'multi@example.com' });
+  await addProjectMember(db.knex, {
+    projectId: project.id,
+    userId: user.id,
+    permissionLevel: 'admin',
+  });
+  const { token } = await issueApplicationToken(db.knex, TEST_KEYS, {
+    project,
+    userId: user.id,
+    name: 'multi',
+    scopes: ['all'],
+    expiresAt: new Date(Date.now() + 600_000),
+    viaSso: false,
+  });
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      fetch(
+        `http://127.0.0.1:${ports[i % 2]}/v1/project/Multi/environment/Production/activity-logs`,
+        {
+          headers: { Authorization: `Bearer ${token}` },
+        },
+      ).then(async (res) => {
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    ),
+  );
+  expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+}, 60_000);
