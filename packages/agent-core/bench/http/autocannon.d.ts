@@ -9,7 +9,7 @@ declare module 'autocannon' {
   interface AutocannonResult {
     errors: number;
     non2xx: number;
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
   }
   function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;

@@ -2,7 +2,8 @@
 // a minimal HTTP server running the same queries as raw SQL through pg, measured in one run with
 // autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), count and
 // get, at 1 and 10 connections; requests/s, p50 and p99 latency, the agent/raw ratio, and the
-// agent process's peak RSS. Run: pnpm --filter @canopy/agent-core bench:http
+// agent process's peak RSS. Each server runs in its own process; their CPU time per request is
+// read from /proc, which stays meaningful when other work shares the machine. Run: pnpm --filter @canopy/agent-core bench:http
 // Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,12 @@ function start(file: string): Promise<Started> {
     );
     child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
   });
+}
+
+/** CPU time (user + system) a process has used, in microseconds, from /proc. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function rssMb(pid: number): number {
@@ -91,13 +98,13 @@ async function main(): Promise<void> {
     ];
     const headers = { Authorization: `Bearer ${agent.token}` };
     for (const { agent: url } of cases) {
-      await measure(url, 2, headers);
+      await measure(url, agent, 2, headers);
     }
     const rows: Record<string, string | number>[] = [];
     for (const connections of [1, 10]) {
       for (const testCase of cases) {
-        const baseline = await measure(testCase.raw, connections);
-        const measured = await measure(testCase.agent, connections, headers);
+        const baseline = await measure(testCase.raw, raw, connections);
+        const measured = await measure(testCase.agent, agent, connections, headers);
         rows.push({
           case: testCase.name,
           connections,
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
           ratio: `${Math.round((measured.rps / baseline.rps) * 100)}%`,
           'agent p50/p99 ms': `${measured.p50}/${measured.p99}`,
           'raw p50/p99 ms': `${baseline.p50}/${baseline.p99}`,
+          'agent/raw CPU µs per req': `${measured.cpuPerRequest}/${baseline.cpuPerRequest}`,
           'agent errors': measured.errors,
         });
       }
