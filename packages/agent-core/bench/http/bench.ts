@@ -54,16 +54,26 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** Server CPU per request (µs): independent of what else runs on the machine. */
+  cpuPerRequest: number;
 }
 
 async function measure(
   url: string,
+  server: Started,
   connections: number,
   headers: Record<string, string> = {},
 ): Promise<Measure> {
+  const before = cpuMicros(server.child.pid as number);
   const result = await autocannon({ url, connections, duration: SECONDS, headers });
-  const errors = result.errors + result.non2xx;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  const used = cpuMicros(server.child.pid as number) - before;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpuPerRequest: Math.round(used / Math.max(1, result.requests.total)),
+  };
 }
 
 async function main(): Promise<void> {
