@@ -92,7 +92,7 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
           'products',
         ]),
       );
-      expect(names).toEqual([...names].sort());
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
       expect(dataSource.collections.every((collection) => collection.schema.countable)).toBe(true);
       expect(names.some((name) => name.startsWith('knex_'))).toBe(false);
     });
@@ -530,6 +530,37 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
           value: ['2024-02-15T10:00:00Z'],
         }),
       ).toEqual([2]);
+    });
+
+    it('quotes identifiers that are reserved words, mixed case or contain quotes', async () => {
+      const odd = 'Odd "Table" Name';
+      expect(
+        await list(odd, ['select', 'CamelCase', "it's `quoted`"], {
+          conditionTree: { field: 'select', operator: 'In', value: ['from', 'where'] },
+          sort: [{ field: 'CamelCase', ascending: true }],
+        }),
+      ).toEqual([
+        { select: 'where', CamelCase: 1, "it's `quoted`": 'b' },
+        { select: 'from', CamelCase: 2, "it's `quoted`": 'a' },
+      ]);
+      const [created] = await dataSource
+        .getCollection(odd)
+        .create(caller(), [{ select: 'group', CamelCase: 3, "it's `quoted`": 'c' }]);
+      expect(created).toMatchObject({ select: 'group', CamelCase: 3 });
+      await dataSource
+        .getCollection(odd)
+        .delete(
+          caller(),
+          new Filter({ conditionTree: { field: 'CamelCase', operator: 'Equal', value: 3 } }),
+        );
+      const counts = await dataSource
+        .getCollection(odd)
+        .aggregate(
+          caller(),
+          new Filter(),
+          new Aggregation({ operation: 'Count', groups: [{ field: 'select' }] }),
+        );
+      expect(counts).toHaveLength(2);
     });
 
     it('filters a composite-key table', async () => {
