@@ -1,4 +1,4 @@
-// The agent's lifecycle: createAgent, options, errors.
+// The agent's lifecycle: createAgent, options, typed customizations, errors.
 export { createAgent } from './create-agent';
 export {
   Agent,
@@ -8,5 +8,10 @@ export {
   type TypingsSchema,
 } from './agent';
 export { type AgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './agent-options';
+export {
+  type ColumnName,
+  type FieldPath,
+  type TypedCollectionCustomizer,
+} from './typed-collection-customizer';
 export { AgentError, isAgentError, type AgentErrorCode } from './agent-error';
 export { AgentOptionsError, type AgentOptionProblem } from './agent-options-error';
