@@ -231,4 +231,24 @@ describe('buildModels', () => {
     expect(fields.title?.validation).toEqual([{ operator: 'Present' }]);
     expect((models.get('v')?.fields.n as ColumnSchema).isReadOnly).toBe(true);
   });
+
+  it('leaves out tables and columns whose names contain a dot, with a warning', () => {
+    const { models, warnings } = buildModels(
+      introspection([
+        table('v1.2', { columns: [id], primaryKey: ['id'] }),
+        table('plain', {
+          columns: [id, column('a.b'), column('ok')],
+          primaryKey: ['id'],
+          uniques: [['a.b']],
+          foreignKeys: [{ column: 'ok', foreignTable: 'v1.2', foreignColumn: 'id' }],
+        }),
+      ]),
+    );
+    expect([...models.keys()]).toEqual(['plain']);
+    expect(Object.keys(models.get('plain')?.fields ?? {})).toEqual(['id', 'ok']);
+    expect(warnings).toEqual([
+      `Skipping table "v1.2": names containing '.' are not supported.`,
+      `Skipping column plain.a.b: names containing '.' are not supported.`,
+    ]);
+  });
 });

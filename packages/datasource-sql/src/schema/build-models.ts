@@ -179,14 +179,56 @@ function nameRelations(
 }
 
 /**
+ * knex reads a dot inside an identifier as a qualifier (`a.b` → `"a"."b"`), so tables and
+ * columns whose name contains one cannot be queried safely: they are left out with a warning,
+ * with the keys and foreign keys that mention them.
+ */
+function withoutDottedNames(introspection: SqlIntrospection, warnings: string[]): SqlIntrospection {
+  const dotted = (name: string) => name.includes('.');
+  const keep = (table: IntrospectedTable): IntrospectedTable | undefined => {
+    if (dotted(table.name)) {
+      warnings.push(`Skipping table "${table.name}": names containing '.' are not supported.`);
+      return undefined;
+    }
+    const skipped = table.columns.filter((column) => dotted(column.name)).map((c) => c.name);
+    for (const name of skipped) {
+      warnings.push(
+        `Skipping column ${table.name}.${name}: names containing '.' are not supported.`,
+      );
+    }
+    if (skipped.length === 0) return table;
+    return {
+      ...table,
+      columns: table.columns.filter((column) => !dotted(column.name)),
+      primaryKey: table.primaryKey.some(dotted) ? [] : table.primaryKey,
+      uniques: table.uniques.filter((unique) => !unique.some(dotted)),
+      foreignKeys: table.foreignKeys.filter((key) => !dotted(key.column)),
+    };
+  };
+  const tables = introspection.tables.flatMap((table) => keep(table) ?? []);
+  const names = new Set(tables.map((table) => table.name));
+  return {
+    ...introspection,
+    tables: tables.map((table) => ({
+      ...table,
+      foreignKeys: table.foreignKeys.filter(
+        (key) => names.has(key.foreignTable) && !dotted(key.foreignColumn),
+      ),
+    })),
+    views: introspection.views.flatMap((view) => keep(view) ?? []),
+  };
+}
+
+/**
  * Turns an introspection into one model per table and view: column fields with their native
  * operators, the primary key in use, and the relations derived from foreign keys.
  */
-export function buildModels(introspection: SqlIntrospection): {
+export function buildModels(source: SqlIntrospection): {
   models: Map<string, TableModel>;
   warnings: string[];
 } {
   const warnings: string[] = [];
+  const introspection = withoutDottedNames(source, warnings);
   const models = new Map<string, TableModel>();
   const primaryKeys = new Map<string, string[]>();
   for (const table of introspection.tables) {
