@@ -1,0 +1,214 @@
+// The only module that uses @modelcontextprotocol/sdk: the MCP endpoint (stateless Streamable
+// HTTP), the OAuth handlers and metadata, and the bearer check. Everything else in mcp/ is
+// SDK-free.
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import {
+  CustomOAuthError,
+  InvalidTokenError,
+  ServerError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import express, { type Request, type RequestHandler, type Router } from 'express';
+
+import type { Logger } from '../toolkit/interfaces/logger';
+import { isMcpError } from './mcp-error';
+import { type McpAccessClaims, MCP_SCOPES, verifyAccessToken } from './oauth/mcp-tokens';
+import type { McpOAuth } from './oauth/mcp-oauth';
+import { OAuthFailure } from './oauth/oauth-failure';
+import { type McpTool, type ToolContext, ToolError } from './tools';
+
+/** What the MCP routes need from the agent. */
+export interface McpRouterDependencies {
+  oauth: McpOAuth;
+  authSecret: string;
+  /** The platform URL: clients register there (`<serverUrl>/oauth/register`). */
+  serverUrl: string;
+  /** The public origin for a request (configured, the environment's, or the request's own). */
+  publicUrl(request: Request): Promise<string>;
+  tools: readonly McpTool[];
+  /** Opens the context of one authenticated MCP request. */
+  openContext(claims: McpAccessClaims, token: string): Promise<ToolContext>;
+  logger: Logger;
+}
+
+const SERVER_INFO = { name: '@canopy/agent-core', version: '0.1.0' };
+
+function relayed<T>(operation: () => Promise<T>): Promise<T> {
+  return operation().catch((error: unknown) => {
+    if (error instanceof OAuthFailure) throw new CustomOAuthError(error.error, error.message);
+    throw error;
+  });
+}
+
+/** The SDK's OAuth provider over {@link McpOAuth}. */
+function createProvider(dependencies: McpRouterDependencies): OAuthServerProvider {
+  const { oauth, authSecret } = dependencies;
+  return {
+    skipLocalPkceValidation: true,
+    clientsStore: {
+      getClient: (clientId) => relayed(() => oauth.getClient(clientId)),
+    },
+    async authorize(client, params, response) {
+      const location = await relayed(() =>
+        oauth.authorizationRedirect({
+          clientId: client.client_id,
+          redirectUri: params.redirectUri,
+          codeChallenge: params.codeChallenge,
+          state: params.state,
+          scopes: params.scopes,
+          resource: params.resource,
+        }),
+      );
+      response.redirect(302, location);
+    },
+    challengeForAuthorizationCode() {
+      throw new ServerError('PKCE is verified by the Canopy platform.');
+    },
+    exchangeAuthorizationCode: (client, code, verifier, redirectUri) =>
+      relayed(() => oauth.exchangeCode(client.client_id, code, verifier, redirectUri)),
+    exchangeRefreshToken: (client, refreshToken, scopes) =>
+      relayed(() => oauth.refresh(client.client_id, refreshToken, scopes)),
+    async verifyAccessToken(token): Promise<AuthInfo> {
+      const claims = verifyAccessToken(token, authSecret);
+      if (!claims) throw new InvalidTokenError('The access token is invalid or expired.');
+      return {
+        token,
+        clientId: claims.clientId,
+        scopes: claims.scopes,
+        expiresAt: claims.exp,
+        extra: { claims },
+      };
+    },
+    async revokeToken() {
+      // Tokens are stateless JWTs: revocation is accepted and does nothing (protocol §16.4).
+    },
+  };
+}
+
+function toolResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function toolFailure(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** Builds the MCP server of one request, with the tools registered for its caller. */
+function buildServer(dependencies: McpRouterDependencies, context: ToolContext): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  const names = [...context.collections.keys()];
+  for (const tool of dependencies.tools) {
+    server.registerTool(
+      tool.name,
+      {
+        description: tool.description,
+        inputSchema: tool.input(names),
+        annotations: { readOnlyHint: tool.readOnly },
+      },
+      async (input: Record<string, unknown>) => {
+        try {
+          return toolResult(await tool.run(input as never, context));
+        } catch (error) {
+          if (error instanceof ToolError || isMcpError(error)) return toolFailure(error.message);
+          dependencies.logger('Error', `The MCP tool ${tool.name} failed.`, error);
+          return toolFailure(
+            `Unexpected error in ${tool.name}: ${(error as Error).message ?? String(error)}`,
+          );
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/**
+ * The MCP and OAuth routes (platform protocol §16.3), at the origin root: protected-resource and
+ * authorization-server metadata, `/oauth/authorize`, `/oauth/token`, and `POST /mcp` behind a
+ * bearer check that answers 401 with `WWW-Authenticate` pointing to the resource metadata.
+ */
+export function createMcpRouter(dependencies: McpRouterDependencies): Router {
+  const provider = createProvider(dependencies);
+  const router = express.Router();
+  const perRequest =
+    (build: (base: string) => RequestHandler): RequestHandler =>
+    (request, response, next) => {
+      dependencies.publicUrl(request).then((base) => build(base)(request, response, next), next);
+    };
+
+  router.use(
+    '/.well-known/oauth-protected-resource/mcp',
+    perRequest((base) =>
+      metadataHandler({
+        resource: `${base}/mcp`,
+        authorization_servers: [`${base}/`],
+        scopes_supported: [...MCP_SCOPES],
+        resource_name: 'Canopy agent',
+      }),
+    ),
+  );
+  router.use(
+    '/.well-known/oauth-authorization-server',
+    perRequest((base) =>
+      metadataHandler({
+        issuer: `${base}/`,
+        authorization_endpoint: `${base}/oauth/authorize`,
+        token_endpoint: `${base}/oauth/token`,
+        registration_endpoint: `${dependencies.serverUrl}/oauth/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        scopes_supported: [...MCP_SCOPES],
+        revocation_endpoint_auth_methods_supported: ['client_secret_post'],
+      }),
+    ),
+  );
+  router.use('/oauth/authorize', authorizationHandler({ provider }));
+  router.use('/oauth/token', express.json(), tokenHandler({ provider }));
+
+  router.post(
+    '/mcp',
+    perRequest((base) =>
+      requireBearerAuth({
+        verifier: provider,
+        requiredScopes: ['mcp:read'],
+        resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource/mcp`,
+      }),
+    ),
+    express.json({ limit: '4mb' }),
+    async (request, response) => {
+      const auth = request.auth as AuthInfo;
+      const claims = (auth.extra as { claims: McpAccessClaims }).claims;
+      const context = await dependencies.openContext(claims, auth.token);
+      const server = buildServer(dependencies, context);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request, response, request.body);
+    },
+  );
+  router.all('/mcp', (_request, response) => {
+    response
+      .status(405)
+      .set('Allow', 'POST')
+      .json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this stateless server takes POST.' },
+        id: null,
+      });
+  });
+  return router;
+}

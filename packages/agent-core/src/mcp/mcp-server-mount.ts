@@ -1,0 +1,160 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Request, type RequestHandler } from 'express';
+
+import { PermissionChecker } from '../http/permissions/permission-checker';
+import type { AgentServices } from '../platform/agent-services';
+import type { PlatformHttpClient } from '../platform/platform-http-client';
+import { generateSchema } from '../schema/schema-generator';
+import type { SchemaCollection } from '../schema/schema-json';
+import type { DataSource } from '../toolkit/interfaces/data-source';
+import type { Logger } from '../toolkit/interfaces/logger';
+import { AgentDispatcher } from './agent-dispatcher';
+import { createMcpRouter } from './mcp-http-router';
+import type { ResolvedMcpOptions } from './mcp-options';
+import { McpOAuth } from './oauth/mcp-oauth';
+import type { McpAccessClaims } from './oauth/mcp-tokens';
+import { PlatformOAuthClient } from './oauth/platform-oauth-client';
+import { type ToolContext, enabledTools } from './tools';
+
+/** What the agent gives the MCP server when it starts. */
+export interface McpStartContext {
+  platform: PlatformHttpClient;
+  serverUrl: string;
+  authSecret: string;
+  logger: Logger;
+}
+
+/**
+ * The MCP server of an agent (`agent.mountAiMcpServer`): its routes are served at the agent's
+ * origin root ({@link wrap}) or on their own port, and its tools call the agent's current
+ * router in memory as the MCP token's user.
+ */
+export class McpServerMount {
+  private router: RequestHandler | null = null;
+  private services: AgentServices | null = null;
+  private routes: RequestHandler | null = null;
+  private server: Server | null = null;
+  private readonly dispatch: AgentDispatcher;
+  private readonly schemas = new WeakMap<DataSource, Promise<SchemaCollection[]>>();
+  private readonly checkers = new WeakMap<AgentServices, PermissionChecker>();
+  private environmentUrl: Promise<string | null> | null = null;
+
+  constructor(
+    readonly options: ResolvedMcpOptions,
+    prefix: string,
+  ) {
+    this.dispatch = new AgentDispatcher(() => this.router, prefix);
+  }
+
+  /** The port of the standalone MCP server once listening, else `null`. */
+  get listeningPort(): number | null {
+    const address = this.server?.address();
+    return address && typeof address === 'object' ? (address as AddressInfo).port : null;
+  }
+
+  /**
+   * Serves the agent `router` built for `services`: tools call it from now on. Returns the
+   * handler to serve at the origin: the MCP routes ahead of the router (unless standalone).
+   */
+  wrap(router: RequestHandler, services: AgentServices): RequestHandler {
+    this.router = router;
+    this.services = services;
+    if (this.options.standalone) return router;
+    return (request, response, next) => {
+      if (!this.routes) return router(request, response, next);
+      this.routes(request, response, () => router(request, response, next));
+    };
+  }
+
+  /** Builds the OAuth façade and routes, and listens when standalone. */
+  async start(context: McpStartContext): Promise<void> {
+    const { options } = this;
+    const platform = new PlatformOAuthClient(context.platform);
+    const oauth = new McpOAuth(
+      platform,
+      options.appUrl ?? context.serverUrl,
+      {
+        accessTokenSeconds: options.accessTokenSeconds,
+        refreshTokenSeconds: options.refreshTokenSeconds,
+      },
+      context.authSecret,
+    );
+    this.environmentUrl = null;
+    await this.dispatch.open();
+    this.routes = createMcpRouter({
+      oauth,
+      authSecret: context.authSecret,
+      serverUrl: context.serverUrl,
+      publicUrl: (request) => this.publicUrl(request, platform),
+      tools: enabledTools(options.enabledTools),
+      openContext: (claims, token) => this.openContext(claims, token),
+      logger: context.logger,
+    });
+    if (!options.standalone) return;
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(this.routes);
+    const server = createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.standalone?.port, options.standalone?.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    context.logger('Info', `MCP server listening on port ${this.listeningPort}.`);
+  }
+
+  /** Stops serving the MCP routes (and closes the standalone server). */
+  async stop(): Promise<void> {
+    this.routes = null;
+    this.router = null;
+    this.services = null;
+    await this.dispatch.close();
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
+
+  /** The configured public URL, else the environment's `api_endpoint`, else the request's origin. */
+  private async publicUrl(request: Request, platform: PlatformOAuthClient): Promise<string> {
+    if (this.options.publicUrl) return this.options.publicUrl;
+    this.environmentUrl ??= platform.environment().then(
+      ({ apiEndpoint }) => apiEndpoint?.replace(/\/+$/, '') || null,
+      () => null,
+    );
+    return (await this.environmentUrl) ?? `${request.protocol}://${request.get('host')}`;
+  }
+
+  private async openContext(claims: McpAccessClaims, token: string): Promise<ToolContext> {
+    const services = this.services;
+    if (!services) throw new Error('The agent is not running.');
+    let schema = this.schemas.get(services.dataSource);
+    if (!schema) {
+      schema = generateSchema(services.dataSource, services.options).then((s) => s.collections);
+      this.schemas.set(services.dataSource, schema);
+    }
+    let checker = this.checkers.get(services);
+    if (!checker) {
+      checker = new PermissionChecker(services.permissions);
+      this.checkers.set(services, checker);
+    }
+    const visible = new Map<string, SchemaCollection>();
+    for (const collection of await schema) {
+      if (await checker.hasCollectionRight(claims, collection.name, 'browse')) {
+        visible.set(collection.name, collection);
+      }
+    }
+    return {
+      claims,
+      collections: visible,
+      services,
+      call: (call) => this.dispatch.call({ ...call, token }),
+    };
+  }
+}

@@ -1,0 +1,183 @@
+import jwt from 'jsonwebtoken';
+
+import type { SessionClaims } from '../../http/auth/session-token';
+import type { AuthenticatedUser } from '../../platform/agent-services';
+import { OAuthFailure } from './oauth-failure';
+
+/** The scopes an MCP token may carry (platform protocol §16.3). */
+export const MCP_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin'] as const;
+const DEFAULT_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action'];
+
+/**
+ * Claims of the MCP access token: a superset of the agent's session token, so the agent accepts
+ * it as one, plus the snake_case copies of the reference, the platform token and the scopes.
+ * (`tags` stays an object, as the agent's session check requires.)
+ */
+export interface McpAccessClaims extends SessionClaims {
+  first_name: string;
+  last_name: string;
+  permission_level: string;
+  rendering_id: string;
+  serverToken: string;
+  scopes: string[];
+  clientId: string;
+}
+
+/** Claims of the MCP refresh token. */
+export interface McpRefreshClaims {
+  type: 'refresh';
+  clientId: string;
+  userId: number;
+  renderingId: number;
+  serverRefreshToken: string;
+  /** Seconds since the epoch of the interactive login; carried across refreshes. */
+  sessionStartedAt: number;
+  iat?: number;
+  exp?: number;
+}
+
+/** The platform's answer to `POST /oauth/token` (platform protocol §10). */
+export interface PlatformTokens {
+  access_token: string;
+  refresh_token: string;
+  scope?: string;
+}
+
+/** Lifetime caps of the issued tokens (`null`: no cap). */
+export interface TokenLimits {
+  accessTokenSeconds: number | null;
+  refreshTokenSeconds: number | null;
+}
+
+/** What the MCP client receives. */
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+function decodePlatformToken(token: string, which: string): Record<string, unknown> {
+  const payload = jwt.decode(token);
+  if (!payload || typeof payload !== 'object' || typeof payload.exp !== 'number') {
+    throw new OAuthFailure(
+      'server_error',
+      `The platform's ${which} token is not a JWT with an exp claim.`,
+    );
+  }
+  return payload as Record<string, unknown>;
+}
+
+/**
+ * Issues the MCP token pair from the platform's tokens and the user (platform protocol §16.4):
+ * lifetimes are the smallest of the platform token's remaining life, the session window and the
+ * configured cap.
+ */
+export function issueTokens(
+  platform: PlatformTokens,
+  user: AuthenticatedUser,
+  clientId: string,
+  sessionStartedAt: number,
+  limits: TokenLimits,
+  authSecret: string,
+): IssuedTokens {
+  const now = Math.floor(Date.now() / 1000);
+  const access = decodePlatformToken(platform.access_token, 'access');
+  const refresh = decodePlatformToken(platform.refresh_token, 'refresh');
+  const sessionLeft =
+    limits.refreshTokenSeconds === null
+      ? Number.POSITIVE_INFINITY
+      : sessionStartedAt + limits.refreshTokenSeconds - now;
+  const accessLife = Math.floor(
+    Math.min((access.exp as number) - now, sessionLeft, limits.accessTokenSeconds ?? Infinity),
+  );
+  const refreshLife = Math.floor(Math.min((refresh.exp as number) - now, sessionLeft));
+  if (accessLife <= 0 || refreshLife <= 0) {
+    throw new OAuthFailure('invalid_grant', 'The session has expired: log in again.');
+  }
+  const scopeText =
+    typeof access.scope === 'string' && access.scope ? access.scope : platform.scope;
+  const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : DEFAULT_SCOPES;
+  const claims: Omit<McpAccessClaims, 'iat' | 'exp'> = {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    team: user.team,
+    role: user.role,
+    permissionLevel: user.permissionLevel,
+    renderingId: user.renderingId,
+    tags: user.tags,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    permission_level: user.permissionLevel,
+    rendering_id: String(user.renderingId),
+    serverToken: platform.access_token,
+    scopes,
+    clientId,
+  };
+  const refreshClaims: Omit<McpRefreshClaims, 'iat' | 'exp'> = {
+    type: 'refresh',
+    clientId,
+    userId: user.id,
+    renderingId: user.renderingId,
+    serverRefreshToken: platform.refresh_token,
+    sessionStartedAt,
+  };
+  return {
+    access_token: jwt.sign(claims, authSecret, { algorithm: 'HS256', expiresIn: accessLife }),
+    token_type: 'Bearer',
+    expires_in: accessLife,
+    refresh_token: jwt.sign(refreshClaims, authSecret, {
+      algorithm: 'HS256',
+      expiresIn: refreshLife,
+    }),
+    scope: scopes.join(' '),
+  };
+}
+
+/** Verifies an MCP refresh token; any failure is `invalid_grant`. */
+export function verifyRefreshToken(token: string, authSecret: string): McpRefreshClaims {
+  let payload: unknown;
+  try {
+    payload = jwt.verify(token, authSecret, { algorithms: ['HS256'] });
+  } catch {
+    throw new OAuthFailure('invalid_grant', 'The refresh token is invalid or expired.');
+  }
+  const claims = payload as Partial<McpRefreshClaims>;
+  if (
+    claims.type !== 'refresh' ||
+    typeof claims.clientId !== 'string' ||
+    typeof claims.serverRefreshToken !== 'string' ||
+    typeof claims.sessionStartedAt !== 'number'
+  ) {
+    throw new OAuthFailure('invalid_grant', 'The token is not an MCP refresh token.');
+  }
+  return claims as McpRefreshClaims;
+}
+
+/**
+ * Verifies an MCP access token (HS256 with the auth secret, `exp` required, refresh tokens
+ * refused). Returns `null` when it is not acceptable; never says why to the caller.
+ */
+export function verifyAccessToken(token: string, authSecret: string): McpAccessClaims | null {
+  let payload: unknown;
+  try {
+    payload = jwt.verify(token, authSecret, { algorithms: ['HS256'] });
+  } catch {
+    return null;
+  }
+  const claims = payload as Partial<McpAccessClaims> & { type?: unknown };
+  if (
+    typeof claims !== 'object' ||
+    claims.type === 'refresh' ||
+    typeof claims.exp !== 'number' ||
+    typeof claims.id !== 'number' ||
+    typeof claims.renderingId !== 'number' ||
+    !Array.isArray(claims.scopes)
+  ) {
+    return null;
+  }
+  return claims as McpAccessClaims;
+}

@@ -1,0 +1,227 @@
+import { z } from 'zod';
+
+import type { SchemaAction, SchemaCollection } from '../../schema/schema-json';
+import {
+  type ToolContext,
+  ToolError,
+  errorNameOf,
+  expectSuccess,
+  findCollection,
+  packId,
+} from './tool-context';
+import { defineTool } from './tool-definition';
+import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
+
+/** One field of a loaded action form, as the agent sends it (protocol §13.5). */
+interface WireFormField {
+  field: string;
+  type: unknown;
+  value?: unknown;
+  isRequired?: boolean;
+  isReadOnly?: boolean;
+  description?: string;
+  enums?: string[] | null;
+}
+
+/** One field of a form, as tools return it. */
+interface FormField {
+  name: string;
+  type: unknown;
+  value: unknown;
+  isRequired: boolean;
+  description?: string;
+  enumValues?: string[];
+}
+
+const actionInputs = (names: readonly string[]) => ({
+  collectionName: collectionNameInput(names),
+  actionName: z.string().min(1).describe('Name of the action, as describeCollection lists it'),
+  recordIds: z
+    .array(recordIdInput)
+    .nullable()
+    .describe('Records the action runs on; null for a global action'),
+  values: valuesInput('values').optional().describe('Form values by field name'),
+});
+
+function findAction(collection: SchemaCollection, name: string): SchemaAction {
+  const action = collection.actions.find((candidate) => candidate.name === name);
+  if (!action) {
+    throw new ToolError(
+      `Unknown action "${name}" on "${collection.name}". Actions: ${
+        collection.actions.map((candidate) => candidate.name).join(', ') || '(none)'
+      }.`,
+    );
+  }
+  return action;
+}
+
+/** The endpoint of an action, relative to the agent's prefix. */
+function actionPath(context: ToolContext, action: SchemaAction): string {
+  const prefix = context.services.options.prefix.replace(/\/+$/, '');
+  return action.endpoint.startsWith(`${prefix}/`)
+    ? action.endpoint.slice(prefix.length)
+    : action.endpoint;
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+interface LoadedForm {
+  fields: FormField[];
+  values: Record<string, unknown>;
+  skippedFields: string[];
+}
+
+/** Loads the form (`hooks/load`) for these records and values, and sets the values on it. */
+async function loadForm(
+  context: ToolContext,
+  collection: SchemaCollection,
+  action: SchemaAction,
+  ids: string[],
+  values: Record<string, unknown>,
+): Promise<LoadedForm> {
+  const answer = await context.call({
+    method: 'POST',
+    path: `${actionPath(context, action)}/hooks/load`,
+    query: { timezone: 'UTC' },
+    body: {
+      data: {
+        type: 'action-requests',
+        attributes: {
+          collection_name: collection.name,
+          ids,
+          values,
+          all_records: false,
+          all_records_ids_excluded: [],
+        },
+      },
+    },
+  });
+  const form = expectSuccess(answer) as { fields?: WireFormField[] };
+  const wire = form.fields ?? [];
+  const names = new Set(wire.map((field) => field.field));
+  const merged: Record<string, unknown> = {};
+  const fields = wire.map((field) => {
+    const value = field.field in values ? values[field.field] : (field.value ?? null);
+    merged[field.field] = value;
+    return {
+      name: field.field,
+      type: field.type,
+      value,
+      isRequired: field.isRequired ?? false,
+      ...(field.description ? { description: field.description } : {}),
+      ...(field.enums && field.enums.length > 0 ? { enumValues: field.enums } : {}),
+    };
+  });
+  return {
+    fields,
+    values: merged,
+    skippedFields: Object.keys(values).filter((name) => !names.has(name)),
+  };
+}
+
+function summary(form: LoadedForm) {
+  const requiredFields = form.fields.filter((field) => field.isRequired).map((field) => field.name);
+  const missing = form.fields.filter((field) => field.isRequired && isEmpty(field.value));
+  return { requiredFields, canExecute: missing.length === 0, missing: missing.map((f) => f.name) };
+}
+
+/** `getActionForm`: the fields of an action's form for some records, with values set. */
+export const getActionFormTool = defineTool({
+  name: 'getActionForm',
+  description:
+    'Load the form of an action for some records: its fields (type, value, required, allowed ' +
+    'values), which fields are required and whether the action can run with the given values.',
+  readOnly: true,
+  input: actionInputs,
+  async run(input, context) {
+    const collection = findCollection(context, input.collectionName);
+    const action = findAction(collection, input.actionName);
+    const form = await loadForm(
+      context,
+      collection,
+      action,
+      (input.recordIds ?? []).map(packId),
+      input.values ?? {},
+    );
+    const { requiredFields, canExecute } = summary(form);
+    return { fields: form.fields, canExecute, requiredFields, skippedFields: form.skippedFields };
+  },
+});
+
+/** `executeAction`: runs an action with form values (unknown fields refused). */
+export const executeActionTool = defineTool({
+  name: 'executeAction',
+  description:
+    'Run an action on some records with form values (see getActionForm). Returns the ' +
+    "action's result: a success message, an error, a redirection or a file description.",
+  readOnly: false,
+  input: (names) => ({
+    ...actionInputs(names),
+    reasoning: z.string().optional().describe('Why the action is run (kept with approvals)'),
+  }),
+  async run(input, context) {
+    const collection = findCollection(context, input.collectionName);
+    const action = findAction(collection, input.actionName);
+    const ids = (input.recordIds ?? []).map(packId);
+    const form = await loadForm(context, collection, action, ids, input.values ?? {});
+    if (form.skippedFields.length > 0) {
+      throw new ToolError(
+        `The form of "${action.name}" has no field ${form.skippedFields.map((name) => `"${name}"`).join(', ')}. ` +
+          `Fields: ${form.fields.map((field) => field.name).join(', ') || '(none)'}.`,
+      );
+    }
+    const { missing } = summary(form);
+    if (missing.length > 0) {
+      throw new ToolError(
+        `"${action.name}" needs values for the required fields ${missing.map((name) => `"${name}"`).join(', ')}.`,
+      );
+    }
+    const answer = await context.call({
+      method: 'POST',
+      path: actionPath(context, action),
+      query: { timezone: 'UTC' },
+      body: {
+        data: {
+          type: 'custom-action-requests',
+          attributes: {
+            collection_name: collection.name,
+            ids,
+            values: form.values,
+            all_records: false,
+            all_records_ids_excluded: [],
+            smart_action_id: action.id,
+            signed_approval_request: null,
+          },
+        },
+      },
+    });
+    if (errorNameOf(answer) === 'CustomActionRequiresApprovalError') {
+      return {
+        approvalRequired: true,
+        message: `"${action.name}" requires an approval: ask a reviewer to approve it in Canopy.`,
+      };
+    }
+    if (answer.status === 400 && typeof (answer.body as { error?: unknown })?.error === 'string') {
+      throw new ToolError(`The action failed: ${(answer.body as { error: string }).error}`);
+    }
+    const body = expectSuccess(answer);
+    if (typeof body === 'string') {
+      const disposition = String(answer.headers['content-disposition'] ?? '');
+      return {
+        file: {
+          name: /filename="([^"]*)"/.exec(disposition)?.[1] ?? 'file',
+          mimeType: String(answer.headers['content-type'] ?? 'application/octet-stream'),
+          size: Buffer.byteLength(body),
+        },
+      };
+    }
+    return body;
+  },
+});

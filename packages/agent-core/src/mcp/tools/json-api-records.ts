@@ -1,0 +1,40 @@
+/** A record as tools return it: attributes, to-one relations as nested records. */
+export type ToolRecord = Record<string, unknown>;
+
+interface Resource {
+  type: string;
+  id: string;
+  attributes?: Record<string, unknown>;
+  relationships?: Record<string, { data?: { type: string; id: string } | null } | undefined>;
+}
+
+interface Document {
+  data?: Resource | Resource[] | null;
+  included?: Resource[];
+}
+
+/**
+ * Turns the agent's JSON:API answer into plain records for the model: attributes as they are,
+ * each linked to-one relation as a nested record from `included` (`null` when unlinked). To-many
+ * relations are left out: `listRelated` reads them.
+ */
+export function recordsFromDocument(document: unknown): ToolRecord[] {
+  const { data, included = [] } = (document ?? {}) as Document;
+  const byKey = new Map(included.map((resource) => [`${resource.type}|${resource.id}`, resource]));
+  const toRecord = (resource: Resource, depth: number): ToolRecord => {
+    const record: ToolRecord = { ...(resource.attributes ?? {}) };
+    for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
+      if (!relationship || !('data' in relationship) || Array.isArray(relationship.data)) continue;
+      const linkage = relationship.data;
+      if (!linkage) {
+        record[name] = null;
+        continue;
+      }
+      const target = byKey.get(`${linkage.type}|${linkage.id}`);
+      record[name] = target && depth < 3 ? toRecord(target, depth + 1) : { id: linkage.id };
+    }
+    return record;
+  };
+  if (!data) return [];
+  return (Array.isArray(data) ? data : [data]).map((resource) => toRecord(resource, 0));
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+import {
+  expectSuccess,
+  findCollection,
+  findToManyRelation,
+  packId,
+  targetOf,
+} from './tool-context';
+import { defineTool } from './tool-definition';
+import { collectionNameInput, recordIdInput } from './tool-inputs';
+
+const segment = (value: string | number) => encodeURIComponent(String(value));
+
+const relationInputs = (names: readonly string[]) => ({
+  collectionName: collectionNameInput(names),
+  relationName: z.string().min(1).describe('A to-many relation of the collection'),
+  parentRecordId: recordIdInput,
+});
+
+/** `associate`: links one record to a parent through a to-many relation. */
+export const associateTool = defineTool({
+  name: 'associate',
+  description: 'Link an existing record to a parent record through a to-many relation.',
+  readOnly: false,
+  input: (names) => ({ ...relationInputs(names), targetRecordId: recordIdInput }),
+  async run(input, context) {
+    const collection = findCollection(context, input.collectionName);
+    const relation = findToManyRelation(collection, input.relationName);
+    const target = packId(input.targetRecordId);
+    const answer = await context.call({
+      method: 'POST',
+      path: `/${segment(collection.name)}/${segment(packId(input.parentRecordId))}/relationships/${segment(relation.field)}`,
+      query: { timezone: 'UTC' },
+      body: { data: [{ id: target, type: targetOf(relation) }] },
+    });
+    expectSuccess(answer);
+    return {
+      success: true,
+      message: `Record ${target} is now linked to "${relation.field}" of ${collection.name} ${packId(input.parentRecordId)}.`,
+    };
+  },
+});
+
+/** `dissociate`: unlinks records from a parent (the records themselves stay). */
+export const dissociateTool = defineTool({
+  name: 'dissociate',
+  description:
+    'Unlink records from a parent record through a to-many relation (not deleting them).',
+  readOnly: false,
+  input: (names) => ({
+    ...relationInputs(names),
+    targetRecordIds: z.array(recordIdInput).min(1).max(100),
+  }),
+  async run(input, context) {
+    const collection = findCollection(context, input.collectionName);
+    const relation = findToManyRelation(collection, input.relationName);
+    const ids = input.targetRecordIds.map(packId);
+    const answer = await context.call({
+      method: 'DELETE',
+      path: `/${segment(collection.name)}/${segment(packId(input.parentRecordId))}/relationships/${segment(relation.field)}`,
+      query: { timezone: 'UTC' },
+      body: {
+        data: {
+          type: 'action-requests',
+          attributes: {
+            ids,
+            collection_name: targetOf(relation),
+            all_records: false,
+            all_records_ids_excluded: [],
+          },
+        },
+      },
+    });
+    expectSuccess(answer);
+    return {
+      success: true,
+      message: `${ids.length} record(s) unlinked from "${relation.field}" of ${collection.name} ${packId(input.parentRecordId)}.`,
+    };
+  },
+});

@@ -1,0 +1,90 @@
+import type { SessionClaims } from '../../http/auth/session-token';
+import type { AgentServices } from '../../platform/agent-services';
+import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
+import type { AgentAnswer, AgentCall } from '../agent-dispatcher';
+
+/** What a tool call knows: the caller, the published schema and a way to call the agent. */
+export interface ToolContext {
+  /** The verified claims of the MCP access token (the same user the agent will see). */
+  readonly claims: SessionClaims;
+  /** The collections of the published schema the caller may browse, by name. */
+  readonly collections: ReadonlyMap<string, SchemaCollection>;
+  readonly services: AgentServices;
+  /** Calls the agent's REST interface as the caller. */
+  call(call: Omit<AgentCall, 'token'>): Promise<AgentAnswer>;
+}
+
+/**
+ * A failure the model can act on: the text says what was wrong and what would be right. Agent
+ * refusals are rendered as `<detail> (HTTP <status>)` (platform protocol §16.5).
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** The collection `name`, or a {@link ToolError} listing the collections the caller can use. */
+export function findCollection(context: ToolContext, name: string): SchemaCollection {
+  const collection = context.collections.get(name);
+  if (!collection) {
+    throw new ToolError(
+      `Unknown collection "${name}". Collections you can use: ${[...context.collections.keys()].join(', ')}.`,
+    );
+  }
+  return collection;
+}
+
+const TO_MANY = new Set(['HasMany', 'BelongsToMany']);
+
+/** Whether a schema field is a relation, and of which kind. */
+export function isRelation(field: SchemaField): boolean {
+  return field.relationship !== undefined;
+}
+
+/** The to-many relation `name` of `collection`, or a {@link ToolError} listing the valid ones. */
+export function findToManyRelation(collection: SchemaCollection, name: string): SchemaField {
+  const relations = collection.fields.filter(
+    (field) => field.relationship !== undefined && TO_MANY.has(field.relationship),
+  );
+  const found = relations.find((field) => field.field === name);
+  if (!found) {
+    throw new ToolError(
+      `Unknown to-many relation "${name}" on "${collection.name}". ` +
+        `Valid to-many relations: ${relations.map((field) => field.field).join(', ') || '(none)'}.`,
+    );
+  }
+  return found;
+}
+
+/** The collection a relation field points to (`reference` is `target.key`). */
+export function targetOf(field: SchemaField): string {
+  return (field.reference ?? '').split('.')[0] ?? '';
+}
+
+/** The error detail of an agent answer (JSON:API errors, action errors or plain text). */
+function detailOf(answer: AgentAnswer): string {
+  const body = answer.body as
+    { errors?: { detail?: string; name?: string }[]; error?: string } | string | undefined;
+  if (typeof body === 'string') return body.trim() || 'Error';
+  return body?.errors?.[0]?.detail ?? body?.error ?? 'Error';
+}
+
+/** The name of the first JSON:API error of an answer, if any. */
+export function errorNameOf(answer: AgentAnswer): string | undefined {
+  return (answer.body as { errors?: { name?: string }[] } | undefined)?.errors?.[0]?.name;
+}
+
+/** Throws a {@link ToolError} `<detail> (HTTP <status>)` unless the agent answered 2xx. */
+export function expectSuccess(answer: AgentAnswer, hint?: (detail: string) => string): unknown {
+  if (answer.status >= 200 && answer.status < 300) return answer.body;
+  const detail = detailOf(answer);
+  const extra = hint ? hint(detail) : '';
+  throw new ToolError(`${detail} (HTTP ${answer.status})${extra ? ` ${extra}` : ''}`);
+}
+
+/** Record ids travel as strings; composite keys are pipe-joined by the caller. */
+export function packId(id: string | number): string {
+  return String(id);
+}
