@@ -1,4 +1,4 @@
-import { type DataSource, Filter } from '@canopy/agent-core';
+import { type DataSource, Filter, type Plugin } from '@canopy/agent-core';
 import { openSqlDataSource, type SqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import { flattenColumn, flattenJsonColumn, flattenRelation } from '../src';
@@ -24,6 +24,7 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
         id serial PRIMARY KEY,
         reference text NOT NULL,
         customer_id integer REFERENCES customers(id),
+        tags text[],
         delivery jsonb,
         delivery_lat double precision GENERATED ALWAYS AS ((delivery #>> '{address,geo,lat}')::double precision) STORED
       );
@@ -74,6 +75,7 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
         'reference',
         'customer_id',
         'customer',
+        'tags',
         'delivery@@@carrier',
         'delivery@@@address@@@city',
         'delivery@@@address@@@geo@@@lat',
@@ -196,17 +198,95 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
     expect(rows).toEqual([{ name: 'Acme Corp' }, { name: 'Bistro' }]);
   });
 
-  it('refuses flattenColumn on the jsonb column without a shape', async () => {
+  it.each<[string, string, Plugin<never>, unknown, string]>([
+    [
+      'a missing column name',
+      'orders',
+      flattenColumn,
+      {},
+      "flattenColumn on 'orders': options.columnName is required",
+    ],
+    [
+      'an unknown column',
+      'orders',
+      flattenColumn,
+      { columnName: 'shipping' },
+      "'orders.shipping' cannot be flattened (no such column).",
+    ],
+    [
+      'an array column',
+      'orders',
+      flattenColumn,
+      { columnName: 'tags' },
+      "'orders.tags' cannot be flattened (array not supported).",
+    ],
+    [
+      'a primitive column',
+      'orders',
+      flattenColumn,
+      { columnName: 'reference' },
+      "'orders.reference' cannot be flattened (primitive type 'String' not supported).",
+    ],
+    [
+      'the jsonb column without a shape',
+      'orders',
+      flattenColumn,
+      { columnName: 'delivery' },
+      "'orders.delivery' cannot be flattened using flattenColumn please use flattenJsonColumn",
+    ],
+    [
+      'a level below 1',
+      'orders',
+      flattenJsonColumn,
+      { columnName: 'delivery', columnType: { carrier: 'String' }, level: 0 },
+      "'orders.delivery' cannot be flattened: options.level must be greater than 0",
+    ],
+    [
+      'an unknown include path',
+      'orders',
+      flattenColumn,
+      { columnName: 'delivery', columnType: { carrier: 'String' }, include: ['address.city'] },
+      "cannot add field 'delivery@@@address@@@city' (dependency not found",
+    ],
+    [
+      'a non-object columnType',
+      'orders',
+      flattenJsonColumn,
+      { columnName: 'delivery', columnType: 'String' },
+      "'orders.delivery' cannot be flattened: options.columnType must be defined as json object",
+    ],
+    [
+      'a relation that is a column',
+      'orders',
+      flattenRelation,
+      { relationName: 'customer_id' },
+      "'orders.customer_id' is a column, not a relation",
+    ],
+    [
+      'a to-many relation',
+      'customers',
+      flattenRelation,
+      { relationName: 'orders' },
+      "'customers.orders' is not a ManyToOne or OneToOne relation (it is OneToMany)",
+    ],
+  ])('refuses %s at start', async (_case, collection, plugin, options, message) => {
+    // A failed start closes the data sources it built: each case gets its own.
+    const own = await openSqlDataSource(db().url, { introspection: sql.introspection });
     await expect(
       buildShop(
         (customizer) =>
-          customizer.customizeCollection('orders', (orders) =>
-            orders.use(flattenColumn, { columnName: 'delivery' }),
-          ),
-        sql,
+          customizer.customizeCollection(collection, (c) => c.use(plugin, options as never)),
+        own,
       ),
-    ).rejects.toThrow(
-      "'orders.delivery' cannot be flattened using flattenColumn please use flattenJsonColumn",
-    );
+    ).rejects.toThrow(message);
+    await own.close();
+  });
+
+  it('refuses a use at data-source level', async () => {
+    const own = await openSqlDataSource(db().url, { introspection: sql.introspection });
+    await expect(
+      buildShop((customizer) => customizer.use(flattenRelation, { relationName: 'customer' }), own),
+    ).rejects.toThrow('This plugin can only be called when customizing collections');
+    await own.close();
   });
 });
