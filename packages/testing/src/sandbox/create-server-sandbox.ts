@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { parseActivityLogBatch } from './activity-logs';
 import { EventStream } from './event-stream';
+import { mountOAuthRoutes, type SandboxOAuth } from './oauth';
 import { environmentPermissions } from './permissions';
 import { schemaFromDocument } from './schema-document';
 import { TEST_RENDERING_ID, TEST_ROLE, TEST_TEAM, TEST_USER } from './test-user';
@@ -72,6 +73,11 @@ export interface ServerSandbox {
   ): Promise<ActivityLogEntry[]>;
   /** How many agents hold an open event stream. */
   subscribers(envSecret?: string): number;
+  /**
+   * The platform side of the MCP OAuth flow: who the login page logs in (default the test user
+   * on rendering 1), platform token lifetimes, and the clients MCP clients registered.
+   */
+  readonly oauth: SandboxOAuth;
 }
 
 const ENV_SECRET = /^[0-9a-f]{64}$/;
@@ -310,6 +316,12 @@ export async function createServerSandbox(
     response.json({});
   });
 
+  const oauth = mountOAuthRoutes(app, {
+    users: () => users,
+    teamOf: (renderingId) => rendering(renderingId).team.name,
+    checkSecret: (request) => void secretOf(request),
+  });
+
   app.use((request, _response, next) => {
     next(new SandboxError(404, `Sandbox: no mock for ${request.method} ${request.originalUrl}`));
   });
@@ -376,6 +388,7 @@ export async function createServerSandbox(
     schemaUploads: (envSecret) => pick(envSecret)?.schemaUploads ?? 0,
     activityLogs: (envSecret) => [...(pick(envSecret)?.activityLogs ?? [])],
     subscribers: (envSecret) => pick(envSecret)?.events.size ?? 0,
+    oauth,
     async waitForActivityLogs(predicate, { envSecret, timeoutMs = 5_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
