@@ -1,6 +1,7 @@
 import type { DataSourceFactory, Logger } from '@canopy/agent-core';
 import { connect } from './connection/connect';
 import { parseConnection } from './connection/parse-connection';
+import { describeConnection } from './connection/resolved-connection';
 import { PgTypeParsers } from './connection/pg-type-parsers';
 import type { SqlConnectionParams } from './connection/sql-connection-params';
 import { introspect as introspectDatabase } from './introspection/introspect';
@@ -51,6 +52,9 @@ export async function openSqlDataSource(
       : await introspectDatabase(knex, connection);
     const { models, warnings } = buildModels(introspection);
     for (const warning of [...introspection.warnings, ...warnings]) logger?.('Warn', warning);
+    if (models.size === 0) {
+      logger?.('Warn', `No table or view found in ${describeConnection(connection)}.`);
+    }
     return new SqlDataSource(
       {
         knex,

@@ -1,6 +1,7 @@
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL } from '@canopy/test-databases';
 import { createServer, type AddressInfo } from 'node:net';
 import { isSqlDataSourceError } from '../errors/sql-data-source-error';
+import { openSqlDataSource } from '../create-sql-data-source';
 import { connect } from './connect';
 import { parseConnection } from './parse-connection';
 import { PgTypeParsers } from './pg-type-parsers';
@@ -97,5 +98,14 @@ describe('connect', () => {
     );
     expect(error.message).toContain('Unable to connect to the given uri: mariadb://127.0.0.1:1/db');
     expect(error.message).toMatch(/ECONNREFUSED|refused/i);
+  });
+
+  it('refuses a PostgreSQL schema that does not exist, listing the available ones', async () => {
+    const url = new URL(process.env.PG_URL ?? DEFAULT_PG_URL);
+    url.searchParams.set('schema', 'no_such_schema');
+    const error = await failure(() => openSqlDataSource(url.toString()));
+    expect(isSqlDataSourceError(error, 'INVALID_CONNECTION_OPTIONS')).toBe(true);
+    expect(error.message).toContain('"no_such_schema" does not exist');
+    expect(error.message).toContain('public');
   });
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SqlDataSourceError } from '../errors/sql-data-source-error';
 import {
   INTROSPECTION_SOURCE,
   INTROSPECTION_VERSION,
@@ -129,8 +130,23 @@ function typeInfo(row: ColumnRow, enums: Map<number, string[]>): PostgresTypeInf
   return info;
 }
 
+/** A schema name with a typo would otherwise give a data source without collections. */
+async function assertSchemaExists(knex: Knex, schema: string): Promise<void> {
+  const { rows } = (await knex.raw(
+    "SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' ORDER BY nspname",
+  )) as { rows: Array<{ nspname: string }> };
+  const names = rows.map((row) => row.nspname);
+  if (!names.includes(schema)) {
+    throw new SqlDataSourceError(
+      'INVALID_CONNECTION_OPTIONS',
+      `The schema "${schema}" does not exist in this database. Available schemas: [${names.join(', ')}].`,
+    );
+  }
+}
+
 /** Reads tables, views, keys and foreign keys of one PostgreSQL schema in four catalog queries. */
 export async function introspectPostgres(knex: Knex, schema: string): Promise<SqlIntrospection> {
+  await assertSchemaExists(knex, schema);
   const [columnRows, enumRows, constraintRows, indexRows] = await Promise.all([
     knex.raw(COLUMNS_SQL, [schema]).then((r) => rowsOf<ColumnRow>(r)),
     knex.raw(ENUMS_SQL).then((r) => rowsOf<{ type_oid: number; label: string }>(r)),
