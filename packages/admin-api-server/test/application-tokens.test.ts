@@ -39,6 +39,7 @@ describe('REST token management', () => {
       scopes: ['activity_logs:read'],
       lastUsedAt: null,
     });
+    expect(created.headers['cache-control']).toBe('no-store');
     const token: string = created.body.token;
     expect((await api.get(activity(), { token })).status).toBe(200);
 

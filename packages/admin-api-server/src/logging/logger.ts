@@ -4,7 +4,12 @@ import pino, { type Logger } from 'pino';
 
 /** The server's structured (JSON) logger. `Authorization` never reaches a log line. */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'canopy-admin-api' } });
+  return pino({
+    level,
+    base: { service: 'canopy-admin-api' },
+    // Defence in depth: nothing logs headers today, and a token must never reach a log if it did.
+    redact: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'],
+  });
 }
 
 /**

@@ -87,7 +87,11 @@ export function applicationTokensRouter(ctx: ServerContext): Router {
         expiresAt,
         viaSso: auth.sso,
       });
-      res.status(201).json({ ...applicationTokenItem(row), token });
+      // The token is shown once: no cache may keep a copy.
+      res
+        .status(201)
+        .set('Cache-Control', 'no-store')
+        .json({ ...applicationTokenItem(row), token });
     })
     .get(base, session, requireAdmin(ctx), async (req, res) => {
       const project = required(req.project, 'project');
