@@ -1,0 +1,103 @@
+import { isMcpError } from './mcp-error';
+import {
+  DEFAULT_MCP_SERVER_PORT,
+  MCP_TOOL_NAMES,
+  resolveEnabledTools,
+  resolveMcpOptions,
+  resolveMcpPort,
+} from './mcp-options';
+
+function thrown(operation: () => unknown): Error {
+  try {
+    operation();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('enabled tools', () => {
+  it('defaults to every tool', () => {
+    expect([...resolveEnabledTools(undefined, undefined)]).toEqual([...MCP_TOOL_NAMES]);
+    expect([...resolveEnabledTools(undefined, ' ')]).toEqual([...MCP_TOOL_NAMES]);
+  });
+
+  it('takes the option, always adding describeCollection', () => {
+    expect([...resolveEnabledTools(['list', 'listRelated'], 'delete')]).toEqual([
+      'describeCollection',
+      'list',
+      'listRelated',
+    ]);
+  });
+
+  it('reads the comma-separated CANOPY_MCP_ENABLED_TOOLS when there is no option', () => {
+    expect([...resolveEnabledTools(undefined, 'list, update ,')]).toEqual([
+      'describeCollection',
+      'list',
+      'update',
+    ]);
+  });
+
+  it('refuses unknown names, saying which and listing the valid ones', () => {
+    const error = thrown(() => resolveEnabledTools(undefined, 'list,lsit'));
+    expect(isMcpError(error, 'INVALID_MCP_OPTIONS')).toBe(true);
+    expect(error.message).toBe(
+      'CANOPY_MCP_ENABLED_TOOLS names unknown MCP tools: "lsit". Valid tools: ' +
+        `${MCP_TOOL_NAMES.join(', ')}.`,
+    );
+    expect(thrown(() => resolveEnabledTools(['remove'], undefined)).message).toMatch(
+      /^enabledTools names unknown MCP tools: "remove"/,
+    );
+  });
+});
+
+describe('standalone port', () => {
+  it('defaults to 3931, else MCP_SERVER_PORT, else the option', () => {
+    expect(DEFAULT_MCP_SERVER_PORT).toBe(3931);
+    expect(resolveMcpPort(undefined, undefined)).toBe(3931);
+    expect(resolveMcpPort(undefined, '4000')).toBe(4000);
+    expect(resolveMcpPort(0, '4000')).toBe(0);
+  });
+
+  it('refuses ports that are not integers from 0 to 65535', () => {
+    expect(thrown(() => resolveMcpPort(undefined, 'http')).message).toBe(
+      'MCP_SERVER_PORT must be an integer between 0 and 65535, got "http".',
+    );
+    expect(thrown(() => resolveMcpPort(70_000, undefined)).message).toMatch(/^standalone.port/);
+  });
+});
+
+describe('mountAiMcpServer options', () => {
+  it('applies defaults and the environment', () => {
+    expect(resolveMcpOptions({ standalone: true }, { MCP_SERVER_PORT: '4100' })).toEqual({
+      enabledTools: new Set(MCP_TOOL_NAMES),
+      standalone: { port: 4100, host: undefined },
+      publicUrl: null,
+      appUrl: null,
+      accessTokenSeconds: null,
+      refreshTokenSeconds: null,
+    });
+    const resolved = resolveMcpOptions(
+      { tokenTtl: { accessTokenSeconds: 10, refreshTokenSeconds: 7200 } },
+      { CANOPY_APP_URL: 'https://app.example.com/' },
+    );
+    expect(resolved).toMatchObject({
+      standalone: null,
+      appUrl: 'https://app.example.com',
+      accessTokenSeconds: 60,
+      refreshTokenSeconds: 7200,
+    });
+  });
+
+  it('says what is wrong with URLs and lifetimes', () => {
+    expect(thrown(() => resolveMcpOptions({ publicUrl: 'ftp://x' }, {})).message).toBe(
+      'publicUrl must be an http(s) URL, got "ftp://x".',
+    );
+    expect(
+      thrown(() => resolveMcpOptions({ publicUrl: 'https://x.example.com/ai' }, {})).message,
+    ).toMatch(/without a path/);
+    expect(
+      thrown(() => resolveMcpOptions({ tokenTtl: { accessTokenSeconds: 1.5 } }, {})).message,
+    ).toBe('tokenTtl.accessTokenSeconds must be a positive integer of seconds, got 1.5.');
+  });
+});
