@@ -12,6 +12,12 @@ import type { CollectionSchema } from '../../toolkit/schema/collection-schema';
 import type { DataSourceDecorator } from './data-source-decorator';
 
 /**
+ * Bumped whenever any layer's customizations change its schema: caches compare it instead of
+ * walking the whole stack on every schema access (which happens per record in some layers).
+ */
+let schemaVersion = 0;
+
+/**
  * One layer of the customizer around one collection. By default it forwards everything to the
  * collection below; a layer overrides only what it changes: `refineSchema` (computed from the
  * child's schema, cached until the child's schema or this layer changes), `refineFilter`
@@ -19,7 +25,7 @@ import type { DataSourceDecorator } from './data-source-decorator';
  */
 export class CollectionDecorator implements Collection {
   private cachedSchema: CollectionSchema | null = null;
-  private cachedChildSchema: CollectionSchema | null = null;
+  private cachedVersion = -1;
 
   constructor(
     /** The collection this layer wraps. */
@@ -37,17 +43,21 @@ export class CollectionDecorator implements Collection {
   }
 
   get schema(): CollectionSchema {
-    const childSchema = this.childCollection.schema;
-    if (!this.cachedSchema || this.cachedChildSchema !== childSchema) {
-      this.cachedChildSchema = childSchema;
-      this.cachedSchema = this.refineSchema(childSchema);
+    if (!this.cachedSchema || this.cachedVersion !== schemaVersion) {
+      const version = schemaVersion;
+      this.cachedSchema = this.refineSchema(this.childCollection.schema);
+      this.cachedVersion = version;
     }
     return this.cachedSchema;
   }
 
-  /** Forces the schema to be recomputed (call after a customization changes this layer). */
+  /**
+   * Forces schemas to be recomputed (call after a customization changes this layer); the layers
+   * above see the change too. Data sources must not change their schemas after being built.
+   */
   markSchemaAsDirty(): void {
     this.cachedSchema = null;
+    schemaVersion += 1;
   }
 
   /** The schema this layer exposes, from the child's. */

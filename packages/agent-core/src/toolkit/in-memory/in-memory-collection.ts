@@ -123,30 +123,35 @@ export class InMemoryCollection extends BaseCollection {
     const tree = filter.conditionTree;
     const relationPaths = new Projection(...paths).union(tree?.projection);
     const predicate = compileTree(tree, columnTypeResolver(this), { timezone: caller.timezone });
-    return this.records
-      .map((record) => ({ ...this.join(record, relationPaths), __source: record }))
-      .filter(predicate);
+    const join = this.joiner(relationPaths);
+    return this.records.map((record) => ({ ...join(record), __source: record })).filter(predicate);
   }
 
-  /** The record with the related records needed by `paths` nested under their relations. */
-  private join(record: RecordData, paths: Projection): RecordData {
-    const joined: RecordData = { ...record };
-    for (const [relation, sub] of Object.entries(paths.relations)) {
+  /** A function nesting, under their relations, the related records needed by `paths`. */
+  private joiner(paths: Projection): (record: RecordData) => RecordData {
+    const joins = Object.entries(paths.relations).flatMap(([relation, sub]) => {
       const field = this.schema.fields[relation];
-      if (field?.type !== 'ManyToOne' && field?.type !== 'OneToOne') continue;
+      if (field?.type !== 'ManyToOne' && field?.type !== 'OneToOne') return [];
       const foreign = this.dataSource.getCollection(field.foreignCollection) as InMemoryCollection;
       const [ownKey, foreignKey] =
         field.type === 'ManyToOne'
           ? [field.foreignKey, field.foreignKeyTarget]
           : [field.originKeyTarget, field.originKey];
-      const value = record[ownKey];
-      const related =
-        value === null || value === undefined
-          ? undefined
-          : foreign.records.find((candidate) => candidate[foreignKey] === value);
-      joined[relation] = related ? foreign.join(related, sub) : null;
-    }
-    return joined;
+      return [{ relation, foreign, ownKey, foreignKey, join: foreign.joiner(sub) }];
+    });
+    if (joins.length === 0) return (record) => ({ ...record });
+    return (record) => {
+      const joined: RecordData = { ...record };
+      for (const { relation, foreign, ownKey, foreignKey, join } of joins) {
+        const value = record[ownKey];
+        const related =
+          value === null || value === undefined
+            ? undefined
+            : foreign.records.find((candidate) => candidate[foreignKey] === value);
+        joined[relation] = related ? join(related) : null;
+      }
+      return joined;
+    };
   }
 
   private checkColumns(record: RecordData): void {

@@ -72,21 +72,28 @@ export class Projection extends Array<string> {
    * objects, a `null` related object staying `null`.
    */
   apply<T extends Record<string, unknown>>(records: readonly T[]): Record<string, unknown>[] {
-    return records.map((record) => this.reproject(record));
+    const reproject = this.reprojector();
+    return records.map((record) => reproject(record));
   }
 
-  private reproject(record: Record<string, unknown> | null | undefined): Record<string, unknown> {
-    const result: Record<string, unknown> = {};
-    if (!record) return result;
-    for (const column of this.columns) if (column in record) result[column] = record[column];
-    for (const [relation, sub] of Object.entries(this.relations)) {
-      const value = record[relation];
-      if (value === null || value === undefined) {
-        if (relation in record) result[relation] = null;
-      } else {
-        result[relation] = sub.reproject(value as Record<string, unknown>);
+  /** A function re-shaping one record, with the projection's structure computed once. */
+  private reprojector(): (record: Record<string, unknown>) => Record<string, unknown> {
+    const { columns } = this;
+    const relations = Object.entries(this.relations).map(
+      ([relation, sub]) => [relation, sub.reprojector()] as const,
+    );
+    return (record) => {
+      const result: Record<string, unknown> = {};
+      for (const column of columns) if (column in record) result[column] = record[column];
+      for (const [relation, reproject] of relations) {
+        const value = record[relation];
+        if (value === null || value === undefined) {
+          if (relation in record) result[relation] = null;
+        } else {
+          result[relation] = reproject(value as Record<string, unknown>);
+        }
       }
-    }
-    return result;
+      return result;
+    };
   }
 }

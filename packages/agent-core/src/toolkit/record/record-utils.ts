@@ -37,18 +37,31 @@ export function getFieldValue(record: RecordData | null | undefined, path: strin
 
 /** Converts flat paths (`{ 'author:name': 'Ada' }`) to nested records (`{ author: { name } }`). */
 export function unflattenRecord(flat: Record<string, unknown>): RecordData {
-  const record: RecordData = {};
-  for (const [path, value] of Object.entries(flat)) {
+  const paths = Object.keys(flat);
+  return unflattener(paths)(paths.map((path) => flat[path]));
+}
+
+/**
+ * A function building nested records from values given in the order of `paths`, with the paths
+ * split once (for use on many records).
+ */
+export function unflattener(paths: readonly string[]): (values: readonly unknown[]) => RecordData {
+  const split = paths.map((path) => {
     const parts = path.split(':');
-    const last = parts.pop() as string;
-    let target = record;
-    for (const part of parts) {
-      if (typeof target[part] !== 'object' || target[part] === null) target[part] = {};
-      target = target[part] as RecordData;
-    }
-    target[last] = value;
-  }
-  return record;
+    return { parents: parts.slice(0, -1), last: parts[parts.length - 1] as string };
+  });
+  return (values) => {
+    const record: RecordData = {};
+    split.forEach(({ parents, last }, index) => {
+      let target = record;
+      for (const part of parents) {
+        if (typeof target[part] !== 'object' || target[part] === null) target[part] = {};
+        target = target[part] as RecordData;
+      }
+      target[last] = values[index];
+    });
+    return record;
+  };
 }
 
 /** Serializes a composite id for the wire (`'FR|7'`). */

@@ -68,19 +68,34 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
         `Expected a binary field: '${this.name}.${name}' is ${JSON.stringify(column.columnType)}.`,
       );
     this.modes.set(name, mode);
+    this.modeCache = null;
     this.markSchemaAsDirty();
+  }
+
+  private modeCache: { schema: CollectionSchema; modes: Map<string, BinaryMode> } | null = null;
+
+  /** The modes of the binary columns (computed once per child schema). */
+  private binaryModes(): Map<string, BinaryMode> {
+    const schema = this.childCollection.schema;
+    if (this.modeCache?.schema !== schema) {
+      const modes = new Map<string, BinaryMode>();
+      const foreignKeys = new Set(
+        Object.values(schema.fields).flatMap((f) => (f.type === 'ManyToOne' ? [f.foreignKey] : [])),
+      );
+      for (const [name, field] of Object.entries(schema.fields)) {
+        if (field.type !== 'Column' || field.columnType !== 'Binary') continue;
+        const fallback: BinaryMode =
+          field.isPrimaryKey || foreignKeys.has(name) ? 'hex' : 'datauri';
+        modes.set(name, this.modes.get(name) ?? fallback);
+      }
+      this.modeCache = { schema, modes };
+    }
+    return this.modeCache.modes;
   }
 
   /** The mode of a binary column, or null for other fields. */
   modeOf(name: string): BinaryMode | null {
-    const field = this.childCollection.schema.fields[name];
-    if (field?.type !== 'Column' || field.columnType !== 'Binary') return null;
-    const explicit = this.modes.get(name);
-    if (explicit) return explicit;
-    const isForeignKey = Object.values(this.childCollection.schema.fields).some(
-      (f) => f.type === 'ManyToOne' && f.foreignKey === name,
-    );
-    return field.isPrimaryKey || isForeignKey ? 'hex' : 'datauri';
+    return this.binaryModes().get(name) ?? null;
   }
 
   private modeOfPath(path: string): { mode: BinaryMode | null } {
@@ -183,6 +198,10 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
   }
 
   private convertRecord(record: RecordData, direction: 'read' | 'write'): RecordData {
+    const hasBinary = this.binaryModes().size > 0;
+    if (!hasBinary && !Object.values(record).some((value) => value && typeof value === 'object')) {
+      return record;
+    }
     const converted: RecordData = { ...record };
     for (const [key, value] of Object.entries(record)) {
       const field = this.childCollection.schema.fields[key];

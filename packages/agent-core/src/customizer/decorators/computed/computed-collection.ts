@@ -5,12 +5,8 @@ import { stableStringify } from '../../../toolkit/evaluator/comparable-value';
 import type { AggregateResult, Aggregation } from '../../../toolkit/query/aggregation';
 import type { Filter } from '../../../toolkit/query/filter';
 import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
-import { type Projection } from '../../../toolkit/query/projection';
-import {
-  type RecordData,
-  getFieldValue,
-  unflattenRecord,
-} from '../../../toolkit/record/record-utils';
+import type { Projection } from '../../../toolkit/query/projection';
+import { type RecordData, getFieldValue, unflattener } from '../../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import { resolveColumnPath, validateFieldName } from '../../../toolkit/validation/field-path';
 import { CollectionCustomizationContext } from '../../context/customization-context';
@@ -143,12 +139,13 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     };
     await Promise.all(projection.map(resolve));
 
+    const build = unflattener(projection);
+    const relations = Object.keys(projection.relations);
+    const columns = projection.map((path) => values.get(path) ?? []);
     return records.map((record, index) => {
-      const flat: Record<string, unknown> = {};
-      for (const path of projection) flat[path] = values.get(path)?.[index];
-      const result = unflattenRecord(flat);
+      const result = build(columns.map((column) => column[index]));
       // A null relation stays null rather than an object of nulls.
-      for (const relation of Object.keys(projection.relations)) {
+      for (const relation of relations) {
         if (getFieldValue(record, relation) === null) result[relation] = null;
       }
       return result;
@@ -169,18 +166,23 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
 
     const owner = prefix ? this.collectionAt(prefix) : this;
     const unique = new Map<string, { partial: RecordData; indexes: number[] }>();
+    const build = unflattener(computed.dependencies);
+    const columns = dependencies.map((dep) => values.get(dep) ?? []);
     records.forEach((record, index) => {
       if (
         prefix &&
         (getFieldValue(record, prefix) === null || getFieldValue(record, prefix) === undefined)
       )
         return;
-      const flat: Record<string, unknown> = {};
-      computed.dependencies.forEach((dep, i) => {
-        flat[dep] = values.get(dependencies[i] as string)?.[index];
-      });
-      const partial = unflattenRecord(flat);
-      const key = stableStringify(partial);
+      const row = columns.map((column) => column[index]);
+      const partial = build(row);
+      const key = row
+        .map((value) => {
+          return value !== null && typeof value === 'object'
+            ? stableStringify(value)
+            : `${typeof value}:${String(value)}`;
+        })
+        .join('\u0001');
       const entry = unique.get(key) ?? { partial, indexes: [] };
       entry.indexes.push(index);
       unique.set(key, entry);

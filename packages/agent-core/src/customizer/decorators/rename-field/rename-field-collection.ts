@@ -92,6 +92,12 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
   }
 
   private record(record: RecordData, direction: 'down' | 'up'): RecordData {
+    if (
+      this.toExposed.size === 0 &&
+      !Object.values(record).some((v) => v && typeof v === 'object')
+    ) {
+      return record;
+    }
     const result: RecordData = {};
     for (const [key, value] of Object.entries(record)) {
       const name = direction === 'down' ? this.toOriginal(key) : this.fromChild(key);
