@@ -1,25 +1,23 @@
-// The agent under test: createAgent on the benchmark database, against an in-process platform
-// sandbox, on a standalone server. Started as a child process by bench.ts; prints its port.
+// The agent under test: createAgent on the benchmark database, against the platform sandbox that
+// bench.ts runs in its own process (SANDBOX_URL), on a standalone server. Started as a child
+// process by bench.ts; sends its port and a session token.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { createSqlDataSource } from '@canopy/datasource-sql';
-import { createServerSandbox } from '@canopy/testing';
 
 import { createAgent } from '../../src/agent/create-agent';
 import { signSessionToken } from '../../src/http';
 import { benchUrl } from './seed';
 
-const ENV_SECRET = 'be'.repeat(32);
 const AUTH_SECRET = 'http-bench-auth-secret';
 
 async function main(): Promise<void> {
-  const sandbox = await createServerSandbox(0);
   const agent = createAgent({
     authSecret: AUTH_SECRET,
-    envSecret: ENV_SECRET,
-    serverUrl: sandbox.url,
+    envSecret: process.env.SANDBOX_ENV_SECRET as string,
+    serverUrl: process.env.SANDBOX_URL as string,
     schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-http-bench-')), '.canopy-schema.json'),
     isProduction: false,
     loggerLevel: 'Error',
@@ -43,6 +41,8 @@ async function main(): Promise<void> {
   );
   process.send?.({ port: agent.standaloneServerPort, token });
 }
+
+process.on('SIGTERM', () => process.exit(0));
 
 main().catch((error) => {
   console.error(error);

@@ -4,11 +4,13 @@
 // get, at 1 and 10 connections; requests/s, p50 and p99 latency, the agent/raw ratio, and the
 // agent process's peak RSS. Each server runs in its own process; their CPU time per request is
 // read from /proc, which stays meaningful when other work shares the machine. Run: pnpm --filter @canopy/agent-core bench:http
-// Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS.
+// Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS,
+// BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory).
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
 import { seedBenchDatabase } from './seed';
@@ -23,10 +25,12 @@ interface Started {
   token?: string;
 }
 
-function start(file: string): Promise<Started> {
+const SANDBOX_ENV_SECRET = 'be'.repeat(32);
+
+function start(file: string, env: Record<string, string> = {}): Promise<Started> {
   const child = fork(join(__dirname, file), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PG_URL },
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof'] : [])],
+    env: { ...process.env, PG_URL, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -79,7 +83,11 @@ async function measure(
 async function main(): Promise<void> {
   await seedBenchDatabase(PG_URL, ORDERS);
   const raw = await start('raw-server.ts');
-  const agent = await start('agent-server.ts');
+  const sandbox = await createServerSandbox(0);
+  const agent = await start('agent-server.ts', {
+    SANDBOX_URL: sandbox.url,
+    SANDBOX_ENV_SECRET,
+  });
   let peakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(agent.child.pid as number));
@@ -132,8 +140,9 @@ async function main(): Promise<void> {
     console.log(`agent peak RSS under load: ${peakRss.toFixed(0)} MB`);
   } finally {
     clearInterval(sampler);
-    agent.child.kill();
-    raw.child.kill();
+    agent.child.kill('SIGTERM');
+    raw.child.kill('SIGTERM');
+    await sandbox.close();
   }
 }
 

@@ -34,6 +34,8 @@ const server = createServer(async (request, response) => {
   }
 });
 
+process.on('SIGTERM', () => process.exit(0));
+
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.address() as AddressInfo).port });
 });
