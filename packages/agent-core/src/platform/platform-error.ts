@@ -48,7 +48,15 @@ export class PlatformError extends Error {
   }
 }
 
-/** Whether `error` is a {@link PlatformError}, optionally with a given code (compared by name). */
+/**
+ * Whether `error` is a {@link PlatformError}, optionally with a given code (compared by name).
+ *
+ * @example
+ * await agent.start().catch((error) => {
+ *   if (isPlatformError(error, 'PLATFORM_UNREACHABLE')) console.error('Is CANOPY_SERVER_URL right?');
+ *   throw error;
+ * });
+ */
 export function isPlatformError(error: unknown, code?: PlatformErrorCode): error is PlatformError {
   if (typeof error !== 'object' || error === null) return false;
   const candidate = error as Partial<PlatformError>;

@@ -131,9 +131,16 @@ export class PlatformHttpClient {
   ): Promise<PlatformResponse<T>> {
     if (this.closing.signal.aborted) throw closedError(method, url);
     const timeoutMs = request.timeoutMs ?? this.timeoutMs;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = AbortSignal.any([timeout.signal, this.closing.signal]);
+    // One signal for both causes (AbortSignal.any needs Node 20.3; engines allow 20.0).
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, timeoutMs);
+    const onClose = () => attempt.abort();
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
+    const signal = attempt.signal;
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...this.authHeaders(request.auth),
@@ -155,7 +162,7 @@ export class PlatformHttpClient {
       text = await response.text();
     } catch (error) {
       if (this.closing.signal.aborted) throw closedError(method, url);
-      if (timeout.signal.aborted) {
+      if (timedOut) {
         throw new TransientFailure(
           new PlatformError(
             'PLATFORM_TIMEOUT',
@@ -167,6 +174,7 @@ export class PlatformHttpClient {
       throw new TransientFailure(networkError(method, url, error));
     } finally {
       clearTimeout(timer);
+      this.closing.signal.removeEventListener('abort', onClose);
     }
 
     const ok = response.ok || (request.acceptStatuses ?? []).includes(response.status);
