@@ -17,7 +17,7 @@ describe.each(dialects)('%s test database', (dialect) => {
         { status: 'paid', amount: 7.5 },
         { status: 'refunded', amount: 3 },
       ]);
-      const rows = await db
+      const rows: { status: string; total: string | number }[] = await db
         .knex('orders')
         .select('status')
         .sum({ total: 'amount' })
