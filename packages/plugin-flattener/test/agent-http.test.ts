@@ -1,6 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CompositeColumnType, DataSourceFactory } from '@canopy/agent-core';
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { useTestDatabase } from '@canopy/test-databases';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
 // createAgent and the session-token signer are not exported by agent-core's index yet.
 import { type Agent, createAgent } from '../../agent-core/src/agent';
@@ -11,15 +14,75 @@ import { makeShop } from './shop';
 const AUTH_SECRET = 'flattener-auth-secret';
 const ENV_SECRET = '7'.repeat(64);
 
+const db = useTestDatabase('postgres');
+
+/** Where the agent's data lives, and how a test reads what was stored. */
+interface Backend {
+  factory(): Promise<DataSourceFactory>;
+  /** `flattenColumn`'s columnType: none for an object column, the shape for a jsonb column. */
+  addressType?: CompositeColumnType;
+  storedAddress(customerId: number): Promise<unknown>;
+  lastDelivery(): Promise<unknown>;
+}
+
+const memory = makeShop();
+const inMemory: Backend = {
+  factory: async () => async () => memory,
+  storedAddress: async (id) => memory.getCollection('customers').records[id - 1]?.address,
+  lastDelivery: async () => memory.getCollection('orders').records.at(-1)?.delivery,
+};
+
+const postgres: Backend = {
+  async factory() {
+    await db().knex.raw(`
+      CREATE TABLE companies (id serial PRIMARY KEY, name text NOT NULL, country text);
+      CREATE TABLE customers (
+        id serial PRIMARY KEY, name text NOT NULL, address jsonb,
+        company_id integer REFERENCES companies(id)
+      );
+      CREATE TABLE orders (
+        id serial PRIMARY KEY, reference text NOT NULL, delivery jsonb,
+        customer_id integer REFERENCES customers(id)
+      );
+      INSERT INTO companies (name, country) VALUES ('Acme', 'US'), ('Bistro', 'FR');
+      INSERT INTO customers (name, address, company_id) VALUES
+        ('Ada', '{"city":"Lyon","kind":"home","geo":{"lat":45.76,"lng":4.83}}', 2),
+        ('Bob', '{"city":"Boston","kind":"work"}', 1),
+        ('Cy', NULL, NULL);
+      INSERT INTO orders (reference, delivery, customer_id) VALUES
+        ('A-1', '{"carrier":"UPS","address":{"city":"Lyon","zip":"69001"},"weight":2}', 1),
+        ('B-2', '{"carrier":"DHL","address":{"city":"Paris","zip":"75001"},"weight":5}', 2),
+        ('C-3', '{"carrier":"UPS"}', 3);
+    `);
+    return createSqlDataSource(db().url);
+  },
+  addressType: {
+    city: 'String',
+    kind: { type: 'Enum', enumValues: ['home', 'work'] },
+    geo: { lat: 'Number', lng: 'Number' },
+  },
+  async storedAddress(id) {
+    const { rows } = await db().knex.raw('SELECT address FROM customers WHERE id = ?', [id]);
+    return rows[0]?.address;
+  },
+  async lastDelivery() {
+    const { rows } = await db().knex.raw('SELECT delivery FROM orders ORDER BY id DESC LIMIT 1');
+    return rows[0]?.delivery;
+  },
+};
+
 /** The three plugins behind the agent's real REST interface (JSON:API), against the sandbox. */
-describe('the flattener through a started agent', () => {
+describe.each([
+  ['in-memory', inMemory],
+  ['PostgreSQL', postgres],
+])('the flattener through a started agent (%s)', (_name, backend) => {
   let sandbox: ServerSandbox;
   let agent: Agent;
   let url: string;
   let schemaPath: string;
-  const source = makeShop();
 
   beforeAll(async () => {
+    const factory = await backend.factory();
     sandbox = await createServerSandbox(0);
     schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-flattener-')), '.canopy-schema.json');
     agent = createAgent({
@@ -29,9 +92,13 @@ describe('the flattener through a started agent', () => {
       schemaPath,
       logger: () => {},
     })
-      .addDataSource(async () => source)
+      .addDataSource(factory)
       .customizeCollection('customers', (customers) =>
-        customers.use(flattenColumn, { columnName: 'address', level: 2 }),
+        customers.use(flattenColumn, {
+          columnName: 'address',
+          level: 2,
+          ...(backend.addressType ? { columnType: backend.addressType } : {}),
+        }),
       )
       .customizeCollection('orders', (orders) =>
         orders
@@ -136,7 +203,7 @@ describe('the flattener through a started agent', () => {
       'address@@@geo@@@lat': 45.76,
       'address@@@geo@@@lng': 5,
     });
-    expect(source.getCollection('customers').records[0]?.address).toEqual({
+    expect(await backend.storedAddress(1)).toEqual({
       city: 'Lyon',
       kind: 'home',
       geo: { lat: 45.76, lng: 5 },
@@ -152,9 +219,6 @@ describe('the flattener through a started agent', () => {
     });
     expect(status).toBe(200);
     expect(body.data.attributes).toMatchObject({ reference: 'F-6' });
-    expect(source.getCollection('orders').records.at(-1)).toMatchObject({
-      reference: 'F-6',
-      delivery: { address: { zip: '13001' } },
-    });
+    expect(await backend.lastDelivery()).toEqual({ address: { zip: '13001' } });
   });
 });
