@@ -42,6 +42,11 @@ export function validateCondition(context: QueryContext, tree: PlainConditionTre
     for (const condition of tree.conditions) validateCondition(context, condition);
     return;
   }
+  if (typeof tree.field !== 'string' || typeof tree.operator !== 'string') {
+    throw new ValidationError(
+      `Invalid condition ${JSON.stringify(tree)}: a leaf needs a \`field\` and an \`operator\`.`,
+    );
+  }
   const resolved = context.column(tree.field);
   const schema = resolved.model.fields[resolved.column.name] as ColumnSchema;
   const { operator, value } = tree;
@@ -89,11 +94,9 @@ export function validateCondition(context: QueryContext, tree: PlainConditionTre
       );
     return;
   }
-  if (operator === 'Equal' || operator === 'NotEqual' || !['Before', 'After'].includes(operator)) {
-    assertValueType(tree.field, schema, value);
-    return;
+  // Left: Equal and NotEqual (null means IS [NOT] NULL), ordering, Before and After.
+  if ((value === null || value === undefined) && operator !== 'Equal' && operator !== 'NotEqual') {
+    throw new ValidationError(`The operator '${operator}' on "${tree.field}" needs a value.`);
   }
-  if (value === null || value === undefined)
-    throw new ValidationError(`The operator '${operator}' on "${tree.field}" needs a date.`);
   assertValueType(tree.field, schema, value);
 }
