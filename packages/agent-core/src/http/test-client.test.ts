@@ -79,6 +79,11 @@ describe('the test client against a running agent', () => {
     });
   });
 
+  it('searches through the search the customizer emulates', async () => {
+    const found = await client.collection('customers').search('bob');
+    expect(found.map((record) => record.fullName)).toEqual(['Bob Stone']);
+  });
+
   it('creates, updates and deletes', async () => {
     const customers = client.collection('customers');
     const created = await customers.create({

@@ -48,10 +48,10 @@ export async function buildFilter(
   extra: readonly (ConditionTree | null)[] = [],
   options: { withScope?: boolean } = {},
 ): Promise<Filter> {
+  // `schema.searchable` only says whether search is native: the customizer's search layer
+  // emulates it on top of any collection (data-semantics §3.9), so the search is passed down and
+  // a collection that cannot search refuses it with its own error.
   const search = asText(parameters.search)?.trim() || null;
-  if (search && !collection.schema.searchable) {
-    throw new ValidationError(`Collection is not searchable ('${collection.name}')`);
-  }
   const segment = asText(parameters.segment) || null;
   if (segment && !collection.schema.segments.includes(segment)) {
     throw new ValidationError(

@@ -112,7 +112,7 @@ describe('record routes', () => {
     [
       'search on a non-searchable collection',
       '/forest/orders?timezone=UTC&search=ada',
-      'Collection is not searchable',
+      'does not support search natively',
     ],
     [
       'malformed id',
