@@ -3,7 +3,8 @@ import { valueAtPath } from '../json-values';
 import { requireCollection } from '../require-collection';
 import { registerColumnWrites } from './column-writes';
 import { type FlattenColumnOptions, resolveColumnFlattening } from './flatten-column-options';
-import { exposedSchema, routeToNativeFields } from './native-fields';
+import { exposedSchema } from './exposed-schema';
+import { routeToNativeFields } from './native-fields';
 
 /**
  * Turns the keys of an object column into fields named `<column>@@@<key>@@@…` (data-semantics

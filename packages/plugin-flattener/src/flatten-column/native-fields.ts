@@ -4,24 +4,13 @@ import {
   type Operator,
   allowedOperatorsForType,
 } from '@canopy/agent-core';
-import { isComposite } from '../composite-type';
+import { exposedSchema } from './exposed-schema';
 import { FlattenerError } from '../flattener-error';
 import type { FlattenedPath } from './flatten-column-options';
 
-/** The column type a flattened path is exposed with (enum descriptors become `Enum`). */
-export function exposedSchema(
-  flattened: FlattenedPath,
-): Pick<ColumnSchema, 'columnType' | 'enumValues'> {
-  const { type } = flattened;
-  if (typeof type === 'object' && !Array.isArray(type) && !isComposite(type)) {
-    return { columnType: 'Enum', enumValues: type.enumValues };
-  }
-  return { columnType: type as ColumnSchema['columnType'] };
-}
-
+/** Whether a native column can stand for a flattened field (an Enum may be stored as String). */
 function sameType(flattened: ColumnSchema['columnType'], native: ColumnSchema['columnType']) {
   return (
-    native === flattened ||
     (flattened === 'Enum' && native === 'String') ||
     JSON.stringify(native) === JSON.stringify(flattened)
   );
