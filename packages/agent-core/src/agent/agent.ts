@@ -15,6 +15,9 @@ import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
 import type { TypedCollectionCustomizer } from './typed-collection-customizer';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
+import { AiError } from '../ai/ai-error';
+import type { AiProviderDefinition } from '../ai/ai-provider';
+import { withAiProxy } from '../ai/ai-proxy-router';
 import { McpError } from '../mcp/mcp-error';
 import { type McpServerOptions, resolveMcpOptions } from '../mcp/mcp-options';
 import { McpServerMount } from '../mcp/mcp-server-mount';
@@ -74,6 +77,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   private transition: Promise<void> = Promise.resolve();
   private readonly customizer = new DataSourceCustomizer();
   private mcp: McpServerMount | null = null;
+  private ai: AiProviderDefinition | null = null;
 
   constructor(
     /** The validated options. */
@@ -215,6 +219,34 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       );
     }
     this.mcp = new McpServerMount(resolveMcpOptions(options), this.options.prefix);
+    return this;
+  }
+
+  /**
+   * Routes AI features through the agent (spec §4.1, platform protocol §17): from `start()`,
+   * `POST <prefix>/_internal/ai-proxy/ai-query` forwards chat requests with tool calling to the
+   * provider. Callable once.
+   *
+   * @throws AiError `AI_ALREADY_CONFIGURED` on a second call, `INVALID_AI_PROVIDER` when the
+   * argument was not built by `createAiProvider`.
+   * @example
+   * agent.addAi(createAiProvider({ name: 'assistant', provider: 'anthropic',
+   *   model: 'claude-sonnet-4-5', apiKey: process.env.ANTHROPIC_API_KEY! }));
+   */
+  addAi(provider: AiProviderDefinition): this {
+    if (this.ai) {
+      throw new AiError(
+        'AI_ALREADY_CONFIGURED',
+        `addAi() can be called once: this agent already uses the AI provider "${this.ai.name}".`,
+      );
+    }
+    if (typeof provider?.complete !== 'function' || typeof provider.name !== 'string') {
+      throw new AiError(
+        'INVALID_AI_PROVIDER',
+        'addAi() expects the result of createAiProvider({name, provider, apiKey, model}).',
+      );
+    }
+    this.ai = provider;
     return this;
   }
 
@@ -429,7 +461,8 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       ipWhitelist,
       authentication: platform.authentication,
     };
-    const router = this.dependencies.createRouter(services);
+    const rest = this.dependencies.createRouter(services);
+    const router = this.ai ? withAiProxy(rest, services, this.ai) : rest;
     return this.mcp ? this.mcp.wrap(router, services) : router;
   }
 
