@@ -1,9 +1,8 @@
 import { generateSchema } from '../schema/schema-generator';
-import { readSchemaFile, writeSchemaFile } from '../schema/schema-file';
+import { readSchemaFile, writeIfChanged, writeSchemaFile } from '../schema/schema-file';
 import type { AgentSchema } from '../schema/schema-json';
 import { buildSchemaMeta } from '../schema/schema-meta';
 import { generateTypings } from '../schema/typings-generator';
-import { writeIfChanged } from '../schema/schema-file';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { ResolvedAgentOptions } from './agent-options';
