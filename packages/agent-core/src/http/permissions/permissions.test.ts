@@ -158,3 +158,34 @@ describe('row-level scopes', () => {
     ]);
   });
 });
+
+describe('live SQL segments', () => {
+  const SQL = 'SELECT id FROM orders WHERE paid_at IS NULL';
+  const path = (query: string, connection = '&connectionName=main') =>
+    `/forest/orders?timezone=UTC&segmentQuery=${encodeURIComponent(query)}${connection}`;
+
+  it('lets a plain user run only the SQL segments of the rendering', async () => {
+    const { call, services } = setup();
+    services.permissions.rendering = {
+      team: {},
+      collections: { orders: { scope: null, segments: [`${SQL};`] } },
+      stats: [],
+    };
+    await call('get', path(SQL)).expect(200);
+    const denied = await call('get', path('SELECT id FROM orders')).expect(403);
+    expect(denied.body).toEqual(FORBIDDEN);
+    const union = `${SQL}/*MULTI-SEGMENTS-QUERIES-UNION*/ UNION SELECT id FROM orders`;
+    await call('get', path(union)).expect(403);
+  });
+
+  it('needs a connection name and a single SELECT', async () => {
+    const { call } = setup();
+    const missing = await call('get', path(SQL, '')).expect(422);
+    expect(missing.body.errors[0].detail).toBe('Missing native query connection attribute');
+    const admin = request(express().use(createAgentRouter(setup().services)))
+      .get(path('DELETE FROM orders'))
+      .set('Authorization', bearer({ permissionLevel: 'admin' }));
+    const refused = await admin.expect(422);
+    expect(refused.body.errors[0].detail).toContain('single "SELECT … FROM …"');
+  });
+});
