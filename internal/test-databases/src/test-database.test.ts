@@ -17,12 +17,12 @@ describe.each(dialects)('%s test database', (dialect) => {
         { status: 'paid', amount: 7.5 },
         { status: 'refunded', amount: 3 },
       ]);
-      const rows: { status: string; total: string | number }[] = await db
+      const rows = (await db
         .knex('orders')
         .select('status')
         .sum({ total: 'amount' })
         .groupBy('status')
-        .orderBy('status');
+        .orderBy('status')) as { status: string; total: string | number }[];
       expect(rows.map((row) => [row.status, Number(row.total)])).toEqual([
         ['paid', 20],
         ['refunded', 3],
