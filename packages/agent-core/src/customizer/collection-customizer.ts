@@ -84,13 +84,11 @@ export class CollectionCustomizer {
 
   /** Adds a computed field (spec §2.6). */
   addField(name: string, definition: ComputedDefinition): this {
-    return this.queue(({ stack, logger }) => {
-      if (!definition?.dependencies) {
-        logger(
-          'Error',
-          `Computed field '${this.name}.${name}' has no dependencies: it was skipped.`,
+    return this.queue(({ stack }) => {
+      if (!Array.isArray(definition?.dependencies)) {
+        throw new ValidationError(
+          `Computed field '${this.name}.${name}' needs 'dependencies': the list of field paths its getValues reads (e.g. ['firstName', 'author:name']).`,
         );
-        return;
       }
       const early = stack.earlyComputed.getCollection(this.name);
       const resolvesEarly = definition.dependencies.every((path) => {

@@ -132,6 +132,7 @@ describe('addField (computed fields) through the whole stack', () => {
 
   it.each([
     [{ dependencies: [] }, "Computed field 'books.x' must have at least one dependency."],
+    [{ dependencies: undefined }, "Computed field 'books.x' needs 'dependencies'"],
     [{ dependencies: ['nope'] }, "The 'books.nope' field was not found"],
     [
       { dependencies: ['author'] },
@@ -141,7 +142,11 @@ describe('addField (computed fields) through the whole stack', () => {
     await expect(
       buildBookshop((customizer) =>
         customizer.customizeCollection('books', (books) =>
-          books.addField('x', { columnType: 'String', getValues: () => [], ...definition }),
+          books.addField('x', {
+            columnType: 'String',
+            getValues: () => [],
+            ...(definition as { dependencies: string[] }),
+          }),
         ),
       ),
     ).rejects.toThrow(message);

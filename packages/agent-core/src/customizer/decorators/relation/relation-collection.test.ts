@@ -86,6 +86,26 @@ describe('relations added by the customizer', () => {
     ]);
   });
 
+  it('publishes ManyToMany relations with default targets', async () => {
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('authors', (authors) =>
+        authors.addManyToManyRelation('coAuthors', 'authors', 'books', {
+          originKey: 'authorId',
+          foreignKey: 'authorId',
+        }),
+      ),
+    );
+    expect(dataSource.getCollection('authors').schema.fields.coAuthors).toEqual({
+      type: 'ManyToMany',
+      foreignCollection: 'authors',
+      throughCollection: 'books',
+      originKey: 'authorId',
+      foreignKey: 'authorId',
+      originKeyTarget: 'id',
+      foreignKeyTarget: 'id',
+    });
+  });
+
   it('publishes the relation schemas with default targets', async () => {
     const dataSource = await build();
     expect(dataSource.getCollection('books').schema.fields.writer).toEqual({
@@ -120,6 +140,19 @@ describe('relations added by the customizer', () => {
           foreignKeyTarget: 'books',
         }),
       "The 'authors.books' field was not found",
+    ],
+    [
+      (b: CollectionCustomizer) =>
+        b.addManyToOneRelation('title', 'authors', { foreignKey: 'authorId' }),
+      "Field 'title' is already defined in collection 'books'.",
+    ],
+    [
+      (b: CollectionCustomizer) =>
+        b.addManyToManyRelation('peers', 'books', 'authors', {
+          originKey: 'id',
+          foreignKey: 'firstName',
+        }),
+      "Types from 'authors.firstName' (String) and 'books.id' (Number) do not match.",
     ],
   ])('refuses invalid relations at start (%#)', async (customize, message) => {
     await expect(buildBookshop((c) => c.customizeCollection('books', customize))).rejects.toThrow(

@@ -1,6 +1,9 @@
 import type { Caller } from '../../../toolkit/caller';
 import { ValidationError } from '../../../toolkit/errors/canopy-error';
-import { MissingColumnError } from '../../../toolkit/errors/schema-errors';
+import {
+  AlreadyDefinedFieldError,
+  MissingColumnError,
+} from '../../../toolkit/errors/schema-errors';
 import { aggregateRecords } from '../../../toolkit/evaluator/aggregate-records';
 import type { Collection } from '../../../toolkit/interfaces/collection';
 import type { AggregateResult, Aggregation } from '../../../toolkit/query/aggregation';
@@ -53,6 +56,7 @@ export class RelationCollectionDecorator extends CollectionDecorator {
   /** Adds a relation after checking collections, keys and key types. */
   addRelation(name: string, partial: PartialRelation): void {
     validateFieldName(this.name, name);
+    if (this.schema.fields[name]) throw new AlreadyDefinedFieldError(this.name, name);
     const relation = this.complete(partial);
     this.check(relation);
     this.relations[name] = relation;
