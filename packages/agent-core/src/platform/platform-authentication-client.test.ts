@@ -199,6 +199,11 @@ describe('PlatformAuthenticationClient', () => {
       state,
     });
 
+    expect(await rejection(auth.handleCallback('good-code', 'not json'))).toMatchObject({
+      status: 401,
+      error: 'invalid_request',
+    });
+
     idTokenOverrides = { audience: 'someone-else' };
     const wrongAudience = await rejection(auth.handleCallback('good-code', state));
     expect(wrongAudience).toMatchObject({ status: 401, error: 'invalid_id_token' });

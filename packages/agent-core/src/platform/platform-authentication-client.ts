@@ -84,7 +84,15 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
   }
 
   async handleCallback(code: string, state: string): Promise<AuthenticatedUser> {
-    const renderingId = Number((JSON.parse(state) as { renderingId?: unknown }).renderingId);
+    const renderingId = renderingIdOf(state);
+    if (renderingId === null) {
+      throw new AuthenticationError({
+        status: 401,
+        error: 'invalid_request',
+        description: 'The state must be the JSON text {"renderingId": <number>} sent at login.',
+        state,
+      });
+    }
     const provider = await this.getProvider();
     const accessToken = await this.exchange(provider, code, state);
     return this.userInfo(renderingId, accessToken);
@@ -233,6 +241,15 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
       renderingId,
       tags: Object.fromEntries((attributes.tags ?? []).map(({ key, value }) => [key, value])),
     };
+  }
+}
+
+function renderingIdOf(state: string): number | null {
+  try {
+    const value = Number((JSON.parse(state) as { renderingId?: unknown } | null)?.renderingId);
+    return Number.isInteger(value) ? value : null;
+  } catch {
+    return null;
   }
 }
 
