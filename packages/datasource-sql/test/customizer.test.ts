@@ -78,16 +78,14 @@ describe('SQL data source under the customizer', () => {
   });
 
   it('aggregates by month in the caller zone', async () => {
-    const rows = await dataSource
-      .getCollection('orders')
-      .aggregate(
-        caller,
-        new Filter({ conditionTree: { field: 'placed_at', operator: 'Present' } }),
-        new Aggregation({
-          operation: 'Count',
-          groups: [{ field: 'placed_at', operation: 'Month' }],
-        }),
-      );
+    const rows = await dataSource.getCollection('orders').aggregate(
+      caller,
+      new Filter({ conditionTree: { field: 'placed_at', operator: 'Present' } }),
+      new Aggregation({
+        operation: 'Count',
+        groups: [{ field: 'placed_at', operation: 'Month' }],
+      }),
+    );
     expect(rows.map((row) => row.group.placed_at).sort()).toEqual([
       '2024-01-01',
       '2024-02-01',
