@@ -1,0 +1,42 @@
+import { serializeQueryOptions, toSnakeCase } from './query-options';
+
+describe('serializeQueryOptions', () => {
+  it('sends filters snake_case, sort, pagination, search and relation fields as the front end does', () => {
+    expect(
+      serializeQueryOptions('orders', {
+        filters: {
+          aggregator: 'And',
+          conditions: [
+            { field: 'total', operator: 'GreaterThan', value: 10 },
+            { field: 'status', operator: 'not_i_contains', value: 'x' },
+          ],
+        },
+        sort: { field: 'paidAt', ascending: false },
+        search: 'ada',
+        shouldSearchInRelation: true,
+        fields: ['id', 'customer@@@fullName', 'customer@@@email'],
+        pagination: { size: 5, number: 2 },
+      }),
+    ).toEqual({
+      filters: JSON.stringify({
+        aggregator: 'and',
+        conditions: [
+          { field: 'total', operator: 'greater_than', value: 10 },
+          { field: 'status', operator: 'not_i_contains', value: 'x' },
+        ],
+      }),
+      sort: '-paidAt',
+      search: 'ada',
+      searchExtended: 'true',
+      'fields[orders]': 'id,customer',
+      'fields[customer]': 'fullName,email',
+      'page[size]': '5',
+      'page[number]': '2',
+    });
+  });
+
+  it('sends nothing without options', () => {
+    expect(serializeQueryOptions('orders', undefined)).toEqual({});
+    expect(toSnakeCase('PreviousXDaysToDate')).toBe('previous_x_days_to_date');
+  });
+});
