@@ -7,6 +7,7 @@ import { DataSourceDecorator } from './decorators/data-source-decorator';
 import { EmptyCollectionDecorator } from './decorators/empty/empty-collection';
 import { EquivalenceCollectionDecorator } from './decorators/equivalence/equivalence-collection';
 import { HookCollectionDecorator } from './decorators/hook/hook-collection';
+import { LazyJoinCollectionDecorator } from './decorators/lazy-join/lazy-join-collection';
 import { OperatorsEmulateCollectionDecorator } from './decorators/operators-emulate/operators-emulate-collection';
 import { OverrideCollectionDecorator } from './decorators/override/override-collection';
 import { PublicationDataSourceDecorator } from './decorators/publication/publication-collection';
@@ -28,16 +29,14 @@ import { WriteReplaceCollectionDecorator } from './decorators/write/write-replac
  *   empty (23) short-circuits obviously empty requests before anything costly.
  * - computed → relations → computed (21, 18, 16), each with operator emulation and an
  *   equivalence layer above it: relations may use computed keys, computed fields may use
- *   customizer relations, replaced operators sit before emulated ones.
+ *   customizer relations, replaced operators sit before emulated ones; lazy joins (17) read a
+ *   ManyToOne's target key from the foreign key instead of joining.
  * - search (13), segments (12) and sort emulation (11) need every field and operator.
  * - charts (10), actions (8) and their internal hooks (9) need every emulated capability; writes
  *   made by actions enter at layer 8, so regular hooks and the layers above skip them.
  * - schema overrides (7), writes (6: custom writing over nested relation writes), hooks (5),
  *   validation (4), binary conversion (3), publication (2) and renaming (1) face the user, and
  *   renaming sits at the very top so customization code always uses original names.
- *
- * Not built: the "lazy join" optimisation (17) of the reference; reads through relations are
- * correct without it.
  */
 export class DecoratorStack {
   readonly override: DataSourceDecorator<OverrideCollectionDecorator>;
@@ -85,6 +84,7 @@ export class DecoratorStack {
     );
     equivalence();
     this.relation = layer((child) => new DataSourceDecorator(child, RelationCollectionDecorator));
+    layer((child) => new DataSourceDecorator(child, LazyJoinCollectionDecorator));
     this.lateComputed = layer(
       (child) => new DataSourceDecorator(child, ComputedCollectionDecorator),
     );

@@ -1,0 +1,44 @@
+import { buildBookshop, makeCaller } from '../../../../test/fixtures';
+import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
+import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
+import { Projection } from '../../../toolkit/query/projection';
+import { Sort } from '../../../toolkit/query/sort';
+
+const caller = makeCaller();
+
+describe('lazy joins', () => {
+  it('reads and filters the target key of a ManyToOne from the foreign key, without querying the relation', async () => {
+    const { dataSource, bottom } = await buildBookshop((c) =>
+      c.customizeCollection('books', (books) =>
+        books.addManyToOneRelation('writer', 'authors', { foreignKey: 'authorId' }),
+      ),
+    );
+    const authorsList = jest.spyOn(bottom.getCollection('authors'), 'list');
+    const books = dataSource.getCollection('books');
+    const records = await books.list(
+      caller,
+      new PaginatedFilter({
+        conditionTree: new ConditionTreeLeaf('writer:id', 'In', [1, 3]),
+        sort: new Sort({ field: 'id', ascending: true }),
+      }),
+      new Projection('id', 'writer:id'),
+    );
+    expect(records).toEqual([
+      { id: 1, writer: { id: 1 } },
+      { id: 2, writer: { id: 1 } },
+      { id: 4, writer: { id: 3 } },
+    ]);
+    expect(authorsList).not.toHaveBeenCalled();
+
+    const withName = await books.list(
+      caller,
+      new PaginatedFilter({
+        conditionTree: new ConditionTreeLeaf('id', 'In', [4, 5]),
+        sort: new Sort({ field: 'id', ascending: true }),
+      }),
+      new Projection('writer:id', 'writer:lastName'),
+    );
+    expect(withName).toEqual([{ writer: { id: 3, lastName: 'Pratchett' } }, { writer: null }]);
+    expect(authorsList).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Caller } from '../../../toolkit/caller';
+import type { Filter } from '../../../toolkit/query/filter';
+import type { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
+import type { Projection } from '../../../toolkit/query/projection';
+import type { RecordData } from '../../../toolkit/record/record-utils';
+import type { ManyToOneSchema } from '../../../toolkit/schema/field-schema';
+import { CollectionDecorator } from '../collection-decorator';
+
+/**
+ * Layer 17 — lazy joins: reading or filtering only the target key of a ManyToOne relation
+ * (`author:id` when the foreign key targets `id`) uses the foreign key of this collection
+ * instead, so no join or related query is needed.
+ */
+export class LazyJoinCollectionDecorator extends CollectionDecorator {
+  /** The ManyToOne relation whose target key `path` is, when it can be read from the foreign key. */
+  private avoidable(path: string, projection?: Projection): ManyToOneSchema | null {
+    const [relation, target, ...rest] = path.split(':');
+    if (!relation || !target || rest.length > 0) return null;
+    const field = this.childCollection.schema.fields[relation];
+    if (field?.type !== 'ManyToOne' || field.foreignKeyTarget !== target) return null;
+    // Only when nothing else of the relation is read: otherwise the join happens anyway.
+    if (projection && !projection.every((p) => !p.startsWith(`${relation}:`) || p === path))
+      return null;
+    return field;
+  }
+
+  override async list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    const refined = await this.refineFilter(caller, filter);
+    const replaced = projection.filter((path) => this.avoidable(path, projection));
+    if (replaced.length === 0) return this.childCollection.list(caller, refined, projection);
+
+    const childProjection = projection.replace((path) => {
+      const relation = this.avoidable(path, projection);
+      return relation ? relation.foreignKey : path;
+    });
+    const records = await this.childCollection.list(caller, refined, childProjection);
+    for (const path of replaced) {
+      const [relation, target] = path.split(':') as [string, string];
+      const { foreignKey } = this.avoidable(path) as ManyToOneSchema;
+      for (const record of records) {
+        const value = record[foreignKey];
+        record[relation] = value === null || value === undefined ? null : { [target]: value };
+      }
+    }
+    return projection.apply(records);
+  }
+
+  protected override async refineFilter<F extends Filter | undefined>(
+    _caller: Caller,
+    filter: F,
+  ): Promise<F> {
+    if (!filter?.conditionTree) return filter;
+    const conditionTree = filter.conditionTree.replaceLeafs((leaf) => {
+      const relation = this.avoidable(leaf.field);
+      const foreignKey = relation && this.childCollection.schema.fields[relation.foreignKey];
+      const usable =
+        foreignKey?.type === 'Column' && foreignKey.filterOperators?.has(leaf.operator);
+      return usable && relation ? leaf.override({ field: relation.foreignKey }) : leaf;
+    });
+    return filter.override({ conditionTree }) as F;
+  }
+}
