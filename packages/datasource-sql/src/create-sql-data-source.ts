@@ -3,7 +3,8 @@ import { connect } from './connection/connect';
 import { parseConnection } from './connection/parse-connection';
 import { describeConnection } from './connection/resolved-connection';
 import { PgTypeParsers } from './connection/pg-type-parsers';
-import type { SqlConnectionParams } from './connection/sql-connection-params';
+import type { SqlConnectionParams, SqlDialect } from './connection/sql-connection-params';
+import type { Knex } from 'knex';
 import { introspect as introspectDatabase } from './introspection/introspect';
 import type { SqlIntrospection } from './introspection/introspection';
 import { readIntrospection } from './introspection/read-introspection';
@@ -37,6 +38,13 @@ export function createSqlDataSource(
   return async (logger?: Logger) => openSqlDataSource(uriOrParams, options, logger);
 }
 
+async function hasMariadbReturning(knex: Knex, dialect: SqlDialect): Promise<boolean> {
+  if (dialect !== 'mysql' && dialect !== 'mariadb') return false;
+  const [rows] = (await knex.raw('SELECT VERSION() AS version')) as [Array<{ version: string }>];
+  const match = /^(\d+)\.(\d+).*MariaDB/i.exec(rows[0]?.version ?? '');
+  return match !== null && Number(match[1]) * 100 + Number(match[2]) >= 1005;
+}
+
 /** Builds the data source right away (what the factory does when the agent starts). */
 export async function openSqlDataSource(
   uriOrParams: string | SqlConnectionParams,
@@ -61,6 +69,7 @@ export async function openSqlDataSource(
         dialect: connection.dialect,
         schema: connection.dialect === 'postgres' ? connection.schema : undefined,
         models,
+        mariadbReturning: await hasMariadbReturning(knex, connection.dialect),
       },
       introspection,
       options.liveQueryConnections,

@@ -96,7 +96,8 @@ export class SqlCollection extends BaseCollection {
         return inserted.map((row) => this.readRecord(row));
       }
       // One INSERT per record: a multi-row INSERT would turn absent fields into NULL on SQLite
-      // (instead of their defaults), and MySQL only reports the first generated id.
+      // (instead of their defaults), and MySQL only reports the first generated id. SQLite and
+      // MariaDB return the stored row; MySQL has no RETURNING, so the row is read back by key.
       return await knex.transaction(async (transaction) => {
         const created: RecordData[] = [];
         for (const row of rows) {
@@ -105,6 +106,12 @@ export class SqlCollection extends BaseCollection {
               .insert(row)
               .returning('*')) as RecordData[];
             created.push(this.readRecord(inserted ?? row));
+          } else if (this.environment.mariadbReturning) {
+            const insert = transaction(table).insert(row).toSQL();
+            const [inserted] = (await transaction.raw(`${insert.sql} RETURNING *`, [
+              ...insert.bindings,
+            ])) as [RecordData[]];
+            created.push(this.readRecord(inserted[0] ?? row));
           } else {
             created.push(await this.insertMysql(transaction, table, row));
           }

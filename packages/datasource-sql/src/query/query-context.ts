@@ -31,6 +31,8 @@ export interface SqlEnvironment {
   /** PostgreSQL schema to qualify tables with (absent elsewhere). */
   schema?: string;
   models: Map<string, TableModel>;
+  /** The server is MariaDB 10.5 or later, whose INSERT accepts RETURNING (MySQL's does not). */
+  mariadbReturning?: boolean;
 }
 
 /** `schema.table` on PostgreSQL, `table` elsewhere. */
