@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     SANDBOX_URL: sandbox.url,
     SANDBOX_ENV_SECRET,
   });
+  const idleRss = rssMb(agent.child.pid as number);
   let peakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(agent.child.pid as number));
@@ -137,7 +138,9 @@ async function main(): Promise<void> {
       }
     }
     console.table(rows);
-    console.log(`agent peak RSS under load: ${peakRss.toFixed(0)} MB`);
+    console.log(
+      `agent RSS: ${idleRss.toFixed(0)} MB after start, ${peakRss.toFixed(0)} MB peak under load (target < 150 MB)`,
+    );
   } finally {
     clearInterval(sampler);
     agent.child.kill('SIGTERM');
