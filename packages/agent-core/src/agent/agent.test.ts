@@ -143,6 +143,7 @@ describe('Agent lifecycle against the sandbox', () => {
         'AGENT_ALREADY_STARTED',
       ),
     ).toBe(true);
+    expect(() => started.mountOnStandaloneServer(0)).toThrow(/before start\(\)/);
     await started.stop();
   });
 

@@ -173,6 +173,12 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
    * await createAgent().addDataSource(factory).mountOnStandaloneServer(3351).start();
    */
   mountOnStandaloneServer(port?: number, host?: string): this {
+    if (this.running) {
+      throw new AgentError(
+        'AGENT_ALREADY_STARTED',
+        'mountOnStandaloneServer() must be called before start(): the server listens at start.',
+      );
+    }
     this.claimMount('mountOnStandaloneServer');
     const chosen = port ?? (process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT);
     if (!Number.isInteger(chosen) || chosen < 0 || chosen > 65_535) {
