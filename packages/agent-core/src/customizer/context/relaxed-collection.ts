@@ -17,6 +17,7 @@ import { Projection } from '../../toolkit/query/projection';
 import type { SortClause } from '../../toolkit/query/sort';
 import type { RecordData } from '../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../toolkit/schema/collection-schema';
+import { validateConditionTree } from '../../toolkit/validation/condition-tree-validator';
 import { validateRecord } from '../../toolkit/validation/record-validator';
 
 /** A filter as a plain object, as accepted by relaxed collections. */
@@ -67,34 +68,41 @@ export class RelaxedCollection {
     return this.collection.nativeDriver;
   }
 
-  list(filter: PlainFilter | Filter | null, projection: readonly string[]): Promise<RecordData[]> {
-    return this.collection.list(
-      this.caller,
-      toPaginatedFilter(filter),
-      new Projection(...projection),
-    );
+  /** The filter as a {@link PaginatedFilter}, with its condition tree checked first. */
+  private filter(filter: PlainFilter | Filter | null | undefined): PaginatedFilter {
+    const paginated = toPaginatedFilter(filter);
+    validateConditionTree(this.collection, paginated.conditionTree);
+    return paginated;
   }
 
-  create(records: RecordData[]): Promise<RecordData[]> {
+  async list(
+    filter: PlainFilter | Filter | null,
+    projection: readonly string[],
+  ): Promise<RecordData[]> {
+    return this.collection.list(this.caller, this.filter(filter), new Projection(...projection));
+  }
+
+  async create(records: RecordData[]): Promise<RecordData[]> {
+    for (const record of records) validateRecord(this.collection, record);
     return this.collection.create(this.caller, records);
   }
 
   async update(filter: PlainFilter | Filter | null, patch: RecordData): Promise<void> {
     validateRecord(this.collection, patch);
-    return this.collection.update(this.caller, toPaginatedFilter(filter), patch);
+    return this.collection.update(this.caller, this.filter(filter), patch);
   }
 
-  delete(filter: PlainFilter | Filter | null): Promise<void> {
-    return this.collection.delete(this.caller, toPaginatedFilter(filter));
+  async delete(filter: PlainFilter | Filter | null): Promise<void> {
+    return this.collection.delete(this.caller, this.filter(filter));
   }
 
-  aggregate(
+  async aggregate(
     filter: PlainFilter | Filter | null,
     aggregation: AggregationComponents | Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
     const built = aggregation instanceof Aggregation ? aggregation : new Aggregation(aggregation);
-    return this.collection.aggregate(this.caller, toPaginatedFilter(filter), built, limit);
+    return this.collection.aggregate(this.caller, this.filter(filter), built, limit);
   }
 
   execute(
