@@ -173,6 +173,17 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
   router.use('/oauth/authorize', authorizationHandler({ provider }));
   router.use('/oauth/token', express.json(), tokenHandler({ provider }));
 
+  // Browser-based MCP clients call from any origin (platform protocol §16.3).
+  router.use('/mcp', (request, response, next) => {
+    response.set({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Headers':
+        'authorization, content-type, accept, mcp-protocol-version, mcp-session-id',
+      'Access-Control-Expose-Headers': 'www-authenticate, mcp-session-id',
+    });
+    if (request.method !== 'OPTIONS') return next();
+    response.set('Access-Control-Allow-Methods', 'POST, OPTIONS').status(204).end();
+  });
   router.post(
     '/mcp',
     perRequest((base) =>

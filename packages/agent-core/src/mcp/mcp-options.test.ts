@@ -76,6 +76,7 @@ describe('mountAiMcpServer options', () => {
       appUrl: null,
       accessTokenSeconds: null,
       refreshTokenSeconds: null,
+      allowedOAuthClients: null,
     });
     const resolved = resolveMcpOptions(
       { tokenTtl: { accessTokenSeconds: 10, refreshTokenSeconds: 7200 } },
@@ -87,6 +88,17 @@ describe('mountAiMcpServer options', () => {
       accessTokenSeconds: 60,
       refreshTokenSeconds: 7200,
     });
+  });
+
+  it('reads the OAuth client domains from the option or CANOPY_MCP_ALLOWED_OAUTH_CLIENTS', () => {
+    expect(
+      resolveMcpOptions({}, { CANOPY_MCP_ALLOWED_OAUTH_CLIENTS: 'Claude.ai, example.com' })
+        .allowedOAuthClients,
+    ).toEqual(['claude.ai', 'example.com']);
+    expect(resolveMcpOptions({ allowedOAuthClients: [] }, {}).allowedOAuthClients).toEqual([]);
+    expect(() => resolveMcpOptions({ allowedOAuthClients: ['https://x.com'] }, {})).toThrow(
+      'allowedOAuthClients must list domain names such as "example.com", got ["https://x.com"].',
+    );
   });
 
   it('says what is wrong with URLs and lifetimes', () => {

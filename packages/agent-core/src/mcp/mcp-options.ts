@@ -63,6 +63,15 @@ export interface McpServerOptions {
    * agent.mountAiMcpServer({ tokenTtl: { accessTokenSeconds: 900, refreshTokenSeconds: 86_400 } });
    */
   tokenTtl?: { accessTokenSeconds?: number; refreshTokenSeconds?: number };
+  /**
+   * Domains of the OAuth clients to accept: a client is accepted only if every redirect URI it
+   * registered is http(s) on a listed domain or a subdomain of one. Default:
+   * `CANOPY_MCP_ALLOWED_OAUTH_CLIENTS` (comma-separated), else any client.
+   *
+   * @example
+   * agent.mountAiMcpServer({ allowedOAuthClients: ['claude.ai', 'example.com'] });
+   */
+  allowedOAuthClients?: string[];
 }
 
 /** Options after validation, defaults applied. */
@@ -73,6 +82,7 @@ export interface ResolvedMcpOptions {
   appUrl: string | null;
   accessTokenSeconds: number | null;
   refreshTokenSeconds: number | null;
+  allowedOAuthClients: string[] | null;
 }
 
 const KNOWN: ReadonlySet<string> = new Set(MCP_TOOL_NAMES);
@@ -150,6 +160,29 @@ function resolveTtl(name: string, value: number | undefined): number | null {
   return Math.max(60, value);
 }
 
+function resolveDomains(option: unknown, variable: string | undefined): string[] | null {
+  const source = option === undefined ? 'CANOPY_MCP_ALLOWED_OAUTH_CLIENTS' : 'allowedOAuthClients';
+  const domains =
+    option ??
+    variable
+      ?.split(',')
+      .map((domain) => domain.trim())
+      .filter(Boolean);
+  if (domains === undefined || (Array.isArray(domains) && domains.length === 0 && !option)) {
+    return null;
+  }
+  const valid = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+  if (
+    !Array.isArray(domains) ||
+    domains.some((domain) => typeof domain !== 'string' || !valid.test(domain))
+  ) {
+    throw invalid(
+      `${source} must list domain names such as "example.com", got ${JSON.stringify(domains)}.`,
+    );
+  }
+  return domains.map((domain: string) => domain.toLowerCase());
+}
+
 /**
  * Validates `mountAiMcpServer` options against the environment variables.
  *
@@ -177,5 +210,9 @@ export function resolveMcpOptions(
     appUrl: resolveUrl('appUrl', options.appUrl ?? env.CANOPY_APP_URL),
     accessTokenSeconds: resolveTtl('accessTokenSeconds', options.tokenTtl?.accessTokenSeconds),
     refreshTokenSeconds: resolveTtl('refreshTokenSeconds', options.tokenTtl?.refreshTokenSeconds),
+    allowedOAuthClients: resolveDomains(
+      options.allowedOAuthClients,
+      env.CANOPY_MCP_ALLOWED_OAUTH_CLIENTS,
+    ),
   };
 }

@@ -79,6 +79,7 @@ export class McpServerMount {
         refreshTokenSeconds: options.refreshTokenSeconds,
       },
       context.authSecret,
+      options.allowedOAuthClients,
     );
     this.environmentUrl = null;
     await this.dispatch.open();

@@ -64,7 +64,11 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
     ]);
     sandbox.setRoles([
       { id: 1, name: 'Admin' },
-      { id: 2, name: 'No delete', collections: { orders: { deleteEnabled: false } } },
+      {
+        id: 2,
+        name: 'Orders reader',
+        collections: { orders: { deleteEnabled: false }, customers: { browseEnabled: false } },
+      },
     ]);
     const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-mcp-')), '.canopy-schema.json');
     agent = createAgent({
@@ -113,6 +117,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('www-authenticate')).toContain(
       `resource_metadata="http://127.0.0.1:${agent.standaloneServerPort}/.well-known/oauth-protected-resource/mcp"`,
     );
@@ -307,12 +312,6 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
     expect((await db().knex('orders').where({ id: 3 }).first()).status).toBe('paid');
   });
 
-  it('says when a collection is not searchable', async () => {
-    expect(await call(admin, 'list', { collectionName: 'orders', search: 'SO' })).toEqual({
-      error: "Collection is not searchable ('orders') (HTTP 400)",
-    });
-  });
-
   it('records activity logs for the calls of the logged-in user', async () => {
     const logs = await sandbox.waitForActivityLogs((all) =>
       ['describeCollection', 'filter', 'search', 'create', 'update', 'delete', 'action'].every(
@@ -331,15 +330,32 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
     });
   });
 
-  it('applies the permissions of the user who logged in: no delete without the right', async () => {
-    sandbox.oauth.login = { userId: 2, renderingId: 1 };
+  it('applies the rights and scope of the user who logged in', async () => {
+    sandbox.oauth.login = { userId: 2, renderingId: 2 };
+    sandbox.setScope('orders', { field: 'status', operator: 'Equal', value: 'pending' }, 2);
     const { client: eve } = await connectWithOAuth(mcpUrl);
     try {
-      const answer = await call(eve, 'delete', { collectionName: 'orders', recordIds: [1] });
+      const answer = await call(eve, 'delete', { collectionName: 'orders', recordIds: [2] });
       expect(answer).toEqual({ error: expect.stringContaining('(HTTP 403)') });
-      expect(await db().knex('orders').where({ id: 1 }).first()).toBeDefined();
-      const page = await call(eve, 'list', { collectionName: 'orders', fields: ['reference'] });
-      expect((page.records as unknown[]).length).toBeGreaterThan(0);
+      expect(await db().knex('orders').where({ id: 2 }).first()).toBeDefined();
+
+      const page = await call(eve, 'list', {
+        collectionName: 'orders',
+        fields: ['reference'],
+        enableCount: true,
+      });
+      const pending = await db().knex('orders').where({ status: 'pending' }).orderBy('id');
+      expect(page).toEqual({
+        records: pending.map(({ id, reference }) => ({ id, reference })),
+        totalCount: pending.length,
+      });
+
+      const { tools } = await eve.listTools();
+      const list = tools.find((tool) => tool.name === 'list');
+      expect(list?.inputSchema.properties?.collectionName).toMatchObject({ enum: ['orders'] });
+      expect(await call(eve, 'describeCollection', { collectionName: 'customers' })).toEqual({
+        error: expect.stringContaining('Invalid arguments'),
+      });
     } finally {
       await eve.close();
       sandbox.oauth.login = { userId: 1, renderingId: 1 };

@@ -25,11 +25,31 @@ export class McpOAuth {
     private readonly appUrl: string,
     private readonly limits: TokenLimits,
     private readonly authSecret: string,
+    private readonly allowedClientDomains: readonly string[] | null = null,
   ) {}
 
-  /** The client registered on the platform, or `undefined`. */
-  getClient(clientId: string): Promise<RegisteredClient | undefined> {
-    return this.platform.getClient(clientId);
+  /**
+   * The client registered on the platform, or `undefined` (an `invalid_client` for the caller)
+   * when the platform does not know it or, with an allowlist of domains, when one of its
+   * redirect URIs is not http(s) on a listed domain or one of its subdomains.
+   */
+  async getClient(clientId: string): Promise<RegisteredClient | undefined> {
+    const client = await this.platform.getClient(clientId);
+    const domains = this.allowedClientDomains;
+    if (!client || !domains) return client;
+    const allowed = (uri: string) => {
+      let url: URL;
+      try {
+        url = new URL(uri);
+      } catch {
+        return false;
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+      return domains.some(
+        (domain) => url.hostname === domain || url.hostname.endsWith(`.${domain}`),
+      );
+    };
+    return client.redirect_uris.every(allowed) ? client : undefined;
   }
 
   /**

@@ -62,7 +62,9 @@ export const describeCollectionTool = defineTool({
           ...(field.enums && field.enums.length > 0 ? { enumValues: field.enums } : {}),
         })),
       relations: collection.fields
-        .filter((field) => field.relationship !== undefined)
+        .filter(
+          (field) => field.relationship !== undefined && context.collections.has(targetOf(field)),
+        )
         .map((field) => ({
           name: field.field,
           type: RELATION_KINDS[field.relationship as keyof typeof RELATION_KINDS],
