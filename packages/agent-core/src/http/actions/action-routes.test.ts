@@ -437,3 +437,25 @@ describe('unsafe action endpoints', () => {
     );
   });
 });
+
+describe('scopes on action selections', () => {
+  it('narrows a bulk selection of all records to the scope', async () => {
+    const { post, dataSource, services } = setup();
+    services.permissions.rendering = {
+      team: {},
+      collections: {
+        orders: { scope: { field: 'region', operator: 'Equal', value: 'EU' }, segments: [] },
+      },
+      stats: [],
+    };
+    await post(
+      '/forest/_actions/orders/0/mark-as-paid?timezone=UTC',
+      selection([], { all_records: true }),
+    ).expect(200);
+    expect(dataSource.orders.executions[0]?.selectedIds).toEqual([101, 103]);
+    await post('/forest/_actions/orders/0/mark-as-paid?timezone=UTC', selection(['102'])).expect(
+      200,
+    );
+    expect(dataSource.orders.executions[1]?.selectedIds).toEqual([]);
+  });
+});
