@@ -8,7 +8,7 @@ import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
 import { ShopWithActions } from '../http/test-fixtures/action-collection';
 import { isMcpError } from './mcp-error';
-import { connectWithOAuth } from './test-fixtures/mcp-oauth-client';
+import { connectWithOAuth, obtainTokens } from './test-fixtures/mcp-oauth-client';
 
 const ENV_SECRET = 'ef'.repeat(32);
 const AUTH_SECRET = 'mcp-standalone-auth-secret';
@@ -61,6 +61,43 @@ describe('the MCP server on its own port, with a subset of tools', () => {
     expect(answer.isError).toBe(true);
     expect(answer.content[0]?.text).toContain('delete');
     await client.close();
+  });
+
+  it('keeps serving after a restart, and refuses a token without mcp:read (403)', async () => {
+    const agent = await start((a) => a.mountAiMcpServer({ standalone: { port: 0 } }));
+    const url = `http://127.0.0.1:${agent.mcpServerPort}/mcp`;
+    const { client } = await connectWithOAuth(url);
+    await agent.restart();
+    const answer = (await client.callTool({
+      name: 'list',
+      arguments: { collectionName: 'orders', fields: ['reference'], pagination: { size: 2 } },
+    })) as { content: { text: string }[] };
+    expect(JSON.parse(answer.content[0]?.text ?? '')).toEqual({
+      records: [
+        { id: 101, reference: 'SO-0101' },
+        { id: 102, reference: 'SO-0102' },
+      ],
+    });
+    await client.close();
+
+    sandbox.oauth.login = { userId: 1, renderingId: 1, scope: 'mcp:write' };
+    try {
+      const { provider } = await obtainTokens(url);
+      expect(provider.tokens()?.scope).toBe('mcp:write');
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${provider.tokens()?.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    } finally {
+      sandbox.oauth.login = { userId: 1, renderingId: 1 };
+    }
   });
 
   it('reads CANOPY_MCP_ENABLED_TOOLS when no option is given', async () => {

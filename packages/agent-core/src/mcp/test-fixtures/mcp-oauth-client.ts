@@ -69,22 +69,30 @@ async function followToCallback(url: URL): Promise<URL> {
 }
 
 /**
- * Connects the SDK's MCP client to `mcpUrl` the way a host does: discovery, dynamic
- * registration, authorization code with PKCE (the login page redirects at once), token exchange,
- * then a fresh connection with the token.
+ * Logs in the way an MCP host does, with the SDK's client transport: discovery, dynamic
+ * registration, authorization code with PKCE (the login page redirects at once) and token
+ * exchange. The provider then holds the tokens.
  */
-export async function connectWithOAuth(
+export async function obtainTokens(
   mcpUrl: string,
-): Promise<{ client: Client; provider: MemoryOAuthProvider; callback: URL }> {
+): Promise<{ provider: MemoryOAuthProvider; callback: URL }> {
   const provider = new MemoryOAuthProvider();
-  const first = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
   const probe = new Client({ name: 'jest', version: '1.0.0' });
-  await expect(probe.connect(first)).rejects.toThrow(/Unauthorized/);
+  await expect(probe.connect(transport)).rejects.toThrow(/Unauthorized/);
   if (!provider.authorizationUrl) throw new Error('The client was not sent to log in');
   const callback = await followToCallback(provider.authorizationUrl);
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`The callback carries no code: ${callback.href}`);
-  await first.finishAuth(code);
+  await transport.finishAuth(code);
+  return { provider, callback };
+}
+
+/** {@link obtainTokens}, then a connected SDK client using them. */
+export async function connectWithOAuth(
+  mcpUrl: string,
+): Promise<{ client: Client; provider: MemoryOAuthProvider; callback: URL }> {
+  const { provider, callback } = await obtainTokens(mcpUrl);
   const client = new Client({ name: 'jest', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }),
