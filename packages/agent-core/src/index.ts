@@ -292,3 +292,55 @@ export type {
   CollectionChartDefinition,
   DataSourceChartDefinition,
 } from './customizer/decorators/chart/chart-collection';
+
+// Agent: createAgent, lifecycle, options, typed customizations
+export {
+  createAgent,
+  Agent,
+  resolveAgentOptions,
+  AgentError,
+  isAgentError,
+  AgentOptionsError,
+  type AgentOptions,
+  type ResolvedAgentOptions,
+  type AgentDependencies,
+  type DataSourceBuild,
+  type TypingsSchema,
+  type CollectionName,
+  type TypedCollectionCustomizer,
+  type ColumnName,
+  type FieldPath,
+  type AgentErrorCode,
+  type AgentOptionProblem,
+} from './agent';
+
+// Platform: errors of the platform client and the services the agent hands to its HTTP layer
+export { PlatformError, isPlatformError, type PlatformErrorCode } from './platform/platform-error';
+export { AuthenticationError } from './platform/authentication-error';
+export type {
+  AgentServices,
+  AgentHttpOptions,
+  ActivityLogInput,
+  ActivityLogRecorder,
+  AgentActivityAction,
+} from './platform/agent-services';
+export type {
+  PermissionSource,
+  EnvironmentPermissionsJson,
+  PlatformUser,
+  RenderingPermissionsJson,
+} from './platform/permission-source';
+
+// Schema file (.canopy-schema.json)
+export { SchemaFileError } from './schema/schema-file-error';
+export { AGENT_VERSION } from './schema/schema-meta';
+export type {
+  AgentSchema,
+  SchemaCollection,
+  SchemaAction,
+  SchemaField,
+} from './schema/schema-json';
+
+// HTTP: the REST router and session tokens (for tests and custom mounting)
+export { createAgentRouter, signSessionToken, verifySessionToken, SESSION_COOKIE } from './http';
+export type { SessionClaims } from './http';
