@@ -2,7 +2,7 @@
 // a minimal HTTP server running the same queries as raw SQL through pg, measured in one run with
 // autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), count and
 // get, at 1 and 10 connections; requests/s, p50 and p99 latency, the agent/raw ratio, and the
-// agent process's peak RSS. Each server runs in its own process; their CPU time per request is
+// agent process's peak RSS. It first measures the REST layer alone (hot-path-server.ts). Each server runs in its own process; their CPU time per request is
 // read from /proc, which stays meaningful when other work shares the machine. Run: pnpm --filter @canopy/agent-core bench:http
 // Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS,
 // BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory).
@@ -22,6 +22,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 interface Started {
   child: ChildProcess;
   port: number;
+  rawPort?: number;
   token?: string;
 }
 
@@ -34,7 +35,7 @@ function start(file: string, env: Record<string, string> = {}): Promise<Started>
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (message: { port: number; token?: string }) =>
+    child.once('message', (message: { port: number; rawPort?: number; token?: string }) =>
       resolve({ child, ...message }),
     );
     child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
@@ -80,7 +81,46 @@ async function measure(
   };
 }
 
+/** The REST layer alone over a stub data source, against node:http answering the same rows. */
+async function hotPath(): Promise<void> {
+  const server = await start('hot-path-server.ts');
+  try {
+    const filters = encodeURIComponent(
+      JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
+    );
+    const base = `http://127.0.0.1:${server.port}/forest/orders`;
+    const headers = { Authorization: `Bearer ${server.token}` };
+    const cases = {
+      list: `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`,
+      count: `${base}/count?timezone=Europe/Paris&filters=${filters}`,
+      get: `${base}/4242?timezone=Europe/Paris`,
+    };
+    const rows: Record<string, string | number>[] = [];
+    const raw = await measure(`http://127.0.0.1:${server.rawPort}/`, server, 10);
+    rows.push({
+      case: 'node:http + JSON.stringify',
+      'req/s': Math.round(raw.rps),
+      'CPU µs per req': raw.cpuPerRequest,
+    });
+    for (const [name, url] of Object.entries(cases)) {
+      await measure(url, server, 10, headers);
+      const measured = await measure(url, server, 10, headers);
+      rows.push({
+        case: `REST layer ${name}`,
+        'req/s': Math.round(measured.rps),
+        'CPU µs per req': measured.cpuPerRequest,
+        errors: measured.errors,
+      });
+    }
+    console.log('REST layer alone (stub data source, 10 connections):');
+    console.table(rows);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
+  await hotPath();
   await seedBenchDatabase(PG_URL, ORDERS);
   const raw = await start('raw-server.ts');
   const sandbox = await createServerSandbox(0);
@@ -137,6 +177,7 @@ async function main(): Promise<void> {
         });
       }
     }
+    console.log('Agent on PostgreSQL against raw SQL through pg:');
     console.table(rows);
     console.log(
       `agent RSS: ${idleRss.toFixed(0)} MB after start, ${peakRss.toFixed(0)} MB peak under load (target < 150 MB)`,
