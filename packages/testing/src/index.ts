@@ -4,6 +4,7 @@ export type { ServerSandbox, ServerSandboxOptions } from './sandbox/create-serve
 export { TEST_USER, TEST_ROLE, TEST_TEAM, TEST_RENDERING_ID } from './sandbox/test-user';
 export { ACTIVITY_LOG_ACTIONS } from './sandbox/activity-logs';
 export type { SandboxOAuth, SandboxOAuthClient, SandboxOAuthLogin } from './sandbox/oauth';
+export type { SandboxActionApproval } from './sandbox/action-approvals';
 export type {
   ActivityLogEntry,
   ActionRights,

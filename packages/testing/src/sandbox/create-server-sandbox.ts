@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { parseActivityLogBatch } from './activity-logs';
 import { EventStream } from './event-stream';
 import { mountOAuthRoutes, type SandboxOAuth } from './oauth';
+import { mountApprovalRoutes, type SandboxActionApproval } from './action-approvals';
 import { environmentPermissions } from './permissions';
 import { schemaFromDocument } from './schema-document';
 import { TEST_RENDERING_ID, TEST_ROLE, TEST_TEAM, TEST_USER } from './test-user';
@@ -78,6 +79,8 @@ export interface ServerSandbox {
    * on rendering 1), platform token lifetimes, and the clients MCP clients registered.
    */
   readonly oauth: SandboxOAuth;
+  /** The approval requests MCP servers filed, oldest first. */
+  actionApprovals(): SandboxActionApproval[];
 }
 
 const ENV_SECRET = /^[0-9a-f]{64}$/;
@@ -321,6 +324,7 @@ export async function createServerSandbox(
     teamOf: (renderingId) => rendering(renderingId).team.name,
     checkSecret: (request) => void secretOf(request),
   });
+  const approvals = mountApprovalRoutes(app, oauth.verifyAccessToken);
 
   app.use((request, _response, next) => {
     next(new SandboxError(404, `Sandbox: no mock for ${request.method} ${request.originalUrl}`));
@@ -389,6 +393,7 @@ export async function createServerSandbox(
     activityLogs: (envSecret) => [...(pick(envSecret)?.activityLogs ?? [])],
     subscribers: (envSecret) => pick(envSecret)?.events.size ?? 0,
     oauth,
+    actionApprovals: () => approvals.map((approval) => ({ ...approval })),
     async waitForActivityLogs(predicate, { envSecret, timeoutMs = 5_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -39,6 +39,13 @@ export interface OAuthRouteContext {
   checkSecret(request: Request): void;
 }
 
+/** The claims of a platform access token the sandbox issued. */
+export interface PlatformTokenClaims {
+  userId: number;
+  scope: string;
+  meta: { renderingId: number };
+}
+
 /** What tests can change and read. */
 export interface SandboxOAuth {
   login: SandboxOAuthLogin;
@@ -60,7 +67,10 @@ function fail(response: Response, status: number, error: string, description: st
  * with a code, the token endpoint (PKCE S256 checked here, tokens are JWTs with `exp`, `scope`
  * and `meta.renderingId`), and the user info of a platform token.
  */
-export function mountOAuthRoutes(app: Express, context: OAuthRouteContext): SandboxOAuth {
+export function mountOAuthRoutes(
+  app: Express,
+  context: OAuthRouteContext,
+): SandboxOAuth & { verifyAccessToken(token: string): PlatformTokenClaims | null } {
   const secret = randomBytes(32).toString('hex');
   const codes = new Map<string, PendingCode>();
   const state: SandboxOAuth = {
@@ -231,5 +241,18 @@ export function mountOAuthRoutes(app: Express, context: OAuthRouteContext): Sand
     });
   });
 
-  return state;
+  return Object.assign(state, {
+    verifyAccessToken(token: string): PlatformTokenClaims | null {
+      try {
+        const claims = jwt.verify(token, secret) as Partial<PlatformTokenClaims> & {
+          type?: string;
+        };
+        return claims.type === undefined && typeof claims.userId === 'number'
+          ? (claims as PlatformTokenClaims)
+          : null;
+      } catch {
+        return null;
+      }
+    },
+  });
 }
