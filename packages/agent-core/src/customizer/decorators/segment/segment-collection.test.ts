@@ -1,4 +1,4 @@
-import { buildBookshop, makeCaller } from '../../../../test/fixtures';
+import { buildBookshop, makeBookshop, makeCaller } from '../../../../test/fixtures';
 import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
 import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
 import { Projection } from '../../../toolkit/query/projection';
@@ -57,5 +57,47 @@ describe('addSegment', () => {
     await expect(
       books.list(caller, new PaginatedFilter({ segment: 'broken' }), new Projection('id')),
     ).rejects.toThrow('The given value has a wrong type for "books.price": "free"');
+  });
+
+  it('restricts live-query segments to the primary keys their query returns', async () => {
+    const shop = makeBookshop();
+    shop.nativeQueryConnections.main = 'in-memory';
+    const queries: unknown[] = [];
+    shop.executeNativeQuery = async (connection, query, variables) => {
+      queries.push([connection, query, variables]);
+      return [{ id: 2 }, { id: 4 }];
+    };
+    const { dataSource } = await buildBookshop(() => undefined, shop);
+    const records = await dataSource.getCollection('books').list(
+      caller,
+      new PaginatedFilter({
+        liveQuerySegment: {
+          connectionName: 'main',
+          query: 'SELECT id FROM books WHERE $x',
+          contextVariables: { x: 1 },
+        },
+        sort,
+      }),
+      new Projection('id'),
+    );
+    expect(records).toEqual([{ id: 2 }, { id: 4 }]);
+    expect(queries).toEqual([['main', 'SELECT id FROM books WHERE $x', { x: 1 }]]);
+
+    shop.executeNativeQuery = async () => {
+      throw new Error('syntax error at "WHERE"');
+    };
+    await expect(
+      dataSource
+        .getCollection('books')
+        .list(
+          caller,
+          new PaginatedFilter({ liveQuerySegment: { connectionName: 'main', query: 'SELECT' } }),
+          new Projection('id'),
+        ),
+    ).rejects.toMatchObject({
+      code: 'BUSINESS_ERROR',
+      message:
+        'An error occurred during the execution of the segment query - syntax error at "WHERE"',
+    });
   });
 });
