@@ -15,6 +15,7 @@ import type { ResolvedMcpOptions } from './mcp-options';
 import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
 import { PlatformOAuthClient } from './oauth/platform-oauth-client';
+import { requestApproval } from './platform-approvals';
 import { type ToolContext, enabledTools } from './tools';
 
 /** What the agent gives the MCP server when it starts. */
@@ -39,6 +40,7 @@ export class McpServerMount {
   private readonly schemas = new WeakMap<DataSource, Promise<SchemaCollection[]>>();
   private readonly checkers = new WeakMap<AgentServices, PermissionChecker>();
   private environmentUrl: Promise<string | null> | null = null;
+  private platform: PlatformHttpClient | null = null;
 
   constructor(
     readonly options: ResolvedMcpOptions,
@@ -70,6 +72,7 @@ export class McpServerMount {
   /** Builds the OAuth façade and routes, and listens when standalone. */
   async start(context: McpStartContext): Promise<void> {
     const { options } = this;
+    this.platform = context.platform;
     const platform = new PlatformOAuthClient(context.platform);
     const oauth = new McpOAuth(
       platform,
@@ -112,6 +115,7 @@ export class McpServerMount {
   async stop(): Promise<void> {
     this.routes = null;
     this.router = null;
+    this.platform = null;
     this.services = null;
     await this.dispatch.close();
     const server = this.server;
@@ -133,8 +137,8 @@ export class McpServerMount {
   }
 
   private async openContext(claims: McpAccessClaims, token: string): Promise<ToolContext> {
-    const services = this.services;
-    if (!services) throw new Error('The agent is not running.');
+    const { services, platform } = this;
+    if (!services || !platform) throw new Error('The agent is not running.');
     let schema = this.schemas.get(services.dataSource);
     if (!schema) {
       schema = generateSchema(services.dataSource, services.options).then((s) => s.collections);
@@ -156,6 +160,8 @@ export class McpServerMount {
       collections: visible,
       services,
       call: (call) => this.dispatch.call({ ...call, token }),
+      requestApproval: (request) =>
+        requestApproval(platform, claims.serverToken, claims.renderingId, request),
     };
   }
 }

@@ -68,6 +68,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
         id: 2,
         name: 'Orders reader',
         collections: { orders: { deleteEnabled: false }, customers: { browseEnabled: false } },
+        actions: { orders: { 'Mark as paid': { approvalRequired: true } } },
       },
     ]);
     const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-mcp-')), '.canopy-schema.json');
@@ -356,6 +357,28 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
       expect(await call(eve, 'describeCollection', { collectionName: 'customers' })).toEqual({
         error: expect.stringContaining('Invalid arguments'),
       });
+
+      const approval = await call(eve, 'executeAction', {
+        collectionName: 'orders',
+        actionName: 'Mark as paid',
+        recordIds: [2],
+        values: { Note: 'wire' },
+        reasoning: 'The customer sent a wire transfer.',
+      });
+      expect(approval).toMatchObject({ approvalRequested: true, approvalId: '1' });
+      expect((await db().knex('orders').where({ id: 2 }).first()).status).toBe('pending');
+      expect(sandbox.actionApprovals()).toEqual([
+        {
+          id: '1',
+          requesterId: 2,
+          renderingId: 2,
+          actionName: 'Mark as paid',
+          collectionName: 'orders',
+          recordIds: ['2'],
+          inputs: [{ name: 'Note', type: 'String', value: 'wire' }],
+          comments: ['The customer sent a wire transfer.'],
+        },
+      ]);
     } finally {
       await eve.close();
       sandbox.oauth.login = { userId: 1, renderingId: 1 };

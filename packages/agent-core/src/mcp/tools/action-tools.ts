@@ -203,9 +203,19 @@ export const executeActionTool = defineTool({
       },
     });
     if (errorNameOf(answer) === 'CustomActionRequiresApprovalError') {
+      const approvalId = await context.requestApproval({
+        actionName: action.name,
+        collectionName: collection.name,
+        recordIds: ids,
+        inputs: form.fields.map(({ name, type, value }) => ({ name, type, value })),
+        ...(input.reasoning ? { comment: input.reasoning } : {}),
+      });
       return {
-        approvalRequired: true,
-        message: `"${action.name}" requires an approval: ask a reviewer to approve it in Canopy.`,
+        approvalRequested: true,
+        approvalId,
+        message:
+          `"${action.name}" needs an approval: request ${approvalId} was filed in Canopy; ` +
+          'the action runs once a reviewer approves it.',
       };
     }
     if (answer.status === 400 && typeof (answer.body as { error?: unknown })?.error === 'string') {

@@ -2,6 +2,7 @@ import type { SessionClaims } from '../../http/auth/session-token';
 import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
 import type { AgentAnswer, AgentCall } from '../agent-dispatcher';
+import type { ApprovalRequest } from '../platform-approvals';
 
 /** What a tool call knows: the caller, the published schema and a way to call the agent. */
 export interface ToolContext {
@@ -12,6 +13,8 @@ export interface ToolContext {
   readonly services: AgentServices;
   /** Calls the agent's REST interface as the caller. */
   call(call: Omit<AgentCall, 'token'>): Promise<AgentAnswer>;
+  /** Files an approval request on the platform as the caller; resolves its id. */
+  requestApproval(request: ApprovalRequest): Promise<string>;
 }
 
 /**
