@@ -53,7 +53,11 @@ export class BaseDataSource<C extends Collection = Collection> implements DataSo
     throw new UnprocessableError(`Chart '${name}' is not implemented on this data source.`);
   }
 
-  async executeNativeQuery(connectionName: string): Promise<RecordData[]> {
+  async executeNativeQuery(
+    connectionName: string,
+    _query: string,
+    _contextVariables?: Record<string, unknown>,
+  ): Promise<RecordData[]> {
     throw new UnprocessableError(
       `Native queries are not supported by this data source (connection '${connectionName}').`,
     );

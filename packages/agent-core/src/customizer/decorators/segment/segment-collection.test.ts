@@ -63,7 +63,7 @@ describe('addSegment', () => {
     const shop = makeBookshop();
     shop.nativeQueryConnections.main = 'in-memory';
     const queries: unknown[] = [];
-    shop.executeNativeQuery = async (connection, query, variables) => {
+    shop.executeNativeQuery = async (connection: string, query: string, variables?: unknown) => {
       queries.push([connection, query, variables]);
       return [{ id: 2 }, { id: 4 }];
     };
