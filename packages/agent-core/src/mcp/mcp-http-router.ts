@@ -17,6 +17,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 
+import { AGENT_VERSION } from '../schema/schema-meta';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { isMcpError } from './mcp-error';
 import { type McpAccessClaims, MCP_SCOPES, verifyAccessToken } from './oauth/mcp-tokens';
@@ -38,7 +39,7 @@ export interface McpRouterDependencies {
   logger: Logger;
 }
 
-const SERVER_INFO = { name: '@canopy/agent-core', version: '0.1.0' };
+const SERVER_INFO = { name: '@canopy/agent-core', version: AGENT_VERSION };
 
 function relayed<T>(operation: () => Promise<T>): Promise<T> {
   return operation().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { createServerSandbox, TEST_USER, type ServerSandbox } from '@canopy/test
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
+import { AGENT_VERSION } from '../schema/schema-meta';
 import { MCP_TOOL_NAMES } from './mcp-options';
 import { connectWithOAuth } from './test-fixtures/mcp-oauth-client';
 
@@ -153,6 +154,10 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
   });
 
   it('lists every tool with a JSON Schema input and the collections as an enum', async () => {
+    expect(admin.getServerVersion()).toEqual({
+      name: '@canopy/agent-core',
+      version: AGENT_VERSION,
+    });
     const { tools } = await admin.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([...MCP_TOOL_NAMES]);
     const list = tools.find((tool) => tool.name === 'list');

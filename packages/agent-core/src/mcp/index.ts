@@ -1,0 +1,8 @@
+// The MCP server of the agent (`agent.mountAiMcpServer`): options, tool names, errors.
+export {
+  DEFAULT_MCP_SERVER_PORT,
+  MCP_TOOL_NAMES,
+  type McpServerOptions,
+  type McpToolName,
+} from './mcp-options';
+export { McpError, isMcpError, type McpErrorCode } from './mcp-error';
