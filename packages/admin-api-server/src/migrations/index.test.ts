@@ -2,19 +2,21 @@ import { createTestDatabase } from '@canopy/test-databases';
 import knexFactory from 'knex';
 import { migrateToLatest } from './index';
 
-it('lets two processes migrate one fresh schema at the same moment', async () => {
-  for (let round = 0; round < 4; round += 1) {
+it('lets three processes migrate one fresh schema at the same moment', async () => {
+  for (let round = 0; round < 6; round += 1) {
     const db = await createTestDatabase('postgres');
-    // A second pool on the same schema, as a second server process would have.
-    const other = knexFactory({
-      client: 'pg',
-      connection: db.connection,
-      searchPath: [db.name],
-      pool: { min: 0, max: 2 },
-    });
+    // Other pools on the same schema, as other server processes would have.
+    const others = [1, 2].map(() =>
+      knexFactory({
+        client: 'pg',
+        connection: db.connection,
+        searchPath: [db.name],
+        pool: { min: 0, max: 2 },
+      }),
+    );
     try {
-      const [first, second] = await Promise.all([migrateToLatest(db.knex), migrateToLatest(other)]);
-      expect([...first, ...second].sort()).toEqual([
+      const applied = await Promise.all([db.knex, ...others].map((knex) => migrateToLatest(knex)));
+      expect(applied.flat().sort()).toEqual([
         '20261121-001-platform-model',
         '20261121-002-audit-trail',
         '20261121-003-notes',
@@ -22,7 +24,7 @@ it('lets two processes migrate one fresh schema at the same moment', async () =>
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {
-      await other.destroy();
+      await Promise.all(others.map((knex) => knex.destroy()));
       await db.drop();
     }
   }

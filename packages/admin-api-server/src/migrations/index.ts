@@ -23,31 +23,33 @@ export const migrationSource: Knex.MigrationSource<string> = {
 };
 
 /**
- * Errors of two processes migrating one database at the same moment: knex's lock is taken, or
- * both created knex's own bookkeeping tables at once. Both clear up when retried.
+ * Creates knex's own bookkeeping tables (same layout as knex creates them) under an advisory lock
+ * on the schema. knex creates them without one, so two processes starting together on a fresh
+ * database could both create them, or both insert a lock row and then lock each other out for
+ * good. Once they exist, knex's row lock serializes the migrations themselves.
  */
-function isConcurrentMigration(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    error.message.includes('Migration table is already locked') ||
-    (code === '23505' && error.message.includes('pg_type_typname_nsp_index')) ||
-    (code === '42P07' && error.message.includes('knex_migrations'))
-  );
+async function ensureMigrationTables(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
+    await trx.raw(
+      'CREATE TABLE IF NOT EXISTS knex_migrations (id serial PRIMARY KEY, name varchar(255), batch integer, migration_time timestamptz)',
+    );
+    await trx.raw(
+      'CREATE TABLE IF NOT EXISTS knex_migrations_lock (index serial PRIMARY KEY, is_locked integer)',
+    );
+    await trx.raw(
+      'INSERT INTO knex_migrations_lock (is_locked) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM knex_migrations_lock)',
+    );
+  });
 }
 
 /**
  * Applies every pending migration; returns the names applied. Several server processes may start
- * together on one database: the loser of the race waits and retries (up to about 30 s).
+ * together on one database: one applies the migrations, the others wait for it and find nothing
+ * left to do.
  */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
-      return applied;
-    } catch (error) {
-      if (!isConcurrentMigration(error) || attempt >= 60) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  await ensureMigrationTables(knex);
+  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
 }
