@@ -48,8 +48,32 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
       throw new ValidationError('A native query needs its SQL text.');
     }
     const { sql, bindings } = bindNamedParameters(query, contextVariables);
-    const result = await this.environment.knex.raw(sql, bindings as Knex.RawBinding[]);
-    return nativeRows(result, this.environment.dialect);
+    try {
+      const result = await this.readOnly((connection) =>
+        connection.raw(sql, bindings as Knex.RawBinding[]),
+      );
+      return nativeRows(result, this.environment.dialect);
+    } catch (error) {
+      const message = String((error as Error).message ?? error).split('\n')[0];
+      throw new ValidationError(`The native query failed: ${message}`, { cause: error });
+    }
+  }
+
+  /**
+   * Runs `work` in a read-only transaction: native queries feed charts and segments, they must
+   * not change data (PostgreSQL and MySQL/MariaDB `READ ONLY` transactions, SQLite `query_only`).
+   */
+  private async readOnly<T>(work: (connection: Knex.Transaction) => Promise<T>): Promise<T> {
+    const { knex, dialect } = this.environment;
+    if (dialect !== 'sqlite') return knex.transaction(work, { readOnly: true });
+    return knex.transaction(async (transaction) => {
+      await transaction.raw('PRAGMA query_only = ON');
+      try {
+        return await work(transaction);
+      } finally {
+        await transaction.raw('PRAGMA query_only = OFF');
+      }
+    });
   }
 
   /** Closes the connection pool; later queries fail. Safe to call twice. */

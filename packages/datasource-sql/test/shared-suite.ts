@@ -1091,6 +1091,12 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(broken.message).toContain(
         'An error occurred during the execution of the segment query',
       );
+      const write = await failure(() =>
+        dataSource.executeNativeQuery('main', 'DELETE FROM orders WHERE id = $id', { id: 1 }),
+      );
+      expect(isCanopyError(write, { family: 'validation' })).toBe(true);
+      expect(write.message).toContain('The native query failed');
+      expect(await ids('orders', { field: 'id', operator: 'Equal', value: 1 })).toEqual([1]);
       const unknown = await failure(() => dataSource.executeNativeQuery('other', 'SELECT 1'));
       expect(unknown.message).toContain("Unknown connection name 'other'");
     });
