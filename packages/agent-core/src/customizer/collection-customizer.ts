@@ -84,7 +84,14 @@ export class CollectionCustomizer {
 
   /** Adds a computed field (spec §2.6). */
   addField(name: string, definition: ComputedDefinition): this {
-    return this.queue(({ stack }) => {
+    return this.queue(({ stack, logger }) => {
+      if ((definition?.columnType as string) === 'Timeonly') {
+        logger(
+          'Warn',
+          `Computed field '${this.name}.${name}': the 'Timeonly' type is deprecated, 'Time' is used.`,
+        );
+        definition = { ...definition, columnType: 'Time' };
+      }
       if (!Array.isArray(definition?.dependencies)) {
         throw new ValidationError(
           `Computed field '${this.name}.${name}' needs 'dependencies': the list of field paths its getValues reads (e.g. ['firstName', 'author:name']).`,

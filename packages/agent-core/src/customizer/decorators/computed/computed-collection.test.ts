@@ -1,4 +1,5 @@
-import { buildBookshop, makeCaller } from '../../../../test/fixtures';
+import { buildBookshop, makeBookshop, makeCaller } from '../../../../test/fixtures';
+import { DataSourceCustomizer } from '../../data-source-customizer';
 import { Aggregation } from '../../../toolkit/query/aggregation';
 import { Filter } from '../../../toolkit/query/filter';
 import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
@@ -174,5 +175,27 @@ describe('addField (computed fields) through the whole stack', () => {
     ).rejects.toThrow(
       "The getValues of computed field 'books.bad' must return an array of 5 value(s)",
     );
+  });
+
+  it("maps the deprecated 'Timeonly' type to 'Time' with a warning", async () => {
+    const logs: string[] = [];
+    const customizer = new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('books', (books) =>
+        books.addField('at', {
+          columnType: 'Timeonly' as never,
+          dependencies: ['id'],
+          getValues: (r) => r.map(() => '10:00:00'),
+        }),
+      );
+    const dataSource = await customizer.getDataSource((level, message) =>
+      logs.push(`${level}: ${message}`),
+    );
+    expect(dataSource.getCollection('books').schema.fields.at).toMatchObject({
+      columnType: 'Time',
+    });
+    expect(logs).toEqual([
+      "Warn: Computed field 'books.at': the 'Timeonly' type is deprecated, 'Time' is used.",
+    ]);
   });
 });

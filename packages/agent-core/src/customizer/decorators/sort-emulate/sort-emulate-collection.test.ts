@@ -76,4 +76,30 @@ describe('sorting customizations', () => {
       ),
     ).rejects.toThrow('A new sorting method should be provided to replace field sorting');
   });
+
+  it('sorts by an emulated field of a related collection', async () => {
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('authors', (authors) =>
+        authors
+          .addField('reversed', {
+            columnType: 'String',
+            dependencies: ['lastName'],
+            getValues: (records) => records.map((r) => [...String(r.lastName)].reverse().join('')),
+          })
+          .emulateFieldSorting('reversed'),
+      ),
+    );
+    const records = await dataSource.getCollection('books').list(
+      caller,
+      new PaginatedFilter({
+        sort: new Sort(
+          { field: 'author:reversed', ascending: true },
+          { field: 'id', ascending: true },
+        ),
+      }),
+      new Projection('id', 'author:reversed'),
+    );
+    // 'niuG eL' < 'trebreH' < 'ttehctarP', the book without author first.
+    expect(records.map((r) => r.id)).toEqual([5, 3, 1, 2, 4]);
+  });
 });
