@@ -9,7 +9,7 @@ import {
   type ColumnSchema,
   type PlainConditionTree,
 } from '@canopy/agent-core';
-import { openSqlDataSource } from '../src/create-sql-data-source';
+import { introspect, openSqlDataSource } from '../src/create-sql-data-source';
 import type { SqlDataSource } from '../src/sql-data-source';
 import { createShopDatabase, type ShopDatabase } from './fixture/shop-database';
 import { HOSTILE_NAME, UUIDS, type FixtureDialect } from './fixture/shop-schema';
@@ -198,6 +198,20 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(Object.values(view).every((field) => (field as ColumnSchema).isReadOnly)).toBe(true);
       expect((view.id as ColumnSchema).isPrimaryKey).toBe(true);
     });
+
+    // The embedded PostgreSQL accepts one connection, held by the open data source.
+    if (dialect !== 'embedded-postgres') {
+      it('introspects on its own (connect, read, disconnect) into plain JSON', async () => {
+        const introspection = await introspect(database.url);
+        expect(JSON.parse(JSON.stringify(introspection))).toEqual(introspection);
+        expect(introspection).toMatchObject({ version: 1, source: '@canopy/datasource-sql' });
+        expect(introspection.views.map((view) => view.name)).toEqual(['paid_orders']);
+        const orders = introspection.tables.find((table) => table.name === 'orders');
+        expect(orders?.foreignKeys).toEqual([
+          { column: 'customer_id', foreignTable: 'customers', foreignColumn: 'id' },
+        ]);
+      });
+    }
 
     it('gives the same collections from a serialized introspection, without reading the catalog', async () => {
       const serialized = JSON.stringify(dataSource.introspection);
