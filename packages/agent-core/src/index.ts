@@ -202,6 +202,7 @@ export {
 // Customizer: agent- and collection-level customization API
 export {
   DataSourceCustomizer,
+  type DataSourceCustomizerOptions,
   type DataSourceOptions,
   type ApplyingState,
   type CustomizationTask,

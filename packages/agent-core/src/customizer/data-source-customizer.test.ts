@@ -138,4 +138,26 @@ describe('DataSourceCustomizer', () => {
     ).rejects.toThrow("Collection 'nope' not found");
     expect(close).toHaveBeenCalled();
   });
+
+  it('can skip customizations naming missing schema elements, with a warning', async () => {
+    const logs: string[] = [];
+    const dataSource = await new DataSourceCustomizer({ ignoreMissingSchemaElementErrors: true })
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('books', (books) => books.removeField('gone').disableCount())
+      .customizeCollection('nope', (nope) => nope.disableCount())
+      .getDataSource((level, message) => logs.push(`${level}: ${message}`));
+    expect(dataSource.getCollection('books').schema.countable).toBe(false);
+    expect(logs).toEqual([
+      expect.stringContaining(
+        "Warn: A customization was skipped: The 'books.gone' field was not found.",
+      ),
+      expect.stringContaining("Warn: A customization was skipped: Collection 'nope' not found."),
+    ]);
+    await expect(
+      new DataSourceCustomizer({ ignoreMissingSchemaElementErrors: true })
+        .addDataSource(async () => makeBookshop())
+        .customizeCollection('books', (books) => books.addFieldValidation('title', 'Present', 3))
+        .getDataSource(),
+    ).rejects.toThrow('Operator \'Present\' on "books.title" takes no value, got 3.');
+  });
 });

@@ -1,4 +1,4 @@
-import { ValidationError } from '../toolkit/errors/canopy-error';
+import { ValidationError, isCanopyError } from '../toolkit/errors/canopy-error';
 import type { DataSource, DataSourceFactory } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { DataSourceSchema } from '../toolkit/schema/collection-schema';
@@ -33,6 +33,22 @@ export type CustomizationTask = (state: ApplyingState) => void | Promise<void>;
 
 const silentLogger: Logger = () => {};
 
+const MISSING_SCHEMA_ELEMENT_CODES = [
+  'MISSING_COLLECTION',
+  'MISSING_FIELD',
+  'MISSING_COLUMN',
+  'MISSING_RELATION',
+];
+
+/** Options of a {@link DataSourceCustomizer}. */
+export interface DataSourceCustomizerOptions {
+  /**
+   * Log customizations that name a missing collection, field, column or relation as warnings and
+   * skip them, instead of failing (useful while a database schema is being migrated).
+   */
+  ignoreMissingSchemaElementErrors?: boolean;
+}
+
 /**
  * The agent-level data API (spec §4.1, data-semantics §3.1, §3.4). Every call only queues a
  * task; {@link DataSourceCustomizer.getDataSource} builds a fresh decorator stack and applies
@@ -51,6 +67,8 @@ export class DataSourceCustomizer {
   private readonly tasks: CustomizationTask[] = [];
   private nested: CustomizationTask[] | null = null;
   private applying: ApplyingState | null = null;
+
+  constructor(private readonly options: DataSourceCustomizerOptions = {}) {}
 
   /** Adds a data source; `include`/`exclude` select collections, `rename` renames them. */
   addDataSource(factory: DataSourceFactory, options: DataSourceOptions = {}): this {
@@ -159,6 +177,20 @@ export class DataSourceCustomizer {
       this.nested = nested;
       try {
         await task(this.applying as ApplyingState);
+      } catch (error) {
+        const code = isCanopyError(error) ? error.code : null;
+        if (
+          !this.options.ignoreMissingSchemaElementErrors ||
+          !code ||
+          !MISSING_SCHEMA_ELEMENT_CODES.includes(code)
+        ) {
+          throw error;
+        }
+        this.applying?.logger(
+          'Warn',
+          `A customization was skipped: ${(error as Error).message}`,
+          error,
+        );
       } finally {
         this.nested = outer;
       }
