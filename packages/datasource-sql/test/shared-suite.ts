@@ -513,6 +513,30 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       ],
       ['Equal on boolean', 'customers', { field: 'active', operator: 'Equal', value: false }, [3]],
       [
+        'Equal on binary',
+        'products',
+        { field: 'picture', operator: 'Equal', value: Buffer.from([0, 1, 2, 255]) },
+        [1],
+      ],
+      [
+        'In on uuid',
+        'customers',
+        { field: 'external_id', operator: 'In', value: UUIDS },
+        [1, 2, 4],
+      ],
+      [
+        'GreaterThan on a date',
+        'orders',
+        { field: 'delivered_on', operator: 'GreaterThan', value: '2024-02-02' },
+        [3],
+      ],
+      [
+        'Equal on a relation enum',
+        'orders',
+        { field: 'customer:tier', operator: 'Equal', value: 'silver' },
+        [3, 5],
+      ],
+      [
         'Equal on a composite key part',
         'exchange_rates',
         { field: 'currency', operator: 'Equal', value: 'USD' },
