@@ -383,11 +383,18 @@ describe('robustness under random and mutated requests', () => {
           const headers: Record<string, string> = { 'Content-Type': 'application/json' };
           const auth = authorization(tokenKind);
           if (auth) headers.Authorization = auth;
-          const response = await fetch(url, {
-            method,
-            headers,
-            body: method === 'GET' || payload === undefined ? undefined : payload,
-          });
+          let response: Response;
+          try {
+            response = await fetch(url, {
+              method,
+              headers,
+              body: method === 'GET' || payload === undefined ? undefined : payload,
+            });
+          } catch (error) {
+            throw new Error(
+              `no answer (${String(error)}): ${method} ${route} ${JSON.stringify(parameters)}`,
+            );
+          }
           const text = await response.text();
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           const context = `${method} ${route} ${JSON.stringify(parameters)} ${String(payload)} → ${response.status} ${text.slice(0, 300)}`;

@@ -70,6 +70,30 @@ export async function streamCsv(
     requestedSort ?? new Sort(...plan.primaryKeys.map((field) => ({ field, ascending: true })));
   const fetched = projection.union(plan.primaryKeys);
 
+  const readBatch = (skip: number, lastKey: unknown): Promise<RecordData[]> =>
+    collection.list(
+      data.caller,
+      new PaginatedFilter({
+        conditionTree:
+          keyset && lastKey !== undefined
+            ? ConditionTreeFactory.intersect(
+                filter.conditionTree,
+                new ConditionTreeLeaf(plan.primaryKeys[0] as string, 'GreaterThan', lastKey),
+              )
+            : filter.conditionTree,
+        search: filter.search,
+        searchExtended: filter.searchExtended,
+        segment: filter.segment,
+        liveQuerySegment: filter.liveQuerySegment,
+        sort,
+        page: new Page(keyset ? 0 : skip, CSV_BATCH_SIZE),
+      }),
+      fetched,
+    );
+
+  // The first batch is read before anything is sent, so that a query the data source refuses is
+  // still a JSON:API error; later failures can only abort the stream.
+  let batch = await readBatch(0, undefined);
   response.status(200);
   response.setHeader('Content-Type', 'text/csv; charset=utf-8');
   response.setHeader(
@@ -83,37 +107,14 @@ export async function streamCsv(
   response.write(stringify([header.split(',')], { record_delimiter: '\n' }));
 
   let skip = 0;
-  let lastKey: unknown;
-  for (;;) {
-    const conditionTree =
-      keyset && lastKey !== undefined
-        ? ConditionTreeFactory.intersect(
-            filter.conditionTree,
-            new ConditionTreeLeaf(plan.primaryKeys[0] as string, 'GreaterThan', lastKey),
-          )
-        : filter.conditionTree;
-    const batch: RecordData[] = await collection.list(
-      data.caller,
-      new PaginatedFilter({
-        conditionTree,
-        search: filter.search,
-        searchExtended: filter.searchExtended,
-        segment: filter.segment,
-        liveQuerySegment: filter.liveQuerySegment,
-        sort,
-        page: new Page(keyset ? 0 : skip, CSV_BATCH_SIZE),
-      }),
-      fetched,
-    );
-    if (batch.length === 0) break;
+  while (batch.length > 0) {
     const rows = batch.map((record) =>
       projection.map((path) => renderCell(getFieldValue(record, path))),
     );
     if (!response.write(stringify(rows, { record_delimiter: '\n' }))) await drained(response);
-    if (response.destroyed) return;
-    if (batch.length < CSV_BATCH_SIZE) break;
+    if (response.destroyed || batch.length < CSV_BATCH_SIZE) break;
     skip += batch.length;
-    lastKey = batch[batch.length - 1]?.[plan.primaryKeys[0] as string];
+    batch = await readBatch(skip, batch[batch.length - 1]?.[plan.primaryKeys[0] as string]);
   }
   response.end();
 }

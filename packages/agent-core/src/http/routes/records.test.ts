@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 
+import { InMemoryDataSource } from '../../toolkit/in-memory/in-memory-data-source';
 import { createAgentRouter } from '../create-agent-router';
 import { bearer, createTestServices } from '../test-fixtures/shop-services';
 
@@ -280,5 +281,37 @@ describe('record routes', () => {
     expect(response.text).toBe(
       'Reference,Total,Tags,Customer\nSO-0101,120,"priority,gift",Ada Martin\nSO-0102,48.5,,\nSO-0103,15,,Bob Stone\n',
     );
+  });
+});
+
+describe('CSV export in batches', () => {
+  it('reads every row in key order across batches, and refuses a bad query before streaming', async () => {
+    const dataSource = new InMemoryDataSource({
+      rows: {
+        fields: {
+          id: { type: 'Column', columnType: 'Number', isPrimaryKey: true },
+          label: { type: 'Column', columnType: 'String' },
+        },
+        records: Array.from({ length: 2500 }, (_, index) => ({
+          id: 2500 - index,
+          label: `r${2500 - index}`,
+        })),
+      },
+    });
+    const app = express();
+    app.use(createAgentRouter(createTestServices(dataSource)));
+    const response = await request(app)
+      .get('/forest/rows.csv?timezone=UTC&fields[rows]=id,label&header=id,label')
+      .set('Authorization', bearer())
+      .expect(200);
+    const lines = response.text.trimEnd().split('\n');
+    expect(lines).toHaveLength(2501);
+    expect(lines.slice(0, 3)).toEqual(['id,label', '1,r1', '2,r2']);
+    expect(lines.at(-1)).toBe('2500,r2500');
+    const refused = await request(app)
+      .get('/forest/rows.csv?timezone=UTC&header=id&search=r1')
+      .set('Authorization', bearer())
+      .expect(400);
+    expect(refused.body.errors[0].name).toBe('ValidationError');
   });
 });
