@@ -69,6 +69,15 @@ export class AiProviderDefinition {
   }
 }
 
+/**
+ * Models each provider serves without tool calling (the AI features need it); matched on the
+ * model name or its dated variants (`claude-2.1` also refuses `claude-2.1-20231121`).
+ */
+const MODELS_WITHOUT_TOOLS: Record<AiProviderKind, readonly string[]> = {
+  openai: ['gpt-3.5-turbo-instruct', 'davinci-002', 'babbage-002', 'o1-mini', 'o1-preview'],
+  anthropic: ['claude-instant-1.2', 'claude-2.0', 'claude-2.1'],
+};
+
 function invalid(message: string): AiError {
   return new AiError('INVALID_AI_PROVIDER', `createAiProvider: ${message}`);
 }
@@ -109,10 +118,19 @@ export function createAiProvider(options: AiProviderOptions): AiProviderDefiniti
     }
     return value;
   };
+  const model = nonEmpty(options.model, 'model');
+  if (
+    MODELS_WITHOUT_TOOLS[provider].some((name) => model === name || model.startsWith(`${name}-`))
+  ) {
+    throw invalid(
+      `the ${provider} model "${model}" cannot call tools, which the AI features need; ` +
+        `choose a model with tool calling (e.g. ${provider === 'openai' ? 'gpt-4o' : 'claude-sonnet-4-5'}).`,
+    );
+  }
   return new AiProviderDefinition(provider, {
     name: nonEmpty(options.name, 'name'),
     apiKey: nonEmpty(options.apiKey, 'apiKey'),
-    model: nonEmpty(options.model, 'model'),
+    model,
     baseUrl,
     maxTokens: positive(options.maxTokens, 'maxTokens', 4096),
     timeoutMs: positive(options.timeoutMs, 'timeoutMs', 60_000),
