@@ -675,6 +675,15 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       ]);
     });
 
+    it('refuses an invalid page or an unsortable field', async () => {
+      const page = await failure(() => list('orders', ['id'], { page: new Page(-1, 10) }));
+      expect(isCanopyError(page, { family: 'validation' })).toBe(true);
+      const sort = await failure(() =>
+        list('customers', ['id'], { sort: [{ field: 'profile', ascending: true }] }),
+      );
+      expect(sort.message).toContain('not sortable');
+    });
+
     it('sorts on relation fields and paginates', async () => {
       const rows = await list('orders', ['id'], {
         sort: [

@@ -23,17 +23,18 @@ export function buildListQuery(
   validateCondition(context, tree);
 
   const selected: Selected[] = [];
+  const columns: Record<string, string> = {};
   const relations = new Set<string>();
   for (const path of new Set(projection)) {
     const resolved = context.column(path);
-    selected.push({ alias: `c${selected.length}`, path, column: resolved.column });
+    const alias = `c${selected.length}`;
+    selected.push({ alias, path, column: resolved.column });
+    columns[alias] = resolved.ref;
     const parts = path.split(':');
     for (let index = 1; index < parts.length; index += 1) {
       relations.add(parts.slice(0, index).join(':'));
     }
   }
-  const columns: Record<string, string> = {};
-  for (const item of selected) columns[item.alias] = context.column(item.path).ref;
   for (const relation of relations) {
     const { alias, targetColumn } = context.relation(relation);
     const marker = `r${selected.length}`;
@@ -58,6 +59,12 @@ export function buildListQuery(
     query.orderBy(resolved.ref, clause.ascending ? 'asc' : 'desc');
   }
   const page = filter.page;
+  const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+  if (page && (!count(page.skip) || (page.limit !== null && !count(page.limit)))) {
+    throw new ValidationError(
+      `Invalid page (skip ${String(page.skip)}, limit ${String(page.limit)}): use non-negative integers.`,
+    );
+  }
   if (page?.limit !== null && page?.limit !== undefined) query.limit(page.limit);
   if (page?.skip) {
     // MySQL and SQLite accept OFFSET only after a LIMIT.
