@@ -1,4 +1,6 @@
 import express, { type Express } from 'express';
+import type { EventHub } from './agent-protocol/event-hub';
+import { agentProtocolRouter } from './agent-protocol/router';
 import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
@@ -11,15 +13,18 @@ import { operationsRouter } from './routes/operations';
 
 /**
  * The express application: request id and logging, security headers, JSON bodies (1 MB), the
- * routes, then the single error handler. Database, config and rate limiter come from `ctx`.
+ * agent-facing platform protocol (its own error shape), the public routes, then the single
+ * error handler. Database, config and rate limiter come from `ctx`.
  */
-export function createApp(ctx: ServerContext): Express {
+export function createApp(ctx: ServerContext, events: EventHub): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestLogger(ctx.logger));
   app.use(helmet());
+  // Before the 1 MB JSON parser: schema uploads are larger.
+  app.use(agentProtocolRouter(ctx, events));
   app.use(express.json({ limit: '1mb' }));
   app.use(operationsRouter(ctx.knex));
   app.use(activityLogsRouter(ctx));

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import { EventHub } from './agent-protocol/event-hub';
 import { createApp } from './app';
 import type { AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
@@ -47,7 +48,8 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     logger,
     rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
   };
-  const app = createApp(ctx);
+  const events = new EventHub(database.knex, logger);
+  const app = createApp(ctx, events);
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
@@ -60,6 +62,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
         http.once('error', reject);
         http.listen(port, host, () => {
           server = http;
+          events.start();
           const bound = (http.address() as AddressInfo).port;
           logger.info({ port: bound, host }, 'listening');
           resolve(bound);
@@ -68,6 +71,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     },
     close() {
       closing ??= (async () => {
+        events.close();
         if (server) {
           const http = server;
           await new Promise<void>((resolve) => {

@@ -3,12 +3,14 @@ import * as platformModel from './20261121-001-platform-model';
 import * as auditTrail from './20261121-002-audit-trail';
 import * as notes from './20261121-003-notes';
 import * as requestState from './20261121-004-request-state';
+import * as agentPlatform from './20261121-005-agent-platform';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
   '20261121-002-audit-trail': auditTrail,
   '20261121-003-notes': notes,
   '20261121-004-request-state': requestState,
+  '20261121-005-agent-platform': agentPlatform,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -1,0 +1,40 @@
+import type { DeclaredCollection } from '../store/environment-schema';
+import { COLLECTION_RIGHTS, type RoleWithRights } from '../store/model/role-rights';
+
+type RoleList = { roles: number[] };
+
+/**
+ * Builds `GET /liana/v4/permissions/environment` (platform protocol 5.1) from the collections the
+ * environment's agent declared and the project's roles: each right lists the roles that hold it.
+ * A right a role does not mention is granted, except `approvalRequired`.
+ */
+export function environmentPermissions(
+  collections: readonly DeclaredCollection[],
+  roles: readonly RoleWithRights[],
+) {
+  const where = (allowed: (role: RoleWithRights) => boolean): RoleList => ({
+    roles: roles.filter(allowed).map((role) => role.id),
+  });
+  const result: Record<string, unknown> = {};
+  for (const collection of collections) {
+    const rights: Record<string, RoleList> = {};
+    for (const right of COLLECTION_RIGHTS) {
+      rights[right] = where((role) => role.rights.collections?.[collection.name]?.[right] ?? true);
+    }
+    const actions: Record<string, unknown> = {};
+    for (const action of collection.actionNames) {
+      const of = (role: RoleWithRights) => role.rights.actions?.[collection.name]?.[action] ?? {};
+      actions[action] = {
+        triggerEnabled: where((role) => of(role).triggerEnabled ?? true),
+        triggerConditions: [],
+        approvalRequired: where((role) => of(role).approvalRequired ?? false),
+        approvalRequiredConditions: [],
+        userApprovalEnabled: where((role) => of(role).userApprovalEnabled ?? true),
+        userApprovalConditions: [],
+        selfApprovalEnabled: where((role) => of(role).selfApprovalEnabled ?? true),
+      };
+    }
+    result[collection.name] = { collection: rights, actions };
+  }
+  return { collections: result };
+}

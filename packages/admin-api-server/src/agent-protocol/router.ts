@@ -1,0 +1,141 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { isApiError } from '../errors';
+import type { ServerContext } from '../http/context';
+import { ingestActivityLogs } from '../store/activity-log-ingestion';
+import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
+import { declaredCollections, hasSchemaHash, storeSchema } from '../store/environment-schema';
+import { ApiError } from '../errors';
+import { readActivityLogBatch } from './activity-log-batch';
+import { authenticateEnvironment } from './authenticate-environment';
+import { environmentPermissions } from './environment-permissions';
+import type { EventHub } from './event-hub';
+import { readSchemaDocument } from './schema-document';
+
+/**
+ * The agent-facing platform protocol (docs/platform-protocol.md sections 1–7 and 11): schema
+ * hash check and upload, IP whitelist, permissions built from the model, server-sent events,
+ * environment description and activity-log ingestion. Every call is authenticated by the
+ * environment's env secret; errors answer `{"errors": [{"detail"}]}`, the shape agents read.
+ */
+export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Router {
+  const router = express.Router();
+  // Schemas of large data sources exceed the public API's 1 MB limit.
+  const json = express.json({ limit: '20mb' });
+  const env = (request: Request) => authenticateEnvironment(ctx.knex, request);
+
+  router.post('/forest/apimaps/hashcheck', json, async (request, response) => {
+    const environment = await env(request);
+    const hash = (request.body as { schemaFileHash?: unknown } | undefined)?.schemaFileHash;
+    if (typeof hash !== 'string' || hash === '') {
+      throw new ApiError(400, 'invalid_body', 'schemaFileHash must be a non-empty string.');
+    }
+    response.json({ sendSchema: !(await hasSchemaHash(ctx.knex, environment.id, hash)) });
+  });
+
+  router.post('/forest/apimaps', json, async (request, response) => {
+    const environment = await env(request);
+    const { hash, collections } = readSchemaDocument(request.body);
+    await storeSchema(ctx.knex, environment.id, { hash, document: request.body, collections });
+    response.json({});
+  });
+
+  router.get('/liana/v1/ip-whitelist-rules', async (request, response) => {
+    const environment = await env(request);
+    const project = await ctx
+      .knex('projects')
+      .where({ id: environment.projectId })
+      .first('ip_whitelist_rules');
+    const rules = project?.ip_whitelist_rules ?? null;
+    response.json({
+      data: {
+        type: 'ip-whitelist-rules',
+        id: String(environment.projectId),
+        attributes: { use_ip_whitelist: rules !== null, rules: rules ?? [] },
+      },
+    });
+  });
+
+  router.get('/liana/v4/subscribe-to-events', async (request, response) => {
+    const environment = await env(request);
+    events.subscribe(response, environment.projectId);
+  });
+
+  router.get('/liana/v4/permissions/environment', async (request, response) => {
+    const environment = await env(request);
+    if (environment.type === 'development') {
+      response.json(true);
+      return;
+    }
+    const [collections, roles] = await Promise.all([
+      declaredCollections(ctx.knex, environment.id),
+      projectRoles(ctx.knex, environment.projectId),
+    ]);
+    response.json(environmentPermissions(collections, roles));
+  });
+
+  router.get('/liana/v4/permissions/users', async (request, response) => {
+    const environment = await env(request);
+    response.json(await projectUsers(ctx.knex, environment.projectId));
+  });
+
+  router.get('/liana/v4/permissions/renderings/:renderingId', async (request, response) => {
+    const environment = await env(request);
+    const id = Number(request.params.renderingId);
+    const team = Number.isInteger(id)
+      ? await findTeamWithScopes(ctx.knex, environment.projectId, id)
+      : undefined;
+    if (!team) {
+      throw new ApiError(
+        404,
+        'rendering_not_found',
+        `Rendering ${String(request.params.renderingId)} does not exist in this project (rendering ids are team ids).`,
+      );
+    }
+    const collections: Record<string, unknown> = {};
+    for (const [name, scope] of Object.entries(team.scopes)) {
+      collections[name] = { scope, segments: [], liveQuerySegments: [] };
+    }
+    response.json({ team: { id: team.id, name: team.name }, collections, stats: [] });
+  });
+
+  router.get('/liana/environment', async (request, response) => {
+    const environment = await env(request);
+    const row = await ctx
+      .knex('environments')
+      .where({ id: environment.id })
+      .first('api_endpoint');
+    response.json({
+      data: {
+        type: 'environments',
+        id: String(environment.id),
+        attributes: { name: environment.name, api_endpoint: row?.api_endpoint ?? null },
+      },
+    });
+  });
+
+  router.post('/liana/v1/activity-logs', json, async (request, response) => {
+    const environment = await env(request);
+    const logs = readActivityLogBatch(request.body);
+    response.json(await ingestActivityLogs(ctx.knex, environment, logs));
+  });
+
+  router.use(agentErrorHandler(ctx));
+  return router;
+}
+
+/** Errors of agent routes in the shape the agent reads: `{"errors": [{"detail"}]}`. */
+function agentErrorHandler(ctx: ServerContext) {
+  return (error: unknown, request: Request, response: Response, _next: NextFunction) => {
+    if (isApiError(error)) {
+      response.status(error.status).json({ errors: [{ detail: error.message }] });
+      return;
+    }
+    const parseFailed = (error as { type?: string }).type === 'entity.parse.failed';
+    if (parseFailed) {
+      response.status(400).json({ errors: [{ detail: 'The request body is not valid JSON.' }] });
+      return;
+    }
+    (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
+    response.status(500).json({ errors: [{ detail: 'Internal error; see the server logs.' }] });
+  };
+}

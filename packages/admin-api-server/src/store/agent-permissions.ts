@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { RoleWithRights } from './model/role-rights';
+
+/** A project member as `GET /liana/v4/permissions/users` lists it (platform protocol 5.2). */
+export interface PlatformUser {
+  id: number;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  permissionLevel: string;
+  roleId: number | null;
+  tags: Record<string, string>;
+}
+
+/** The members of a project, by user id. */
+export async function projectUsers(knex: Knex, projectId: number): Promise<PlatformUser[]> {
+  const rows = await knex('project_memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.project_id', projectId)
+    .orderBy('u.id')
+    .select(
+      'u.id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'm.permission_level',
+      'm.role_id',
+      'm.tags',
+    );
+  return rows.map((row) => ({
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    fullName: `${row.first_name} ${row.last_name}`.trim(),
+    email: row.email,
+    permissionLevel: row.permission_level,
+    roleId: row.role_id,
+    tags: row.tags ?? {},
+  }));
+}
+
+/** The roles of a project with their rights. */
+export async function projectRoles(knex: Knex, projectId: number): Promise<RoleWithRights[]> {
+  const rows = await knex('roles').where({ project_id: projectId }).orderBy('id').select('id', 'rights');
+  return rows.map((row) => ({ id: row.id, rights: row.rights ?? {} }));
+}
+
+/** A team of a project with its row-level scopes per collection, if it exists. */
+export async function findTeamWithScopes(
+  knex: Knex,
+  projectId: number,
+  teamId: number,
+): Promise<{ id: number; name: string; scopes: Record<string, unknown> } | undefined> {
+  const row = await knex('teams')
+    .where({ project_id: projectId, id: teamId })
+    .first('id', 'name', 'scopes');
+  return row && { id: row.id, name: row.name, scopes: row.scopes ?? {} };
+}
