@@ -345,3 +345,22 @@ export type {
 // HTTP: the REST router and session tokens (for tests and custom mounting)
 export { createAgentRouter, signSessionToken, verifySessionToken, SESSION_COOKIE } from './http';
 export type { SessionClaims } from './http';
+
+// MCP server
+export { DEFAULT_MCP_SERVER_PORT, MCP_TOOL_NAMES, McpError, isMcpError } from './mcp';
+export type { McpServerOptions, McpToolName, McpErrorCode } from './mcp';
+
+// AI proxy
+export { createAiProvider, AiProviderDefinition, AiError, isAiError } from './ai';
+export type {
+  AiProviderKind,
+  AiProviderOptions,
+  AiErrorCode,
+  ChatCompletion,
+  ChatMessage,
+  ChatRequest,
+  ChatTextPart,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from './ai';
