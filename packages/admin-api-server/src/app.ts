@@ -8,6 +8,7 @@ import { requestLogger } from './logging/logger';
 import { activityLogsRouter } from './routes/activity-logs';
 import { adminLogsRouter } from './routes/admin-logs';
 import { applicationTokensRouter } from './routes/application-tokens';
+import { managementRouter } from './routes/management';
 import { notesRouter } from './routes/notes';
 import { operationsRouter } from './routes/operations';
 
@@ -31,6 +32,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
   app.use(applicationTokensRouter(ctx));
+  app.use(managementRouter(ctx));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -43,7 +43,10 @@ export function readActivityLogBatch(body: unknown): ReportedActivityLog[] {
     }
     if (log.type !== 'read' && log.type !== 'write') throw invalid(at('type'), 'read or write');
     if (typeof log.action !== 'string' || !ACTIONS.has(log.action)) {
-      throw invalid(at('action'), `one of the activity-log actions (got ${JSON.stringify(log.action)})`);
+      throw invalid(
+        at('action'),
+        `one of the activity-log actions (got ${JSON.stringify(log.action)})`,
+      );
     }
     if (typeof log.label !== 'string') throw invalid(at('label'), 'a string');
     if (!Number.isInteger(log.userId)) throw invalid(at('userId'), 'an integer');

@@ -100,10 +100,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.get('/liana/environment', async (request, response) => {
     const environment = await env(request);
-    const row = await ctx
-      .knex('environments')
-      .where({ id: environment.id })
-      .first('api_endpoint');
+    const row = await ctx.knex('environments').where({ id: environment.id }).first('api_endpoint');
     response.json({
       data: {
         type: 'environments',

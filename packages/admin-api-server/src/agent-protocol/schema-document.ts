@@ -55,7 +55,8 @@ export function readSchemaDocument(document: unknown): {
     if (typeof name !== 'string' || name === '') {
       throw invalid(`data[${index}].attributes.name`, 'a non-empty string');
     }
-    if (names.has(name)) throw invalid(`data[${index}].attributes.name`, `unique ("${name}" repeats)`);
+    if (names.has(name))
+      throw invalid(`data[${index}].attributes.name`, `unique ("${name}" repeats)`);
     names.add(name);
     if (!Array.isArray(fields)) throw invalid(`data[${index}].attributes.fields`, 'an array');
     const references = resource.relationships?.actions?.data ?? [];

@@ -47,7 +47,10 @@ export async function ingestActivityLogs(
       const key = `${log.userId}:${log.renderingId}`;
       let teamId = teams.get(key);
       if (teamId === undefined) {
-        const own = log.renderingId === null ? undefined : await memberTeam(trx, environment.projectId, log.userId, log.renderingId);
+        const own =
+          log.renderingId === null
+            ? undefined
+            : await memberTeam(trx, environment.projectId, log.userId, log.renderingId);
         teamId = (own ?? (await resolveUserTeam(trx, environment.projectId, log.userId)))?.id;
         if (teamId === undefined) throw new Error(`Project ${environment.projectId} has no team.`);
         teams.set(key, teamId);

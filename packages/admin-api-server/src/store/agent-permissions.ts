@@ -42,7 +42,10 @@ export async function projectUsers(knex: Knex, projectId: number): Promise<Platf
 
 /** The roles of a project with their rights. */
 export async function projectRoles(knex: Knex, projectId: number): Promise<RoleWithRights[]> {
-  const rows = await knex('roles').where({ project_id: projectId }).orderBy('id').select('id', 'rights');
+  const rows = await knex('roles')
+    .where({ project_id: projectId })
+    .orderBy('id')
+    .select('id', 'rights');
   return rows.map((row) => ({ id: row.id, rights: row.rights ?? {} }));
 }
 

@@ -21,7 +21,11 @@ export async function publishPlatformEvent(
   event: PlatformEventName,
   data: Record<string, unknown> = {},
 ): Promise<void> {
-  await knex('platform_events').insert({ project_id: projectId, event, data: JSON.stringify(data) });
+  await knex('platform_events').insert({
+    project_id: projectId,
+    event,
+    data: JSON.stringify(data),
+  });
 }
 
 /**

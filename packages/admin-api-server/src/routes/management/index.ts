@@ -1,0 +1,220 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { bearerToken, verifyPlatformToken, type SessionTokenClaims } from '../../auth';
+import { ApiError, forbidden, invalidParameter } from '../../errors';
+import { required, type ServerContext } from '../../http/context';
+import { chargeRequest } from '../../rate-limit';
+import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
+import {
+  createEnvironmentWithSecret,
+  deleteEnvironment,
+  listEnvironments,
+  updateEnvironment,
+} from '../../store/management/environments';
+import { createProjectFor } from '../../store/management/projects';
+import { createRole, deleteRole, listRoles, updateRole } from '../../store/management/roles';
+import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
+import { findPermissionLevel, findProjectByName } from '../../store/model';
+import { bodyParser } from '../../validation/ajv';
+import * as schemas from './schemas';
+
+/** The user of a management call, from its session token (charged to the user's rate limit). */
+async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<RequestHandler>[1]) {
+  const claims = verifyPlatformToken<SessionTokenClaims>(
+    bearerToken(req.get('authorization')),
+    ctx.config.signingKeys,
+    'session',
+  );
+  const userId = Number(claims.sub);
+  await chargeRequest(ctx.rateLimiter, res, `session:${userId}`);
+  return userId;
+}
+
+/** Session token of an `admin` member of `:projectName`. */
+function requireProjectAdmin(ctx: ServerContext): RequestHandler {
+  return async (req, res, next) => {
+    const userId = await sessionUser(ctx, req, res);
+    const name = String(req.params.projectName);
+    const project = await findProjectByName(ctx.knex, name);
+    if (!project) {
+      throw new ApiError(
+        404,
+        'project_not_found',
+        `No project is named "${name}" (names are case sensitive).`,
+      );
+    }
+    if ((await findPermissionLevel(ctx.knex, project.id, userId)) !== 'admin') {
+      throw forbidden(`Only an admin of project "${name}" can manage it.`);
+    }
+    req.project = project;
+    req.auth = { kind: 'session', userId, scopes: [], sso: false };
+    next();
+  };
+}
+
+const parse = {
+  project: bodyParser<{ name: string }>(schemas.CREATE_PROJECT_BODY),
+  createEnvironment: bodyParser<Parameters<typeof createEnvironmentWithSecret>[3]>(
+    schemas.CREATE_ENVIRONMENT_BODY,
+  ),
+  updateEnvironment: bodyParser<Parameters<typeof updateEnvironment>[4]>(
+    schemas.UPDATE_ENVIRONMENT_BODY,
+  ),
+  addMember: bodyParser<Parameters<typeof addMember>[3]>(schemas.ADD_MEMBER_BODY),
+  updateMember: bodyParser<Parameters<typeof updateMember>[4]>(schemas.UPDATE_MEMBER_BODY),
+  createRole: bodyParser<Parameters<typeof createRole>[3]>(schemas.ROLE_BODY(true)),
+  updateRole: bodyParser<Parameters<typeof updateRole>[4]>(schemas.ROLE_BODY(false)),
+  createTeam: bodyParser<Parameters<typeof createTeamWithLog>[3]>(schemas.TEAM_BODY(true)),
+  updateTeam: bodyParser<Parameters<typeof updateTeam>[4]>(schemas.TEAM_BODY(false)),
+  ipWhitelist: bodyParser<{ rules: unknown[] | null }>(schemas.IP_WHITELIST_BODY),
+};
+
+function userIdParam(req: Request): number {
+  const raw = String(req.params.userId);
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw invalidParameter('userId', 'must be a positive integer');
+  return Number(raw);
+}
+
+/**
+ * The management API: projects, environments (with their env secrets), members, roles, teams
+ * and the IP whitelist. Callers authenticate with a user session token; project routes need an
+ * `admin` member. Each change writes its admin log in its own transaction, and changes agents
+ * care about publish a server-sent event to them.
+ */
+export function managementRouter(ctx: ServerContext): Router {
+  const admin = requireProjectAdmin(ctx);
+  const base = '/v1/project/:projectName';
+  const ids = (req: Request) => ({
+    projectId: required(req.project, 'project').id,
+    actorId: required(req.auth, 'auth').userId,
+  });
+  return Router()
+    .post('/v1/projects', async (req, res) => {
+      const userId = await sessionUser(ctx, req, res);
+      const project = await createProjectFor(ctx.knex, userId, parse.project(req.body).name);
+      res.status(201).json({ id: project.id, name: project.name });
+    })
+    .get(base, admin, async (req, res) => {
+      const { projectId } = ids(req);
+      const [environments, members, roles, teams, whitelist] = await Promise.all([
+        listEnvironments(ctx.knex, projectId),
+        listMembers(ctx.knex, projectId),
+        listRoles(ctx.knex, projectId),
+        listTeams(ctx.knex, projectId),
+        ctx.knex('projects').where({ id: projectId }).first('ip_whitelist_rules'),
+      ]);
+      res.json({
+        id: projectId,
+        name: required(req.project, 'project').name,
+        environments,
+        members,
+        roles,
+        teams,
+        ipWhitelist: whitelist?.ip_whitelist_rules ?? null,
+      });
+    })
+    .post(`${base}/environments`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      const result = await createEnvironmentWithSecret(
+        ctx.knex,
+        projectId,
+        actorId,
+        parse.createEnvironment(req.body),
+      );
+      // The env secret is shown once: no cache may keep a copy.
+      res.status(201).set('Cache-Control', 'no-store').json(result);
+    })
+    .patch(`${base}/environments/:environmentName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      const result = await updateEnvironment(
+        ctx.knex,
+        projectId,
+        actorId,
+        String(req.params.environmentName),
+        parse.updateEnvironment(req.body),
+      );
+      res.set('Cache-Control', 'no-store').json(result);
+    })
+    .delete(`${base}/environments/:environmentName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      await deleteEnvironment(ctx.knex, projectId, actorId, String(req.params.environmentName));
+      res.status(204).end();
+    })
+    .post(`${base}/members`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res
+        .status(201)
+        .json(await addMember(ctx.knex, projectId, actorId, parse.addMember(req.body)));
+    })
+    .patch(`${base}/members/:userId`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res.json(
+        await updateMember(
+          ctx.knex,
+          projectId,
+          actorId,
+          userIdParam(req),
+          parse.updateMember(req.body),
+        ),
+      );
+    })
+    .delete(`${base}/members/:userId`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      await removeMember(ctx.knex, projectId, actorId, userIdParam(req));
+      res.status(204).end();
+    })
+    .post(`${base}/roles`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res
+        .status(201)
+        .json(await createRole(ctx.knex, projectId, actorId, parse.createRole(req.body)));
+    })
+    .patch(`${base}/roles/:roleName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res.json(
+        await updateRole(
+          ctx.knex,
+          projectId,
+          actorId,
+          String(req.params.roleName),
+          parse.updateRole(req.body),
+        ),
+      );
+    })
+    .delete(`${base}/roles/:roleName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      await deleteRole(ctx.knex, projectId, actorId, String(req.params.roleName));
+      res.status(204).end();
+    })
+    .post(`${base}/teams`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res
+        .status(201)
+        .json(await createTeamWithLog(ctx.knex, projectId, actorId, parse.createTeam(req.body)));
+    })
+    .patch(`${base}/teams/:teamName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      res.json(
+        await updateTeam(
+          ctx.knex,
+          projectId,
+          actorId,
+          String(req.params.teamName),
+          parse.updateTeam(req.body),
+        ),
+      );
+    })
+    .delete(`${base}/teams/:teamName`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      await deleteTeam(ctx.knex, projectId, actorId, String(req.params.teamName));
+      res.status(204).end();
+    })
+    .put(`${base}/ip-whitelist`, admin, async (req, res) => {
+      const { projectId } = ids(req);
+      const { rules } = parse.ipWhitelist(req.body);
+      await ctx
+        .knex('projects')
+        .where({ id: projectId })
+        .update({ ip_whitelist_rules: rules === null ? null : JSON.stringify(rules) });
+      res.json({ rules });
+    });
+}

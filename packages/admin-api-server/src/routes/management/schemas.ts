@@ -1,0 +1,145 @@
+import { PERMISSION_LEVELS } from '../../store/model';
+import { ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
+import type { JsonSchema } from '../../validation/ajv';
+
+const NAME: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
+
+const booleans = (names: readonly string[]): JsonSchema => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, { type: 'boolean' }])),
+  additionalProperties: false,
+});
+
+/** A role's rights: per collection, and per collection and action display name. */
+export const ROLE_RIGHTS: JsonSchema = {
+  type: 'object',
+  properties: {
+    collections: { type: 'object', additionalProperties: booleans(COLLECTION_RIGHTS) },
+    actions: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: booleans(ACTION_RIGHTS) },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** A condition tree (platform protocol 5.4), per collection. */
+export const TEAM_SCOPES: JsonSchema = {
+  type: 'object',
+  additionalProperties: { type: 'object' },
+  description:
+    'Condition tree per collection name, e.g. {"orders": {"field": "region", "operator": "equal", "value": "EU"}}',
+};
+
+const ENVIRONMENT_TYPE: JsonSchema = { type: 'string', enum: ['development', 'production'] };
+const API_ENDPOINT: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+const TAGS: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+
+/** `POST /v1/projects`. */
+export const CREATE_PROJECT_BODY: JsonSchema = {
+  type: 'object',
+  properties: { name: NAME },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+/** `POST /v1/project/{p}/environments`. */
+export const CREATE_ENVIRONMENT_BODY: JsonSchema = {
+  type: 'object',
+  properties: { name: NAME, type: ENVIRONMENT_TYPE, apiEndpoint: API_ENDPOINT },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+/** `PATCH /v1/project/{p}/environments/{e}`. */
+export const UPDATE_ENVIRONMENT_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    name: NAME,
+    type: ENVIRONMENT_TYPE,
+    apiEndpoint: API_ENDPOINT,
+    rotateSecret: { type: 'boolean' },
+  },
+  additionalProperties: false,
+};
+
+const MEMBER_SETTINGS = {
+  permissionLevel: { type: 'string', enum: [...PERMISSION_LEVELS] },
+  roleName: { type: ['string', 'null'], minLength: 1 },
+  teamNames: { type: 'array', items: NAME, uniqueItems: true },
+  tags: TAGS,
+};
+
+/** `POST /v1/project/{p}/members`. */
+export const ADD_MEMBER_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', format: 'email' },
+    firstName: { type: 'string', maxLength: 200 },
+    lastName: { type: 'string', maxLength: 200 },
+    ...MEMBER_SETTINGS,
+  },
+  required: ['email', 'permissionLevel'],
+  additionalProperties: false,
+};
+
+/** `PATCH /v1/project/{p}/members/{userId}`. */
+export const UPDATE_MEMBER_BODY: JsonSchema = {
+  type: 'object',
+  properties: MEMBER_SETTINGS,
+  additionalProperties: false,
+};
+
+/** `POST` and `PATCH` of roles. */
+export const ROLE_BODY = (create: boolean): JsonSchema => ({
+  type: 'object',
+  properties: { name: NAME, rights: ROLE_RIGHTS },
+  ...(create ? { required: ['name'] } : {}),
+  additionalProperties: false,
+});
+
+/** `POST` and `PATCH` of teams. */
+export const TEAM_BODY = (create: boolean): JsonSchema => ({
+  type: 'object',
+  properties: { name: NAME, scopes: TEAM_SCOPES },
+  ...(create ? { required: ['name'] } : {}),
+  additionalProperties: false,
+});
+
+/** `PUT /v1/project/{p}/ip-whitelist`. */
+export const IP_WHITELIST_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    rules: {
+      type: ['array', 'null'],
+      items: {
+        oneOf: [
+          {
+            type: 'object',
+            properties: { type: { const: 0 }, ip: { type: 'string', minLength: 1 } },
+            required: ['type', 'ip'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: {
+              type: { const: 1 },
+              ipMinimum: { type: 'string', minLength: 1 },
+              ipMaximum: { type: 'string', minLength: 1 },
+            },
+            required: ['type', 'ipMinimum', 'ipMaximum'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { type: { const: 2 }, range: { type: 'string', minLength: 1 } },
+            required: ['type', 'range'],
+            additionalProperties: false,
+          },
+        ],
+      },
+    },
+  },
+  required: ['rules'],
+  additionalProperties: false,
+};
