@@ -309,6 +309,7 @@ export {
   type TypingsSchema,
   type CollectionName,
   type TypedCollectionCustomizer,
+  type CustomizerOf,
   type ColumnName,
   type FieldPath,
   type AgentErrorCode,

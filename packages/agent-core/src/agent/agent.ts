@@ -13,7 +13,8 @@ import { AgentError } from './agent-error';
 import type { ResolvedAgentOptions } from './agent-options';
 import { prepareSchema, writeTypings } from './agent-schema';
 import { RouterSlot } from './router-slot';
-import type { TypedCollectionCustomizer } from './typed-collection-customizer';
+import type { CollectionCustomizer } from '../customizer/collection-customizer';
+import type { CustomizerOf } from './typed-collection-customizer';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
 import { AiError } from '../ai/ai-error';
 import type { AiProviderDefinition } from '../ai/ai-provider';
@@ -126,9 +127,12 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
    */
   customizeCollection<N extends CollectionName<S>>(
     name: N,
-    handler: (collection: TypedCollectionCustomizer<S, N>) => void,
+    handler: (collection: CustomizerOf<S, N>) => void,
   ): this {
-    this.customizer.customizeCollection(name, handler);
+    this.customizer.customizeCollection(
+      name,
+      handler as (collection: CollectionCustomizer) => void,
+    );
     return this;
   }
 

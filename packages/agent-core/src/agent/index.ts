@@ -12,6 +12,7 @@ export {
   type ColumnName,
   type FieldPath,
   type TypedCollectionCustomizer,
+  type CustomizerOf,
 } from './typed-collection-customizer';
 export { AgentError, isAgentError, type AgentErrorCode } from './agent-error';
 export { AgentOptionsError, type AgentOptionProblem } from './agent-options-error';

@@ -40,6 +40,16 @@ type RedeclaredMethods =
   | 'emulateFieldOperator';
 
 /**
+ * What `customizeCollection` hands to its callback: the plain {@link CollectionCustomizer} when
+ * the agent has no generated typings (so helpers written against `CollectionCustomizer` fit), the
+ * typed one when it was created with `createAgent<Schema>()`.
+ */
+export type CustomizerOf<
+  S extends TypingsSchema,
+  N extends CollectionName<S>,
+> = string extends keyof S ? CollectionCustomizer : TypedCollectionCustomizer<S, N>;
+
+/**
  * The collection customizer as `customizeCollection` hands it to code typed with the generated
  * `Schema` (`createAgent<Schema>()`): the same object, whose field-name arguments only accept the
  * collection's fields, so a misspelt field fails to compile. Without typings every name is a
