@@ -35,6 +35,49 @@ export {
   type TeamRow,
 } from './store/model';
 
+// Management: the model changes the management API makes, each with its admin log.
+export {
+  bootstrapProject,
+  createProjectFor,
+  ADMIN_ROLE_NAME,
+  type BootstrapResult,
+} from './store/management/projects';
+export {
+  createEnvironmentWithSecret,
+  updateEnvironment,
+  deleteEnvironment,
+  listEnvironments,
+  type EnvironmentItem,
+} from './store/management/environments';
+export {
+  addMember,
+  updateMember,
+  removeMember,
+  listMembers,
+  type MemberChanges,
+  type MemberItem,
+} from './store/management/members';
+export {
+  createRole,
+  updateRole,
+  deleteRole,
+  listRoles,
+  type RoleItem,
+} from './store/management/roles';
+export {
+  createTeamWithLog,
+  updateTeam,
+  deleteTeam,
+  listTeams,
+  type TeamItem,
+} from './store/management/teams';
+export type { RoleRights, CollectionRights, ActionRights } from './store/model/role-rights';
+export {
+  issueEnvironmentSecret,
+  findEnvironmentBySecret,
+  hashEnvironmentSecret,
+} from './store/model/environment-secrets';
+
 // Audit trail writers.
 export {
   insertActivityLogs,

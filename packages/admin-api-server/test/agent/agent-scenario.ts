@@ -154,7 +154,10 @@ export function defineAgentScenario(name: string, setup: () => Promise<ScenarioP
           },
         },
       });
-      expect(action).toEqual({ status: 200, body: expect.objectContaining({ success: 'Refunded' }) });
+      expect(action).toEqual({
+        status: 200,
+        body: expect.objectContaining({ success: 'Refunded' }),
+      });
 
       const logs = await eventually(
         async () => {
@@ -166,8 +169,14 @@ export function defineAgentScenario(name: string, setup: () => Promise<ScenarioP
       );
       const by = (userId: number, action: string) =>
         logs.find((log) => log.userId === userId && log.action === action);
-      expect(by(platform.user.id, 'index')).toMatchObject({ type: 'read', collectionName: 'orders' });
-      expect(by(platform.user.id, 'read')).toMatchObject({ collectionName: 'orders', recordIds: ['1'] });
+      expect(by(platform.user.id, 'index')).toMatchObject({
+        type: 'read',
+        collectionName: 'orders',
+      });
+      expect(by(platform.user.id, 'read')).toMatchObject({
+        collectionName: 'orders',
+        recordIds: ['1'],
+      });
       expect(by(platform.user.id, 'update')).toMatchObject({
         type: 'write',
         collectionName: 'orders',

@@ -1,0 +1,100 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
+import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { defineAgentScenario, type ObservedLog } from './agent-scenario';
+
+const db = useTestDatabase('postgres');
+let server: AdminApiServer | undefined;
+
+afterAll(async () => {
+  await server?.close();
+});
+
+// The scenario of sandbox-platform.test.ts, against admin-api-server on PostgreSQL: the model
+// is built through the management API, and the activity logs are read back through the public
+// API with an application token.
+defineAgentScenario('admin-api-server', async () => {
+  server = await startTestServer(db());
+  const port = await server.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  const owner = await bootstrapProject(server.knex, {
+    project: 'Platform',
+    environment: 'Production',
+    adminEmail: 'owner@example.com',
+  });
+  const session = signSessionToken(TEST_KEYS, {
+    userId: owner.userId,
+    sso: false,
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${session}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = response.status === 204 ? null : await response.json();
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  await api('POST', '/v1/projects', { name: 'Shop' });
+  const { secret } = await api('POST', '/v1/project/Shop/environments', { name: 'Production' });
+  await api('POST', '/v1/project/Shop/roles', { name: 'Support' });
+  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
+  const ada = await api('POST', '/v1/project/Shop/members', {
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Byron',
+    permissionLevel: 'user',
+    roleName: 'Support',
+    teamNames: ['Support'],
+  });
+  const { token } = await api('POST', '/v1/project/Shop/application-tokens', {
+    name: 'scenario',
+    scopes: ['activity_logs:read'],
+  });
+
+  return {
+    url,
+    envSecret: secret,
+    user: { id: ada.id, email: ada.email, team: 'Support', role: 'Support', renderingId: team.id },
+    denyOrderEdits: async () => {
+      await api('PATCH', '/v1/project/Shop/roles/Support', {
+        rights: { collections: { orders: { editEnabled: false } } },
+      });
+    },
+    scopeOrdersToEu: async () => {
+      await api('PATCH', '/v1/project/Shop/teams/Support', {
+        scopes: { orders: { field: 'region', operator: 'equal', value: 'EU' } },
+      });
+    },
+    activityLogs: async (): Promise<ObservedLog[]> => {
+      const response = await fetch(
+        `${url}/v1/project/Shop/environment/Production/activity-logs?limit=100`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      const { data } = (await response.json()) as {
+        data: {
+          action: string;
+          type: string;
+          collection?: { name: string };
+          recordIds: string[];
+          user: { id: number };
+          team: { name: string };
+        }[];
+      };
+      return data.reverse().map((log) => ({
+        action: log.action,
+        type: log.type,
+        collectionName: log.collection?.name ?? null,
+        recordIds: log.recordIds,
+        userId: log.user.id,
+      }));
+    },
+  };
+});
