@@ -19,6 +19,8 @@ export interface Alternative {
   dependsOn: Operator[];
   /** Column types the alternative is valid for (all when absent). */
   forTypes?: PrimitiveType[];
+  /** Column types the alternative is not valid for. */
+  exceptTypes?: PrimitiveType[];
   /** Builds the replacement of a leaf `field operator value`; `null` means "match everything". */
   replacer(
     field: string,
@@ -103,16 +105,28 @@ function period(operator: Operator): Alternative {
 /**
  * The rewrite table of data-semantics §2.4, tried in order. Deliberate differences from the
  * reference: `Contains`-style patterns escape `%`, `_` and `\`; intervals use `>=` for the lower
- * bound on both date types; the regex-based `In`/`NotIn` alternatives for strings are omitted.
+ * bound on both date types; the regex-based `In`/`NotIn` alternatives for strings are omitted;
+ * `Blank`/`Present` on strings are never reduced to a null check (which would miss `''`).
  */
 export const ALTERNATIVES: Partial<Record<Operator, Alternative[]>> = {
+  // On strings, Blank and Present also treat '' as empty: `Missing` / `NotEqual null` alone
+  // would not, so they only serve other types.
   Blank: [
     {
       dependsOn: ['In'],
       forTypes: ['String'],
       replacer: (field) => leaf(field, 'In', [null, '']),
     },
-    { dependsOn: ['Missing'], replacer: (field) => leaf(field, 'Missing') },
+    {
+      dependsOn: ['Missing', 'Equal'],
+      forTypes: ['String'],
+      replacer: (field) => or(leaf(field, 'Missing'), leaf(field, 'Equal', '')),
+    },
+    {
+      dependsOn: ['Missing'],
+      exceptTypes: ['String'],
+      replacer: (field) => leaf(field, 'Missing'),
+    },
   ],
   Missing: [{ dependsOn: ['Equal'], replacer: (field) => leaf(field, 'Equal', null) }],
   Present: [
@@ -121,7 +135,16 @@ export const ALTERNATIVES: Partial<Record<Operator, Alternative[]>> = {
       forTypes: ['String'],
       replacer: (field) => leaf(field, 'NotIn', [null, '']),
     },
-    { dependsOn: ['NotEqual'], replacer: (field) => leaf(field, 'NotEqual', null) },
+    {
+      dependsOn: ['NotEqual'],
+      forTypes: ['String'],
+      replacer: (field) => and(leaf(field, 'NotEqual', null), leaf(field, 'NotEqual', '')),
+    },
+    {
+      dependsOn: ['NotEqual'],
+      exceptTypes: ['String'],
+      replacer: (field) => leaf(field, 'NotEqual', null),
+    },
   ],
   Equal: [{ dependsOn: ['In'], replacer: (field, value) => leaf(field, 'In', [value]) }],
   In: [

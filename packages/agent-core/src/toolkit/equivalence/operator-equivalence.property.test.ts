@@ -63,8 +63,9 @@ describe('operator equivalences (property)', () => {
           }
         },
       ),
-      { numRuns: 400 },
+      // A fixed seed keeps runs reproducible; about a quarter of the cases exercise a rewrite.
+      { numRuns: 1000, seed: 20240331 },
     );
-    expect(checked).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(150);
   });
 });

@@ -35,6 +35,10 @@ const NATIVE_SETS: Record<string, Partial<Record<PrimitiveType | 'array', Operat
     Boolean: [...MINIMAL_OPERATORS],
     array: [...MINIMAL_OPERATORS],
   },
+  nullChecks: {
+    String: ['Missing', 'Equal', 'NotEqual'],
+    Number: ['Missing', 'NotEqual'],
+  },
   equalAndOrder: {
     Date: ['Equal', 'LessThan', 'GreaterThan'],
     Dateonly: ['Equal', 'LessThan', 'GreaterThan'],
@@ -199,13 +203,15 @@ describe('operator equivalences', () => {
     });
 
     const dateTypes = (['Date', 'Dateonly'] as const).filter((type) => sets[type]);
-    describe.each(dateTypes)('%s columns', (type) => {
-      it.each(SCENARIOS)('resolve date operators for a caller in %s', (_label, context) => {
-        const native = new Set(sets[type] ?? []);
-        const checked = checkEquivalence(type, native, dateRecords(context, type), context);
-        expect(checked).toBeGreaterThan(10);
+    if (dateTypes.length > 0) {
+      describe.each(dateTypes)('%s columns', (type) => {
+        it.each(SCENARIOS)('resolve date operators for a caller in %s', (_label, context) => {
+          const native = new Set(sets[type] ?? []);
+          const checked = checkEquivalence(type, native, dateRecords(context, type), context);
+          expect(checked).toBeGreaterThan(10);
+        });
       });
-    });
+    }
   });
 
   it('advertises derivable operators (SQL String set adds Blank and the Contains family)', () => {

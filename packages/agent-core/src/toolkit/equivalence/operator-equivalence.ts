@@ -9,11 +9,13 @@ import { type Alternative, ALTERNATIVES } from './alternatives';
 function applicable(operator: Operator, columnType: ColumnType): [string, Alternative][] {
   return (ALTERNATIVES[operator] ?? [])
     .map((alternative, index): [string, Alternative] => [`${operator}#${index}`, alternative])
-    .filter(
-      ([, alternative]) =>
-        !alternative.forTypes ||
-        (typeof columnType === 'string' && alternative.forTypes.includes(columnType)),
-    );
+    .filter(([, alternative]) => {
+      const primitive = typeof columnType === 'string' ? columnType : null;
+      if (alternative.forTypes && !(primitive && alternative.forTypes.includes(primitive))) {
+        return false;
+      }
+      return !(primitive && alternative.exceptTypes?.includes(primitive));
+    });
 }
 
 function findAlternative(
