@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 const SQL_TIMESTAMP =
   /^(\d{4,})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
+const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?:\+00|Z)?$/;
+
 /**
  * Reads a timestamp as the databases print it (`2024-03-15 10:00:00.123456+01`, ISO, or a
  * `Date`) into a UTC ISO string with milliseconds. Text without an offset is UTC: every
@@ -14,6 +16,9 @@ export function toIsoTimestamp(value: unknown): unknown {
     return new Date(Number(value)).toISOString();
   }
   if (typeof value !== 'string') return value;
+  // What every connection returns in UTC (`2024-03-15 10:00:00.123456+00`): no Date needed.
+  const utc = UTC_TIMESTAMP.exec(value);
+  if (utc) return `${utc[1]}T${utc[2]}.${`${utc[3] ?? ''}000`.slice(0, 3)}Z`;
   const match = SQL_TIMESTAMP.exec(value.trim());
   if (!match) return value;
   const [, year, month, day, hour, minute, second = '00', fraction = '', zone] = match;

@@ -1,3 +1,5 @@
+const SHORT_DECIMAL = /^-?\d{1,16}(\.\d{1,16})?$/;
+
 /**
  * Reads a decimal string from the database as a JS number when the number represents it exactly,
  * and keeps the string otherwise (bigint above 2^53, numeric with more digits than a double).
@@ -7,6 +9,11 @@
  * toSafeNumber('9007199254740993'); // '9007199254740993'
  */
 export function toSafeNumber(text: string): number | string {
+  // Up to 15 significant digits a double always holds the decimal exactly.
+  if (SHORT_DECIMAL.test(text) && text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15) {
+    const short = Number(text);
+    return short === 0 ? 0 : short;
+  }
   const value = Number(text);
   if (!Number.isFinite(value)) return text;
   if (canonicalDecimal(String(value)) !== canonicalDecimal(text)) return text;
