@@ -69,7 +69,7 @@ export function requireApplicationToken(ctx: ServerContext, scope: Scope): Reque
       name: row.project_name,
       sso_enabled: row.project_sso_enabled,
     };
-    req.auth = {
+    req.platformAuth = {
       kind: 'application',
       userId: row.user_id,
       tokenId: row.id,

@@ -28,7 +28,7 @@ export function requireSession(ctx: ServerContext): RequestHandler {
       );
     }
     req.project = project;
-    req.auth = { kind: 'session', userId, scopes: [], sso: claims.sso === true };
+    req.platformAuth = { kind: 'session', userId, scopes: [], sso: claims.sso === true };
     next();
   };
 }

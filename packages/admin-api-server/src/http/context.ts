@@ -30,7 +30,11 @@ declare global {
       /** Request-scoped logger carrying the request id. */
       log?: Logger;
       requestId?: string;
-      auth?: RequestAuth;
+      /**
+       * The verified caller. Not named `auth`: the MCP SDK (through agent-core, which tests
+       * import) declares `Request.auth` with another type.
+       */
+      platformAuth?: RequestAuth;
       project?: ProjectRow;
       environment?: EnvironmentRow;
     }

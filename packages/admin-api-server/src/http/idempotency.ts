@@ -15,7 +15,7 @@ const KEPT_HEADERS = ['etag', 'location'];
 export function idempotency(ctx: ServerContext): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
-    const tokenId = req.auth?.tokenId;
+    const tokenId = req.platformAuth?.tokenId;
     if (key === undefined || tokenId === undefined) {
       next();
       return;

@@ -27,7 +27,8 @@ defineAgentScenario('admin-api-server', async () => {
     sso: false,
     expiresAt: new Date(Date.now() + 3_600_000),
   });
-  const api = async (method: string, path: string, body?: unknown) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {

@@ -36,6 +36,8 @@ export const AUTH_SECRET = 'scenario-auth-secret';
 /** Starts an agent on an in-memory `orders` collection with a "Refund order" action. */
 export async function startScenarioAgent(platform: ScenarioPlatform): Promise<{
   agent: Agent;
+  // JSON:API documents of several shapes: the assertions say what they expect.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 }> {
   const agent = createAgent({

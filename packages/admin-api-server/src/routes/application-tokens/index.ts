@@ -52,7 +52,7 @@ export function applicationTokenItem(row: ApplicationTokenRow): Record<string, u
 function requireAdmin(ctx: ServerContext): RequestHandler {
   return async (req, _res, next) => {
     const project = required(req.project, 'project');
-    const auth = required(req.auth, 'auth');
+    const auth = required(req.platformAuth, 'auth');
     if ((await findPermissionLevel(ctx.knex, project.id, auth.userId)) !== 'admin') {
       throw forbidden(
         `Only a user holding the Admin role on project "${project.name}" can manage its tokens.`,
@@ -71,7 +71,7 @@ export function applicationTokensRouter(ctx: ServerContext): Router {
   return Router()
     .post(base, session, async (req, res) => {
       const project = required(req.project, 'project');
-      const auth = required(req.auth, 'auth');
+      const auth = required(req.platformAuth, 'auth');
       const body = parseCreateBody(req.body);
       const expiresAt = body.expiresAt
         ? new Date(body.expiresAt)

@@ -46,7 +46,7 @@ function requireProjectAdmin(ctx: ServerContext): RequestHandler {
       throw forbidden(`Only an admin of project "${name}" can manage it.`);
     }
     req.project = project;
-    req.auth = { kind: 'session', userId, scopes: [], sso: false };
+    req.platformAuth = { kind: 'session', userId, scopes: [], sso: false };
     next();
   };
 }
@@ -85,7 +85,7 @@ export function managementRouter(ctx: ServerContext): Router {
   const base = '/v1/project/:projectName';
   const ids = (req: Request) => ({
     projectId: required(req.project, 'project').id,
-    actorId: required(req.auth, 'auth').userId,
+    actorId: required(req.platformAuth, 'auth').userId,
   });
   return Router()
     .post('/v1/projects', async (req, res) => {

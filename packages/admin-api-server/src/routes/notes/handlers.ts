@@ -29,7 +29,7 @@ function placeOf(req: Parameters<RequestHandler>[0], query: 'list' | 'none' = 'n
   if (query === 'none') parseNoQuery(req.query);
   const project = required(req.project, 'project');
   const environment = required(req.environment, 'environment');
-  const auth = required(req.auth, 'auth');
+  const auth = required(req.platformAuth, 'auth');
   return {
     project,
     environment,
