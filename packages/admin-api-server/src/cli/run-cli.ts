@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { Knex } from 'knex';
+import { signSessionToken } from '../auth/platform-tokens';
 import { parseScopes } from '../auth/scopes';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../database/open-database';
@@ -7,6 +8,7 @@ import { isApiError } from '../errors';
 import { migrateToLatest } from '../migrations';
 import { createAdminApiServer } from '../server';
 import { listApplicationTokens, revokeApplicationToken } from '../store/application-tokens';
+import { bootstrapProject } from '../store/management/projects';
 import { findProjectByName, findUserByEmail } from '../store/model';
 import { issueApplicationToken } from '../tokens/issue-application-token';
 
@@ -85,6 +87,64 @@ function buildProgram(io: CliIo): Command {
       } finally {
         await database.close();
       }
+    });
+
+  program
+    .command('bootstrap')
+    .description(
+      'Create a project, an environment and its admin (holding the Admin role); print the env secret once.',
+    )
+    .requiredOption('--project <name>', 'project name (case sensitive)')
+    .requiredOption('--environment <name>', 'environment name, e.g. Production')
+    .requiredOption('--admin-email <email>', 'email of the first admin')
+    .action(async (options: { project: string; environment: string; adminEmail: string }) => {
+      if (!/^[^\s@]+@[^\s@]+$/.test(options.adminEmail)) {
+        throw new CliError(
+          `--admin-email must be an email address such as ada@example.com; got "${options.adminEmail}".`,
+        );
+      }
+      await withDatabase(io, false, async (knex) => {
+        const result = await bootstrapProject(knex, {
+          project: options.project,
+          environment: options.environment,
+          adminEmail: options.adminEmail,
+        });
+        for (const thing of result.existing) io.out(`Already exists: ${thing}.`);
+        if (result.secret === undefined) {
+          io.out('Nothing new to create; use the management API to rotate the env secret.');
+          return;
+        }
+        io.out(
+          `Project ${result.project.name}, environment ${options.environment}, admin ${options.adminEmail} (Admin role) are ready.`,
+        );
+        io.out('Env secret (CANOPY_ENV_SECRET of the agent); store it now: it is not shown again.');
+        io.out(result.secret);
+      });
+    });
+
+  program
+    .command('session')
+    .description(
+      'Print a session token of a user for the management API (Authorization: Bearer …).',
+    )
+    .requiredOption('--user <email>', 'email of the user')
+    .option('--expires-in-hours <hours>', 'lifetime in hours (default 12)')
+    .action(async (options: { user: string; expiresInHours?: string }) => {
+      const hours = options.expiresInHours ?? '12';
+      if (!/^[1-9]\d{0,3}$/.test(hours)) {
+        throw new CliError('--expires-in-hours must be a whole number between 1 and 9999.');
+      }
+      await withDatabase(io, true, async (knex, config) => {
+        const user = await findUserByEmail(knex, options.user);
+        if (!user) throw new CliError(`No user has the email "${options.user}".`);
+        io.out(
+          signSessionToken(config.signingKeys, {
+            userId: user.id,
+            sso: false,
+            expiresAt: new Date(Date.now() + Number(hours) * 3_600_000),
+          }),
+        );
+      });
     });
 
   const tokens = program.command('tokens').description('Manage application tokens.');

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { useTestDatabase } from '@canopy/test-databases';
+import request from 'supertest';
+import { bootstrapProject, type AdminApiServer } from '../src';
+import { startTestServer } from './helpers/test-server';
+
+const db = useTestDatabase('postgres');
+let server: AdminApiServer;
+let secret: string;
+let userId: number;
+
+const schemaUpload = (hash: string, collections: string[]) => ({
+  jsonapi: { version: '1.0' },
+  meta: { liana: 'canopy', schemaFileHash: hash },
+  data: collections.map((name) => ({
+    type: 'collections',
+    id: name,
+    attributes: { name, fields: [{ field: 'id', type: 'Number', isPrimaryKey: true }] },
+    relationships: { actions: { data: [{ type: 'actions', id: `${name}-0-ship` }] } },
+  })),
+  included: collections.map((name) => ({
+    type: 'actions',
+    id: `${name}-0-ship`,
+    attributes: { name: 'Ship', type: 'single' },
+  })),
+});
+
+beforeAll(async () => {
+  server = await startTestServer(db());
+  const result = await bootstrapProject(server.knex, {
+    project: 'Shop',
+    environment: 'Production',
+    adminEmail: 'ada@example.com',
+  });
+  secret = result.secret!;
+  userId = result.userId;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const agent = (method: 'get' | 'post', path: string, key = secret) =>
+  request(server.app)[method](path).set('forest-secret-key', key);
+
+describe('env-secret authentication', () => {
+  it('gives the same 401 for a missing, malformed or unknown secret', async () => {
+    const answers = await Promise.all([
+      request(server.app).get('/liana/v4/permissions/users'),
+      agent('get', '/liana/v4/permissions/users', 'not-hex'),
+      agent('get', '/liana/v4/permissions/users', 'f'.repeat(64)),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual(answers[0]!.body);
+      expect(answer.body.errors[0].detail).toMatch(/env secret is missing or not valid/);
+    }
+  });
+
+  it('stores only a SHA-256 of the secret', async () => {
+    const rows = await server.knex('environments').select('secret_hash');
+    expect(rows).toEqual([{ secret_hash: createHash('sha256').update(secret).digest('hex') }]);
+  });
+});
+
+describe('schema hash check and upload', () => {
+  it('asks for an unknown schema, stores it, then knows its hash', async () => {
+    await agent('post', '/forest/apimaps/hashcheck')
+      .send({ schemaFileHash: 'h1' })
+      .expect(200, { sendSchema: true });
+    await agent('post', '/forest/apimaps')
+      .send(schemaUpload('h1', ['orders']))
+      .expect(200);
+    await agent('post', '/forest/apimaps/hashcheck')
+      .send({ schemaFileHash: 'h1' })
+      .expect(200, { sendSchema: false });
+    const collections = await server.knex('environment_collections').select('name', 'action_names');
+    expect(collections).toEqual([{ name: 'orders', action_names: ['Ship'] }]);
+  });
+
+  it('refuses an upload that does not validate, naming the bad path', async () => {
+    const bad = schemaUpload('h2', ['orders']);
+    (bad.data[0]!.attributes as { fields: unknown }).fields = 'nope';
+    const answer = await agent('post', '/forest/apimaps').send(bad).expect(400);
+    expect(answer.body.errors[0].detail).toBe(
+      'Invalid schema upload: data[0].attributes.fields must be an array.',
+    );
+    const noHash = await agent('post', '/forest/apimaps')
+      .send({ ...bad, meta: {} })
+      .expect(400);
+    expect(noHash.body.errors[0].detail).toMatch(/meta\.schemaFileHash must be a non-empty string/);
+  });
+
+  it('keeps one whole upload when the same environment uploads concurrently', async () => {
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        agent('post', '/forest/apimaps')
+          .send(schemaUpload(`c${index}`, index % 2 ? ['orders', 'customers'] : ['orders']))
+          .expect(200),
+      ),
+    );
+    const environment = await server.knex('environments').first('schema_hash');
+    const names = await server.knex('environment_collections').orderBy('name').pluck('name');
+    const odd = Number(environment.schema_hash.slice(1)) % 2 === 1;
+    expect(names).toEqual(odd ? ['customers', 'orders'] : ['orders']);
+    await agent('post', '/forest/apimaps')
+      .send(schemaUpload('h1', ['orders']))
+      .expect(200);
+  });
+});
+
+describe('permissions built from the model', () => {
+  it('lists the members with role and tags, and the roles per right', async () => {
+    const users = await agent('get', '/liana/v4/permissions/users').expect(200);
+    const role = await server.knex('roles').first('id');
+    expect(users.body).toEqual([
+      {
+        id: userId,
+        email: 'ada@example.com',
+        firstName: '',
+        lastName: '',
+        fullName: '',
+        permissionLevel: 'admin',
+        roleId: role.id,
+        tags: {},
+      },
+    ]);
+    const permissions = await agent('get', '/liana/v4/permissions/environment').expect(200);
+    expect(permissions.body.collections.orders.collection.editEnabled).toEqual({
+      roles: [role.id],
+    });
+    expect(permissions.body.collections.orders.actions.Ship.approvalRequired).toEqual({
+      roles: [],
+    });
+  });
+
+  it('answers a rendering per team, and 404 for a team of no project', async () => {
+    const team = await server.knex('teams').first('id', 'name');
+    await agent('get', `/liana/v4/permissions/renderings/${team.id}`).expect(200, {
+      team: { id: team.id, name: team.name },
+      collections: {},
+      stats: [],
+    });
+    const missing = await agent('get', '/liana/v4/permissions/renderings/999999').expect(404);
+    expect(missing.body.errors[0].detail).toMatch(/Rendering 999999 does not exist/);
+  });
+
+  it('answers the IP whitelist of the project', async () => {
+    await agent('get', '/liana/v1/ip-whitelist-rules').expect(200, {
+      data: {
+        type: 'ip-whitelist-rules',
+        id: String((await server.knex('projects').first('id')).id),
+        attributes: { use_ip_whitelist: false, rules: [] },
+      },
+    });
+  });
+});
+
+describe('activity-log ingestion', () => {
+  const log = (id: string, overrides: Record<string, unknown> = {}) => ({
+    id,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    type: 'write',
+    action: 'update',
+    label: 'updated',
+    userId,
+    renderingId: null,
+    collectionName: 'orders',
+    recordIds: ['7'],
+    ...overrides,
+  });
+
+  it('stores a batch once: a retried batch only counts duplicates', async () => {
+    const batch = { logs: [log('a-1'), log('a-2'), log('a-1')] };
+    await agent('post', '/liana/v1/activity-logs')
+      .send(batch)
+      .expect(200, { accepted: 2, duplicates: 1 });
+    await agent('post', '/liana/v1/activity-logs')
+      .send(batch)
+      .expect(200, { accepted: 0, duplicates: 3 });
+    const stored = await server.knex('activity_logs').select('action', 'record_ids', 'user_id');
+    expect(stored).toEqual([
+      { action: 'update', record_ids: ['7'], user_id: userId },
+      { action: 'update', record_ids: ['7'], user_id: userId },
+    ]);
+  });
+
+  it('refuses a malformed batch or a user of another project, storing nothing', async () => {
+    const bad = await agent('post', '/liana/v1/activity-logs')
+      .send({ logs: [log('b-1'), log('b-2', { action: 'fly' })] })
+      .expect(400);
+    expect(bad.body.errors[0].detail).toBe(
+      'Invalid activity-log batch: logs[1].action must be one of the activity-log actions (got "fly").',
+    );
+    const stranger = await agent('post', '/liana/v1/activity-logs')
+      .send({ logs: [log('c-1'), log('c-2', { userId: 424242 })] })
+      .expect(400);
+    expect(stranger.body.errors[0].detail).toMatch(/logs\[1\]\.userId.*not a member/);
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '2' }]);
+    await agent('post', '/liana/v1/activity-logs')
+      .send({ logs: [log('c-1')] })
+      .expect(200, { accepted: 1, duplicates: 0 });
+  });
+});
