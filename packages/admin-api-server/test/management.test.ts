@@ -1,0 +1,249 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import request from 'supertest';
+import { runCli, signSessionToken, type AdminApiServer, type CliIo } from '../src';
+import { startTestServer, TEST_KEYS } from './helpers/test-server';
+
+const db = useTestDatabase('postgres');
+let server: AdminApiServer;
+let session: string;
+
+function io(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    env: {
+      DATABASE_URL: db().url,
+      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+    },
+    out: (line) => stdout.push(line),
+    err: (line) => stderr.push(line),
+    stopSignal: () => new Promise(() => undefined),
+    stdout,
+    stderr,
+  };
+}
+
+const bootstrapArgs = [
+  'bootstrap',
+  '--project',
+  'Shop',
+  '--environment',
+  'Production',
+  '--admin-email',
+  'ada@example.com',
+];
+
+beforeAll(async () => {
+  server = await startTestServer(db());
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const as = (token: string) => ({
+  get: (path: string) => request(server.app).get(path).set('authorization', `Bearer ${token}`),
+  post: (path: string, body: object) =>
+    request(server.app).post(path).set('authorization', `Bearer ${token}`).send(body),
+  patch: (path: string, body: object) =>
+    request(server.app).patch(path).set('authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) =>
+    request(server.app).delete(path).set('authorization', `Bearer ${token}`),
+});
+
+describe('canopy-admin-api bootstrap', () => {
+  it('creates project, environment and Admin, printing the env secret once', async () => {
+    const first = io();
+    expect(await runCli(bootstrapArgs, first)).toBe(0);
+    expect(first.stderr).toEqual([]);
+    const secret = first.stdout.at(-1)!;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    await request(server.app)
+      .post('/forest/apimaps/hashcheck')
+      .set('forest-secret-key', secret)
+      .send({ schemaFileHash: 'x' })
+      .expect(200, { sendSchema: true });
+
+    const again = io();
+    expect(await runCli(bootstrapArgs, again)).toBe(0);
+    expect(again.stdout).toEqual([
+      'Already exists: project "Shop".',
+      'Already exists: user ada@example.com.',
+      "Already exists: ada@example.com's membership (admin).",
+      'Already exists: environment "Production" (its env secret is not shown again).',
+      'Nothing new to create; use the management API to rotate the env secret.',
+    ]);
+    expect(again.stdout.join('\n')).not.toContain(secret);
+    const roles = await server.knex('roles').pluck('name');
+    expect(roles).toEqual(['Admin']);
+  });
+
+  it('prints a session token that the management API accepts', async () => {
+    const out = io();
+    expect(await runCli(['session', '--user', 'ada@example.com'], out)).toBe(0);
+    session = out.stdout.at(-1)!;
+    const project = await as(session).get('/v1/project/Shop').expect(200);
+    expect(project.body).toMatchObject({
+      name: 'Shop',
+      environments: [{ name: 'Production', type: 'production', collections: [] }],
+      members: [{ email: 'ada@example.com', permissionLevel: 'admin', roleName: 'Admin' }],
+      roles: [{ name: 'Admin', rights: {} }],
+      teams: [{ name: 'Operations', scopes: {} }],
+      ipWhitelist: null,
+    });
+  });
+
+  it('refuses a malformed email', async () => {
+    const out = io();
+    expect(await runCli([...bootstrapArgs.slice(0, -1), 'ada'], out)).toBe(1);
+    expect(out.stderr).toEqual([
+      'Error: --admin-email must be an email address such as ada@example.com; got "ada".',
+    ]);
+  });
+});
+
+describe('the management API', () => {
+  const adminLogs = () =>
+    server
+      .knex('admin_logs')
+      .orderBy('id')
+      .select('type', 'resource', 'initiator', 'previous_value', 'new_value');
+
+  it('writes an admin log with previous and new values for each change', async () => {
+    const before = (await adminLogs()).length;
+    const api = as(session);
+    await api.post('/v1/project/Shop/teams', { name: 'Support' }).expect(201);
+    await api.post('/v1/project/Shop/roles', { name: 'Agent' }).expect(201);
+    const member = await api
+      .post('/v1/project/Shop/members', {
+        email: 'bob@example.com',
+        firstName: 'Bob',
+        lastName: 'Stone',
+        permissionLevel: 'user',
+        roleName: 'Agent',
+        teamNames: ['Support'],
+        tags: { region: 'EU' },
+      })
+      .expect(201);
+    expect(member.body).toMatchObject({
+      email: 'bob@example.com',
+      roleName: 'Agent',
+      teamNames: ['Support'],
+      tags: { region: 'EU' },
+    });
+    await api
+      .patch(`/v1/project/Shop/members/${member.body.id}`, { permissionLevel: 'editor' })
+      .expect(200);
+    await api.patch('/v1/project/Shop/teams/Support', { name: 'Helpdesk' }).expect(200);
+    await api.delete(`/v1/project/Shop/members/${member.body.id}`).expect(204);
+    const created = await api
+      .post('/v1/project/Shop/environments', { name: 'Staging', type: 'development' })
+      .expect(201);
+    expect(created.headers['cache-control']).toBe('no-store');
+    expect(created.body.secret).toMatch(/^[0-9a-f]{64}$/);
+    await api.delete('/v1/project/Shop/environments/Staging').expect(204);
+
+    const bob = {
+      user: { object: 'user', email: 'bob@example.com', id: member.body.id, username: 'Bob Stone' },
+      permissionLevel: 'user',
+      tags: [{ key: 'region', value: 'EU' }],
+      role: { object: 'role', name: 'Agent' },
+      teams: [{ object: 'team', name: 'Support' }],
+    };
+    const logs = (await adminLogs()).slice(before);
+    expect(logs).toEqual([
+      expect.objectContaining({ type: 'add', resource: 'team', new_value: { name: 'Support' } }),
+      expect.objectContaining({ type: 'add', resource: 'role', new_value: { name: 'Agent' } }),
+      expect.objectContaining({ type: 'add', resource: 'user-project', new_value: bob }),
+      expect.objectContaining({
+        type: 'update',
+        resource: 'user-project',
+        previous_value: bob,
+        new_value: { ...bob, permissionLevel: 'editor' },
+      }),
+      expect.objectContaining({
+        type: 'update',
+        resource: 'team',
+        previous_value: { name: 'Support' },
+        new_value: { name: 'Helpdesk' },
+      }),
+      expect.objectContaining({
+        type: 'remove',
+        resource: 'user-project',
+        previous_value: {
+          ...bob,
+          permissionLevel: 'editor',
+          teams: [{ object: 'team', name: 'Helpdesk' }],
+        },
+      }),
+      expect.objectContaining({
+        type: 'add',
+        resource: 'environment',
+        new_value: { name: 'Staging', codeCustomizationVersion: 0 },
+      }),
+      expect.objectContaining({ type: 'remove', resource: 'environment' }),
+    ]);
+    expect(logs.every((log) => log.initiator === 'administrator')).toBe(true);
+  });
+
+  it('refuses unknown collections, roles and teams by name, writing no admin log', async () => {
+    const api = as(session);
+    const before = (await adminLogs()).length;
+    const collection = await api
+      .patch('/v1/project/Shop/roles/Agent', {
+        rights: { collections: { invoices: { readEnabled: false } } },
+      })
+      .expect(400);
+    expect(collection.body).toEqual({
+      code: 'collection_not_found',
+      message:
+        'No agent of this project declared a collection named "invoices"; start an agent on one of its environments first.',
+    });
+    const role = await api
+      .post('/v1/project/Shop/members', {
+        email: 'cy@example.com',
+        permissionLevel: 'user',
+        roleName: 'Ghost',
+      })
+      .expect(404);
+    expect(role.body).toEqual({
+      code: 'role_not_found',
+      message: 'Project has no role named "Ghost".',
+    });
+    const team = await api
+      .post('/v1/project/Shop/members', {
+        email: 'cy@example.com',
+        permissionLevel: 'user',
+        teamNames: ['Nowhere'],
+      })
+      .expect(404);
+    expect(team.body.code).toBe('team_not_found');
+    await api.patch('/v1/project/Shop/teams/Ghosts', { scopes: {} }).expect(404);
+    const body = await api
+      .post('/v1/project/Shop/roles', { name: 'X', rights: { collections: { a: { fly: true } } } })
+      .expect(400);
+    expect(body.body.message).toMatch(/rights\.collections\.a\.fly/);
+    expect((await adminLogs()).length).toBe(before);
+    expect(await server.knex('users').where({ email: 'cy@example.com' }).first()).toBeUndefined();
+  });
+
+  it('lets only admins of the project manage it', async () => {
+    const api = as(session);
+    const member = await api
+      .post('/v1/project/Shop/members', { email: 'dan@example.com', permissionLevel: 'editor' })
+      .expect(201);
+    const dan = signSessionToken(TEST_KEYS, {
+      userId: member.body.id,
+      sso: false,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const refused = await as(dan).post('/v1/project/Shop/roles', { name: 'Mine' }).expect(403);
+    expect(refused.body).toEqual({
+      error: 'forbidden',
+      message: 'Only an admin of project "Shop" can manage it.',
+    });
+    await request(server.app).get('/v1/project/Shop').expect(401);
+    await as(dan).post('/v1/projects', { name: 'Dan shop' }).expect(201);
+    await as(dan).get('/v1/project/Dan%20shop').expect(200);
+  });
+});
