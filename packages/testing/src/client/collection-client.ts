@@ -102,7 +102,14 @@ export class CollectionClient {
   ) {}
 
   private query(options?: QueryOptions): Record<string, string | undefined> {
-    return { ...serializeQueryOptions(this.name, options), ...this.fixedQuery };
+    return { ...serializeQueryOptions(this.name, options, this.fieldNames), ...this.fixedQuery };
+  }
+
+  /** The collection's field names in the schema file (flattened `a@@@b` names included). */
+  private get fieldNames(): ReadonlySet<string> {
+    const collection = this.schema.collections.find(({ name }) => name === this.name);
+    const fields = (collection?.fields ?? []) as { field?: unknown }[];
+    return new Set(fields.map(({ field }) => String(field)));
   }
 
   /** `GET /{c}`: records as plain objects. */

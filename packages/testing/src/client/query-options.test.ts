@@ -35,6 +35,20 @@ describe('serializeQueryOptions', () => {
     });
   });
 
+  it('keeps flattened fields of the collection itself as fields', () => {
+    expect(
+      serializeQueryOptions(
+        'customers',
+        { fields: ['id', 'address@@@city', 'company@@@name'] },
+        new Set(['id', 'address@@@city']),
+      ),
+    ).toEqual({
+      searchExtended: 'false',
+      'fields[customers]': 'id,address@@@city,company',
+      'fields[company]': 'name',
+    });
+  });
+
   it('sends nothing without options', () => {
     expect(serializeQueryOptions('orders', undefined)).toEqual({});
     expect(toSnakeCase('PreviousXDaysToDate')).toBe('previous_x_days_to_date');

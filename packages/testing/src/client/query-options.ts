@@ -10,7 +10,10 @@ export interface QueryOptions {
   search?: string;
   /** Also search through to-one relations (`searchExtended`). */
   shouldSearchInRelation?: boolean;
-  /** Fields to read: `name`, or `relation@@@field` for a field of a to-one relation. */
+  /**
+   * Fields to read: `name`, or `relation@@@field` for a field of a to-one relation. A name that is
+   * itself a field of the collection (a flattened field such as `address@@@city`) stays a field.
+   */
   fields?: string[];
   pagination?: { size?: number; number?: number };
   segmentQuery?: string;
@@ -36,6 +39,7 @@ function snakeTree(tree: ClientConditionTree): ClientConditionTree {
 export function serializeQueryOptions(
   collection: string,
   options: QueryOptions | undefined,
+  ownFields: ReadonlySet<string> = new Set(),
 ): Record<string, string | undefined> {
   if (!options) return {};
   const query: Record<string, string | undefined> = {
@@ -53,7 +57,7 @@ export function serializeQueryOptions(
     const nested = new Map<string, string[]>();
     for (const field of options.fields) {
       const [relation, sub] = field.split('@@@');
-      if (sub === undefined) top.push(field);
+      if (sub === undefined || ownFields.has(field)) top.push(field);
       else {
         if (!nested.has(relation as string)) top.push(relation as string);
         nested.set(relation as string, [...(nested.get(relation as string) ?? []), sub]);

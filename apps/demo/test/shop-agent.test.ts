@@ -1,0 +1,237 @@
+/**
+ * The demo's agent, tested the way you would test your own: a platform sandbox, the agent started
+ * against it on a real database, and the test client driving it like the admin front end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createAgent, type Agent } from '@canopy/agent-core';
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { useTestDatabase } from '@canopy/test-databases';
+import {
+  createAgentTestClient,
+  createServerSandbox,
+  type AgentTestClient,
+  type ServerSandbox,
+} from '@canopy/testing';
+import { customizeShop } from '../src/agent';
+import { seedShop } from '../src/seed';
+
+const ENV_SECRET = 'cd'.repeat(32);
+const AUTH_SECRET = 'demo-test-auth-secret-long-enough';
+
+const db = useTestDatabase('postgres');
+const directory = mkdtempSync(join(tmpdir(), 'canopy-demo-test-'));
+const schemaPath = join(directory, '.canopy-schema.json');
+
+let sandbox: ServerSandbox;
+let agent: Agent;
+let client: AgentTestClient;
+
+beforeAll(async () => {
+  await seedShop(db().knex, { customers: 60, products: 20, orders: 200 });
+
+  sandbox = await createServerSandbox(0);
+  agent = customizeShop(
+    createAgent({
+      envSecret: ENV_SECRET,
+      authSecret: AUTH_SECRET,
+      serverUrl: sandbox.url,
+      schemaPath,
+      isProduction: false,
+      loggerLevel: 'Error',
+    }).addDataSource(createSqlDataSource(db().url)),
+  ).mountOnStandaloneServer(0, '127.0.0.1');
+  await agent.start();
+
+  client = await createAgentTestClient({
+    agentEnvSecret: ENV_SECRET,
+    agentAuthSecret: AUTH_SECRET,
+    agentUrl: `http://127.0.0.1:${agent.standaloneServerPort}`,
+    serverUrl: sandbox.url,
+    agentSchemaPath: schemaPath,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await sandbox?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+afterEach(() => client.clearPermissionOverride());
+
+describe('customers', () => {
+  it('shows computed, renamed and flattened fields, and hides removed ones', async () => {
+    const [customer] = await client.collection('customers').list({
+      filters: { field: 'id', operator: 'Equal', value: 1 },
+      fields: ['id', 'fullName', 'tier', 'signedUpAt', 'address@@@city', 'address@@@geo@@@lat'],
+    });
+    expect(customer).toEqual({
+      id: 1,
+      fullName: expect.stringMatching(/^\w+ [\w -]+$/),
+      tier: expect.stringMatching(/^(standard|vip)$/),
+      signedUpAt: expect.any(String),
+      'address@@@city': expect.any(String),
+      'address@@@geo@@@lat': expect.any(Number),
+    });
+    const capabilities = (await client.collection('customers').capabilities()) as {
+      fields: { name: string }[];
+    };
+    const fields = capabilities.fields.map((field) => field.name);
+    expect(fields).not.toContain('is_vip');
+    expect(fields).not.toContain('address');
+  });
+
+  it('searches by e-mail through the replaced search', async () => {
+    const found = await client
+      .collection('customers')
+      .search('customer42@', { fields: ['id', 'email'] });
+    expect(found).toEqual([{ id: 42, email: 'customer42@example.com' }]);
+  });
+
+  it('sorts by the emulated full name', async () => {
+    const rows = await client.collection('customers').list({
+      fields: ['id', 'fullName'],
+      sort: { field: 'fullName', ascending: true },
+      pagination: { size: 60, number: 1 },
+    });
+    const names = rows.map((row) => String(row.fullName));
+    // Emulated sorting compares strings as JavaScript does (code points), like the data sources.
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('refuses an e-mail without @ with a validation error', async () => {
+    await expect(
+      client.collection('customers').update(1, { email: 'not-an-email' }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('computes the external loyalty events of a customer', async () => {
+    const customer = await client
+      .collection('customers')
+      .getOne(4, { fields: ['id', 'loyaltyEvents'] });
+    const events = customer.loyaltyEvents as { reason: string; points: number }[];
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ reason: 'welcome', points: expect.any(Number) });
+  });
+});
+
+describe('orders', () => {
+  it('filters the Pending segment and exports it as CSV', async () => {
+    const pending = await client
+      .collection('orders')
+      .segment('Pending')
+      .list({
+        fields: ['id', 'status', 'customerName', 'total'],
+        pagination: { size: 5, number: 1 },
+      });
+    expect(pending.length).toBe(5);
+    for (const order of pending) {
+      expect(order).toMatchObject({ status: 'pending', customerName: expect.any(String) });
+      expect(order.total).toEqual(expect.any(Number));
+    }
+
+    let csv = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        csv += String(chunk);
+        done();
+      },
+    });
+    await client
+      .collection('orders')
+      .segment('Pending')
+      .exportCsv(sink, { fields: ['id', 'status'] });
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toBe('id,status');
+    expect(lines.slice(1).every((line) => line.endsWith(',pending'))).toBe(true);
+  });
+
+  it('marks orders as shipped with the bulk action', async () => {
+    const [first, second] = await client.collection('orders').list({
+      filters: { field: 'status', operator: 'Equal', value: 'paid' },
+      fields: ['id'],
+      pagination: { size: 2, number: 1 },
+    });
+    const action = await client
+      .collection('orders')
+      .action('Mark as shipped', { recordIds: [first!.id as number, second!.id as number] });
+    expect(await action.execute()).toMatchObject({ success: '2 orders shipped.' });
+    const after = await client.collection('orders').list({
+      filters: { field: 'id', operator: 'In', value: [first!.id, second!.id] },
+      fields: ['status'],
+    });
+    expect(after.map((order) => order.status)).toEqual(['shipped', 'shipped']);
+  });
+
+  it('pre-fills the refund amount with the order total and refunds', async () => {
+    const [order] = await client.collection('orders').list({
+      filters: { field: 'status', operator: 'Equal', value: 'paid' },
+      fields: ['id', 'total'],
+      pagination: { size: 1, number: 1 },
+    });
+    const action = await client
+      .collection('orders')
+      .action('Refund order', { recordId: order!.id as number });
+    expect(action.getField('Amount').getValue()).toBe(order!.total);
+    expect(action.doesFieldExist('Details')).toBe(false);
+    await action.getField('Reason').select('other');
+    expect(action.doesFieldExist('Details')).toBe(true);
+    await action.setFields({ Details: 'Customer moved away' });
+    expect(await action.execute()).toMatchObject({
+      success: 'Order refunded',
+      html: expect.stringContaining('Refunded'),
+    });
+  });
+
+  it('refuses to delete shipped orders from a hook', async () => {
+    const [shipped] = await client.collection('orders').list({
+      filters: { field: 'status', operator: 'Equal', value: 'shipped' },
+      fields: ['id'],
+      pagination: { size: 1, number: 1 },
+    });
+    await expect(client.collection('orders').delete([shipped!.id as number])).rejects.toMatchObject(
+      {
+        status: 403,
+      },
+    );
+  });
+
+  it('denies an action when the role may not trigger it', async () => {
+    await client.overrideActionPermission('orders', 'Mark as shipped', { triggerEnabled: false });
+    const action = await client.collection('orders').action('Mark as shipped', { recordIds: [1] });
+    await expect(action.execute()).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('products and charts', () => {
+  it('searches suppliers as the user types in the restock dropdown', async () => {
+    const action = await client.collection('products').action('Restock', { recordId: 1 });
+    const options = await action.search('Supplier', 'tex');
+    expect(options).toEqual([{ label: 'Indigo Textiles', value: 'Indigo Textiles' }]);
+  });
+
+  it('computes the data-source charts', async () => {
+    expect(await client.chart('customersObjective')).toEqual({ value: 60, objective: 10_000 });
+    const rate = (await client.chart('deliveryRate')) as { value: number };
+    expect(rate.value).toBeGreaterThan(0);
+    expect(rate.value).toBeLessThan(100);
+    const leaderboard = (await client.chart('topCategories')) as { key: string; value: number }[];
+    expect(leaderboard.map((row) => row.value)).toEqual(
+      [...leaderboard.map((row) => row.value)].sort((a, b) => b - a),
+    );
+  });
+});
+
+describe('activity logs', () => {
+  it('reports what the test did to the platform', async () => {
+    const logs = await sandbox.waitForActivityLogs((all) =>
+      all.some((log) => log.action === 'action' && log.collectionName === 'orders'),
+    );
+    expect(logs.some((log) => log.action === 'search' && log.collectionName === 'customers')).toBe(
+      true,
+    );
+  });
+});
