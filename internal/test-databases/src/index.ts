@@ -11,9 +11,9 @@ export {
   type TestDialect,
 } from './test-database';
 
-// Embedded PostgreSQL (PGlite behind its wire-protocol socket server).
+// Embedded PostgreSQL (PGlite behind its wire-protocol socket server), from the data source.
 export {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
-} from './embedded-postgres';
+} from '@canopy/datasource-sql';

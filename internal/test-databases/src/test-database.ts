@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@canopy/datasource-sql';
 
 export type TestDialect = 'postgres' | 'mariadb' | 'embedded-postgres';
 
