@@ -5,19 +5,22 @@
 // agent process's peak RSS. It first measures the REST layer alone (hot-path-server.ts). Each server runs in its own process; their CPU time per request is
 // read from /proc, which stays meaningful when other work shares the machine. Run: pnpm --filter @canopy/agent-core bench:http
 // Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS,
-// BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory).
+// BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory), BENCH_PART
+// (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only; both by default).
+// The servers run as plain JavaScript bundled by build-server.ts, never under a TypeScript loader.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
+import { buildServer, workspaceNodePath } from './build-server';
 import { seedBenchDatabase } from './seed';
 
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const PART = process.env.BENCH_PART ?? 'all';
 
 interface Started {
   child: ChildProcess;
@@ -28,10 +31,10 @@ interface Started {
 
 const SANDBOX_ENV_SECRET = 'be'.repeat(32);
 
-function start(file: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = fork(join(__dirname, file), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof'] : [])],
-    env: { ...process.env, PG_URL, ...env },
+async function start(file: string, env: Record<string, string> = {}): Promise<Started> {
+  const child = fork(await buildServer(file), [], {
+    execArgv: process.env.BENCH_CPU_PROFILE ? ['--cpu-prof'] : [],
+    env: { ...process.env, PG_URL, NODE_PATH: workspaceNodePath(), ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -120,7 +123,8 @@ async function hotPath(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  await hotPath();
+  if (PART !== 'pg') await hotPath();
+  if (PART === 'rest') return;
   await seedBenchDatabase(PG_URL, ORDERS);
   const raw = await start('raw-server.ts');
   const sandbox = await createServerSandbox(0);
