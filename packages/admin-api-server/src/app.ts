@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
+import { agentErrorHandler } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
+import { oidcRouter } from './oidc/router';
 import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
@@ -26,6 +28,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(helmet());
   // Before the 1 MB JSON parser: schema uploads are larger.
   app.use(agentProtocolRouter(ctx, events));
+  app.use(oidcRouter(ctx), agentErrorHandler(ctx));
   app.use(express.json({ limit: '1mb' }));
   app.use(operationsRouter(ctx.knex));
   app.use(activityLogsRouter(ctx));

@@ -38,6 +38,11 @@ export interface AdminApiServerConfig {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Passed to express `trust proxy`. */
   readonly trustProxy: boolean;
+  /**
+   * The server's public origin (`CANOPY_PUBLIC_URL`), the OIDC issuer's base; by default the
+   * origin each request arrived on.
+   */
+  readonly publicUrl?: string;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */
@@ -143,7 +148,25 @@ export function loadConfig(
     defaultTokenLifetimeDays: integer(env, 'TOKEN_DEFAULT_LIFETIME_DAYS', 365, 1),
     logLevel: logLevel as AdminApiServerConfig['logLevel'],
     trustProxy: env.TRUST_PROXY === 'true',
+    ...(env.CANOPY_PUBLIC_URL ? { publicUrl: checkPublicUrl(env.CANOPY_PUBLIC_URL) } : {}),
   };
+}
+
+function checkPublicUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(
+      'CANOPY_PUBLIC_URL must be an http(s) origin such as https://admin.example.com.',
+    );
+  }
+  if (!/^https?:$/.test(parsed.protocol) || parsed.pathname !== '/') {
+    throw new ConfigError(
+      'CANOPY_PUBLIC_URL must be an http(s) origin without a path, such as https://admin.example.com.',
+    );
+  }
+  return parsed.origin;
 }
 
 function checkDatabaseUrl(url: string): string {

@@ -1,11 +1,12 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { isApiError } from '../errors';
+import express, { type Request, type Router } from 'express';
 import type { ServerContext } from '../http/context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
 import { declaredCollections, hasSchemaHash, storeSchema } from '../store/environment-schema';
+import { renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
+import { agentErrorHandler } from './agent-error-handler';
 import { authenticateEnvironment } from './authenticate-environment';
 import { environmentPermissions } from './environment-permissions';
 import type { EventHub } from './event-hub';
@@ -110,6 +111,25 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     });
   });
 
+  router.get('/liana/v2/renderings/:renderingId/authorization', async (request, response) => {
+    const environment = await env(request);
+    const accessToken = request.get('forest-token');
+    if (!accessToken) {
+      throw new ApiError(
+        401,
+        'unauthorized',
+        'The forest-token header must carry the user access token.',
+      );
+    }
+    const user = await renderingUser(
+      ctx.knex,
+      environment,
+      accessToken,
+      Number(request.params.renderingId),
+    );
+    response.json({ data: { type: 'users', id: String(user.id), attributes: user.attributes } });
+  });
+
   router.post('/liana/v1/activity-logs', json, async (request, response) => {
     const environment = await env(request);
     const logs = readActivityLogBatch(request.body);
@@ -118,21 +138,4 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.use(agentErrorHandler(ctx));
   return router;
-}
-
-/** Errors of agent routes in the shape the agent reads: `{"errors": [{"detail"}]}`. */
-function agentErrorHandler(ctx: ServerContext) {
-  return (error: unknown, request: Request, response: Response, _next: NextFunction) => {
-    if (isApiError(error)) {
-      response.status(error.status).json({ errors: [{ detail: error.message }] });
-      return;
-    }
-    const parseFailed = (error as { type?: string }).type === 'entity.parse.failed';
-    if (parseFailed) {
-      response.status(400).json({ errors: [{ detail: 'The request body is not valid JSON.' }] });
-      return;
-    }
-    (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
-    response.status(500).json({ errors: [{ detail: 'Internal error; see the server logs.' }] });
-  };
 }

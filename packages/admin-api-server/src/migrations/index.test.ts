@@ -22,6 +22,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261121-003-notes',
         '20261121-004-request-state',
         '20261121-005-agent-platform',
+        '20261121-006-oidc',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -4,6 +4,7 @@ import * as auditTrail from './20261121-002-audit-trail';
 import * as notes from './20261121-003-notes';
 import * as requestState from './20261121-004-request-state';
 import * as agentPlatform from './20261121-005-agent-platform';
+import * as oidc from './20261121-006-oidc';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-003-notes': notes,
   '20261121-004-request-state': requestState,
   '20261121-005-agent-platform': agentPlatform,
+  '20261121-006-oidc': oidc,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -51,7 +51,13 @@ function describe(error: ErrorObject, schema: JsonSchema): { name: string; probl
     case 'enum':
       return { name, problem: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
     case 'minLength':
-      return { name, problem: 'must not be empty' };
+      return {
+        name,
+        problem:
+          Number(params.limit) > 1
+            ? `must be at least ${String(params.limit)} characters long`
+            : 'must not be empty',
+      };
     case 'maxLength':
       return { name, problem: `must be at most ${String(params.limit)} characters long` };
     case 'minItems':

@@ -14,6 +14,7 @@ import { createProjectFor } from '../../store/management/projects';
 import { createRole, deleteRole, listRoles, updateRole } from '../../store/management/roles';
 import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
 import { findPermissionLevel, findProjectByName } from '../../store/model';
+import { setUserPassword } from '../../store/model/passwords';
 import { bodyParser } from '../../validation/ajv';
 import * as schemas from './schemas';
 
@@ -65,6 +66,7 @@ const parse = {
   updateRole: bodyParser<Parameters<typeof updateRole>[4]>(schemas.ROLE_BODY(false)),
   createTeam: bodyParser<Parameters<typeof createTeamWithLog>[3]>(schemas.TEAM_BODY(true)),
   updateTeam: bodyParser<Parameters<typeof updateTeam>[4]>(schemas.TEAM_BODY(false)),
+  password: bodyParser<{ password: string }>(schemas.PASSWORD_BODY),
   ipWhitelist: bodyParser<{ rules: unknown[] | null }>(schemas.IP_WHITELIST_BODY),
 };
 
@@ -156,6 +158,24 @@ export function managementRouter(ctx: ServerContext): Router {
           parse.updateMember(req.body),
         ),
       );
+    })
+    .put(`${base}/members/:userId/password`, admin, async (req, res) => {
+      const { projectId } = ids(req);
+      const userId = userIdParam(req);
+      const { password } = parse.password(req.body);
+      const member = await ctx
+        .knex('project_memberships')
+        .where({ project_id: projectId, user_id: userId })
+        .first('id');
+      if (!member) {
+        throw new ApiError(
+          404,
+          'user_not_found',
+          `User ${userId} is not a member of this project.`,
+        );
+      }
+      await setUserPassword(ctx.knex, userId, password);
+      res.status(204).end();
     })
     .delete(`${base}/members/:userId`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);

@@ -1,4 +1,5 @@
 import { PERMISSION_LEVELS } from '../../store/model';
+import { MIN_PASSWORD_LENGTH } from '../../store/model/passwords';
 import { ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
 import type { JsonSchema } from '../../validation/ajv';
 
@@ -141,5 +142,13 @@ export const IP_WHITELIST_BODY: JsonSchema = {
     },
   },
   required: ['rules'],
+  additionalProperties: false,
+};
+
+/** `PUT /v1/project/{p}/members/{userId}/password`. */
+export const PASSWORD_BODY: JsonSchema = {
+  type: 'object',
+  properties: { password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
+  required: ['password'],
   additionalProperties: false,
 };

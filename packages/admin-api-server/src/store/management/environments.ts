@@ -127,14 +127,15 @@ export async function updateEnvironment(
 ): Promise<{ environment: EnvironmentItem; secret?: string }> {
   const result = await knex.transaction(async (trx) => {
     const before = await findEnvironment(trx, projectId, name);
-    const [row] = await trx('environments')
-      .where({ id: before.id })
-      .update({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.type !== undefined ? { type: input.type } : {}),
-        ...(input.apiEndpoint !== undefined ? { api_endpoint: input.apiEndpoint } : {}),
-      })
-      .returning(COLUMNS);
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      ...(input.apiEndpoint !== undefined ? { api_endpoint: input.apiEndpoint } : {}),
+    };
+    const [row] =
+      Object.keys(changes).length === 0
+        ? [before]
+        : await trx('environments').where({ id: before.id }).update(changes).returning(COLUMNS);
     const secret = input.rotateSecret ? await issueEnvironmentSecret(trx, before.id) : undefined;
     await insertAdminLogs(trx, projectId, [
       {

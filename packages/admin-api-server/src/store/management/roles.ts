@@ -82,13 +82,17 @@ export async function updateRole(
   return knex.transaction(async (trx) => {
     const before = await findRole(trx, projectId, name);
     if (input.rights) await assertKnownRights(trx, projectId, input.rights);
-    const [row] = await trx('roles')
-      .where({ id: before.id })
-      .update({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.rights !== undefined ? { rights: JSON.stringify(input.rights) } : {}),
-      })
-      .returning(['id', 'name', 'rights']);
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.rights !== undefined ? { rights: JSON.stringify(input.rights) } : {}),
+    };
+    const [row] =
+      Object.keys(changes).length === 0
+        ? [before]
+        : await trx('roles')
+            .where({ id: before.id })
+            .update(changes)
+            .returning(['id', 'name', 'rights']);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'update',

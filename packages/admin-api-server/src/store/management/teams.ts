@@ -86,13 +86,17 @@ export async function updateTeam(
   return knex.transaction(async (trx) => {
     const before = await findTeam(trx, projectId, name);
     if (input.scopes) await assertKnownScopes(trx, projectId, input.scopes);
-    const [row] = await trx('teams')
-      .where({ id: before.id })
-      .update({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.scopes !== undefined ? { scopes: JSON.stringify(input.scopes) } : {}),
-      })
-      .returning(['id', 'name', 'scopes']);
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.scopes !== undefined ? { scopes: JSON.stringify(input.scopes) } : {}),
+    };
+    const [row] =
+      Object.keys(changes).length === 0
+        ? [before]
+        : await trx('teams')
+            .where({ id: before.id })
+            .update(changes)
+            .returning(['id', 'name', 'scopes']);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'update',

@@ -1,0 +1,116 @@
+import express, { type Request, type Router } from 'express';
+import type { Provider } from 'oidc-provider';
+import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
+import type { ServerContext } from '../http/context';
+import { verifyUserPassword } from '../store/model/passwords';
+import { loginPage } from './login-page';
+import { createOidcProvider, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
+
+/** The scopes agents ask for (platform protocol 6.3). */
+const AGENT_SCOPES = 'openid email profile';
+
+/**
+ * User login for agents (platform protocol section 6): the OIDC provider at `/oidc`, dynamic
+ * registration authenticated by the env secret (the client is bound to that environment and
+ * gets the platform's callback page as its only redirect URI), and the login form. A user signs
+ * in with the email and password an admin set through the management API, and must be a member
+ * of the project of the environment whose agent asked.
+ */
+export function oidcRouter(ctx: ServerContext): Router {
+  const providers = new Map<string, Promise<Provider>>();
+  const origin = (req: Request) => ctx.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const providerFor = (req: Request): Promise<Provider> => {
+    const issuer = `${origin(req)}${OIDC_PATH}`;
+    let provider = providers.get(issuer);
+    if (!provider) {
+      provider = createOidcProvider(
+        ctx.knex,
+        issuer,
+        ctx.config.signingKeys,
+        ctx.config.trustProxy,
+      );
+      provider.catch(() => providers.delete(issuer));
+      providers.set(issuer, provider);
+    }
+    return provider;
+  };
+
+  const router = express.Router();
+
+  router.post(`${OIDC_PATH}/reg`, express.json(), async (req, _res, next) => {
+    const environment = await authenticateEnvironment(ctx.knex, req);
+    req.body = {
+      ...(req.body as object),
+      redirect_uris: [`${origin(req)}${OIDC_PATH}/callback`],
+      [ENVIRONMENT_CLAIM]: String(environment.id),
+    };
+    // The env secret was the credential of this call; the provider must not read it as one.
+    delete req.headers.authorization;
+    next();
+  });
+
+  router.get(`${OIDC_PATH}/interaction/:uid`, async (req, res) => {
+    const provider = await providerFor(req);
+    const details = await provider.interactionDetails(req, res);
+    res.type('html').send(loginPage(details.uid));
+  });
+
+  router.post(
+    `${OIDC_PATH}/interaction/:uid/login`,
+    express.urlencoded({ extended: false }),
+    async (req, res) => {
+      const provider = await providerFor(req);
+      const details = await provider.interactionDetails(req, res);
+      const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
+      const user =
+        typeof email === 'string' && typeof password === 'string'
+          ? await verifyUserPassword(ctx.knex, email, password)
+          : undefined;
+      const clientId = String(details.params.client_id);
+      const client = await provider.Client.find(clientId);
+      const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
+      const member =
+        user &&
+        (await ctx
+          .knex('project_memberships as m')
+          .join('environments as e', 'e.project_id', 'm.project_id')
+          .where({ 'm.user_id': user.id, 'e.id': environmentId })
+          .first('m.id'));
+      if (!user || !member) {
+        res
+          .status(401)
+          .type('html')
+          .send(
+            loginPage(
+              details.uid,
+              user
+                ? 'This account is not a member of the project of this agent.'
+                : 'Wrong email or password.',
+            ),
+          );
+        return;
+      }
+      const grant = new provider.Grant({ accountId: String(user.id), clientId });
+      grant.addOIDCScope(AGENT_SCOPES);
+      const grantId = await grant.save();
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: String(user.id) }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+    },
+  );
+
+  // The redirect URI of agent clients: the page a front end lands on after login. It hands the
+  // code and state over, to be passed to the agent's GET /forest/authentication/callback.
+  router.get(`${OIDC_PATH}/callback`, (req, res) => {
+    res.json({ code: req.query.code ?? null, state: req.query.state ?? null });
+  });
+
+  router.use(OIDC_PATH, async (req, res) => {
+    const provider = await providerFor(req);
+    provider.callback()(req, res);
+  });
+  return router;
+}

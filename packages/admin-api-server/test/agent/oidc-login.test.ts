@@ -1,0 +1,155 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
+import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { startScenarioAgent } from './agent-scenario';
+
+const db = useTestDatabase('postgres');
+let server: AdminApiServer;
+let url: string;
+let stopAgent: () => Promise<void>;
+let agentUrl: string;
+let teamId: number;
+
+/** A browser's cookie jar, enough for the provider's interaction and session cookies. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  store(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      this.cookies.set(name!.trim(), value.join('='));
+    }
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer(db());
+  url = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
+  const owner = await bootstrapProject(server.knex, {
+    project: 'Shop',
+    environment: 'Production',
+    adminEmail: 'owner@example.com',
+  });
+  const session = signSessionToken(TEST_KEYS, {
+    userId: owner.userId,
+    sso: false,
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const api = async (method: string, path: string, body: unknown): Promise<any> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? null : response.json();
+  };
+  const { secret } = await api('PATCH', '/v1/project/Shop/environments/Production', {
+    rotateSecret: true,
+  });
+  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
+  teamId = team.id;
+  const ada = await api('POST', '/v1/project/Shop/members', {
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Byron',
+    permissionLevel: 'editor',
+    roleName: 'Admin',
+    teamNames: ['Support'],
+    tags: { region: 'EU' },
+  });
+  await api('PUT', `/v1/project/Shop/members/${ada.id}/password`, {
+    password: 'correct horse battery',
+  });
+  const started = await startScenarioAgent({
+    url,
+    envSecret: secret,
+    user: { id: 0, email: '', team: '', role: '', renderingId: 0 },
+    denyOrderEdits: async () => undefined,
+    scopeOrdersToEu: async () => undefined,
+    activityLogs: async () => [],
+  });
+  stopAgent = () => started.agent.stop();
+  agentUrl = `http://127.0.0.1:${started.agent.standaloneServerPort}/forest`;
+}, 30_000);
+
+afterAll(async () => {
+  await stopAgent?.();
+  await server?.close();
+});
+
+async function startLogin(): Promise<{ jar: CookieJar; loginUrl: string }> {
+  const started = await fetch(`${agentUrl}/authentication`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ renderingId: teamId }),
+  });
+  expect(started.status).toBe(200);
+  const { authorizationUrl } = (await started.json()) as { authorizationUrl: string };
+  expect(authorizationUrl.startsWith(`${url}/oidc/auth?`)).toBe(true);
+  const jar = new CookieJar();
+  const authorize = await fetch(authorizationUrl, { redirect: 'manual' });
+  jar.store(authorize);
+  const loginUrl = new URL(authorize.headers.get('location')!, url).toString();
+  const form = await fetch(loginUrl, { headers: { cookie: jar.header() } });
+  expect(form.status).toBe(200);
+  expect(await form.text()).toContain('name="password"');
+  return { jar, loginUrl };
+}
+
+const post = (jar: CookieJar, loginUrl: string, email: string, password: string) =>
+  fetch(`${loginUrl}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+
+it('logs a user in to the agent through the OIDC flow, driven over HTTP', async () => {
+  const { jar, loginUrl } = await startLogin();
+  const submitted = await post(jar, loginUrl, 'ada@example.com', 'correct horse battery');
+  expect(submitted.status).toBe(303);
+  jar.store(submitted);
+  const resumed = await fetch(new URL(submitted.headers.get('location')!, url), {
+    redirect: 'manual',
+    headers: { cookie: jar.header() },
+  });
+  const callback = new URL(resumed.headers.get('location')!, url);
+  expect(callback.pathname).toBe('/oidc/callback');
+  const code = callback.searchParams.get('code')!;
+  const state = callback.searchParams.get('state')!;
+  expect(JSON.parse(state)).toEqual({ renderingId: teamId });
+
+  const exchanged = await fetch(
+    `${agentUrl}/authentication/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+  );
+  const body = (await exchanged.json()) as { token: string; tokenData: Record<string, unknown> };
+  expect(exchanged.status).toBe(200);
+  expect(body.tokenData).toMatchObject({
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Byron',
+    team: 'Support',
+    role: 'Admin',
+    permissionLevel: 'editor',
+    renderingId: teamId,
+    tags: { region: 'EU' },
+  });
+  const listed = await fetch(`${agentUrl}/orders?timezone=Europe/Paris`, {
+    headers: { authorization: `Bearer ${body.token}` },
+  });
+  expect(listed.status).toBe(200);
+});
+
+it('refuses a wrong password on the login form, without saying which part was wrong', async () => {
+  const { jar, loginUrl } = await startLogin();
+  const wrong = await post(jar, loginUrl, 'ada@example.com', 'not the password');
+  expect(wrong.status).toBe(401);
+  expect(await wrong.text()).toContain('Wrong email or password.');
+  const unknown = await post(jar, loginUrl, 'nobody@example.com', 'not the password');
+  expect(await unknown.text()).toContain('Wrong email or password.');
+});
