@@ -35,6 +35,8 @@ interface Environment {
   schemaUploads: number;
   overrides: PermissionOverrides;
   activityLogs: ActivityLogEntry[];
+  /** Size of each activity-log batch received, in order. */
+  activityLogBatches: number[];
   logIds: Set<string>;
   events: EventStream;
 }
@@ -67,6 +69,8 @@ export interface ServerSandbox {
   schemaUploads(envSecret?: string): number;
   /** The activity logs received, oldest first. */
   activityLogs(envSecret?: string): ActivityLogEntry[];
+  /** The size of every activity-log batch received (retries included), oldest first. */
+  activityLogBatches(envSecret?: string): number[];
   /** Resolves once `predicate` holds for the activity logs received, or rejects after `timeoutMs`. */
   waitForActivityLogs(
     predicate: (logs: ActivityLogEntry[]) => boolean,
@@ -129,6 +133,7 @@ export async function createServerSandbox(
         schemaUploads: 0,
         overrides: {},
         activityLogs: [],
+        activityLogBatches: [],
         logIds: new Set(),
         events: new EventStream(heartbeatMs),
       };
@@ -264,6 +269,7 @@ export async function createServerSandbox(
     } catch (error) {
       throw new SandboxError(400, `Invalid activity-log batch: ${(error as Error).message}.`);
     }
+    env.activityLogBatches.push(logs.length);
     let accepted = 0;
     for (const log of logs) {
       if (env.logIds.has(log.id)) continue;
@@ -391,6 +397,7 @@ export async function createServerSandbox(
     schema: (envSecret) => pick(envSecret)?.schema,
     schemaUploads: (envSecret) => pick(envSecret)?.schemaUploads ?? 0,
     activityLogs: (envSecret) => [...(pick(envSecret)?.activityLogs ?? [])],
+    activityLogBatches: (envSecret) => [...(pick(envSecret)?.activityLogBatches ?? [])],
     subscribers: (envSecret) => pick(envSecret)?.events.size ?? 0,
     oauth,
     actionApprovals: () => approvals.map((approval) => ({ ...approval })),
