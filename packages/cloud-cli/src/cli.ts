@@ -1,14 +1,5 @@
 #!/usr/bin/env node
-import { ExitCode, run } from './program';
+import { run } from './program';
 
-run(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `canopy-cloud: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exitCode = ExitCode.Failure;
-  },
-);
+// Exit explicitly: generating typings leaves the agent's database connections open.
+void run(process.argv).then((code) => process.exit(code));

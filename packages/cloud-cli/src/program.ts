@@ -1,28 +1,31 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../package.json';
+import { isCliError } from './cli-error';
+import { bootstrapCommand } from './commands/bootstrap-command';
+import { loginCommand } from './commands/login-command';
+import { updateTypingsCommand } from './commands/update-typings-command';
+import { ExitCode } from './exit-code';
 
-/** Exit codes of `canopy-cloud`, so scripts can tell failures apart. */
-export const ExitCode = {
-  Ok: 0,
-  /** Anything the server or the machine got wrong. */
-  Failure: 1,
-  /** The command line itself is wrong (unknown command or option, missing argument). */
-  Usage: 2,
-  /** The platform refused the credentials (missing, expired or revoked token, wrong secret). */
-  Authentication: 3,
-} as const;
+export { ExitCode } from './exit-code';
 
 /** Builds the `canopy-cloud` command-line program. */
 export function createProgram(): Command {
   const program = new Command('canopy-cloud')
-    .description('Bootstrap and maintain a Canopy cloud customization project.')
+    .description('Bootstrap and maintain a Canopy customization project.')
     .version(version, '-v, --version', 'print the version of canopy-cloud')
     .showHelpAfterError('(run canopy-cloud --help for usage)')
     .exitOverride();
+  for (const command of [loginCommand(), bootstrapCommand(), updateTypingsCommand()]) {
+    program.addCommand(command.showHelpAfterError().exitOverride());
+  }
   return program;
 }
 
-/** Runs the program on `argv` (as `process.argv`) and resolves to the process exit code. */
+/**
+ * Runs the program on `argv` (as `process.argv`) and resolves to the process exit code. Failures
+ * are printed as one sentence on stderr (or `{"ok":false,"error":{code,message}}` on stdout with
+ * `--json`), never as a stack trace.
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   try {
@@ -33,8 +36,17 @@ export async function run(argv: readonly string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return ExitCode.Ok;
       }
-      return ExitCode.Usage;
+      return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
-    throw error;
+    const code = isCliError(error) ? error.code : 'UNEXPECTED';
+    const message = isCliError(error)
+      ? error.message
+      : `Unexpected failure (${error instanceof Error ? error.message : String(error)}); please report it with the command you ran.`;
+    if (argv.includes('--json')) {
+      process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
+    } else {
+      process.stderr.write(`canopy-cloud: ${message}\n`);
+    }
+    return isCliError(error) ? error.exitCode : ExitCode.Failure;
   }
 }
