@@ -3,6 +3,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { PgTypeParsers } from './pg-type-parsers';
 import type { ResolvedConnection } from './resolved-connection';
 import type { SslMode } from './sql-connection-params';
+import { SqlDataSourceError } from '../errors/sql-data-source-error';
 
 type Done = (error: Error | null, connection: unknown) => void;
 interface CallbackClient {
@@ -158,6 +159,28 @@ function sqliteConfig(connection: ResolvedConnection): Knex.Config {
   };
 }
 
+/**
+ * The MySQL/MariaDB and SQLite drivers are optional peer dependencies: only the application that
+ * connects to such a database installs them (PostgreSQL's `pg` is always there).
+ */
+const OPTIONAL_DRIVERS = { mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'better-sqlite3' } as const;
+
+/** Builds the knex instance, turning knex's "cannot find module" into a sentence that says what to do. */
+function withDriver(dialect: keyof typeof OPTIONAL_DRIVERS, build: () => Knex): Knex {
+  const driver = OPTIONAL_DRIVERS[dialect];
+  try {
+    return build();
+  } catch (error) {
+    if (!String((error as Error)?.message).includes(`Cannot find module '${driver}'`)) throw error;
+    throw new SqlDataSourceError(
+      'DRIVER_NOT_INSTALLED',
+      `Connecting to ${dialect === 'sqlite' ? 'SQLite' : 'MySQL/MariaDB'} needs the '${driver}' ` +
+        `package, which is not installed: run \`npm install ${driver}\` in your project.`,
+      { cause: error },
+    );
+  }
+}
+
 const ignore = () => undefined;
 /** knex prints pool errors to the console; ours reach the caller as thrown errors instead. */
 const QUIET: Knex.Config['log'] = { warn: ignore, error: ignore, debug: ignore, deprecate: ignore };
@@ -173,8 +196,10 @@ export function createKnex(
       return knexFactory({ ...pgConfig(connection, mode, parsers), log: QUIET });
     case 'mysql':
     case 'mariadb':
-      return knexFactory({ ...mysqlConfig(connection, mode), log: QUIET });
+      return withDriver(connection.dialect, () =>
+        knexFactory({ ...mysqlConfig(connection, mode), log: QUIET }),
+      );
     default:
-      return knexFactory({ ...sqliteConfig(connection), log: QUIET });
+      return withDriver('sqlite', () => knexFactory({ ...sqliteConfig(connection), log: QUIET }));
   }
 }

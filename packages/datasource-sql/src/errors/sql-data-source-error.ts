@@ -1,6 +1,7 @@
 /** Stable codes of the errors this package throws outside the data model's own families. */
 export type SqlDataSourceErrorCode =
   | 'INVALID_CONNECTION_OPTIONS'
+  | 'DRIVER_NOT_INSTALLED'
   | 'DATABASE_CONNECT_ERROR'
   | 'DATABASE_CONNECT_TIMEOUT'
   | 'INVALID_INTROSPECTION'
