@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
 import { agentErrorHandler } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
+import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
 import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
@@ -29,6 +30,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   // Before the 1 MB JSON parser: schema uploads are larger.
   app.use(agentProtocolRouter(ctx, events));
   app.use(oidcRouter(ctx), agentErrorHandler(ctx));
+  app.use(mcpOAuthRouter(ctx));
   app.use(express.json({ limit: '1mb' }));
   app.use(operationsRouter(ctx.knex));
   app.use(activityLogsRouter(ctx));

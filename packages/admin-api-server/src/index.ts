@@ -72,6 +72,7 @@ export {
   type TeamItem,
 } from './store/management/teams';
 export type { RoleRights, CollectionRights, ActionRights } from './store/model/role-rights';
+export { setUserPassword, MIN_PASSWORD_LENGTH } from './store/model/passwords';
 export {
   issueEnvironmentSecret,
   findEnvironmentBySecret,

@@ -3,7 +3,7 @@ import type { ServerContext } from '../http/context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
 import { declaredCollections, hasSchemaHash, storeSchema } from '../store/environment-schema';
-import { renderingUser } from '../store/rendering-user';
+import { accessTokenUser, renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
 import { agentErrorHandler } from './agent-error-handler';
@@ -121,10 +121,16 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
         'The forest-token header must carry the user access token.',
       );
     }
+    const userId = await accessTokenUser(
+      ctx.knex,
+      ctx.config.signingKeys,
+      environment,
+      accessToken,
+    );
     const user = await renderingUser(
       ctx.knex,
       environment,
-      accessToken,
+      userId,
       Number(request.params.renderingId),
     );
     response.json({ data: { type: 'users', id: String(user.id), attributes: user.attributes } });

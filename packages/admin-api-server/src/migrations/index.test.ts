@@ -23,6 +23,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261121-004-request-state',
         '20261121-005-agent-platform',
         '20261121-006-oidc',
+        '20261121-007-mcp-oauth',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -5,6 +5,7 @@ import * as notes from './20261121-003-notes';
 import * as requestState from './20261121-004-request-state';
 import * as agentPlatform from './20261121-005-agent-platform';
 import * as oidc from './20261121-006-oidc';
+import * as mcpOAuth from './20261121-007-mcp-oauth';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-004-request-state': requestState,
   '20261121-005-agent-platform': agentPlatform,
   '20261121-006-oidc': oidc,
+  '20261121-007-mcp-oauth': mcpOAuth,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { SigningKey } from '../config';
 import { ApiError } from '../errors';
+import { verifyMcpToken } from '../mcp-oauth/platform-tokens';
 
 /** The user behind an OIDC access token, as `GET /liana/v2/renderings/:id/authorization` shows it. */
 export interface RenderingUser {
@@ -16,18 +18,19 @@ export interface RenderingUser {
 }
 
 /**
- * Resolves the user of an access token issued by the OIDC provider to an agent of this
- * environment, and checks they may use the rendering (a team of theirs in this project).
+ * The user id behind a user access token of this environment: an OIDC access token issued to
+ * one of its agents, or an MCP platform token issued for it.
  *
- * @throws ApiError 401 for an unknown, expired or foreign token; 403 when the rendering is not
- * one of the user's teams.
+ * @throws ApiError 401 for an unknown, expired or foreign token.
  */
-export async function renderingUser(
+export async function accessTokenUser(
   knex: Knex,
-  environment: { id: number; projectId: number },
+  keys: readonly SigningKey[],
+  environment: { id: number },
   accessToken: string,
-  renderingId: number,
-): Promise<RenderingUser> {
+): Promise<number> {
+  const mcp = verifyMcpToken(keys, accessToken, 'mcp-access');
+  if (mcp?.environmentId === environment.id) return mcp.userId;
   const token = await knex('oidc_payloads')
     .where({ model: 'AccessToken', id: accessToken })
     .andWhere('expires_at', '>', knex.fn.now())
@@ -44,7 +47,21 @@ export async function renderingUser(
       'The user access token is unknown or expired; log in again.',
     );
   }
-  const userId = Number(token.payload.accountId);
+  return Number(token.payload.accountId);
+}
+
+/**
+ * The user info of `GET /liana/v2/renderings/:id/authorization`, once they may use the
+ * rendering (a team of theirs in this project).
+ *
+ * @throws ApiError 403 when the rendering is not one of the user's teams.
+ */
+export async function renderingUser(
+  knex: Knex,
+  environment: { id: number; projectId: number },
+  userId: number,
+  renderingId: number,
+): Promise<RenderingUser> {
   const member = await knex('project_memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
     .leftJoin('roles as r', 'r.id', 'm.role_id')

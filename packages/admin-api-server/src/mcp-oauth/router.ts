@@ -1,0 +1,299 @@
+import { createHash } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
+import { isApiError } from '../errors';
+import type { ServerContext } from '../http/context';
+import {
+  consumeMcpCode,
+  createMcpCode,
+  findMcpClient,
+  registerMcpClient,
+  type McpClient,
+} from '../store/mcp-oauth';
+import { verifyUserPassword } from '../store/model/passwords';
+import { authorizePage } from './authorize-page';
+import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
+
+const SCOPES = new Set(['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin']);
+const DEFAULT_SCOPE = 'mcp:read mcp:write mcp:action';
+const AUTHORIZE_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+  'response_type',
+  'state',
+  'scope',
+  'resource',
+  'environmentId',
+  'renderingId',
+] as const;
+
+class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+const send = (res: Response, failure: unknown) => {
+  if (failure instanceof OAuthError) {
+    res.status(failure.status).json({ error: failure.error, error_description: failure.message });
+  } else if (isApiError(failure) && failure.status === 401) {
+    res.status(401).json({ error: 'invalid_client', error_description: failure.message });
+  } else {
+    throw failure;
+  }
+};
+
+/** Scopes asked for (joined with `+` by the agent's redirect, or spaces), checked and normalized. */
+function readScope(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') return DEFAULT_SCOPE;
+  const scopes = raw.split(/[+ ]+/).filter(Boolean);
+  const unknown = scopes.find((scope) => !SCOPES.has(scope));
+  if (unknown !== undefined) {
+    throw new OAuthError(
+      400,
+      'invalid_scope',
+      `Unknown scope ${unknown}; use ${[...SCOPES].join(', ')}.`,
+    );
+  }
+  return [...new Set(scopes)].join(' ');
+}
+
+interface AuthorizeRequest {
+  params: Record<string, string>;
+  client: McpClient;
+  environment: { id: number; projectId: number };
+  scope: string;
+}
+
+/**
+ * The platform side of MCP authorization (platform protocol §10 and §16.4): client registration
+ * and lookup, the sign-in page the agent's MCP server redirects users to (the agent's
+ * `forestAppUrl` / front-end URL must be this server), and the token endpoint the MCP server
+ * relays to. Codes need PKCE (S256); tokens are JWTs signed with the server's signing keys.
+ */
+export function mcpOAuthRouter(ctx: ServerContext): Router {
+  const router = express.Router();
+  const forms = express.urlencoded({ extended: false });
+  const json = express.json();
+
+  async function readAuthorize(source: Record<string, unknown>): Promise<AuthorizeRequest> {
+    const params: Record<string, string> = {};
+    for (const name of AUTHORIZE_PARAMS) {
+      if (typeof source[name] === 'string') params[name] = source[name];
+    }
+    const client = params.client_id ? await findMcpClient(ctx.knex, params.client_id) : undefined;
+    if (!client) throw new OAuthError(400, 'invalid_client', 'Unknown client_id.');
+    if (!params.redirect_uri || !client.redirect_uris.includes(params.redirect_uri)) {
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'redirect_uri is not registered for this client.',
+      );
+    }
+    if (!params.code_challenge || params.code_challenge_method !== 'S256') {
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'A code_challenge with method S256 is required.',
+      );
+    }
+    const environmentId = Number(params.environmentId);
+    const environment = Number.isInteger(environmentId)
+      ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
+      : undefined;
+    if (!environment) {
+      throw new OAuthError(400, 'invalid_request', 'environmentId names no environment.');
+    }
+    return {
+      params,
+      client,
+      environment: { id: environment.id, projectId: environment.project_id },
+      scope: readScope(params.scope),
+    };
+  }
+
+  router.post('/oauth/register', json, async (req, res) => {
+    const body = (req.body ?? {}) as { redirect_uris?: unknown; client_name?: unknown };
+    const uris = body.redirect_uris;
+    const valid = (uri: unknown) =>
+      typeof uri === 'string' && URL.canParse(uri) && /^https?:$/.test(new URL(uri).protocol);
+    if (!Array.isArray(uris) || uris.length === 0 || !uris.every(valid)) {
+      send(
+        res,
+        new OAuthError(
+          400,
+          'invalid_redirect_uri',
+          'redirect_uris must be a non-empty list of http(s) URLs.',
+        ),
+      );
+      return;
+    }
+    const client = await registerMcpClient(ctx.knex, {
+      redirectUris: uris as string[],
+      ...(typeof body.client_name === 'string' ? { clientName: body.client_name } : {}),
+    });
+    res.status(201).json(client);
+  });
+
+  router.get('/oauth/register/:clientId', async (req, res) => {
+    const client = await findMcpClient(ctx.knex, String(req.params.clientId));
+    if (!client) {
+      send(
+        res,
+        new OAuthError(404, 'invalid_client', `No OAuth client ${String(req.params.clientId)}.`),
+      );
+      return;
+    }
+    res.json(client);
+  });
+
+  router.get('/oauth/authorize', async (req, res) => {
+    try {
+      const request = await readAuthorize(req.query as Record<string, unknown>);
+      res
+        .type('html')
+        .send(authorizePage(request.params, request.client.client_name ?? 'An MCP client'));
+    } catch (failure) {
+      send(res, failure);
+    }
+  });
+
+  router.post('/oauth/authorize', forms, async (req, res) => {
+    let request: AuthorizeRequest;
+    try {
+      request = await readAuthorize((req.body ?? {}) as Record<string, unknown>);
+    } catch (failure) {
+      send(res, failure);
+      return;
+    }
+    const { email, password } = req.body as { email?: unknown; password?: unknown };
+    const user =
+      typeof email === 'string' && typeof password === 'string'
+        ? await verifyUserPassword(ctx.knex, email, password)
+        : undefined;
+    const teams: number[] = user
+      ? await ctx
+          .knex('project_membership_teams as mt')
+          .join('project_memberships as m', 'm.id', 'mt.membership_id')
+          .where({ 'm.project_id': request.environment.projectId, 'm.user_id': user.id })
+          .orderBy('mt.team_id')
+          .pluck('mt.team_id')
+      : [];
+    const asked = Number(request.params.renderingId);
+    const renderingId =
+      request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
+    if (!user || renderingId === undefined) {
+      const message = user
+        ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
+        : 'Wrong email or password.';
+      res
+        .status(401)
+        .type('html')
+        .send(
+          authorizePage(request.params, request.client.client_name ?? 'An MCP client', message),
+        );
+      return;
+    }
+    const code = await createMcpCode(ctx.knex, {
+      clientId: request.client.client_id,
+      environmentId: request.environment.id,
+      userId: user.id,
+      renderingId,
+      redirectUri: request.params.redirect_uri!,
+      codeChallenge: request.params.code_challenge!,
+      scope: request.scope,
+    });
+    const target = new URL(request.params.redirect_uri!);
+    target.searchParams.set('code', code);
+    if (request.params.state !== undefined) target.searchParams.set('state', request.params.state);
+    res.redirect(302, target.href);
+  });
+
+  router.post('/oauth/token', json, forms, async (req: Request, res) => {
+    try {
+      const environment = await authenticateEnvironment(ctx.knex, req);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (body.grant_type === 'authorization_code') {
+        const grant = await consumeMcpCode(ctx.knex, String(body.code));
+        if (!grant)
+          throw new OAuthError(
+            400,
+            'invalid_grant',
+            'The authorization code is unknown, used or expired.',
+          );
+        if (
+          grant.clientId !== body.client_id ||
+          grant.redirectUri !== body.redirect_uri ||
+          grant.environmentId !== environment.id
+        ) {
+          throw new OAuthError(
+            400,
+            'invalid_grant',
+            'client_id, redirect_uri or environment does not match the code.',
+          );
+        }
+        const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : '';
+        if (createHash('sha256').update(verifier).digest('base64url') !== grant.codeChallenge) {
+          throw new OAuthError(400, 'invalid_grant', 'PKCE verification failed (code_verifier).');
+        }
+        res.set('Cache-Control', 'no-store').json(issueMcpTokens(ctx.config.signingKeys, grant));
+        return;
+      }
+      if (body.grant_type === 'refresh_token') {
+        const grant = verifyMcpToken(
+          ctx.config.signingKeys,
+          String(body.refresh_token),
+          'mcp-refresh',
+        );
+        if (!grant || grant.clientId !== body.client_id || grant.environmentId !== environment.id) {
+          throw new OAuthError(
+            400,
+            'invalid_grant',
+            'The refresh token is invalid, expired, or not issued to this client.',
+          );
+        }
+        const member = await ctx
+          .knex('project_memberships')
+          .where({ project_id: environment.projectId, user_id: grant.userId })
+          .first('id');
+        if (!member)
+          throw new OAuthError(
+            400,
+            'invalid_grant',
+            'The user is no longer a member of this project.',
+          );
+        const asked = Array.isArray(body.scopes) ? body.scopes.map(String) : undefined;
+        const granted = grant.scope.split(' ');
+        if (asked?.some((scope) => !granted.includes(scope))) {
+          throw new OAuthError(
+            400,
+            'invalid_scope',
+            `Only ${grant.scope} may be asked for on refresh.`,
+          );
+        }
+        res.set('Cache-Control', 'no-store').json(
+          issueMcpTokens(ctx.config.signingKeys, {
+            ...grant,
+            scope: asked?.join(' ') ?? grant.scope,
+          }),
+        );
+        return;
+      }
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        'grant_type must be authorization_code or refresh_token.',
+      );
+    } catch (failure) {
+      send(res, failure);
+    }
+  });
+
+  return router;
+}

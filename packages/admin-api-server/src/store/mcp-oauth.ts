@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** An OAuth client registered by an MCP client (RFC 7591). */
+export interface McpClient {
+  client_id: string;
+  client_id_issued_at: number;
+  redirect_uris: string[];
+  client_name?: string;
+  token_endpoint_auth_method: 'none';
+  grant_types: string[];
+  response_types: string[];
+}
+
+/** How long an authorization code stays valid. */
+const CODE_SECONDS = 60;
+
+const hash = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/** Registers a public client with its redirect URIs. */
+export async function registerMcpClient(
+  knex: Knex,
+  input: { redirectUris: string[]; clientName?: string },
+): Promise<McpClient> {
+  const client: McpClient = {
+    client_id: `mcp-${randomBytes(12).toString('hex')}`,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    redirect_uris: input.redirectUris,
+    ...(input.clientName === undefined ? {} : { client_name: input.clientName }),
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+  await knex('mcp_oauth_clients').insert({
+    client_id: client.client_id,
+    metadata: JSON.stringify(client),
+  });
+  return client;
+}
+
+/** A registered client, if any. */
+export async function findMcpClient(knex: Knex, clientId: string): Promise<McpClient | undefined> {
+  const row = await knex('mcp_oauth_clients').where({ client_id: clientId }).first('metadata');
+  return row?.metadata;
+}
+
+/** What an authorization code stands for. */
+export interface McpCodeGrant {
+  clientId: string;
+  environmentId: number;
+  userId: number;
+  renderingId: number;
+  redirectUri: string;
+  codeChallenge: string;
+  scope: string;
+}
+
+/** Creates a single-use authorization code (only its SHA-256 is stored). */
+export async function createMcpCode(knex: Knex, grant: McpCodeGrant): Promise<string> {
+  const code = randomBytes(24).toString('base64url');
+  await knex('mcp_oauth_codes').insert({
+    code_hash: hash(code),
+    client_id: grant.clientId,
+    environment_id: grant.environmentId,
+    user_id: grant.userId,
+    rendering_id: grant.renderingId,
+    redirect_uri: grant.redirectUri,
+    code_challenge: grant.codeChallenge,
+    scope: grant.scope,
+    expires_at: new Date(Date.now() + CODE_SECONDS * 1000),
+  });
+  return code;
+}
+
+/** Takes a code out of the store (so it is used once, whatever process asks); if still valid. */
+export async function consumeMcpCode(knex: Knex, code: string): Promise<McpCodeGrant | undefined> {
+  const [row] = await knex('mcp_oauth_codes')
+    .where({ code_hash: hash(code) })
+    .delete()
+    .returning('*');
+  if (!row || new Date(row.expires_at).getTime() < Date.now()) return undefined;
+  return {
+    clientId: row.client_id,
+    environmentId: row.environment_id,
+    userId: row.user_id,
+    renderingId: row.rendering_id,
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    scope: row.scope,
+  };
+}
