@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { Provider, type Configuration } from 'oidc-provider';
+import type { Configuration, Provider } from 'oidc-provider';
 import type { SigningKey } from '../config';
 import { postgresAdapter } from './postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
@@ -79,7 +79,10 @@ export async function createOidcProvider(
       ctx.body = out;
     },
   };
-  const provider = new Provider(issuer, configuration);
+  // Loaded on first use: the library warns on Node 20 (it supports it, but recommends 22) and
+  // servers that never log a user in need not load it.
+  const { Provider: OidcProvider } = await import('oidc-provider');
+  const provider = new OidcProvider(issuer, configuration);
   provider.proxy = trustProxy;
   return provider;
 }

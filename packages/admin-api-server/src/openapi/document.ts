@@ -13,6 +13,7 @@ import {
 } from '../routes/notes';
 import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
+import { managementPaths } from './management-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -390,9 +391,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       version: '1.38.0',
       description:
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
-        'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management.',
+        'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
+        'and the management API (projects, environments, members, roles, teams, IP whitelist).',
     },
-    paths,
+    paths: { ...paths, ...managementPaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
