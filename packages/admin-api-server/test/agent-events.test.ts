@@ -1,0 +1,91 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import { bootstrapProject, signSessionToken, type AdminApiServer } from '../src';
+import { startTestServer, TEST_KEYS } from './helpers/test-server';
+
+const db = useTestDatabase('postgres');
+const servers: AdminApiServer[] = [];
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+/** Reads server-sent events from a stream, by name, as they arrive. */
+async function* events(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ event: string; data: string }> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((line) => line.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? '';
+      yield { event: field('event'), data: field('data') };
+    }
+  }
+}
+
+it('tells agents connected to another server process about a change within a second', async () => {
+  // Two servers with their own pools on one database, like two processes behind a load balancer.
+  const [first, second] = await Promise.all([startTestServer(db()), startTestServer(db())]);
+  servers.push(first!, second!);
+  const [firstPort, secondPort] = await Promise.all([
+    first!.listen(0, '127.0.0.1'),
+    second!.listen(0, '127.0.0.1'),
+  ]);
+  const { secret, userId } = await bootstrapProject(first!.knex, {
+    project: 'Shop',
+    environment: 'Production',
+    adminEmail: 'ada@example.com',
+  });
+  const controller = new AbortController();
+  const stream = await fetch(`http://127.0.0.1:${firstPort}/liana/v4/subscribe-to-events`, {
+    headers: { 'forest-secret-key': secret!, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  expect(stream.status).toBe(200);
+  expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const received = events(stream.body!);
+  expect((await received.next()).value).toEqual({ event: 'heartbeat', data: '{}' });
+
+  const session = signSessionToken(TEST_KEYS, {
+    userId,
+    sso: false,
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+  const changedAt = Date.now();
+  const created = await fetch(`http://127.0.0.1:${secondPort}/v1/project/Shop/teams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Support' }),
+  });
+  const team = (await created.json()) as { id: number };
+  await fetch(`http://127.0.0.1:${secondPort}/v1/project/Shop/teams/Support`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Helpdesk' }),
+  });
+  const next = (await received.next()).value;
+  expect(next).toEqual({
+    event: 'refresh-renderings',
+    data: JSON.stringify({ renderingIds: [team.id] }),
+  });
+  expect(Date.now() - changedAt).toBeLessThan(1_000);
+  controller.abort();
+});
+
+it('answers a wrong env secret with a 401, never the 404 agents take for a wrong environment', async () => {
+  const server = await startTestServer(db());
+  servers.push(server);
+  const port = await server.listen(0, '127.0.0.1');
+  const answer = await fetch(`http://127.0.0.1:${port}/liana/v4/subscribe-to-events`, {
+    headers: { 'forest-secret-key': 'a'.repeat(64) },
+  });
+  expect(answer.status).toBe(401);
+});
