@@ -1,19 +1,25 @@
-import { useTestDatabase } from '@canopy/test-databases';
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
 import { startTestServer, TEST_KEYS } from '../helpers/test-server';
-import { defineAgentScenario, type ObservedLog } from './agent-scenario';
+import { defineAgentScenario, ORDERS_SQL, type ObservedLog } from './agent-scenario';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer | undefined;
+let shopDb: TestDatabase | undefined;
 
 afterAll(async () => {
   await server?.close();
+  await shopDb?.drop();
 });
 
 // The scenario of sandbox-platform.test.ts, against admin-api-server on PostgreSQL: the model
-// is built through the management API, and the activity logs are read back through the public
-// API with an application token.
+// is built through the management API, the agent serves a PostgreSQL database of its own through
+// @canopy/datasource-sql, and the activity logs are read back through the public API with an
+// application token.
 defineAgentScenario('admin-api-server', async () => {
+  shopDb = await createTestDatabase('postgres');
+  await shopDb.knex.raw(ORDERS_SQL);
   server = await startTestServer(db());
   const port = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
@@ -63,6 +69,7 @@ defineAgentScenario('admin-api-server', async () => {
   return {
     url,
     envSecret: secret,
+    orders: createSqlDataSource(shopDb.url),
     user: { id: ada.id, email: ada.email, team: 'Support', role: 'Support', renderingId: team.id },
     denyOrderEdits: async () => {
       await api('PATCH', '/v1/project/Shop/roles/Support', {

@@ -6,6 +6,7 @@ import {
   createInMemoryDataSource,
   signSessionToken,
   type Agent,
+  type DataSourceFactory,
 } from '@canopy/agent-core';
 
 /** An activity log as a platform reports it back to the scenario. */
@@ -29,11 +30,38 @@ export interface ScenarioPlatform {
   scopeOrdersToEu(): Promise<void>;
   /** The activity logs the platform stored, oldest first. */
   activityLogs(): Promise<ObservedLog[]>;
+  /**
+   * Where the agent's `orders` live (ids 1–3: amounts 120, 80, 40; regions EU, US, EU);
+   * default {@link inMemoryOrders}.
+   */
+  orders?: DataSourceFactory;
 }
+
+/** The scenario's `orders`, in memory. */
+export const inMemoryOrders: DataSourceFactory = createInMemoryDataSource({
+  orders: {
+    fields: {
+      id: { type: 'Column', columnType: 'Number', isPrimaryKey: true, isReadOnly: true },
+      amount: { type: 'Column', columnType: 'Number' },
+      region: { type: 'Column', columnType: 'String' },
+    },
+    records: [
+      { id: 1, amount: 120, region: 'EU' },
+      { id: 2, amount: 80, region: 'US' },
+      { id: 3, amount: 40, region: 'EU' },
+    ],
+  },
+});
+
+/** SQL creating the scenario's `orders` in a PostgreSQL schema (for `@canopy/datasource-sql`). */
+export const ORDERS_SQL = `
+  CREATE TABLE orders (id serial PRIMARY KEY, amount integer NOT NULL, region text NOT NULL);
+  INSERT INTO orders (amount, region) VALUES (120, 'EU'), (80, 'US'), (40, 'EU');
+`;
 
 export const AUTH_SECRET = 'scenario-auth-secret';
 
-/** Starts an agent on an in-memory `orders` collection with a "Refund order" action. */
+/** Starts an agent on the platform's `orders` with a "Refund order" action. */
 export async function startScenarioAgent(platform: ScenarioPlatform): Promise<{
   agent: Agent;
   // JSON:API documents of several shapes: the assertions say what they expect.
@@ -47,22 +75,7 @@ export async function startScenarioAgent(platform: ScenarioPlatform): Promise<{
     schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-scenario-')), '.canopy-schema.json'),
     logger: () => {},
   })
-    .addDataSource(
-      createInMemoryDataSource({
-        orders: {
-          fields: {
-            id: { type: 'Column', columnType: 'Number', isPrimaryKey: true, isReadOnly: true },
-            amount: { type: 'Column', columnType: 'Number' },
-            region: { type: 'Column', columnType: 'String' },
-          },
-          records: [
-            { id: 1, amount: 120, region: 'EU' },
-            { id: 2, amount: 80, region: 'US' },
-            { id: 3, amount: 40, region: 'EU' },
-          ],
-        },
-      }),
-    )
+    .addDataSource(platform.orders ?? inMemoryOrders)
     .customizeCollection('orders', (orders) =>
       orders.addAction('Refund order', {
         scope: 'Single',
