@@ -38,7 +38,11 @@ export async function createProject(request: ProjectRequest, output: Output): Pr
   assertDirectoryFree(target, request.force);
   const staging = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
   const cleanUp = () => rm(staging, { recursive: true, force: true });
+  let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    // A second Ctrl-C while cleaning up must not kill the process before the removal ends.
+    if (interrupted) return;
+    interrupted = true;
     void cleanUp().finally(() => {
       output.notice(
         `Interrupted: nothing was created in ${target}; run canopy-cloud bootstrap again.`,
@@ -46,8 +50,8 @@ export async function createProject(request: ProjectRequest, output: Output): Pr
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const files = projectTemplates({
       name: basename(target),

@@ -56,15 +56,14 @@ function packageJson(name: string): string {
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
-    module: 'commonjs',
-    moduleResolution: 'node10',
+    module: 'preserve',
+    moduleResolution: 'bundler',
     strict: true,
     noUncheckedIndexedAccess: true,
     esModuleInterop: true,
     skipLibCheck: true,
     types: ['node'],
-    rootDir: 'src',
-    outDir: 'dist',
+    noEmit: true,
   },
   include: ['src'],
 };

@@ -1,0 +1,338 @@
+// End-to-end: the built canopy-cloud binary against a stand-in platform (test/stand-in-platform.ts,
+// until @canopy/admin-api-server serves the device flow and the environment lookup) and a real
+// PostgreSQL database.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { useTestDatabase } from '@canopy/test-databases';
+import { buildBinary, runCli, type CliRun } from './cli-binary';
+import { startStandInPlatform, type StandInPlatform } from './stand-in-platform';
+
+jest.setTimeout(120_000);
+
+const database = useTestDatabase('postgres');
+let platform: StandInPlatform;
+let work: string;
+let configDir: string;
+
+beforeAll(async () => {
+  await buildBinary();
+  platform = await startStandInPlatform();
+  work = await mkdtemp(join(tmpdir(), 'canopy-cloud-e2e-'));
+  configDir = join(work, 'config');
+  await database().knex.schema.createTable('customers', (table) => {
+    table.increments('id');
+    table.string('email').notNullable();
+    table.string('first_name');
+  });
+  await database().knex.schema.createTable('orders', (table) => {
+    table.increments('id');
+    table.decimal('amount', 10, 2);
+    table.integer('customer_id').references('customers.id');
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+function env(extra: Record<string, string | undefined> = {}) {
+  return { CANOPY_CONFIG_DIR: configDir, CANOPY_SERVER_URL: platform.url, ...extra };
+}
+
+/** Runs `login`-capable commands, approving (or denying) the device login when its code shows. */
+function runWithApproval(
+  args: string[],
+  cwd: string,
+  approve = true,
+  extraEnv: Record<string, string> = {},
+): Promise<CliRun> {
+  let decided = false;
+  return runCli(args, {
+    cwd,
+    env: env(extraEnv),
+    onStderr: (stderr) => {
+      const code = /confirm the code ([0-9A-F]{4}-[0-9A-F]{4})/.exec(stderr)?.[1];
+      if (code && !decided) {
+        decided = true;
+        void platform.decide(code, approve);
+      }
+    },
+  });
+}
+
+function bootstrapArgs(directory: string, envSecret = platform.envSecret): string[] {
+  return [
+    'bootstrap',
+    '--env-secret',
+    envSecret,
+    '--database-url',
+    database().url,
+    '--directory',
+    directory,
+  ];
+}
+
+/** The one-sentence failure: a single stderr line, no stack trace. */
+function expectOneSentence(run: CliRun, pattern: RegExp) {
+  const lines = run.stderr.trim().split('\n');
+  expect(lines[lines.length - 1]).toMatch(pattern);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('canopy-cloud (built binary)', () => {
+  it('prints help for every command', async () => {
+    for (const command of ['login', 'bootstrap', 'update-typings']) {
+      const run = await runCli([command, '--help'], { cwd: work, env: env() });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Usage: canopy-cloud ${command}`);
+      expect(run.stdout).toContain('Example:');
+    }
+  });
+
+  it('logs in through the device flow and stores the token readable by its owner only', async () => {
+    const run = await runWithApproval(['login', '--json'], work);
+    expect(run.stderr).toContain(`${platform.url}/oidc/device?user_code=`);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ ok: true, serverUrl: platform.url });
+    const credentials = join(configDir, 'credentials.json');
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(credentials, 'utf8'));
+    expect(stored.servers[platform.url].accessToken).toMatch(/^at-/);
+    expect(stored.servers[platform.url].refreshToken).toMatch(/^rt-/);
+  });
+
+  it('reports a denied login as an authentication failure', async () => {
+    const run = await runWithApproval(['login'], work, false);
+    expect(run.code).toBe(3);
+    expectOneSentence(run, /login was denied/);
+  });
+
+  it('bootstraps a directory, type-checks customizations and updates the typings', async () => {
+    // No stored login in this configuration directory: bootstrap runs the device login first.
+    const fresh = join(work, 'fresh-config');
+    const run = await runWithApproval(
+      [...bootstrapArgs('cloud-customizer'), '--json'],
+      work,
+      true,
+      {
+        CANOPY_CONFIG_DIR: fresh,
+      },
+    );
+    expect(run.stderr).toMatch(/^To log in, open .*\n.*confirm the code/);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(fresh, 'credentials.json'))).toBe(true);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      project: { name: 'Shop' },
+      environment: { name: 'Production' },
+    });
+    const project = join(work, 'cloud-customizer');
+    expect((await readdir(project)).sort()).toEqual([
+      '.canopy-schema.json',
+      '.env',
+      '.gitignore',
+      'README.md',
+      'package.json',
+      'src',
+      'tsconfig.json',
+    ]);
+    const dotenv = await readFile(join(project, '.env'), 'utf8');
+    expect(dotenv).toContain(`CANOPY_ENV_SECRET=${platform.envSecret}`);
+    expect(dotenv).toContain(`CANOPY_SERVER_URL=${platform.url}`);
+    expect(dotenv).toMatch(/CANOPY_AUTH_SECRET=[0-9a-f]{64}/);
+    expect((await readFile(join(project, '.gitignore'), 'utf8')).split('\n')).toContain('.env');
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies)).toEqual(
+      expect.arrayContaining(['@canopy/agent-core', '@canopy/datasource-sql']),
+    );
+    const typings = await readFile(join(project, 'src', 'typings.ts'), 'utf8');
+    expect(typings).toContain("'customers': {");
+    expect(typings).toContain("'customer:email': string;");
+
+    await linkWorkspaceTypes(project);
+    await writeCustomization(project, 'email');
+    expect(await typecheck(project)).toEqual({ ok: true, output: '' });
+    await writeCustomization(project, 'emial');
+    const misspelt = await typecheck(project);
+    expect(misspelt.ok).toBe(false);
+    expect(misspelt.output).toContain('"emial"');
+
+    await writeCustomization(project, 'email');
+    expect(typings).not.toContain("'displayName'");
+    const update = await runCli(['update-typings'], { cwd: project, env: env() });
+    expect(update.code).toBe(0);
+    expect(update.stdout).toContain('Updated');
+    expect(await readFile(join(project, 'src', 'typings.ts'), 'utf8')).toContain(
+      "'displayName': string;",
+    );
+  });
+
+  it('refuses an existing directory unless --force, before any network call', async () => {
+    await mkdir(join(work, 'taken'));
+    const requests = platform.requests.length;
+    const refused = await runCli(bootstrapArgs('taken'), { cwd: work, env: env() });
+    expect(refused.code).toBe(1);
+    expectOneSentence(refused, /taken already exists; .*--force/);
+    expect(platform.requests.length).toBe(requests);
+
+    const forced = await runCli([...bootstrapArgs('taken'), '--force'], { cwd: work, env: env() });
+    expect(forced.code).toBe(0);
+    expect(existsSync(join(work, 'taken', 'src', 'typings.ts'))).toBe(true);
+  });
+
+  it('tells a wrong env secret from a malformed one', async () => {
+    const unknown = await runCli(bootstrapArgs('wrong', 'a'.repeat(64)), { cwd: work, env: env() });
+    expect(unknown.code).toBe(3);
+    expectOneSentence(unknown, /No environment .* has this env secret/);
+    const malformed = await runCli(bootstrapArgs('wrong', 'not-a-secret'), {
+      cwd: work,
+      env: env(),
+    });
+    expect(malformed.code).toBe(2);
+    expectOneSentence(malformed, /64 lowercase hexadecimal/);
+    expect(existsSync(join(work, 'wrong'))).toBe(false);
+  });
+
+  it('refreshes an expired token, and asks for a new login once the token is revoked', async () => {
+    platform.settings.accessTokenSeconds = 1;
+    await runWithApproval(['login'], work);
+    platform.settings.accessTokenSeconds = 3600;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const refreshed = await runCli(bootstrapArgs('refreshed'), { cwd: work, env: env() });
+    expect(refreshed.code).toBe(0);
+    expect(platform.requests).toContain('POST /oidc/token');
+
+    platform.revokeAll();
+    const revoked = await runCli(bootstrapArgs('revoked'), { cwd: work, env: env() });
+    expect(revoked.code).toBe(3);
+    expectOneSentence(revoked, /refused your login .* run canopy-cloud login/);
+    expect(existsSync(join(work, 'revoked'))).toBe(false);
+  });
+
+  it('uses CANOPY_TOKEN in CI and reports it when refused', async () => {
+    const ok = await runCli(bootstrapArgs('from-ci'), {
+      cwd: work,
+      env: env({
+        CANOPY_TOKEN: platform.issueAccessToken(),
+        CANOPY_CONFIG_DIR: join(work, 'none'),
+      }),
+    });
+    expect(ok.code).toBe(0);
+    const refused = await runCli(bootstrapArgs('from-ci-2'), {
+      cwd: work,
+      env: env({ CANOPY_TOKEN: 'at-revoked' }),
+    });
+    expect(refused.code).toBe(3);
+    expectOneSentence(refused, /CANOPY_TOKEN/);
+  });
+
+  it('reports an unreachable platform in one sentence', async () => {
+    const run = await runCli(bootstrapArgs('unreachable'), {
+      cwd: work,
+      env: env({ CANOPY_SERVER_URL: 'http://127.0.0.1:9', CANOPY_TOKEN: 'at-x' }),
+    });
+    expect(run.code).toBe(1);
+    expectOneSentence(
+      run,
+      /^canopy-cloud: Cannot reach the Canopy platform at http:\/\/127\.0\.0\.1:9;/,
+    );
+  });
+
+  it('reports an unwritable directory in one sentence', async () => {
+    // root writes anywhere but in /sys; anyone else is refused by a read-only directory.
+    const readOnly = join(work, 'read-only');
+    await mkdir(readOnly, { mode: 0o555 });
+    const parent = process.getuid?.() === 0 ? '/sys' : readOnly;
+    const run = await runCli(bootstrapArgs(join(parent, 'cloud-customizer')), {
+      cwd: work,
+      env: env({ CANOPY_TOKEN: platform.issueAccessToken() }),
+    });
+    expect(run.code).toBe(1);
+    expectOneSentence(run, /Cannot write .*cloud-customizer \((EACCES|EPERM)\); run bootstrap in/);
+  });
+
+  it('refuses update-typings outside a bootstrapped directory', async () => {
+    const run = await runCli(['update-typings'], { cwd: work, env: env() });
+    expect(run.code).toBe(1);
+    expectOneSentence(run, /no readable \.env here .* canopy-cloud bootstrap/);
+  });
+
+  it('leaves no half-written directory when interrupted', async () => {
+    const hanging: Server = createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const port = (hanging.address() as { port: number }).port;
+    let killed = false;
+    try {
+      const run = await runCli(
+        [...bootstrapArgs('interrupted'), '--database-url', `postgres://x@127.0.0.1:${port}/db`],
+        {
+          cwd: work,
+          env: env({ CANOPY_TOKEN: platform.issueAccessToken() }),
+          onStderr: (stderr, child) => {
+            if (!killed && stderr.includes('Reading the database structure')) {
+              killed = true;
+              child.kill('SIGINT');
+            }
+          },
+        },
+      );
+      expect(run.code).toBe(130);
+      expect(run.stderr).toContain('Interrupted: nothing was created');
+      expect((await readdir(work)).filter((name) => name.includes('interrupted'))).toEqual([]);
+    } finally {
+      hanging.close();
+    }
+  });
+});
+
+/**
+ * Makes the bootstrapped project resolve @canopy/* to the workspace sources (the packages are not
+ * published from here): its tsconfig extends the workspace's, whose `paths` point at them.
+ */
+async function linkWorkspaceTypes(project: string) {
+  const base = join(__dirname, '..', '..', '..', 'tsconfig.base.json');
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      extends: base,
+      compilerOptions: { types: ['node'], typeRoots: [join(base, '..', 'node_modules', '@types')] },
+      include: ['src/index.ts', 'src/typings.ts'],
+    }),
+  );
+}
+
+async function writeCustomization(project: string, field: string) {
+  await writeFile(
+    join(project, 'src', 'index.ts'),
+    `import type { Agent } from '@canopy/cloud-cli';
+import type { Schema } from './typings';
+
+export default function customizeAgent(agent: Agent<Schema>): void {
+  agent.customizeCollection('customers', (customers) =>
+    customers.addField('displayName', {
+      columnType: 'String',
+      dependencies: ['${field}', 'first_name'],
+      getValues: (records) => records.map((record) => \`\${record.first_name} <\${record.email}>\`),
+    }),
+  );
+}
+`,
+  );
+}
+
+async function typecheck(project: string): Promise<{ ok: boolean; output: string }> {
+  const tsc = require.resolve('typescript/bin/tsc');
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', project]);
+    return { ok: true, output: '' };
+  } catch (error) {
+    return { ok: false, output: String((error as { stdout?: string }).stdout) };
+  }
+}
