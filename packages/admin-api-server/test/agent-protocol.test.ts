@@ -174,10 +174,10 @@ describe('activity-log ingestion', () => {
     const batch = { logs: [log('a-1'), log('a-2'), log('a-1')] };
     await agent('post', '/liana/v1/activity-logs')
       .send(batch)
-      .expect(200, { accepted: 2, duplicates: 1 });
+      .expect(200, { accepted: 2, duplicates: 1, rejected: [] });
     await agent('post', '/liana/v1/activity-logs')
       .send(batch)
-      .expect(200, { accepted: 0, duplicates: 3 });
+      .expect(200, { accepted: 0, duplicates: 3, rejected: [] });
     const stored = await server.knex('activity_logs').select('action', 'record_ids', 'user_id');
     expect(stored).toEqual([
       { action: 'update', record_ids: ['7'], user_id: userId },
@@ -185,20 +185,24 @@ describe('activity-log ingestion', () => {
     ]);
   });
 
-  it('refuses a malformed batch or a user of another project, storing nothing', async () => {
+  it('refuses a malformed batch whole, naming the path', async () => {
     const bad = await agent('post', '/liana/v1/activity-logs')
       .send({ logs: [log('b-1'), log('b-2', { action: 'fly' })] })
       .expect(400);
     expect(bad.body.errors[0].detail).toBe(
       'Invalid activity-log batch: logs[1].action must be one of the activity-log actions (got "fly").',
     );
-    const stranger = await agent('post', '/liana/v1/activity-logs')
-      .send({ logs: [log('c-1'), log('c-2', { userId: 424242 })] })
-      .expect(400);
-    expect(stranger.body.errors[0].detail).toMatch(/logs\[1\]\.userId.*not a member/);
     expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '2' }]);
+  });
+
+  it('rejects only the logs of users outside the project, so the agent queue moves on', async () => {
     await agent('post', '/liana/v1/activity-logs')
-      .send({ logs: [log('c-1')] })
-      .expect(200, { accepted: 1, duplicates: 0 });
+      .send({ logs: [log('c-1'), log('c-2', { userId: 424242 })] })
+      .expect(200, {
+        accepted: 1,
+        duplicates: 0,
+        rejected: [{ id: 'c-2', reason: 'user 424242 is not a member of this project' }],
+      });
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '3' }]);
   });
 });

@@ -1,8 +1,14 @@
 import type { Knex } from 'knex';
 import type { ReportedActivityLog } from '../agent-protocol/activity-log-batch';
-import { ApiError } from '../errors';
 import { insertActivityLogs } from './activity-log-writer';
 import { resolveUserTeam } from './model';
+
+/** What became of a batch: stored, already stored, or refused (with the reason, per log id). */
+export interface IngestionResult {
+  accepted: number;
+  duplicates: number;
+  rejected: { id: string; reason: string }[];
+}
 
 /**
  * Stores a batch reported by an agent, once per log id and environment: ids already stored are
@@ -10,40 +16,46 @@ import { resolveUserTeam } from './model';
  * user, to the team of its rendering (rendering ids are team ids) when the user belongs to it,
  * else to the user's team, and to the environment. The batch commits as one transaction.
  *
- * @throws ApiError 400 naming the log whose user is not a member of the project.
+ * Logs of users who are not (or no longer) members of the project are rejected one by one, not
+ * the batch: the agent retries a refused batch forever, so one stale log must not block the rest.
  */
 export async function ingestActivityLogs(
   knex: Knex,
   environment: { id: number; projectId: number },
   logs: readonly ReportedActivityLog[],
-): Promise<{ accepted: number; duplicates: number }> {
-  if (logs.length === 0) return { accepted: 0, duplicates: 0 };
+): Promise<IngestionResult> {
+  if (logs.length === 0) return { accepted: 0, duplicates: 0, rejected: [] };
   return knex.transaction(async (trx) => {
-    const claimed: { external_id: string }[] = await trx('ingested_activity_logs')
-      .insert(logs.map((log) => ({ environment_id: environment.id, external_id: log.id })))
-      .onConflict(['environment_id', 'external_id'])
-      .ignore()
-      .returning('external_id');
-    const fresh = new Set(claimed.map((row) => row.external_id));
-    const toStore = logs.filter((log) => fresh.delete(log.id));
     const members = new Set<number>(
       (
         await trx('project_memberships')
           .where({ project_id: environment.projectId })
-          .whereIn('user_id', [...new Set(toStore.map((log) => log.userId))])
+          .whereIn('user_id', [...new Set(logs.map((log) => log.userId))])
           .select('user_id')
       ).map((row: { user_id: number }) => row.user_id),
     );
+    const rejected = logs
+      .filter((log) => !members.has(log.userId))
+      .map((log) => ({
+        id: log.id,
+        reason: `user ${log.userId} is not a member of this project`,
+      }));
+    const candidates = logs.filter((log) => members.has(log.userId));
+    const claimed: { external_id: string }[] =
+      candidates.length === 0
+        ? []
+        : await trx('ingested_activity_logs')
+            .insert(
+              candidates.map((log) => ({ environment_id: environment.id, external_id: log.id })),
+            )
+            .onConflict(['environment_id', 'external_id'])
+            .ignore()
+            .returning('external_id');
+    const fresh = new Set(claimed.map((row) => row.external_id));
+    const toStore = candidates.filter((log) => fresh.delete(log.id));
     const teams = new Map<string, number>();
     const inputs = [];
     for (const [index, log] of toStore.entries()) {
-      if (!members.has(log.userId)) {
-        throw new ApiError(
-          400,
-          'invalid_body',
-          `Invalid activity-log batch: log "${log.id}" (logs[${logs.indexOf(log)}].userId) names user ${log.userId}, who is not a member of this project.`,
-        );
-      }
       const key = `${log.userId}:${log.renderingId}`;
       let teamId = teams.get(key);
       if (teamId === undefined) {
@@ -68,7 +80,11 @@ export async function ingestActivityLogs(
       };
     }
     await insertActivityLogs(trx, environment.projectId, inputs);
-    return { accepted: toStore.length, duplicates: logs.length - toStore.length };
+    return {
+      accepted: toStore.length,
+      duplicates: candidates.length - toStore.length,
+      rejected,
+    };
   });
 }
 
