@@ -9,6 +9,7 @@ let url: string;
 let stopAgent: () => Promise<void>;
 let agentUrl: string;
 let teamId: number;
+let readToken: string;
 
 /** A browser's cookie jar, enough for the provider's interaction and session cookies. */
 class CookieJar {
@@ -62,6 +63,10 @@ beforeAll(async () => {
     teamNames: ['Support'],
     tags: { region: 'EU' },
   });
+  ({ token: readToken } = await api('POST', '/v1/project/Shop/application-tokens', {
+    name: 'read logs',
+    scopes: ['activity_logs:read'],
+  }));
   await api('PUT', `/v1/project/Shop/members/${ada.id}/password`, {
     password: 'correct horse battery',
   });
@@ -139,10 +144,31 @@ it('logs a user in to the agent through the OIDC flow, driven over HTTP', async 
     renderingId: teamId,
     tags: { region: 'EU' },
   });
-  const listed = await fetch(`${agentUrl}/orders?timezone=Europe/Paris`, {
+  const read = await fetch(`${agentUrl}/orders/2?timezone=Europe/Paris`, {
     headers: { authorization: `Bearer ${body.token}` },
   });
-  expect(listed.status).toBe(200);
+  expect(read.status).toBe(200);
+
+  // The agent reports the read; the public API shows it, attributed to Ada and her team.
+  const deadline = Date.now() + 10_000;
+  let logs: { action: string; user: { email: string }; team: { name: string } }[] = [];
+  while (logs.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await fetch(
+      `${url}/v1/project/Shop/environment/Production/activity-logs?action=read`,
+      { headers: { authorization: `Bearer ${readToken}` } },
+    );
+    logs = ((await answer.json()) as { data: typeof logs }).data;
+  }
+  expect(logs).toEqual([
+    expect.objectContaining({
+      action: 'read',
+      recordIds: ['2'],
+      collection: { object: 'collection', name: 'orders' },
+      user: expect.objectContaining({ email: 'ada@example.com' }),
+      team: { object: 'team', name: 'Support' },
+    }),
+  ]);
 });
 
 it('refuses a wrong password on the login form, without saying which part was wrong', async () => {
