@@ -1,7 +1,7 @@
 // End-to-end: the built canopy-cloud binary against a stand-in platform (test/stand-in-platform.ts,
 // until @canopy/admin-api-server serves the device flow and the environment lookup) and a real
 // PostgreSQL database.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useTestDatabase } from '@canopy/test-databases';
+import { createServerSandbox, type SandboxSchema } from '@canopy/testing';
 import { buildBinary, runCli, type CliRun } from './cli-binary';
 import { startStandInPlatform, type StandInPlatform } from './stand-in-platform';
 
@@ -172,6 +173,11 @@ describe('canopy-cloud (built binary)', () => {
     expect(await readFile(join(project, 'src', 'typings.ts'), 'utf8')).toContain(
       "'displayName': string;",
     );
+
+    const schema = await startProjectAgent(project);
+    const customers = schema.collections.find((collection) => collection.name === 'customers');
+    const fields = (customers?.fields ?? []) as { field: string }[];
+    expect(fields.map((field) => field.field)).toContain('displayName');
   });
 
   it('refuses an existing directory unless --force, before any network call', async () => {
@@ -291,6 +297,56 @@ describe('canopy-cloud (built binary)', () => {
     }
   });
 });
+
+/**
+ * Starts the bootstrapped project's agent (src/start.ts with its .env) against a platform sandbox
+ * and resolves to the schema it uploaded. The @canopy packages resolve to the workspace builds
+ * through NODE_PATH, and tsx is preloaded by path, since the project has no node_modules here.
+ */
+async function startProjectAgent(project: string): Promise<SandboxSchema> {
+  const sandbox = await createServerSandbox(0);
+  const port = await freePort();
+  const envSecret = platform.envSecret;
+  const agent = spawn(
+    process.execPath,
+    ['--env-file=.env', '--require', require.resolve('tsx/cjs'), 'src/start.ts'],
+    {
+      cwd: project,
+      env: {
+        PATH: process.env.PATH,
+        NODE_PATH: join(__dirname, '..', 'node_modules'),
+        CANOPY_SERVER_URL: sandbox.url,
+        PORT: String(port),
+      },
+    },
+  );
+  let output = '';
+  agent.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  agent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    for (let waited = 0; !sandbox.schema(envSecret) || sandbox.subscribers(envSecret) === 0;) {
+      if (agent.exitCode !== null) throw new Error(`The agent exited: ${output}`);
+      if (waited > 30_000) throw new Error(`The agent did not connect: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waited += 100;
+    }
+    const health = await fetch(`http://127.0.0.1:${port}/forest`);
+    expect(health.status).toBe(200);
+    return sandbox.schema(envSecret) as SandboxSchema;
+  } finally {
+    agent.kill('SIGTERM');
+    await new Promise((resolve) => agent.once('close', resolve));
+    await sandbox.close();
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /**
  * Makes the bootstrapped project resolve @canopy/* to the workspace sources (the packages are not
