@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import { bootstrapProject, type AdminApiServer } from '../src';
-import { startTestServer } from './helpers/test-server';
+import {
+  bootstrapProject,
+  createEnvironmentWithSecret,
+  signSessionToken,
+  type AdminApiServer,
+} from '../src';
+import { startTestServer, TEST_KEYS } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -143,6 +148,44 @@ describe('permissions built from the model', () => {
     });
     const missing = await agent('get', '/liana/v4/permissions/renderings/999999').expect(404);
     expect(missing.body.errors[0].detail).toMatch(/Rendering 999999 does not exist/);
+  });
+
+  it('allows everything in a development environment', async () => {
+    const project = await server.knex('projects').first('id');
+    const { secret: dev } = await createEnvironmentWithSecret(server.knex, project.id, null, {
+      name: 'Development',
+      type: 'development',
+    });
+    await agent('get', '/liana/v4/permissions/environment', dev).expect(200, 'true');
+  });
+
+  it('answers the IP whitelist the management API set', async () => {
+    const session = signSessionToken(TEST_KEYS, {
+      userId,
+      sso: false,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const rules = [
+      { type: 0, ip: '203.0.113.10' },
+      { type: 2, range: '10.0.0.0/8' },
+    ];
+    await request(server.app)
+      .put('/v1/project/Shop/ip-whitelist')
+      .set('authorization', `Bearer ${session}`)
+      .send({ rules })
+      .expect(200);
+    const answer = await agent('get', '/liana/v1/ip-whitelist-rules').expect(200);
+    expect(answer.body.data.attributes).toEqual({ use_ip_whitelist: true, rules });
+    await request(server.app)
+      .put('/v1/project/Shop/ip-whitelist')
+      .set('authorization', `Bearer ${session}`)
+      .send({ rules: [{ type: 3, ip: 'x' }] })
+      .expect(400);
+    await request(server.app)
+      .put('/v1/project/Shop/ip-whitelist')
+      .set('authorization', `Bearer ${session}`)
+      .send({ rules: null })
+      .expect(200);
   });
 
   it('answers the IP whitelist of the project', async () => {
