@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { recentPlatformEvents } from '../store/platform-events';
+import { prunePlatformEvents, recentPlatformEvents } from '../store/platform-events';
 
 /** How often the database is polled for new events. */
 const POLL_MS = 250;
@@ -9,6 +9,8 @@ const POLL_MS = 250;
 const WINDOW_SECONDS = 30;
 /** Interval of the `heartbeat` event (the agent expects one within 45 s). */
 const HEARTBEAT_MS = 15_000;
+/** How often old events are deleted (by whichever process gets there). */
+const PRUNE_MS = 3_600_000;
 
 /**
  * The server-sent event streams of the agents connected to this process. Events are rows of
@@ -21,6 +23,7 @@ export class EventHub {
   private readonly seen = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  private prune: NodeJS.Timeout | undefined;
   private primed = false;
   private polling = false;
 
@@ -33,6 +36,11 @@ export class EventHub {
   start(): void {
     this.timer = setInterval(() => void this.poll(), POLL_MS);
     this.heartbeat = setInterval(() => this.broadcast(undefined, 'heartbeat', '{}'), HEARTBEAT_MS);
+    this.prune = setInterval(() => {
+      prunePlatformEvents(this.knex).catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'pruning platform events failed'),
+      );
+    }, PRUNE_MS);
     void this.poll();
   }
 
@@ -59,6 +67,7 @@ export class EventHub {
   close(): void {
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    clearInterval(this.prune);
     for (const response of this.streams.keys()) response.end();
     this.streams.clear();
   }

@@ -49,3 +49,8 @@ export async function recentPlatformEvents(
     data: row.data,
   }));
 }
+
+/** Deletes events older than a day: pollers only ever read the last few seconds. */
+export async function prunePlatformEvents(knex: Knex): Promise<number> {
+  return knex('platform_events').whereRaw("created_at < now() - interval '1 day'").delete();
+}
