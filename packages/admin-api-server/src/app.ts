@@ -11,6 +11,7 @@ import { requestLogger } from './logging/logger';
 import { activityLogsRouter } from './routes/activity-logs';
 import { adminLogsRouter } from './routes/admin-logs';
 import { applicationTokensRouter } from './routes/application-tokens';
+import { collectionsRouter } from './routes/collections';
 import { managementRouter } from './routes/management';
 import { notesRouter } from './routes/notes';
 import { operationsRouter } from './routes/operations';
@@ -36,6 +37,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
+  app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
   app.use(notFoundHandler());

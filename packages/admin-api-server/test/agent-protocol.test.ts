@@ -7,7 +7,7 @@ import {
   signSessionToken,
   type AdminApiServer,
 } from '../src';
-import { startTestServer, TEST_KEYS } from './helpers/test-server';
+import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -79,8 +79,15 @@ describe('schema hash check and upload', () => {
     await agent('post', '/forest/apimaps/hashcheck')
       .send({ schemaFileHash: 'h1' })
       .expect(200, { sendSchema: false });
-    const collections = await server.knex('environment_collections').select('name', 'action_names');
-    expect(collections).toEqual([{ name: 'orders', action_names: ['Ship'] }]);
+    const project = await server.knex('projects').first('id', 'name', 'sso_enabled');
+    const token = await tokenFor(server, project, userId, ['activity_logs:read']);
+    const listed = await request(server.app)
+      .get('/v1/project/Shop/environment/Production/collections')
+      .set('authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(listed.body).toEqual({
+      data: [{ object: 'collection', name: 'orders', actions: ['Ship'] }],
+    });
   });
 
   it('refuses an upload that does not validate, naming the bad path', async () => {

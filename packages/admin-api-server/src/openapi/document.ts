@@ -311,6 +311,37 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
       },
     },
+    [`${envPath}/collections`]: {
+      get: {
+        operationId: 'listCollections',
+        summary: "Collections the environment's agent declared in its last schema upload",
+        security: APP,
+        parameters: [PROJECT, ENVIRONMENT],
+        responses: {
+          ...ok('The collections and their action names', {
+            type: 'object',
+            properties: {
+              data: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    object: { type: 'string', enum: ['collection'] },
+                    name: { type: 'string' },
+                    actions: { type: 'array', items: { type: 'string' } },
+                  },
+                  required: ['object', 'name', 'actions'],
+                  additionalProperties: false,
+                },
+              },
+            },
+            required: ['data'],
+            additionalProperties: false,
+          }),
+          ...errors(),
+        },
+      },
+    },
     '/v1/project/{projectName}/application-tokens': {
       get: {
         operationId: 'listApplicationTokens',
