@@ -126,7 +126,7 @@ describe('canopy-cloud (built binary)', () => {
         CANOPY_CONFIG_DIR: fresh,
       },
     );
-    expect(run.stderr).toMatch(/^To log in, open .*\n.*confirm the code/);
+    expect(run.stderr).toMatch(/To log in, open .*\n.*confirm the code/);
     expect(run.code).toBe(0);
     expect(existsSync(join(fresh, 'credentials.json'))).toBe(true);
     expect(JSON.parse(run.stdout)).toMatchObject({

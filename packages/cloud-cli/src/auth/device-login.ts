@@ -16,19 +16,30 @@ export interface DeviceCodePrompt {
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
+/** How the device login shows its progress (see `Output`). */
+export interface DeviceLoginHooks {
+  /** Runs one network step under a progress indicator. */
+  step<T>(label: string, work: () => Promise<T>): Promise<T>;
+  /** Shows the verification URL and user code. */
+  prompt(prompt: DeviceCodePrompt): void;
+}
+
 /**
  * Logs in with the OAuth 2.0 Device Authorization Grant (RFC 8628): asks the platform for a
- * device code, hands the verification URL and user code to `prompt`, then polls the token
+ * device code, hands the verification URL and user code to `hooks.prompt`, then polls the token
  * endpoint no faster than the platform's `interval` (5 s more after each `slow_down`) until the
  * user approves, denies, or the code expires.
  */
 export async function deviceLogin(
   serverUrl: string,
-  prompt: (prompt: DeviceCodePrompt) => void,
+  hooks: DeviceLoginHooks,
 ): Promise<StoredToken> {
-  const endpoints = await discoverDeviceFlow(serverUrl);
-  const authorization = await platformRequest(endpoints.deviceAuthorizationEndpoint, {
-    form: { client_id: CLI_CLIENT_ID, scope: CLI_SCOPE },
+  const { endpoints, authorization } = await hooks.step('Starting the login', async () => {
+    const found = await discoverDeviceFlow(serverUrl);
+    const answer = await platformRequest(found.deviceAuthorizationEndpoint, {
+      form: { client_id: CLI_CLIENT_ID, scope: CLI_SCOPE },
+    });
+    return { endpoints: found, authorization: answer };
   });
   if (authorization.status !== 200) throw unexpectedAnswer('start a device login', authorization);
   const body = (authorization.body ?? {}) as Record<string, unknown>;
@@ -40,8 +51,8 @@ export async function deviceLogin(
     );
   }
   const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 600;
-  let interval = typeof body.interval === 'number' && body.interval >= 0 ? body.interval : 5;
-  prompt({
+  const interval = typeof body.interval === 'number' && body.interval >= 0 ? body.interval : 5;
+  hooks.prompt({
     verificationUri: uri,
     verificationUriComplete:
       typeof body.verification_uri_complete === 'string' ? body.verification_uri_complete : null,
@@ -49,11 +60,22 @@ export async function deviceLogin(
     expiresInSeconds: expiresIn,
   });
 
-  const deadline = Date.now() + expiresIn * 1000;
+  return hooks.step('Waiting for you to confirm the code', () =>
+    poll(endpoints.tokenEndpoint, deviceCode, interval, Date.now() + expiresIn * 1000),
+  );
+}
+
+async function poll(
+  tokenEndpoint: string,
+  deviceCode: string,
+  initialInterval: number,
+  deadline: number,
+): Promise<StoredToken> {
+  let interval = initialInterval;
   for (;;) {
     await sleep(interval * 1000);
     if (Date.now() > deadline) break;
-    const response = await platformRequest(endpoints.tokenEndpoint, {
+    const response = await platformRequest(tokenEndpoint, {
       form: { grant_type: DEVICE_CODE_GRANT, device_code: deviceCode, client_id: CLI_CLIENT_ID },
     });
     if (response.status === 200) return toStoredToken(response.body);

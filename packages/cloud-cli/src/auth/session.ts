@@ -17,7 +17,10 @@ const EXPIRY_MARGIN_MS = 30_000;
  * `--json` output stays parseable).
  */
 export async function login(serverUrl: string, output: Output): Promise<StoredToken> {
-  const token = await deviceLogin(serverUrl, (prompt) => output.notice(describePrompt(prompt)));
+  const token = await deviceLogin(serverUrl, {
+    step: (label, work) => output.step(label, work),
+    prompt: (prompt) => output.notice(describePrompt(prompt)),
+  });
   await output.step('Saving your login', () => saveToken(serverUrl, token));
   return token;
 }
