@@ -85,12 +85,21 @@ describe('canopy-admin-api bootstrap', () => {
     const project = await as(session).get('/v1/project/Shop').expect(200);
     expect(project.body).toMatchObject({
       name: 'Shop',
+      ssoEnabled: false,
       environments: [{ name: 'Production', type: 'production', collections: [] }],
       members: [{ email: 'ada@example.com', permissionLevel: 'admin', roleName: 'Admin' }],
       roles: [{ name: 'Admin', rights: {} }],
       teams: [{ name: 'Operations', scopes: {} }],
       ipWhitelist: null,
     });
+  });
+
+  it('turns the SSO requirement on and off', async () => {
+    await as(session).patch('/v1/project/Shop', { ssoEnabled: true }).expect(200);
+    expect((await server.knex('projects').where({ name: 'Shop' }).first()).sso_enabled).toBe(true);
+    await as(session).patch('/v1/project/Shop', { ssoEnabled: false }).expect(200);
+    const bad = await as(session).patch('/v1/project/Shop', { sso: true }).expect(400);
+    expect(bad.body.code).toBe('invalid_body');
   });
 
   it('refuses a malformed email', async () => {

@@ -130,6 +130,13 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
       ),
     },
     [project]: {
+      patch: operation(
+        'updateProject',
+        'Turn the SSO requirement on or off',
+        [PROJECT],
+        ok('The project', { type: 'object' }),
+        body.UPDATE_PROJECT_BODY,
+      ),
       get: operation(
         'getProject',
         'The project with environments, members, roles, teams and IP whitelist',

@@ -54,6 +54,7 @@ function requireProjectAdmin(ctx: ServerContext): RequestHandler {
 
 const parse = {
   project: bodyParser<{ name: string }>(schemas.CREATE_PROJECT_BODY),
+  updateProject: bodyParser<{ ssoEnabled: boolean }>(schemas.UPDATE_PROJECT_BODY),
   createEnvironment: bodyParser<Parameters<typeof createEnvironmentWithSecret>[3]>(
     schemas.CREATE_ENVIRONMENT_BODY,
   ),
@@ -107,12 +108,19 @@ export function managementRouter(ctx: ServerContext): Router {
       res.json({
         id: projectId,
         name: required(req.project, 'project').name,
+        ssoEnabled: required(req.project, 'project').sso_enabled,
         environments,
         members,
         roles,
         teams,
         ipWhitelist: whitelist?.ip_whitelist_rules ?? null,
       });
+    })
+    .patch(base, admin, async (req, res) => {
+      const { projectId } = ids(req);
+      const { ssoEnabled } = parse.updateProject(req.body);
+      await ctx.knex('projects').where({ id: projectId }).update({ sso_enabled: ssoEnabled });
+      res.json({ id: projectId, name: required(req.project, 'project').name, ssoEnabled });
     })
     .post(`${base}/environments`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);

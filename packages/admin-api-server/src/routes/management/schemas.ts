@@ -44,6 +44,19 @@ export const CREATE_PROJECT_BODY: JsonSchema = {
   additionalProperties: false,
 };
 
+/** `PATCH /v1/project/{p}`. */
+export const UPDATE_PROJECT_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    ssoEnabled: {
+      type: 'boolean',
+      description: 'Require SSO sessions for token management on this project',
+    },
+  },
+  required: ['ssoEnabled'],
+  additionalProperties: false,
+};
+
 /** `POST /v1/project/{p}/environments`. */
 export const CREATE_ENVIRONMENT_BODY: JsonSchema = {
   type: 'object',
