@@ -1,4 +1,4 @@
-import express, { type Request, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import type { ServerContext } from '../http/context';
@@ -108,9 +108,41 @@ export function oidcRouter(ctx: ServerContext): Router {
     res.json({ code: req.query.code ?? null, state: req.query.state ?? null });
   });
 
+  const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   router.use(OIDC_PATH, async (req, res) => {
     const provider = await providerFor(req);
-    provider.callback()(req, res);
+    let handle = handlers.get(provider);
+    if (!handle) {
+      handle = provider.callback();
+      handlers.set(provider, handle);
+    }
+    handle(req, res);
   });
+  router.use(interactionErrorHandler);
   return router;
+}
+
+/**
+ * OAuth errors of the interaction routes (unknown or expired interaction, for instance) as
+ * `{error, error_description}` with their status; anything else goes on to the next handler.
+ */
+function interactionErrorHandler(
+  error: unknown,
+  _req: Request,
+  res: Response,
+  next: NextFunction,
+): void {
+  const failure = error as { status?: unknown; error?: unknown; error_description?: unknown };
+  if (
+    typeof failure.status === 'number' &&
+    failure.status < 500 &&
+    typeof failure.error === 'string'
+  ) {
+    res.status(failure.status).json({
+      error: failure.error,
+      error_description: String(failure.error_description ?? failure.error),
+    });
+    return;
+  }
+  next(error);
 }

@@ -179,3 +179,9 @@ it('refuses a wrong password on the login form, without saying which part was wr
   const unknown = await post(jar, loginUrl, 'nobody@example.com', 'not the password');
   expect(await unknown.text()).toContain('Wrong email or password.');
 });
+
+it('answers an unknown login interaction with an OAuth error, not a crash', async () => {
+  const answer = await fetch(`${url}/oidc/interaction/unknown-uid`);
+  expect(answer.status).toBe(400);
+  expect(await answer.json()).toMatchObject({ error: 'invalid_request' });
+});
