@@ -1,18 +1,6 @@
 import { ApiError } from '../errors';
+import type { ReportedActivityLog } from '../store/activity-log-ingestion';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
-
-/** One activity log as the agent's reporter sends it (`POST /liana/v1/activity-logs`). */
-export interface ReportedActivityLog {
-  id: string;
-  createdAt: Date;
-  type: 'read' | 'write';
-  action: ActivityAction;
-  label: string;
-  userId: number;
-  renderingId: number | null;
-  collectionName: string | null;
-  recordIds: string[];
-}
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;

@@ -1,7 +1,19 @@
 import type { Knex } from 'knex';
-import type { ReportedActivityLog } from '../agent-protocol/activity-log-batch';
-import { insertActivityLogs } from './activity-log-writer';
+import { insertActivityLogs, type ActivityAction } from './activity-log-writer';
 import { resolveUserTeam } from './model';
+
+/** One activity log as the agent's reporter sends it (`POST /liana/v1/activity-logs`). */
+export interface ReportedActivityLog {
+  id: string;
+  createdAt: Date;
+  type: 'read' | 'write';
+  action: ActivityAction;
+  label: string;
+  userId: number;
+  renderingId: number | null;
+  collectionName: string | null;
+  recordIds: string[];
+}
 
 /** What became of a batch: stored, already stored, or refused (with the reason, per log id). */
 export interface IngestionResult {
