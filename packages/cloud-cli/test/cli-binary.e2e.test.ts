@@ -1,4 +1,4 @@
-// End-to-end: the built canopy-cloud binary against a stand-in platform (test/stand-in-platform.ts,
+// End-to-end: the canopy-cloud binary, installed from the packed tarballs, against a stand-in platform (test/stand-in-platform.ts,
 // until @canopy/admin-api-server serves the device flow and the environment lookup) and a real
 // PostgreSQL database.
 import { execFile, spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useTestDatabase } from '@canopy/test-databases';
 import { createServerSandbox, type SandboxSchema } from '@canopy/testing';
-import { buildBinary, runCli, type CliRun } from './cli-binary';
+import { installFromTarballs, runCli as runBin, type CliOptions, type CliRun } from './cli-binary';
 import { startStandInPlatform, type StandInPlatform } from './stand-in-platform';
 
 jest.setTimeout(120_000);
@@ -19,11 +19,13 @@ const database = useTestDatabase('postgres');
 let platform: StandInPlatform;
 let work: string;
 let configDir: string;
+let bin: string;
+const runCli = (args: string[], options: CliOptions) => runBin(bin, args, options);
 
 beforeAll(async () => {
-  await buildBinary();
   platform = await startStandInPlatform();
   work = await mkdtemp(join(tmpdir(), 'canopy-cloud-e2e-'));
+  bin = await installFromTarballs(work);
   configDir = join(work, 'config');
   await database().knex.schema.createTable('customers', (table) => {
     table.increments('id');
@@ -299,27 +301,21 @@ describe('canopy-cloud (built binary)', () => {
 });
 
 /**
- * Starts the bootstrapped project's agent (src/start.ts with its .env) against a platform sandbox
- * and resolves to the schema it uploaded. The @canopy packages resolve to the workspace builds
- * through NODE_PATH, and tsx is preloaded by path, since the project has no node_modules here.
+ * Starts the bootstrapped project's agent with its `npm start` command against a platform sandbox
+ * and resolves to the schema it uploaded. @canopy/* and tsx resolve to the packages installed from
+ * the tarballs in the parent directory.
  */
 async function startProjectAgent(project: string): Promise<SandboxSchema> {
   const sandbox = await createServerSandbox(0);
   const port = await freePort();
   const envSecret = platform.envSecret;
-  const agent = spawn(
-    process.execPath,
-    ['--env-file=.env', '--require', require.resolve('tsx/cjs'), 'src/start.ts'],
-    {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        NODE_PATH: join(__dirname, '..', 'node_modules'),
-        CANOPY_SERVER_URL: sandbox.url,
-        PORT: String(port),
-      },
-    },
-  );
+  const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+  const [command, ...args] = (manifest.scripts.start as string).split(' ');
+  expect(command).toBe('node');
+  const agent = spawn(process.execPath, args, {
+    cwd: project,
+    env: { PATH: process.env.PATH, CANOPY_SERVER_URL: sandbox.url, PORT: String(port) },
+  });
   let output = '';
   agent.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   agent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,14 +1,13 @@
-// Builds canopy-cloud (and the workspace packages it requires at run time) with tsup, then runs
-// dist/cli.js as a child process the way `npx canopy-cloud` does.
+// Builds canopy-cloud (and the workspace packages it requires at run time) with tsup, packs them,
+// installs the tarballs with npm into a directory (what `npm install -D @canopy/cloud-cli` gives a
+// user), and runs the installed node_modules/.bin/canopy-cloud as a child process, as npx does.
 import { execFile, spawn } from 'node:child_process';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const packages = join(__dirname, '..', '..');
 const tsup = require.resolve('tsup/dist/cli-default.js');
-
-/** The built binary. */
-export const CLI_PATH = join(__dirname, '..', 'dist', 'cli.js');
 
 /**
  * Builds the CommonJS output of agent-core, datasource-sql and cloud-cli (no declarations: the
@@ -40,6 +39,35 @@ export async function buildBinary(): Promise<void> {
   }
 }
 
+const PACKED = ['agent-core', 'datasource-sql', 'cloud-cli'];
+
+/**
+ * Builds and packs the packages, then installs the tarballs into `directory` (which gets a
+ * package.json); resolves to the installed `canopy-cloud` binary. Peer dependencies are not
+ * installed (`--legacy-peer-deps`): PostgreSQL needs none of the optional SQL drivers.
+ */
+export async function installFromTarballs(directory: string): Promise<string> {
+  await buildBinary();
+  const tarballs = join(directory, 'tarballs');
+  await mkdir(tarballs, { recursive: true });
+  for (const name of PACKED) {
+    await promisify(execFile)('pnpm', ['pack', '--pack-destination', tarballs], {
+      cwd: join(packages, name),
+    });
+  }
+  await writeFile(
+    join(directory, 'package.json'),
+    JSON.stringify({ name: 'canopy-cloud-e2e', private: true }),
+  );
+  const files = (await readdir(tarballs)).map((file) => join(tarballs, file));
+  await promisify(execFile)(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', ...files],
+    { cwd: directory },
+  );
+  return join(directory, 'node_modules', '.bin', 'canopy-cloud');
+}
+
 export interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -54,10 +82,10 @@ export interface CliOptions {
   onStderr?: (stderr: string, child: { kill: (signal: NodeJS.Signals) => void }) => void;
 }
 
-/** Runs `canopy-cloud <args>` and resolves when it exits. */
-export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+/** Runs the installed `canopy-cloud <args>` and resolves when it exits. */
+export function runCli(bin: string, args: string[], options: CliOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const child = spawn(bin, args, {
       cwd: options.cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
     });
