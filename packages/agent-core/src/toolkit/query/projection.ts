@@ -44,6 +44,9 @@ export class Projection extends Array<string> {
 
   /** Whether both projections contain the same paths (order-insensitive). */
   equals(other: readonly string[]): boolean {
+    if (this.length === other.length && this.every((path, index) => path === other[index])) {
+      return true;
+    }
     const mine = new Set(this);
     const theirs = new Set(other);
     return mine.size === theirs.size && [...mine].every((path) => theirs.has(path));
@@ -51,7 +54,14 @@ export class Projection extends Array<string> {
 
   /** Replaces each path by one or more paths (deduplicated). */
   replace(handler: (path: string) => string | readonly string[]): Projection {
-    return new Projection().union(...this.map((path) => [handler(path)].flat()));
+    // Runs in several layers of every list: one Set, no intermediate arrays.
+    const all = new Set<string>();
+    for (const path of this) {
+      const replaced = handler(path);
+      if (typeof replaced === 'string') all.add(replaced);
+      else for (const one of replaced) all.add(one);
+    }
+    return new Projection(...all);
   }
 
   /** Prefixes every path with `prefix:`. */

@@ -99,4 +99,36 @@ describe('renameField', () => {
     );
     expect(dataSource.getCollection('books').schema.fields.title).toBeDefined();
   });
+
+  // Lists skip the translation while no collection of the data source renames anything: a rename
+  // in one collection must still reach paths that other collections read through relations.
+  it('translates relation paths of collections that rename nothing themselves', async () => {
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('authors', (a) => a.renameField('lastName', 'surname')),
+    );
+    const records = await dataSource
+      .getCollection('books')
+      .list(
+        caller,
+        new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 4) }),
+        new Projection('title', 'author:surname'),
+      );
+    expect(records).toEqual([{ title: 'Mort', author: { surname: 'Pratchett' } }]);
+  });
+
+  it('passes lists through again once every rename is cancelled', async () => {
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('authors', (a) =>
+        a.renameField('lastName', 'surname').renameField('surname', 'lastName'),
+      ),
+    );
+    const records = await dataSource
+      .getCollection('books')
+      .list(
+        caller,
+        new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 4) }),
+        new Projection('title', 'author:lastName'),
+      );
+    expect(records).toEqual([{ title: 'Mort', author: { lastName: 'Pratchett' } }]);
+  });
 });

@@ -12,6 +12,12 @@ import { CollectionDecorator } from '../collection-decorator';
 import type { DataSourceDecorator } from '../data-source-decorator';
 
 /**
+ * Number of renamed fields over all the collections of each data source of this layer: while it
+ * is 0, every translation is the identity and lists, filters and records pass through untouched.
+ */
+const renamedFieldCounts = new WeakMap<object, number>();
+
+/**
  * Layer 1 — `renameField`: the top of the stack, so customization code below always uses
  * original names. Schemas, records, filters, sorts, projections and aggregation groups are
  * translated in both directions; relation keys pointing to renamed fields follow.
@@ -29,7 +35,17 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     validateFieldName(this.name, newName);
     if (newName === original) this.toExposed.delete(original);
     else this.toExposed.set(original, newName);
-    for (const collection of this.dataSource.collections) collection.markSchemaAsDirty();
+    let renamed = 0;
+    for (const collection of this.dataSource.collections) {
+      renamed += collection.toExposed.size;
+      collection.markSchemaAsDirty();
+    }
+    renamedFieldCounts.set(this.dataSource, renamed);
+  }
+
+  /** Whether no collection of this data source renames a field (translations are identities). */
+  private get renamesNothing(): boolean {
+    return !renamedFieldCounts.get(this.dataSource);
   }
 
   /** The exposed name of an original field name. */
@@ -83,6 +99,7 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
 
   /** Translates a path (`author:name`) from exposed to original names, or back. */
   private path(path: string, direction: 'down' | 'up'): string {
+    if (this.renamesNothing) return path;
     const [head, ...rest] = path.split(':') as [string, ...string[]];
     const name = direction === 'down' ? this.toOriginal(head) : this.fromChild(head);
     if (rest.length === 0) return name;
@@ -93,8 +110,8 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
 
   private record(record: RecordData, direction: 'down' | 'up'): RecordData {
     if (
-      this.toExposed.size === 0 &&
-      !Object.values(record).some((v) => v && typeof v === 'object')
+      this.renamesNothing ||
+      (this.toExposed.size === 0 && !Object.values(record).some((v) => v && typeof v === 'object'))
     ) {
       return record;
     }
@@ -113,6 +130,7 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
   }
 
   private filter<F extends Filter>(filter: F): F {
+    if (this.renamesNothing) return filter;
     const conditionTree =
       filter.conditionTree?.replaceFields((field) => this.path(field, 'down')) ?? null;
     if (filter instanceof PaginatedFilter && filter.sort) {
@@ -130,6 +148,7 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (this.renamesNothing) return super.list(caller, filter, projection);
     const records = await super.list(
       caller,
       this.filter(filter),
