@@ -12,8 +12,7 @@ export type CliErrorCode =
   | 'DISK_ERROR'
   | 'NOT_A_PROJECT'
   | 'CUSTOMIZATION_FAILED'
-  | 'DATABASE_ERROR'
-  | 'INTERRUPTED';
+  | 'DATABASE_ERROR';
 
 const EXIT_CODES: Record<CliErrorCode, number> = {
   INVALID_INPUT: ExitCode.Usage,
@@ -27,7 +26,6 @@ const EXIT_CODES: Record<CliErrorCode, number> = {
   NOT_A_PROJECT: ExitCode.Failure,
   CUSTOMIZATION_FAILED: ExitCode.Failure,
   DATABASE_ERROR: ExitCode.Failure,
-  INTERRUPTED: ExitCode.Failure,
 };
 
 /**

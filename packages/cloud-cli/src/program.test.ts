@@ -40,4 +40,31 @@ describe('canopy-cloud program', () => {
     expect(output.text()).toMatch(/^error: /);
     expect(output.text()).toContain('canopy-cloud --help');
   });
+
+  it('reports a failure with --json as one JSON object and the usage exit code', async () => {
+    const output = captureOutput();
+    let code: number;
+    try {
+      code = await run([
+        'node',
+        'canopy-cloud',
+        'bootstrap',
+        '--json',
+        '--server-url',
+        'http://127.0.0.1:9',
+        '--env-secret',
+        'not-a-secret',
+      ]);
+    } finally {
+      output.restore();
+    }
+    expect(code).toBe(ExitCode.Usage);
+    expect(JSON.parse(output.text())).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('64 lowercase hexadecimal'),
+      },
+    });
+  });
 });

@@ -19,6 +19,8 @@ export interface StandInSettings {
   accessTokenSeconds: number;
   /** `interval` of device authorizations, in seconds. */
   pollInterval: number;
+  /** Answer the next device-code poll with `slow_down`. */
+  slowDownOnce: boolean;
 }
 
 export interface StandInPlatform {
@@ -26,6 +28,8 @@ export interface StandInPlatform {
   readonly settings: StandInSettings;
   /** Requests received, as `METHOD path` (for asserting what the CLI did). */
   readonly requests: string[];
+  /** When each device-code poll arrived (epoch ms). */
+  readonly polls: number[];
   /** The env secret the stand-in knows, of project "Shop", environment "Production". */
   readonly envSecret: string;
   /** Approves (or denies) the pending device login with this user code, as the browser would. */
@@ -39,8 +43,13 @@ export interface StandInPlatform {
 
 /** Starts the stand-in on a free loopback port. */
 export async function startStandInPlatform(): Promise<StandInPlatform> {
-  const settings: StandInSettings = { accessTokenSeconds: 3600, pollInterval: 1 };
+  const settings: StandInSettings = {
+    accessTokenSeconds: 3600,
+    pollInterval: 1,
+    slowDownOnce: false,
+  };
   const requests: string[] = [];
+  const polls: number[] = [];
   const grants = new Map<string, DeviceGrant>();
   const accessTokens = new Map<string, number>();
   const refreshTokens = new Set<string>();
@@ -104,8 +113,13 @@ export async function startStandInPlatform(): Promise<StandInPlatform> {
     if (request.method === 'POST' && path === '/oidc/token') {
       if (form.get('client_id') !== 'canopy-cloud') return send(401, { error: 'invalid_client' });
       if (form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:device_code') {
+        polls.push(Date.now());
         const grant = grants.get(form.get('device_code') ?? '');
         if (!grant) return send(400, { error: 'invalid_grant' });
+        if (settings.slowDownOnce) {
+          settings.slowDownOnce = false;
+          return send(400, { error: 'slow_down' });
+        }
         if (grant.state === 'pending') return send(400, { error: 'authorization_pending' });
         grants.delete(grant.deviceCode);
         if (grant.state === 'denied') return send(400, { error: 'access_denied' });
@@ -159,6 +173,7 @@ export async function startStandInPlatform(): Promise<StandInPlatform> {
     url,
     settings,
     requests,
+    polls,
     envSecret,
     async decide(userCode, approve) {
       const response = await fetch(`${url}/oidc/device/decision`, {

@@ -39,6 +39,18 @@ describe('device login (RFC 8628)', () => {
     expect(polls - before).toBeGreaterThan(1);
   });
 
+  it('waits 5 s more between polls after a slow_down', async () => {
+    platform.settings.slowDownOnce = true;
+    const { run } = login(async (prompt) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await platform.decide(prompt.userCode, true);
+    });
+    const first = platform.polls.length;
+    await run;
+    const [slowedDown, next] = platform.polls.slice(first);
+    expect(next! - slowedDown!).toBeGreaterThanOrEqual(5000);
+  }, 15_000);
+
   it('fails with LOGIN_FAILED when the user denies', async () => {
     const { run } = login((prompt) => platform.decide(prompt.userCode, false));
     await expect(run).rejects.toMatchObject({ code: 'LOGIN_FAILED', exitCode: 3 });
