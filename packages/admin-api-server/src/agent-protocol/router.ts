@@ -36,7 +36,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
   router.post('/forest/apimaps', json, async (request, response) => {
     const environment = await env(request);
     const { hash, collections } = readSchemaDocument(request.body);
-    await storeSchema(ctx.knex, environment.id, { hash, document: request.body, collections });
+    await storeSchema(ctx.knex, environment, { hash, document: request.body, collections });
     response.json({});
   });
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { publishPlatformEvent } from './platform-events';
 
 /** A collection an agent declared, with the display names of its actions. */
 export interface DeclaredCollection {
@@ -19,13 +20,15 @@ export async function hasSchemaHash(
 /**
  * Stores an uploaded schema and the collections it declares. The environment row is locked, so
  * concurrent uploads (several agent instances starting together) replace it one after the other
- * and the collections always match one whole upload.
+ * and the collections always match one whole upload. Agents of the project are told to refetch
+ * the environment permissions, which list the collections.
  */
 export async function storeSchema(
   knex: Knex,
-  environmentId: number,
+  environment: { id: number; projectId: number },
   upload: { hash: string; document: unknown; collections: DeclaredCollection[] },
 ): Promise<void> {
+  const environmentId = environment.id;
   await knex.transaction(async (trx) => {
     await trx('environments').where({ id: environmentId }).forUpdate().first('id');
     await trx('environments')
@@ -41,6 +44,7 @@ export async function storeSchema(
         })),
       );
     }
+    await publishPlatformEvent(trx, environment.projectId, 'refresh-roles');
   });
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { issueEnvironmentSecret } from '../model/environment-secrets';
+import { publishPlatformEvent } from '../platform-events';
 import { environmentValue } from './admin-values';
 
 /** An environment as the management API shows it (never its secret). */
@@ -147,6 +148,8 @@ export async function updateEnvironment(
         newValue: environmentValue(row),
       },
     ]);
+    // A development environment answers its permissions differently (everything allowed).
+    if (row.type !== before.type) await publishPlatformEvent(trx, projectId, 'refresh-roles');
     return { id: row.id as number, secret };
   });
   const environment = (await listEnvironments(knex, projectId)).find((e) => e.id === result.id)!;
