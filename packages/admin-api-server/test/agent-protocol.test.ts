@@ -235,6 +235,19 @@ describe('activity-log ingestion', () => {
     ]);
   });
 
+  it('stores a batch sent twice at the same moment once', async () => {
+    const batch = { logs: [log('d-1'), log('d-2')] };
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => agent('post', '/liana/v1/activity-logs').send(batch).expect(200)),
+    );
+    expect(answers.map((answer) => answer.body.accepted).sort()).toEqual([0, 0, 2]);
+    const stored = await server
+      .knex('ingested_activity_logs')
+      .whereIn('external_id', ['d-1', 'd-2'])
+      .count({ n: '*' });
+    expect(stored).toEqual([{ n: '2' }]);
+  });
+
   it('refuses a malformed batch whole, naming the path', async () => {
     const bad = await agent('post', '/liana/v1/activity-logs')
       .send({ logs: [log('b-1'), log('b-2', { action: 'fly' })] })
@@ -242,7 +255,7 @@ describe('activity-log ingestion', () => {
     expect(bad.body.errors[0].detail).toBe(
       'Invalid activity-log batch: logs[1].action must be one of the activity-log actions (got "fly").',
     );
-    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '2' }]);
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '4' }]);
   });
 
   it('rejects only the logs of users outside the project, so the agent queue moves on', async () => {
@@ -253,6 +266,6 @@ describe('activity-log ingestion', () => {
         duplicates: 0,
         rejected: [{ id: 'c-2', reason: 'user 424242 is not a member of this project' }],
       });
-    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '3' }]);
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '5' }]);
   });
 });
