@@ -25,7 +25,12 @@ export class PaginatedFilter extends Filter {
 
   constructor(parts: PaginatedFilterComponents = {}) {
     super(parts);
-    this.sort = parts.sort ? new Sort(...parts.sort) : null;
+    // A Sort is never mutated once built: overrides (several per list, one per layer) share it.
+    this.sort = parts.sort
+      ? parts.sort instanceof Sort
+        ? parts.sort
+        : new Sort(...parts.sort)
+      : null;
     this.page = parts.page ?? null;
   }
 

@@ -28,7 +28,13 @@ export class Sort extends Array<SortClause> {
 
   /** Replaces each clause by zero or more clauses. */
   replaceClauses(handler: (clause: SortClause) => SortClause | readonly SortClause[]): Sort {
-    return new Sort(...this.flatMap((clause) => [handler(clause)].flat()));
+    const clauses: SortClause[] = [];
+    for (const clause of this) {
+      const replaced = handler(clause);
+      if (Array.isArray(replaced)) clauses.push(...(replaced as readonly SortClause[]));
+      else clauses.push(replaced as SortClause);
+    }
+    return new Sort(...clauses);
   }
 
   /** Prefixes every field with `prefix:`. */
