@@ -2,7 +2,7 @@
 // installs the tarballs with npm into a directory (what `npm install -D @canopy/cloud-cli` gives a
 // user), and runs the installed node_modules/.bin/canopy-cloud as a child process, as npx does.
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -10,62 +10,62 @@ const packages = join(__dirname, '..', '..');
 const tsup = require.resolve('tsup/dist/cli-default.js');
 
 /**
- * Builds the CommonJS output of agent-core, datasource-sql and cloud-cli (no declarations: the
- * binary only needs JavaScript). Each package is built in its own directory so that its
- * dependencies stay external, as in the published packages.
+ * Builds the CommonJS output of agent-core, datasource-sql and cloud-cli into
+ * `<directory>/staging/<name>/dist` (no declarations: the binary only needs JavaScript; nothing
+ * is written inside the workspace), beside a package.json whose `workspace:` ranges are replaced
+ * as `pnpm pack` would, and packs each with npm. Each package is built from its own directory so
+ * that its dependencies stay external, as in the published packages.
  */
-export async function buildBinary(): Promise<void> {
+async function packPackages(directory: string): Promise<string[]> {
+  const tarballs = join(directory, 'tarballs');
+  await mkdir(tarballs, { recursive: true });
   for (const [name, entries] of [
     ['agent-core', ['src/index.ts']],
     ['datasource-sql', ['src/index.ts']],
     ['cloud-cli', ['src/index.ts', 'src/cli.ts']],
   ] as const) {
-    await promisify(execFile)(
+    const source = join(packages, name);
+    const staged = join(directory, 'staging', name);
+    const options = ['--no-config', '--format', 'cjs', '--target', 'node20', '--platform', 'node'];
+    await run(
       process.execPath,
-      [
-        tsup,
-        ...entries,
-        '--no-config',
-        '--format',
-        'cjs',
-        '--target',
-        'node20',
-        '--platform',
-        'node',
-        '--silent',
-      ],
-      { cwd: join(packages, name) },
+      [tsup, ...entries, ...options, '--out-dir', join(staged, 'dist'), '--silent'],
+      source,
     );
+    const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8'));
+    for (const field of ['dependencies', 'peerDependencies']) {
+      for (const [dependency, range] of Object.entries<string>(manifest[field] ?? {})) {
+        if (range.startsWith('workspace:')) manifest[field][dependency] = `^${manifest.version}`;
+      }
+    }
+    delete manifest.devDependencies;
+    await writeFile(join(staged, 'package.json'), JSON.stringify(manifest, null, 2));
+    await run('npm', ['pack', '--pack-destination', tarballs, '--loglevel=error'], staged);
   }
+  return (await readdir(tarballs)).map((file) => join(tarballs, file));
 }
 
-const PACKED = ['agent-core', 'datasource-sql', 'cloud-cli'];
-
 /**
- * Builds and packs the packages, then installs the tarballs into `directory` (which gets a
- * package.json); resolves to the installed `canopy-cloud` binary. Peer dependencies are not
- * installed (`--legacy-peer-deps`): PostgreSQL needs none of the optional SQL drivers.
+ * Packs the packages, then installs the tarballs into `directory` (which gets a package.json);
+ * resolves to the installed `canopy-cloud` binary. Peer dependencies are not installed
+ * (`--legacy-peer-deps`): PostgreSQL needs none of the optional SQL drivers.
  */
 export async function installFromTarballs(directory: string): Promise<string> {
-  await buildBinary();
-  const tarballs = join(directory, 'tarballs');
-  await mkdir(tarballs, { recursive: true });
-  for (const name of PACKED) {
-    await promisify(execFile)('pnpm', ['pack', '--pack-destination', tarballs], {
-      cwd: join(packages, name),
-    });
-  }
+  const files = await packPackages(directory);
   await writeFile(
     join(directory, 'package.json'),
     JSON.stringify({ name: 'canopy-cloud-e2e', private: true }),
   );
-  const files = (await readdir(tarballs)).map((file) => join(tarballs, file));
-  await promisify(execFile)(
+  await run(
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', ...files],
-    { cwd: directory },
+    directory,
   );
   return join(directory, 'node_modules', '.bin', 'canopy-cloud');
+}
+
+function run(command: string, args: string[], cwd: string) {
+  return promisify(execFile)(command, args, { cwd });
 }
 
 export interface CliRun {
