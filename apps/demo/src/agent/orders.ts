@@ -29,7 +29,11 @@ export function customizeOrders(orders: CollectionCustomizer): void {
         ),
     })
     .importField('customerEmail', { path: 'customer:email', readonly: true })
-    .use(flattenRelation, { relationName: 'customer', include: ['tier'], readonly: true })
+    .use(flattenRelation, {
+      relationName: 'customer',
+      include: ['last_name', 'tier'],
+      readonly: true,
+    })
     .addSegment('Pending', { field: 'status', operator: 'Equal', value: 'pending' })
     .addSegment('To ship', async () => ({
       aggregator: 'And',

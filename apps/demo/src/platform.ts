@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  bootstrapProject,
+  createAdminApiServer,
+  loadConfig,
+  signSessionToken,
+  type AdminApiServer,
+} from '@canopy/admin-api-server';
+
+/** The platform server of the demo, running in this process, and its demo project. */
+export interface DemoPlatform {
+  url: string;
+  project: string;
+  environment: string;
+  envSecret: string;
+  adminEmail: string;
+  adminId: number;
+  /** Calls the management and public API as the admin (session token). */
+  manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+const PROJECT = 'Shop';
+const ENVIRONMENT = 'Production';
+const ADMIN_EMAIL = 'admin@shop.example';
+
+/**
+ * Starts admin-api-server in-process: on its embedded PostgreSQL (a fresh data directory), or in
+ * the schema `canopy_demo_platform` of `DATABASE_URL`. Creates the demo project, its production
+ * environment and the admin user with the server's own bootstrap.
+ */
+export async function startDemoPlatform(
+  databaseUrl = process.env.DATABASE_URL,
+): Promise<DemoPlatform> {
+  const dataDir = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'canopy-demo-platform-'));
+  let platformUrl: string | undefined;
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    url.searchParams.set('schema', 'canopy_demo_platform');
+    platformUrl = url.toString();
+  }
+  const config = loadConfig({
+    ...(platformUrl ? { DATABASE_URL: platformUrl } : { CANOPY_DATA_DIR: dataDir }),
+    // A signing key of the demo's own: tokens it signs are worthless outside this run.
+    CANOPY_TOKEN_SIGNING_KEYS: `demo:${randomBytes(32).toString('hex')}`,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  const server: AdminApiServer = await createAdminApiServer(config);
+  if (platformUrl) {
+    // The demo starts from an empty platform on every run.
+    await server.knex.raw('TRUNCATE projects, users RESTART IDENTITY CASCADE');
+  }
+  const port = await server.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+
+  const bootstrap = await bootstrapProject(server.knex, {
+    project: PROJECT,
+    environment: ENVIRONMENT,
+    adminEmail: ADMIN_EMAIL,
+  });
+  if (!bootstrap.secret)
+    throw new Error('The demo environment existed already: its secret is unknown.');
+  const session = signSessionToken(config.signingKeys, {
+    userId: bootstrap.userId,
+    sso: false,
+    expiresAt: new Date(Date.now() + 12 * 3_600_000),
+  });
+
+  return {
+    url,
+    project: PROJECT,
+    environment: ENVIRONMENT,
+    envSecret: bootstrap.secret,
+    adminEmail: ADMIN_EMAIL,
+    adminId: bootstrap.userId,
+    async manage<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    async close() {
+      await server.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
