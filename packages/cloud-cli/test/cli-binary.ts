@@ -47,8 +47,7 @@ async function packPackages(directory: string): Promise<string[]> {
 
 /**
  * Packs the packages, then installs the tarballs into `directory` (which gets a package.json);
- * resolves to the installed `canopy-cloud` binary. Peer dependencies are not installed
- * (`--legacy-peer-deps`): PostgreSQL needs none of the optional SQL drivers.
+ * resolves to the installed `canopy-cloud` binary.
  */
 export async function installFromTarballs(directory: string): Promise<string> {
   const files = await packPackages(directory);
@@ -56,11 +55,7 @@ export async function installFromTarballs(directory: string): Promise<string> {
     join(directory, 'package.json'),
     JSON.stringify({ name: 'canopy-cloud-e2e', private: true }),
   );
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', ...files],
-    directory,
-  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], directory);
   return join(directory, 'node_modules', '.bin', 'canopy-cloud');
 }
 
