@@ -9,7 +9,10 @@ jest.mock('mysql2', () => {
 describe('optional drivers', () => {
   it('says which package to install when the MySQL driver is missing', async () => {
     const factory = createSqlDataSource('mysql://root@127.0.0.1:3306/test');
-    const failure = await factory(() => undefined, async () => undefined).then(
+    const failure = await factory(
+      () => undefined,
+      async () => undefined,
+    ).then(
       () => null,
       (error: unknown) => error,
     );
