@@ -34,6 +34,14 @@ export class CollectionDecorator implements Collection {
     readonly dataSource: DataSourceDecorator,
   ) {}
 
+  /**
+   * Whether this layer overrides {@link refineFilter}: layers that do not pass filters down
+   * without awaiting the identity (two promise turns per layer per call otherwise).
+   */
+  private get refinesFilter(): boolean {
+    return this.refineFilter !== CollectionDecorator.prototype.refineFilter;
+  }
+
   get name(): string {
     return this.childCollection.name;
   }
@@ -78,6 +86,7 @@ export class CollectionDecorator implements Collection {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (!this.refinesFilter) return this.childCollection.list(caller, filter, projection);
     return this.childCollection.list(caller, await this.refineFilter(caller, filter), projection);
   }
 
@@ -99,6 +108,8 @@ export class CollectionDecorator implements Collection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
+    if (!this.refinesFilter)
+      return this.childCollection.aggregate(caller, filter, aggregation, limit);
     const refined = await this.refineFilter(caller, filter);
     return this.childCollection.aggregate(caller, refined, aggregation, limit);
   }

@@ -131,4 +131,26 @@ describe('addHook', () => {
       ),
     ).rejects.toThrow("Invalid hook 'During List' on 'books'");
   });
+
+  // Reads skip the hook contexts of a type without handlers: a lone After hook must still run.
+  it('runs a lone After List or Before Aggregate hook, and only on its own collection', async () => {
+    const seen: string[] = [];
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('books', (b) =>
+        b
+          .addHook('After', 'List', (context) => void seen.push(`list ${context.records.length}`))
+          .addHook('Before', 'Aggregate', () => void seen.push('aggregate')),
+      ),
+    );
+    const filter = new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 4) });
+    await dataSource.getCollection('books').list(caller, filter, new Projection('id'));
+    await dataSource
+      .getCollection('authors')
+      .list(caller, new PaginatedFilter(), new Projection('id'));
+    const [count] = await dataSource
+      .getCollection('books')
+      .aggregate(caller, new Filter(), new Aggregation({ operation: 'Count' }));
+    expect(seen).toEqual(['list 1', 'aggregate']);
+    expect(count?.value).toBeGreaterThan(1);
+  });
 });

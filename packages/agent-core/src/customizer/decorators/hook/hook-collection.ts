@@ -43,6 +43,11 @@ export class HookCollectionDecorator extends CollectionDecorator {
     this.hooks.set(key, [...(this.hooks.get(key) ?? []), handler]);
   }
 
+  /** Whether a handler is registered before or after `type` (reads skip the contexts if not). */
+  private hasHooks(type: HookType): boolean {
+    return this.hooks.has(`Before${type}`) || this.hooks.has(`After${type}`);
+  }
+
   private async run(position: HookPosition, type: HookType, context: unknown): Promise<void> {
     for (const handler of this.hooks.get(`${position}${type}`) ?? [])
       await handler(context as never);
@@ -54,6 +59,7 @@ export class HookCollectionDecorator extends CollectionDecorator {
     projection: Projection,
   ): Promise<RecordData[]> {
     const child = this.childCollection;
+    if (!this.hasHooks('List')) return child.list(caller, filter, projection);
     await this.run(
       'Before',
       'List',
@@ -117,6 +123,7 @@ export class HookCollectionDecorator extends CollectionDecorator {
     limit?: number,
   ): Promise<AggregateResult[]> {
     const child = this.childCollection;
+    if (!this.hasHooks('Aggregate')) return child.aggregate(caller, filter, aggregation, limit);
     await this.run(
       'Before',
       'Aggregate',
