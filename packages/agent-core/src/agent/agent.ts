@@ -465,6 +465,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         prefix: options.prefix,
         isProduction: options.isProduction,
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
+        loggerLevel: options.loggerLevel,
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,

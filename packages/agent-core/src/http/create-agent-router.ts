@@ -35,7 +35,7 @@ export function createAgentRouter(services: AgentServices): Router {
   mounted.use(cors(options.corsOrigins));
   mounted.use(jsonBody());
   mounted.use(bodyErrors());
-  mounted.use(accessLog(logger));
+  mounted.use(accessLog(logger, options.loggerLevel));
 
   mounted.get('/', healthcheck());
   mountAuthenticationRoutes(mounted, services.authentication, options.authSecret);

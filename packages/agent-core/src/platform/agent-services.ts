@@ -1,5 +1,5 @@
 import type { DataSource } from '../toolkit/interfaces/data-source';
-import type { Logger } from '../toolkit/interfaces/logger';
+import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
 import type { PermissionSource } from './permission-source';
 
 /**
@@ -35,6 +35,13 @@ export interface AgentHttpOptions {
    * agent-http-protocol §9.2 step 2). Without it, signed approvals are refused. Never logged.
    */
   readonly envSecret?: string;
+  /**
+   * The agent's `loggerLevel` (default `Info`): above `Info`, the access log costs nothing.
+   *
+   * @example
+   * { loggerLevel: 'Warn' }
+   */
+  readonly loggerLevel?: LoggerLevel;
   /** Origins allowed by CORS besides the defaults of the protocol. */
   readonly corsOrigins?: readonly string[];
 }

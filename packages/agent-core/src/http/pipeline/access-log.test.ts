@@ -27,4 +27,23 @@ describe('access log', () => {
     );
     expect(lines[0]).not.toContain('xyz');
   });
+
+  it('does no logging work above Info, and logs again at Debug and Info', async () => {
+    for (const [level, expected] of [
+      ['Error', 0],
+      ['Warn', 0],
+      ['Info', 1],
+      ['Debug', 1],
+    ] as const) {
+      const lines: string[] = [];
+      const app = express();
+      app.use(accessLog((_level, message) => lines.push(message), level));
+      app.get('/forest/orders', (_request, response) => {
+        response.status(204).end();
+      });
+      const answer = await request(app).get('/forest/orders?timezone=UTC');
+      expect(answer.status).toBe(204);
+      expect(lines).toHaveLength(expected);
+    }
+  });
 });

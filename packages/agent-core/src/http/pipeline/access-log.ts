@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 
-import type { Logger } from '../../toolkit/interfaces/logger';
+import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
 
 const SECRET_PARAMETER = /token|secret|password|authorization|code|state|signature|key/i;
 
@@ -19,9 +19,12 @@ export function redactUrl(url: string): string {
 /**
  * The access logger (§1.5 step 4): one line per answered request, `Info` for successes and
  * client errors, with the duration. Headers are never logged (tokens, cookies), and secret-looking
- * query parameters are redacted; the agent's logger applies the configured level.
+ * query parameters are redacted. `level` is the agent's `loggerLevel`: above `Info`, requests
+ * pass through without any logging work.
  */
-export function accessLog(logger: Logger): RequestHandler {
+export function accessLog(logger: Logger, level: LoggerLevel = 'Info'): RequestHandler {
+  // Above Info the lines would be dropped: do not time, redact or format them at all.
+  if (level === 'Warn' || level === 'Error') return (_request, _response, next) => next();
   return (request, response, next) => {
     const started = process.hrtime.bigint();
     response.once('finish', () => {
