@@ -6,7 +6,9 @@
 // read from /proc, which stays meaningful when other work shares the machine. Run: pnpm --filter @canopy/agent-core bench:http
 // Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS,
 // BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory), BENCH_PART
-// (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only; both by default).
+// (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only; both by default),
+// BENCH_AGENT_NODE_FLAGS (node flags of the agent process only, e.g. `--max-semi-space-size=2`,
+// printed with the results).
 // The servers run as plain JavaScript bundled by build-server.ts, never under a TypeScript loader.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PART = process.env.BENCH_PART ?? 'all';
+const AGENT_NODE_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Started {
   child: ChildProcess;
@@ -31,9 +34,13 @@ interface Started {
 
 const SANDBOX_ENV_SECRET = 'be'.repeat(32);
 
-async function start(file: string, env: Record<string, string> = {}): Promise<Started> {
+async function start(
+  file: string,
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<Started> {
   const child = fork(await buildServer(file), [], {
-    execArgv: process.env.BENCH_CPU_PROFILE ? ['--cpu-prof'] : [],
+    execArgv: [...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof'] : []), ...nodeFlags],
     env: { ...process.env, PG_URL, NODE_PATH: workspaceNodePath(), ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -128,10 +135,12 @@ async function main(): Promise<void> {
   await seedBenchDatabase(PG_URL, ORDERS);
   const raw = await start('raw-server.ts');
   const sandbox = await createServerSandbox(0);
-  const agent = await start('agent-server.ts', {
-    SANDBOX_URL: sandbox.url,
-    SANDBOX_ENV_SECRET,
-  });
+  const agent = await start(
+    'agent-server.ts',
+    { SANDBOX_URL: sandbox.url, SANDBOX_ENV_SECRET },
+    AGENT_NODE_FLAGS,
+  );
+  if (AGENT_NODE_FLAGS.length > 0) console.log(`agent node flags: ${AGENT_NODE_FLAGS.join(' ')}`);
   const idleRss = rssMb(agent.child.pid as number);
   let peakRss = 0;
   const sampler = setInterval(() => {

@@ -3,7 +3,7 @@
 // the agent does not cost in production. Workspace packages (`@canopy/*`, resolved to their
 // sources through the tsconfig paths) are bundled; every other package stays an external require,
 // found through NODE_PATH in the workspace packages' node_modules.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 
 const WORKSPACE = resolve(__dirname, '../../../..');
 const outdir = mkdtempSync(join(tmpdir(), 'canopy-http-bench-build-'));
+process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
 
 /** node_modules folders of every workspace package, for the bundle's external requires. */
 export function workspaceNodePath(): string {
