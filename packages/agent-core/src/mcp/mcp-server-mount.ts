@@ -10,7 +10,6 @@ import type { SchemaCollection } from '../schema/schema-json';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { AgentDispatcher } from './agent-dispatcher';
-import { createMcpRouter } from './mcp-http-router';
 import type { ResolvedMcpOptions } from './mcp-options';
 import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
@@ -86,6 +85,9 @@ export class McpServerMount {
     );
     this.environmentUrl = null;
     await this.dispatch.open();
+    // Loaded here, not at import: the MCP SDK costs ~24 MB of memory to agents that never
+    // mount the MCP server.
+    const { createMcpRouter } = await import('./mcp-http-router');
     this.routes = createMcpRouter({
       oauth,
       authSecret: context.authSecret,
