@@ -17,6 +17,11 @@ import type { DataSourceDecorator } from './data-source-decorator';
  */
 let schemaVersion = 0;
 
+/** The current schema version: a cache built from child schemas is stale once it changes. */
+export function currentSchemaVersion(): number {
+  return schemaVersion;
+}
+
 /**
  * One layer of the customizer around one collection. By default it forwards everything to the
  * collection below; a layer overrides only what it changes: `refineSchema` (computed from the

@@ -28,6 +28,31 @@ function makeFiles(): InMemoryDataSource {
 }
 
 describe('binary fields', () => {
+  // Lists skip the conversion while no collection of the data source has a binary column; a
+  // computed binary field added by a customization must end that.
+  it('converts a computed binary field of a data source without binary columns', async () => {
+    const { dataSource } = await buildBookshop((c) =>
+      c.customizeCollection('authors', (a) =>
+        a.addField('avatar', {
+          columnType: 'Binary',
+          dependencies: ['id'],
+          getValues: (records) => records.map(() => PNG),
+        }),
+      ),
+    );
+    const [book] = await dataSource
+      .getCollection('books')
+      .list(
+        caller,
+        new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 4) }),
+        new Projection('title', 'author:avatar'),
+      );
+    expect(book).toEqual({
+      title: 'Mort',
+      author: { avatar: `data:image/png;base64,${PNG.toString('base64')}` },
+    });
+  });
+
   it('exposes bytes as hex (keys) or data URIs (others), and converts filters and writes back', async () => {
     const files = makeFiles();
     const { dataSource } = await buildBookshop(

@@ -8,7 +8,7 @@ import type { RecordData } from '../../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import type { ColumnSchema, ValidationRule } from '../../../toolkit/schema/field-schema';
 import { getColumn } from '../../../toolkit/schema/schema-utils';
-import { CollectionDecorator } from '../collection-decorator';
+import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
 import type { DataSourceDecorator } from '../data-source-decorator';
 
 /** How bytes are shown above this layer. */
@@ -48,6 +48,12 @@ function toBytes(value: unknown, mode: BinaryMode, label: string): unknown {
     );
   return Buffer.from(match[2] ?? '', 'base64');
 }
+
+/**
+ * Whether any collection of each data source of this layer has a binary column, at a schema
+ * version: while none has, records, filters and aggregation groups pass through untouched.
+ */
+const binaryPresence = new WeakMap<object, { version: number; present: boolean }>();
 
 /**
  * Layer 3 — binary columns are exposed as strings: hex (default for primary and foreign keys)
@@ -93,6 +99,18 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     return this.modeCache.modes;
   }
 
+  /** Whether a collection of this data source (so, any relation path) has a binary column. */
+  private get dataSourceHasBinary(): boolean {
+    const version = currentSchemaVersion();
+    let entry = binaryPresence.get(this.dataSource);
+    if (entry?.version !== version) {
+      const present = this.dataSource.collections.some((c) => c.binaryModes().size > 0);
+      entry = { version, present };
+      binaryPresence.set(this.dataSource, entry);
+    }
+    return entry.present;
+  }
+
   /** The mode of a binary column, or null for other fields. */
   modeOf(name: string): BinaryMode | null {
     return this.binaryModes().get(name) ?? null;
@@ -135,6 +153,7 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (!this.dataSourceHasBinary) return super.list(caller, filter, projection);
     const records = await super.list(caller, await this.convertFilter(filter), projection);
     return records.map((record) => this.convertRecord(record, 'read'));
   }
