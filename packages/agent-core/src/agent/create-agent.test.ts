@@ -96,7 +96,7 @@ describe('createAgent', () => {
       .removeCollection('logs')
       .customizeCollection('orders', (orders) =>
         orders
-          .addSegment('Big', { field: 'amount', operator: 'GreaterThan', value: 100 })
+          .addSegment('Big', { field: 'amount', operator: 'In', value: [250, 900] })
           .addAction('Mark as paid', {
             scope: 'Bulk',
             form: [

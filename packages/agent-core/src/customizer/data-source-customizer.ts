@@ -161,6 +161,7 @@ export class DataSourceCustomizer {
     this.applying = { stack, composite, logger, restartAgent };
     try {
       await this.run(this.tasks);
+      for (const collection of stack.segment.collections) collection.validateStaticSegments();
       return stack.dataSource;
     } catch (error) {
       await composite.close().catch(() => undefined);

@@ -18,7 +18,7 @@ describe('addSegment', () => {
             operator: 'Equal',
             value: context.caller.email.startsWith('terry') ? 'Terry' : 'Frank',
           }))
-          .addSegment('broken', { field: 'price', operator: 'Equal', value: 'free' }),
+          .addSegment('broken', async () => ({ field: 'price', operator: 'Equal', value: 'free' })),
       ),
     );
 
@@ -44,7 +44,26 @@ describe('addSegment', () => {
     expect(mine).toEqual([{ title: 'Mort' }]);
   });
 
-  it('lets an unknown segment pass without restriction and validates segment trees', async () => {
+  it('refuses a static segment naming an unknown field when customizations are applied', async () => {
+    await expect(
+      buildBookshop((c) =>
+        c.customizeCollection('books', (books) =>
+          books.addSegment('typo', { field: 'pricee', operator: 'LessThan', value: 10 }),
+        ),
+      ),
+    ).rejects.toThrow(/^Segment 'typo' of 'books' is invalid: .*pricee/);
+    await expect(
+      buildBookshop((c) =>
+        c.customizeCollection('books', (books) =>
+          books.addSegment('wrong type', { field: 'price', operator: 'Equal', value: 'free' }),
+        ),
+      ),
+    ).rejects.toThrow(
+      `Segment 'wrong type' of 'books' is invalid: The given value has a wrong type for "books.price": "free"`,
+    );
+  });
+
+  it('lets an unknown segment pass without restriction and validates computed segment trees when used', async () => {
     const { dataSource } = await build();
     const books = dataSource.getCollection('books');
     expect(

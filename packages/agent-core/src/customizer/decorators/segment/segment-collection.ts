@@ -1,5 +1,9 @@
 import type { Caller } from '../../../toolkit/caller';
-import { BusinessError } from '../../../toolkit/errors/canopy-error';
+import {
+  BusinessError,
+  ValidationError,
+  isCanopyError,
+} from '../../../toolkit/errors/canopy-error';
 import type {
   ConditionTree,
   PlainConditionTree,
@@ -33,6 +37,25 @@ export class SegmentCollectionDecorator extends CollectionDecorator {
   addSegment(name: string, definition: SegmentDefinition): void {
     this.segments.set(name, definition);
     this.markSchemaAsDirty();
+  }
+
+  /**
+   * Checks every static segment against the finished schema, so a segment naming an unknown field
+   * or an operator its field does not support fails when customizations are applied, not on first
+   * use. (Segments computed by a function can only be checked when they run.)
+   */
+  validateStaticSegments(): void {
+    for (const [name, definition] of this.segments) {
+      if (typeof definition === 'function') continue;
+      try {
+        validateConditionTree(this, toConditionTree(definition));
+      } catch (error) {
+        throw new ValidationError(
+          `Segment '${name}' of '${this.name}' is invalid: ${(error as Error).message}`,
+          { cause: error, code: isCanopyError(error) ? error.code : undefined },
+        );
+      }
+    }
   }
 
   protected override refineSchema(childSchema: CollectionSchema): CollectionSchema {
