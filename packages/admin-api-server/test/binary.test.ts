@@ -1,57 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { useTestDatabase } from '@canopy/test-databases';
 import { validateFetchResponse } from './helpers/openapi-validator';
 import { TEST_KEYS } from './helpers/test-server';
+import { PACKAGE_DIR, buildCliBundle, waitForListening } from './helpers/cli-bundle';
 
 const db = useTestDatabase('postgres');
-const packageDir = resolve(__dirname, '..');
+const packageDir = PACKAGE_DIR;
 let outDir: string;
 
 beforeAll(() => {
-  // Builds src/cli.ts the way tsup.config.ts builds dist/cli.js (CommonJS, node20), so the test
-  // runs the same `node cli.js serve` the Dockerfile runs, from the current sources.
-  // Inside the package's node_modules so that the bundle resolves its dependencies like dist/.
-  const cache = join(packageDir, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
-  const build = spawnSync(
-    process.execPath,
-    [
-      require.resolve('tsup/dist/cli-default.js', { paths: [packageDir] }),
-      'src/cli.ts',
-      '--no-config',
-      '--format',
-      'cjs',
-      '--target',
-      'node20',
-      '--platform',
-      'node',
-      '--out-dir',
-      outDir,
-    ],
-    { cwd: packageDir, encoding: 'utf8' },
-  );
-  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
+  outDir = buildCliBundle();
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-function waitForListening(child: ChildProcess): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === 'listening') resolvePort(entry.port);
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
-  });
-}
 
 it('serve migrates, listens on PORT, answers, and stops cleanly on SIGTERM', async () => {
   const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {

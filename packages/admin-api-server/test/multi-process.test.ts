@@ -1,7 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import {
   addProjectMember,
@@ -11,34 +10,14 @@ import {
   issueApplicationToken,
 } from '../src';
 import { TEST_KEYS } from './helpers/test-server';
+import { buildCliBundle, waitForListening } from './helpers/cli-bundle';
 
-const packageDir = resolve(__dirname, '..');
 let outDir: string;
 let db: TestDatabase;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  const cache = join(packageDir, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
-  const build = spawnSync(
-    process.execPath,
-    [
-      require.resolve('tsup/dist/cli-default.js', { paths: [packageDir] }),
-      'src/cli.ts',
-      '--no-config',
-      '--format',
-      'cjs',
-      '--target',
-      'node20',
-      '--platform',
-      'node',
-      '--out-dir',
-      outDir,
-    ],
-    { cwd: packageDir, encoding: 'utf8' },
-  );
-  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
+  outDir = buildCliBundle();
   db = await createTestDatabase('postgres');
 }, 60_000);
 afterAll(async () => {
@@ -65,14 +44,7 @@ function serve(): Promise<number> {
   children.push(child);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  return new Promise((resolvePort, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolvePort(JSON.parse(line).port);
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`serve exited with ${code}: ${stderr.join('')}`)),
-    );
-  });
+  return waitForListening(child, stderr);
 }
 
 it('two server processes started together on one fresh database share the rate limit exactly', async () => {

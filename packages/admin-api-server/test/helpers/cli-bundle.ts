@@ -1,0 +1,54 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const PACKAGE_DIR = resolve(__dirname, '..', '..');
+
+/**
+ * Builds src/cli.ts the way tsup.config.ts builds dist/cli.js (CommonJS, node20), so a test runs
+ * the same `node cli.js serve` the Dockerfile runs, from the current sources. The bundle goes
+ * inside the package's node_modules so it resolves its dependencies as dist/ does. Returns the
+ * directory holding `cli.js`; the caller removes it.
+ */
+export function buildCliBundle(): string {
+  const cache = join(PACKAGE_DIR, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
+  const build = spawnSync(
+    process.execPath,
+    [
+      require.resolve('tsup/dist/cli-default.js', { paths: [PACKAGE_DIR] }),
+      'src/cli.ts',
+      '--no-config',
+      '--format',
+      'cjs',
+      '--target',
+      'node20',
+      '--platform',
+      'node',
+      '--out-dir',
+      outDir,
+    ],
+    { cwd: PACKAGE_DIR, encoding: 'utf8' },
+  );
+  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
+  return outDir;
+}
+
+/** Resolves with the port a `serve` child logs as listening; rejects if it exits first. */
+export function waitForListening(child: ChildProcess, stderr: string[] = []): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line);
+        if (entry.msg === 'listening') resolvePort(entry.port);
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`serve exited early with ${code}: ${stderr.join('')}`)),
+    );
+  });
+}
