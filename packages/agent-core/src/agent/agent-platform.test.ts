@@ -109,7 +109,7 @@ describe('Agent and the platform', () => {
     await agent.start();
     await eventually(() => sandbox.subscribers(ENV_SECRET) === 1);
     await request(app).get('/forest/users').expect(200, [1]);
-    sandbox.setUsers([
+    await sandbox.setUsers([
       { id: 5, email: 'x@y.z', firstName: 'X', lastName: 'Y', permissionLevel: 'user', roleId: 1 },
     ]);
     await eventually(async () => (await request(app).get('/forest/users')).text === '[5]');
@@ -120,7 +120,7 @@ describe('Agent and the platform', () => {
   it('fetches the IP whitelist at start and again at restart', async () => {
     await agent.start();
     await request(app).get('/forest/ip/10.0.0.1').expect(200, { whitelist: false, allowed: true });
-    sandbox.setIpWhitelist([{ type: 2, range: '10.0.0.0/8' }]);
+    await sandbox.setIpWhitelist([{ type: 2, range: '10.0.0.0/8' }]);
     await agent.restart();
     await request(app).get('/forest/ip/10.0.0.1').expect(200, { whitelist: true, allowed: true });
     await request(app)

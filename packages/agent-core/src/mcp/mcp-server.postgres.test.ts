@@ -52,7 +52,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
         ('SO-1', 120, 'paid', 1), ('SO-2', 40, 'pending', 1), ('SO-3', 15, 'pending', 2);
     `);
     sandbox = await createServerSandbox(0);
-    sandbox.setUsers([
+    await sandbox.setUsers([
       { ...TEST_USER },
       {
         id: 2,
@@ -63,7 +63,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
         roleId: 2,
       },
     ]);
-    sandbox.setRoles([
+    await sandbox.setRoles([
       { id: 1, name: 'Admin' },
       {
         id: 2,
@@ -338,7 +338,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
 
   it('applies the rights and scope of the user who logged in', async () => {
     sandbox.oauth.login = { userId: 2, renderingId: 2 };
-    sandbox.setScope('orders', { field: 'status', operator: 'Equal', value: 'pending' }, 2);
+    await sandbox.setScope('orders', { field: 'status', operator: 'Equal', value: 'pending' }, 2);
     const { client: eve } = await connectWithOAuth(mcpUrl);
     try {
       const answer = await call(eve, 'delete', { collectionName: 'orders', recordIds: [2] });

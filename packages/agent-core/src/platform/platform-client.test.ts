@@ -30,7 +30,7 @@ describe('PlatformClient', () => {
     const sandbox = await createServerSandbox(0);
     const client = new PlatformClient({ serverUrl: sandbox.url, envSecret: SECRET, logger });
     expect(await client.fetchIpWhitelist()).toBeNull();
-    sandbox.setIpWhitelist([{ type: 0, ip: '10.0.0.1' }]);
+    await sandbox.setIpWhitelist([{ type: 0, ip: '10.0.0.1' }]);
     expect((await client.fetchIpWhitelist())?.isAllowed('10.0.0.1')).toBe(true);
     await client.close();
     await sandbox.close();

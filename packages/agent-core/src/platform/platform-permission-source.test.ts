@@ -67,7 +67,7 @@ describe('PlatformPermissionSource with the event stream, against the sandbox', 
   it('fetches lazily, caches, and drops the users cache on refresh-users', async () => {
     const [first] = await permissions.getUsers();
     expect(first).toMatchObject({ id: 1, roleId: 1 });
-    sandbox.setUsers([
+    await sandbox.setUsers([
       { id: 7, email: 'a@b.c', firstName: 'A', lastName: 'B', permissionLevel: 'user', roleId: 2 },
     ]);
     await eventually(() => events.includes('refresh-users'));
@@ -77,13 +77,16 @@ describe('PlatformPermissionSource with the event stream, against the sandbox', 
   it('drops environment permissions on refresh-roles and renderings on refresh-renderings', async () => {
     const before = await permissions.getEnvironmentPermissions();
     expect(before).not.toBe(true);
-    sandbox.setPermissionOverrides({ orders: { collection: { deleteEnabled: false } } }, SECRET);
+    await sandbox.setPermissionOverrides(
+      { orders: { collection: { deleteEnabled: false } } },
+      SECRET,
+    );
     await eventually(() => events.includes('refresh-roles'));
     const after = await permissions.getEnvironmentPermissions();
     expect(after).not.toEqual(before);
 
     expect((await permissions.getRenderingPermissions(1)).collections).toEqual({});
-    sandbox.setScope('orders', { field: 'region', operator: 'Equal', value: 'EU' }, 1);
+    await sandbox.setScope('orders', { field: 'region', operator: 'Equal', value: 'EU' }, 1);
     await eventually(() => events.includes('refresh-renderings'));
     expect((await permissions.getRenderingPermissions(1)).collections.orders?.scope).toEqual({
       field: 'region',
@@ -99,7 +102,7 @@ describe('PlatformPermissionSource with the event stream, against the sandbox', 
     expect((await permissions.getUsers())[0]?.id).toBe(1);
 
     sandbox = await createServerSandbox(port);
-    sandbox.setUsers([
+    await sandbox.setUsers([
       { id: 9, email: 'n@b.c', firstName: 'N', lastName: 'B', permissionLevel: 'user', roleId: 1 },
     ]);
     await eventually(() => reconnects === 1 && stream.isOpen);

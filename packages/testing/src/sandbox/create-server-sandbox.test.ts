@@ -120,7 +120,7 @@ describe('permissions', () => {
 
   it('grants everything by default and applies overrides to every role', async () => {
     await upload();
-    sandbox.setRoles([
+    await sandbox.setRoles([
       { id: 1, name: 'Admin' },
       { id: 2, name: 'Support', collections: { orders: { deleteEnabled: false } } },
     ]);
@@ -174,7 +174,7 @@ describe('permissions', () => {
         fullName: 'Test User',
       }),
     ]);
-    sandbox.setUsers([
+    await sandbox.setUsers([
       {
         id: 7,
         email: 'ada@example.com',
@@ -192,14 +192,14 @@ describe('permissions', () => {
 
   it('serves the scopes and team of a rendering', async () => {
     const scope = { field: 'region', operator: 'Equal', value: '{{currentUser.tags.region}}' };
-    sandbox.setScope('orders', scope, 12);
-    sandbox.setTeam({ id: 5, name: 'Support' }, 12);
+    await sandbox.setScope('orders', scope, 12);
+    await sandbox.setTeam({ id: 5, name: 'Support' }, 12);
     expect(await json(await call('/liana/v4/permissions/renderings/12'))).toEqual({
       team: { id: 5, name: 'Support' },
       collections: { orders: { scope, segments: [], liveQuerySegments: [] } },
       stats: [],
     });
-    sandbox.setScope('orders', null, 12);
+    await sandbox.setScope('orders', null, 12);
     expect((await json(await call('/liana/v4/permissions/renderings/12'))).collections).toEqual({});
   });
 });
@@ -222,11 +222,11 @@ describe('server-sent events', () => {
 
     await readUntil('event: heartbeat');
     expect(sandbox.subscribers()).toBe(1);
-    sandbox.setScope('orders', { field: 'id', operator: 'Equal', value: 1 }, 3);
+    await sandbox.setScope('orders', { field: 'id', operator: 'Equal', value: 1 }, 3);
     await readUntil('event: refresh-renderings\ndata: {"renderingIds":[3]}');
-    sandbox.setUsers([]);
+    await sandbox.setUsers([]);
     await readUntil('event: refresh-users');
-    sandbox.setPermissionOverrides({ orders: { collection: { readEnabled: false } } });
+    await sandbox.setPermissionOverrides({ orders: { collection: { readEnabled: false } } });
     await readUntil('event: refresh-roles');
     controller.abort();
   });

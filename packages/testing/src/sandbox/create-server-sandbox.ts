@@ -50,18 +50,26 @@ export interface ServerSandbox {
   /** Stops the server and ends every event stream. */
   close(): Promise<void>;
 
+  // The setters below resolve once the change is in effect and the matching `refresh-*` event
+  // (if any) was sent to the connected agents: always `await` them. (In memory this happens at
+  // once; a sandbox backed by a real platform server needs a round trip.)
+
   /** Replaces the users (default: the test user); connected agents drop their users cache. */
-  setUsers(users: SandboxUser[]): void;
+  setUsers(users: SandboxUser[]): Promise<void>;
   /** Replaces the roles (default: role 1, every right); connected agents drop their permissions. */
-  setRoles(roles: SandboxRole[]): void;
+  setRoles(roles: SandboxRole[]): Promise<void>;
   /** Replaces every permission override of an environment, as the test client does. */
-  setPermissionOverrides(overrides: PermissionOverrides, envSecret?: string): void;
+  setPermissionOverrides(overrides: PermissionOverrides, envSecret?: string): Promise<void>;
   /** Sets (or with `null` removes) the row-level scope of a collection for a rendering. */
-  setScope(collection: string, scope: PlainConditionTree | null, renderingId?: number): void;
+  setScope(
+    collection: string,
+    scope: PlainConditionTree | null,
+    renderingId?: number,
+  ): Promise<void>;
   /** Sets the team a rendering belongs to (default `{id: 1, name: 'admin'}`). */
-  setTeam(team: { id: number; name: string }, renderingId?: number): void;
+  setTeam(team: { id: number; name: string }, renderingId?: number): Promise<void>;
   /** Turns the IP whitelist on with these rules, or off with `null`. */
-  setIpWhitelist(rules: IpRule[] | null): void;
+  setIpWhitelist(rules: IpRule[] | null): Promise<void>;
 
   /** The schema an agent uploaded or the test client posted, if any. */
   schema(envSecret?: string): SandboxSchema | undefined;
@@ -367,31 +375,31 @@ export async function createServerSandbox(
         server.close((error) => (error ? reject(error) : resolve())),
       );
     },
-    setUsers(next) {
+    async setUsers(next) {
       users = next.map((user) => ({ ...user }));
       broadcast('refresh-users');
     },
-    setRoles(next) {
+    async setRoles(next) {
       roles = next.map((role) => ({ ...role }));
       broadcast('refresh-roles');
     },
-    setPermissionOverrides(overrides, envSecret) {
+    async setPermissionOverrides(overrides, envSecret) {
       const env = envSecret ? environment(envSecret) : pick(undefined);
       if (!env) throw new Error('No agent has contacted the sandbox yet: pass its env secret.');
       env.overrides = overrides;
       env.events.send('refresh-roles', '{}');
     },
-    setScope(collection, scope, renderingId = TEST_RENDERING_ID) {
+    async setScope(collection, scope, renderingId = TEST_RENDERING_ID) {
       const { scopes } = rendering(renderingId);
       if (scope) scopes.set(collection, scope);
       else scopes.delete(collection);
       broadcast('refresh-renderings', JSON.stringify({ renderingIds: [renderingId] }));
     },
-    setTeam(team, renderingId = TEST_RENDERING_ID) {
+    async setTeam(team, renderingId = TEST_RENDERING_ID) {
       rendering(renderingId).team = { ...team };
       broadcast('refresh-renderings', JSON.stringify({ renderingIds: [renderingId] }));
     },
-    setIpWhitelist(rules) {
+    async setIpWhitelist(rules) {
       ipRules = rules ? [...rules] : null;
     },
     schema: (envSecret) => pick(envSecret)?.schema,

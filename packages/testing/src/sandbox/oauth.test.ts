@@ -101,7 +101,7 @@ describe('the sandbox as the MCP authorization server', () => {
   });
 
   it('answers the user info of a platform token, and 403 on another rendering', async () => {
-    sandbox.setTeam({ id: 3, name: 'Support' });
+    await sandbox.setTeam({ id: 3, name: 'Support' });
     const clientId = await register();
     const code = await authorize(clientId);
     const tokens = await json(
@@ -132,7 +132,7 @@ describe('the sandbox as the MCP authorization server', () => {
   });
 
   it('logs in the user the test chose', async () => {
-    sandbox.setUsers([
+    await sandbox.setUsers([
       {
         id: 7,
         email: 'eve@x.test',
