@@ -43,6 +43,16 @@ export interface AdminApiServerConfig {
    * origin each request arrived on.
    */
   readonly publicUrl?: string;
+  /**
+   * Lifetime of the OIDC provider's access tokens (users logged in to agents, canopy-cloud
+   * logins), in seconds (`OIDC_ACCESS_TOKEN_TTL_SECONDS`); default 3600.
+   */
+  readonly oidcAccessTokenTtlSeconds?: number;
+  /**
+   * How often canopy-cloud polls while a device login waits for approval, in seconds: the
+   * `interval` of device authorizations (`OIDC_DEVICE_POLL_INTERVAL_SECONDS`); default 5.
+   */
+  readonly oidcDevicePollIntervalSeconds?: number;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */
@@ -149,6 +159,8 @@ export function loadConfig(
     logLevel: logLevel as AdminApiServerConfig['logLevel'],
     trustProxy: env.TRUST_PROXY === 'true',
     ...(env.CANOPY_PUBLIC_URL ? { publicUrl: checkPublicUrl(env.CANOPY_PUBLIC_URL) } : {}),
+    oidcAccessTokenTtlSeconds: integer(env, 'OIDC_ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
+    oidcDevicePollIntervalSeconds: integer(env, 'OIDC_DEVICE_POLL_INTERVAL_SECONDS', 5, 1),
   };
 }
 

@@ -8,6 +8,7 @@ import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
 import { agentErrorHandler } from './agent-error-handler';
 import { authenticateEnvironment } from './authenticate-environment';
+import { developerEnvironment, environmentDocument, isDeveloperLookup } from './environment-lookup';
 import { environmentPermissions } from './environment-permissions';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
@@ -16,7 +17,7 @@ import { readSchemaDocument } from './schema-document';
  * The agent-facing platform protocol (docs/platform-protocol.md sections 1–7 and 11): schema
  * hash check and upload, IP whitelist, permissions built from the model, server-sent events,
  * environment description and activity-log ingestion. Every call is authenticated by the
- * environment's env secret; errors answer `{"errors": [{"detail"}]}`, the shape agents read.
+ * environment's env secret (`GET /liana/environment` also by a canopy-cloud login); errors answer `{"errors": [{"detail"}]}`, the shape agents read.
  */
 export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Router {
   const router = express.Router();
@@ -99,16 +100,13 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     response.json({ team: { id: team.id, name: team.name }, collections, stats: [] });
   });
 
+  // Agents (MCP) call it with the env secret; canopy-cloud with the env secret and a developer's
+  // access token, checked against the project's members.
   router.get('/liana/environment', async (request, response) => {
-    const environment = await env(request);
-    const row = await ctx.knex('environments').where({ id: environment.id }).first('api_endpoint');
-    response.json({
-      data: {
-        type: 'environments',
-        id: String(environment.id),
-        attributes: { name: environment.name, api_endpoint: row?.api_endpoint ?? null },
-      },
-    });
+    const environment = isDeveloperLookup(request)
+      ? await developerEnvironment(ctx.knex, request)
+      : await env(request);
+    response.json(await environmentDocument(ctx.knex, environment));
   });
 
   router.get('/liana/v2/renderings/:renderingId/authorization', async (request, response) => {

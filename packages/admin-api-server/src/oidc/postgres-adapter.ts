@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
+/** How long an expired device code is still found (so its poll answers `expired_token`). */
+const DEVICE_CODE_GRACE_SECONDS = 3600;
+
 /**
  * oidc-provider's storage in PostgreSQL (table `oidc_payloads`), so that a code issued by one
  * server process can be exchanged on another. One adapter instance serves one model name.
@@ -51,9 +54,17 @@ export function postgresAdapter(knex: Knex): new (model: string) => Adapter {
     }
 
     private async first(where: Record<string, string>): Promise<AdapterPayload | undefined> {
+      // Device codes stay readable for a while after they expire: oidc-provider checks their
+      // expiry itself and answers the polling client `expired_token` (RFC 8628 §3.5), which it
+      // cannot do for a code it does not find. Other artefacts vanish when they expire.
+      const horizon =
+        this.model === 'DeviceCode'
+          ? knex.raw(`now() - interval '${DEVICE_CODE_GRACE_SECONDS} seconds'`)
+          : knex.fn.now();
       const row = await knex('oidc_payloads')
         .where({ model: this.model, ...where })
-        .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', knex.fn.now()))
+        .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', horizon))
+        .orderBy('expires_at', 'desc')
         .first('payload', 'consumed_at');
       if (!row) return undefined;
       return row.consumed_at

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Configuration, Provider } from 'oidc-provider';
 import type { SigningKey } from '../config';
+import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
+import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
 import { postgresAdapter } from './postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
 
@@ -11,16 +13,41 @@ export const OIDC_PATH = '/oidc';
 /** Client metadata naming the environment whose agent registered the client. */
 export const ENVIRONMENT_CLAIM = 'canopy_environment_id';
 
+/** Lifetimes and pacing of the provider that the server configuration may change. */
+export interface OidcProviderOptions {
+  /** Lifetime of access tokens (agents' users and canopy-cloud logins), in seconds. */
+  readonly accessTokenTtlSeconds: number;
+  /** The `interval` device authorizations advertise (RFC 8628 §3.2), in seconds. */
+  readonly devicePollIntervalSeconds: number;
+}
+
+/** Defaults of {@link OidcProviderOptions}: access tokens live 1 hour; canopy-cloud polls every 5 s. */
+export const DEFAULT_OIDC_OPTIONS: OidcProviderOptions = {
+  accessTokenTtlSeconds: 3600,
+  devicePollIntervalSeconds: 5,
+};
+
+/** Lifetime of the device code, and so of the user code shown by canopy-cloud. */
+const DEVICE_CODE_TTL = 600;
+/** Lifetime of canopy-cloud's refresh tokens (each refresh issues a new one) and of its grants. */
+const CLI_REFRESH_TOKEN_TTL = 14 * 24 * 3600;
+const CLI_GRANT_TTL = 30 * 24 * 3600;
+/** Lifetime of the grants of agents' users. */
+const AGENT_GRANT_TTL = 8 * 3600;
+
 /**
- * Builds the OpenID Connect provider agents log users in through (oidc-provider): dynamic
+ * Builds the OpenID Connect provider (oidc-provider) agents log users in through — dynamic
  * registration of public clients, authorization code flow without PKCE (the agents send none),
- * RS256 ID tokens, opaque access tokens, everything stored in PostgreSQL.
+ * RS256 ID tokens — and canopy-cloud logs developers in through: the device authorization grant
+ * (RFC 8628) for the pre-registered public client `canopy-cloud`, with refresh tokens
+ * (`offline_access`). Access tokens are opaque; everything is stored in PostgreSQL.
  */
 export async function createOidcProvider(
   knex: Knex,
   issuer: string,
   signingKeys: readonly SigningKey[],
   trustProxy: boolean,
+  options: OidcProviderOptions = DEFAULT_OIDC_OPTIONS,
 ): Promise<Provider> {
   const configuration: Configuration = {
     adapter: postgresAdapter(knex),
@@ -35,15 +62,48 @@ export async function createOidcProvider(
       registration: { enabled: true },
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
+      // RFC 7009: canopy-cloud (or an admin script) revokes a login by its refresh token.
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only (others' are ignored, as RFC 7009 §2.2 allows).
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: async (ctx, _form, _out, error) => {
+          ctx.type = 'html';
+          ctx.body = deviceCodeInputPage({
+            action: ctx.oidc.urlFor('code_verification'),
+            xsrf: String(ctx.oidc.session?.state?.secret ?? ''),
+            userCode: (error as { userCode?: string } | undefined)?.userCode,
+            error: error && describeDeviceError(error),
+          });
+        },
+        userCodeConfirmSource: async (ctx, _form, _client, _deviceInfo, userCode) => {
+          ctx.type = 'html';
+          ctx.body = deviceConfirmPage({
+            action: ctx.oidc.urlFor('code_verification'),
+            xsrf: String(ctx.oidc.session?.state?.secret ?? ''),
+            userCode,
+          });
+        },
+        successSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = deviceSuccessPage();
+        },
+      },
     },
+    clients: [CLI_CLIENT],
     extraClientMetadata: { properties: [ENVIRONMENT_CLAIM] },
     pkce: { required: () => false },
     ttl: {
       AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
       Interaction: 3600,
       Session: 8 * 3600,
-      Grant: 8 * 3600,
-      AccessToken: 3600,
+      Grant: (_ctx, grant) => (grant.clientId === CLI_CLIENT_ID ? CLI_GRANT_TTL : AGENT_GRANT_TTL),
+      AccessToken: options.accessTokenTtlSeconds,
+      RefreshToken: CLI_REFRESH_TOKEN_TTL,
       IdToken: 3600,
     },
     clientDefaults: {
@@ -84,5 +144,30 @@ export async function createOidcProvider(
   const { Provider: OidcProvider } = await import('oidc-provider');
   const provider = new OidcProvider(issuer, configuration);
   provider.proxy = trustProxy;
+  // oidc-provider leaves `interval` out of device authorizations (clients then poll every 5 s).
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'device_authorization' && ctx.status === 200) {
+      (ctx.body as Record<string, unknown>).interval = options.devicePollIntervalSeconds;
+    }
+  });
   return provider;
+}
+
+/** What the user-code page says after a failed submission (oidc-provider's re-render errors). */
+function describeDeviceError(error: Error): string {
+  switch (error.name) {
+    case 'NoCodeError':
+      return 'Enter the code canopy-cloud shows.';
+    case 'NotFoundError':
+      return 'This code is not valid; check it against the one canopy-cloud shows.';
+    case 'ExpiredError':
+      return 'This code has expired; run canopy-cloud login again.';
+    case 'AlreadyUsedError':
+      return 'This code was already used; run canopy-cloud login again.';
+    case 'AbortedError':
+      return 'The login was denied; canopy-cloud reports it. You can close this page.';
+    default:
+      return 'The code could not be checked; run canopy-cloud login again.';
+  }
 }

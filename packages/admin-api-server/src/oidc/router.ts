@@ -3,8 +3,9 @@ import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import type { ServerContext } from '../http/context';
 import { verifyUserPassword } from '../store/model/passwords';
+import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { loginPage } from './login-page';
-import { createOidcProvider, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
+import { createOidcProvider, DEFAULT_OIDC_OPTIONS, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
 
 /** The scopes agents ask for (platform protocol 6.3). */
 const AGENT_SCOPES = 'openid email profile';
@@ -15,6 +16,11 @@ const AGENT_SCOPES = 'openid email profile';
  * gets the platform's callback page as its only redirect URI), and the login form. A user signs
  * in with the email and password an admin set through the management API, and must be a member
  * of the project of the environment whose agent asked.
+ *
+ * The same provider logs developers in to canopy-cloud with the device flow (`/oidc/device/auth`,
+ * then the verification page `/oidc/device` and the same login form). That login is bound to no
+ * environment: any user with a password may sign in, and `GET /liana/environment` checks their
+ * membership of the project of the env secret they look up.
  */
 export function oidcRouter(ctx: ServerContext): Router {
   const providers = new Map<string, Promise<Provider>>();
@@ -28,6 +34,13 @@ export function oidcRouter(ctx: ServerContext): Router {
         issuer,
         ctx.config.signingKeys,
         ctx.config.trustProxy,
+        {
+          accessTokenTtlSeconds:
+            ctx.config.oidcAccessTokenTtlSeconds ?? DEFAULT_OIDC_OPTIONS.accessTokenTtlSeconds,
+          devicePollIntervalSeconds:
+            ctx.config.oidcDevicePollIntervalSeconds ??
+            DEFAULT_OIDC_OPTIONS.devicePollIntervalSeconds,
+        },
       );
       provider.catch(() => providers.delete(issuer));
       providers.set(issuer, provider);
@@ -67,15 +80,18 @@ export function oidcRouter(ctx: ServerContext): Router {
           ? await verifyUserPassword(ctx.knex, email, password)
           : undefined;
       const clientId = String(details.params.client_id);
+      const cli = clientId === CLI_CLIENT_ID;
       const client = await provider.Client.find(clientId);
       const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
+      // canopy-cloud logins are bound to no environment (membership is checked per lookup).
       const member =
         user &&
-        (await ctx
-          .knex('project_memberships as m')
-          .join('environments as e', 'e.project_id', 'm.project_id')
-          .where({ 'm.user_id': user.id, 'e.id': environmentId })
-          .first('m.id'));
+        (cli ||
+          (await ctx
+            .knex('project_memberships as m')
+            .join('environments as e', 'e.project_id', 'm.project_id')
+            .where({ 'm.user_id': user.id, 'e.id': environmentId })
+            .first('m.id')));
       if (!user || !member) {
         res
           .status(401)
@@ -91,7 +107,7 @@ export function oidcRouter(ctx: ServerContext): Router {
         return;
       }
       const grant = new provider.Grant({ accountId: String(user.id), clientId });
-      grant.addOIDCScope(AGENT_SCOPES);
+      grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
       const grantId = await grant.save();
       await provider.interactionFinished(
         req,
