@@ -1,38 +1,24 @@
 // Benchmark of the SQL data source against hand-written SQL run with `pg` directly, on a
 // PostgreSQL with 1,000,000 orders (PG_URL, default 127.0.0.1:5432/test), plus the time to
-// introspect a schema of 500 tables linked by foreign keys. Run: pnpm --filter @canopy/datasource-sql bench
-import {
-  Aggregation,
-  Filter,
-  Page,
-  PaginatedFilter,
-  Projection,
-  type Caller,
-} from '@canopy/agent-core';
+// introspect a schema of 500 tables linked by foreign keys.
+//   flock /tmp/canopy-bench.lock pnpm --filter @canopy/datasource-sql bench
+// Each case runs the data source (A) and raw pg (B) alternately, A/B then B/A, after a warm-up,
+// so that load from other processes falls on both sides alike; it reports the median and p90
+// wall time of each side, the ratio of the medians, and the CPU time of this Node process per
+// query (process.cpuUsage), which other load hardly changes. BENCH_RUNS sets the number of
+// runs of the fast cases (list, count), BENCH_SLOW_RUNS that of the monthly aggregation.
+import { Aggregation, Filter, Page, PaginatedFilter, Projection } from '@canopy/agent-core';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { openSqlDataSource } from '../src/index';
+import { BASE_URL, benchCaller as caller, withSchema } from './setup';
 
-const BASE_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'canopy_bench';
 const WIDE_SCHEMA = 'canopy_bench_500';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 50);
-const caller: Caller = {
-  id: 1,
-  email: 'bench@example.com',
-  firstName: 'B',
-  lastName: 'B',
-  team: 'B',
-  role: 'B',
-  tags: {},
-  timezone: 'Europe/Paris',
-};
-
-function withSchema(schema: string): string {
-  const url = new URL(BASE_URL);
-  url.searchParams.set('schema', schema);
-  return url.toString();
-}
+const RUNS = Number(process.env.BENCH_RUNS ?? 400);
+const SLOW_RUNS = Number(process.env.BENCH_SLOW_RUNS ?? 30);
+const WARM_UP = 20;
 
 async function seed(client: pg.Client): Promise<void> {
   const { rows } = await client.query(
@@ -82,37 +68,52 @@ async function createWideSchema(client: pg.Client): Promise<void> {
   await client.query(statements.join(';\n'));
 }
 
-function median(samples: number[]): number {
+/** The value below which `fraction` of the samples fall (nearest rank). */
+function percentile(samples: number[], fraction: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[rank] as number;
 }
 
-async function elapsed(run: () => Promise<unknown>): Promise<number> {
+interface Side {
+  wall: number[];
+  cpuMicros: number;
+}
+
+async function measure(run: () => Promise<unknown>, side: Side): Promise<void> {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  side.wall.push(Number(process.hrtime.bigint() - start) / 1e6);
+  const used = process.cpuUsage(cpu);
+  side.cpuMicros += used.user + used.system;
 }
 
-/**
- * Median times of both sides, measured alternately so that a load change on the machine
- * affects both equally.
- */
+/** Both sides, alternated A/B then B/A per iteration after a warm-up. */
 async function compare(
   ours: () => Promise<unknown>,
   theirs: () => Promise<unknown>,
-): Promise<[number, number]> {
-  for (let warm = 0; warm < 5; warm += 1) {
+  runs: number,
+): Promise<[Side, Side]> {
+  for (let warm = 0; warm < WARM_UP; warm += 1) {
     await ours();
     await theirs();
   }
-  const mine: number[] = [];
-  const reference: number[] = [];
-  for (let index = 0; index < RUNS; index += 1) {
-    mine.push(await elapsed(ours));
-    reference.push(await elapsed(theirs));
+  const mine: Side = { wall: [], cpuMicros: 0 };
+  const reference: Side = { wall: [], cpuMicros: 0 };
+  for (let index = 0; index < runs; index += 1) {
+    if (index % 2 === 0) {
+      await measure(ours, mine);
+      await measure(theirs, reference);
+    } else {
+      await measure(theirs, reference);
+      await measure(ours, mine);
+    }
   }
-  return [median(mine), median(reference)];
+  return [mine, reference];
 }
+
+const ms = (value: number) => `${value.toFixed(2)}`;
 
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: BASE_URL });
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
     conditionTree: { field: 'status', operator: 'Equal', value: 'paid' },
   });
 
-  const cases: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+  const cases: Array<[string, () => Promise<unknown>, () => Promise<unknown>, number]> = [
     [
       'list (15, ManyToOne projected, filter, sort)',
       () => orders.list(caller, listFilter, projection),
@@ -151,11 +152,13 @@ async function main(): Promise<void> {
            WHERE o.status = $1 ORDER BY o.placed_at DESC LIMIT 15`,
           ['paid'],
         ),
+      RUNS,
     ],
     [
       'count',
       () => orders.aggregate(caller, countFilter, new Aggregation({ operation: 'Count' })),
       () => raw.query(`SELECT COUNT(*) FROM ${SCHEMA}.orders WHERE status = $1`, ['paid']),
+      RUNS,
     ],
     [
       'monthly sum (Europe/Paris)',
@@ -175,28 +178,54 @@ async function main(): Promise<void> {
            FROM ${SCHEMA}.orders GROUP BY 2 ORDER BY 1 DESC NULLS LAST`,
           ['Europe/Paris'],
         ),
+      SLOW_RUNS,
     ],
   ];
 
-  console.log(`\n${ORDERS} orders, median of ${RUNS} runs\n`);
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
   console.log(
-    'case'.padEnd(48),
-    'data source'.padStart(12),
-    'raw pg'.padStart(10),
-    'ratio'.padStart(7),
+    `\n${new Date().toISOString()}, Node ${process.version}, ${ORDERS} orders; ` +
+      `A/B interleaved after ${WARM_UP} warm-up pairs; load average ${load()}\n`,
   );
-  for (const [name, ours, theirs] of cases) {
-    const [mine, reference] = await compare(ours, theirs);
+  console.log(
+    'case'.padEnd(46),
+    'runs'.padStart(5),
+    'ours med/p90 ms'.padStart(17),
+    'raw med/p90 ms'.padStart(16),
+    'ratio'.padStart(7),
+    'CPU/query ours/raw µs'.padStart(22),
+    'CPU ratio'.padStart(10),
+  );
+  let failed = false;
+  for (const [name, ours, theirs, runs] of cases) {
+    const before = roundTrips;
+    const [mine, reference] = await compare(ours, theirs, runs);
+    const trips = (roundTrips - before) / (runs + WARM_UP);
+    const ratio = percentile(mine.wall, 0.5) / percentile(reference.wall, 0.5);
+    const cpuMine = mine.cpuMicros / runs;
+    const cpuReference = reference.cpuMicros / runs;
     console.log(
-      name.padEnd(48),
-      `${mine.toFixed(2)} ms`.padStart(12),
-      `${reference.toFixed(2)} ms`.padStart(10),
-      `${(mine / reference).toFixed(2)}×`.padStart(7),
+      name.padEnd(46),
+      String(runs).padStart(5),
+      `${ms(percentile(mine.wall, 0.5))}/${ms(percentile(mine.wall, 0.9))}`.padStart(17),
+      `${ms(percentile(reference.wall, 0.5))}/${ms(percentile(reference.wall, 0.9))}`.padStart(16),
+      `${ratio.toFixed(2)}×`.padStart(7),
+      `${cpuMine.toFixed(0)}/${cpuReference.toFixed(0)}`.padStart(22),
+      `${(cpuMine / cpuReference).toFixed(2)}×`.padStart(10),
     );
+    if (trips !== 1) {
+      console.error(`  ${name}: ${trips} SQL round trips per query, expected 1`);
+      failed = true;
+    }
   }
   roundTrips = 0;
   await orders.list(caller, listFilter, projection);
-  console.log(`\nSQL round trips per list: ${roundTrips}`);
+  console.log(`\nSQL round trips per list (knex 'query' events): ${roundTrips}`);
+  if (roundTrips !== 1) failed = true;
+  console.log(`load average after the cases: ${load()}`);
 
   const start = process.hrtime.bigint();
   const wide = await openSqlDataSource(withSchema(WIDE_SCHEMA));
@@ -220,6 +249,10 @@ async function main(): Promise<void> {
   await cleanup.connect();
   await cleanup.query(`DROP SCHEMA IF EXISTS ${WIDE_SCHEMA} CASCADE`);
   await cleanup.end();
+  if (failed) {
+    console.error('\nFAILED: a data source query took more than one SQL round trip.');
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error: unknown) => {
