@@ -9,7 +9,10 @@ import { introspect as introspectDatabase } from './introspection/introspect';
 import type { SqlIntrospection } from './introspection/introspection';
 import { readIntrospection } from './introspection/read-introspection';
 import { buildModels } from './schema/build-models';
+import { StatementCache } from './query/statement-cache';
+import type { CompiledStatement } from './query/statement-runner';
 import { SqlDataSource } from './sql-data-source';
+import { SqlDataSourceError } from './errors/sql-data-source-error';
 
 /** Options of {@link createSqlDataSource}. */
 export interface SqlDataSourceOptions {
@@ -20,6 +23,12 @@ export interface SqlDataSourceOptions {
   introspection?: SqlIntrospection | string;
   /** Name under which native SQL queries (charts, live-query segments) may run. */
   liveQueryConnections?: string;
+  /**
+   * How many compiled SELECTs (one per query shape: collection, projection, condition shape,
+   * sort, page clauses; or aggregation) are kept, least recently used out first. Default 500;
+   * 0 builds every query anew.
+   */
+  statementCacheSize?: number;
 }
 
 /**
@@ -45,6 +54,17 @@ async function hasMariadbReturning(knex: Knex, dialect: SqlDialect): Promise<boo
   return match !== null && Number(match[1]) * 100 + Number(match[2]) >= 1005;
 }
 
+function statementCacheSize(options: SqlDataSourceOptions): number {
+  const size = options.statementCacheSize ?? 500;
+  if (!Number.isInteger(size) || size < 0) {
+    throw new SqlDataSourceError(
+      'INVALID_CONNECTION_OPTIONS',
+      `Invalid statementCacheSize ${String(size)}: use a non-negative integer (0 disables the cache).`,
+    );
+  }
+  return size;
+}
+
 /** Builds the data source right away (what the factory does when the agent starts). */
 export async function openSqlDataSource(
   uriOrParams: string | SqlConnectionParams,
@@ -52,6 +72,7 @@ export async function openSqlDataSource(
   logger?: Logger,
 ): Promise<SqlDataSource> {
   const connection = parseConnection(uriOrParams);
+  const cacheSize = statementCacheSize(options);
   const parsers = new PgTypeParsers();
   const { knex } = await connect(connection, parsers);
   try {
@@ -70,6 +91,7 @@ export async function openSqlDataSource(
         schema: connection.dialect === 'postgres' ? connection.schema : undefined,
         models,
         mariadbReturning: await hasMariadbReturning(knex, connection.dialect),
+        statements: cacheSize > 0 ? new StatementCache<CompiledStatement>(cacheSize) : undefined,
       },
       introspection,
       options.liveQueryConnections,

@@ -32,6 +32,20 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
     return this.environment.knex;
   }
 
+  /**
+   * The statement cache of lists and aggregations: compiled shapes kept, most kept, and lookups
+   * that found a compiled statement or not (see `statementCacheSize`).
+   */
+  get statementCache(): { size: number; capacity: number; hits: number; misses: number } {
+    const cache = this.environment.statements;
+    return {
+      size: cache?.size ?? 0,
+      capacity: cache?.capacity ?? 0,
+      hits: cache?.hits ?? 0,
+      misses: cache?.misses ?? 0,
+    };
+  }
+
   override async executeNativeQuery(
     connectionName: string,
     // Optional only because BaseDataSource declares a one-argument signature.

@@ -714,6 +714,153 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
     });
   });
 
+  describe('statement cache', () => {
+    const sqlOf = async (run: () => Promise<unknown>) => {
+      const before = statements.length;
+      const result = await run();
+      expect(statements.length - before).toBe(1);
+      return { sql: statements[statements.length - 1] as string, result };
+    };
+    const customerIds = (tree: PlainConditionTree | null, page?: Page, ascending = true) =>
+      sqlOf(async () =>
+        (
+          await list('customers', ['id', 'name'], {
+            conditionTree: tree,
+            sort: [{ field: 'id', ascending }],
+            page,
+          })
+        ).map((row) => row.id),
+      );
+
+    it('compiles a shape once, then binds the new values (hostile ones too) to the same SQL', async () => {
+      const stats = dataSource.statementCache;
+      const gold = await customerIds({ field: 'tier', operator: 'Equal', value: 'gold' });
+      expect(dataSource.statementCache.misses - stats.misses).toBe(1);
+      expect(dataSource.statementCache.size - stats.size).toBe(1);
+      const silver = await customerIds({ field: 'tier', operator: 'Equal', value: 'silver' });
+      expect(dataSource.statementCache.hits - stats.hits).toBe(1);
+      expect(dataSource.statementCache.size - stats.size).toBe(1);
+      expect(silver.sql).toBe(gold.sql);
+      expect(gold.result).toEqual([1]);
+      expect(silver.result).toEqual([2]);
+
+      const ada = await customerIds({ field: 'name', operator: 'Equal', value: 'Ada Lovelace' });
+      const hostile = await customerIds({ field: 'name', operator: 'Equal', value: HOSTILE_NAME });
+      expect(hostile.sql).toBe(ada.sql);
+      expect([ada.result, hostile.result]).toEqual([[1], [3]]);
+      expect(await ids('customers', null)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('gives shapes whose SQL differs their own statement, whatever was cached first', async () => {
+      const tier = (value: unknown) => ({ field: 'tier', operator: 'Equal', value }) as const;
+      const valued = await customerIds(tier('bronze'));
+      const nulled = await customerIds(tier(null));
+      expect(nulled.sql).not.toBe(valued.sql);
+      expect([valued.result, nulled.result]).toEqual([[4], [3]]);
+
+      const two = await customerIds({ field: 'id', operator: 'In', value: [1, 2] });
+      const three = await customerIds({ field: 'id', operator: 'In', value: [1, 2, 4] });
+      const withNull = await customerIds({ field: 'tier', operator: 'In', value: ['gold', null] });
+      expect(new Set([two.sql, three.sql, withNull.sql]).size).toBe(3);
+      expect([two.result, three.result, withNull.result]).toEqual([
+        [1, 2],
+        [1, 2, 4],
+        [1, 3],
+      ]);
+
+      const sensitive = await customerIds({ field: 'name', operator: 'Match', value: '/^ada/' });
+      const insensitive = await customerIds({ field: 'name', operator: 'Match', value: '/^ada/i' });
+      expect([sensitive.result, insensitive.result]).toEqual([[], [1]]);
+      expect(
+        (await customerIds({ field: 'name', operator: 'Match', value: '/^ada/' })).result,
+      ).toEqual([]);
+
+      const first = await customerIds(null, new Page(0, 2));
+      const second = await customerIds(null, new Page(2, 2));
+      const rest = await customerIds(null, new Page(1, null));
+      const descending = await customerIds(null, new Page(0, 2), false);
+      // (An offset without a limit is `LIMIT <all> OFFSET ?` on MySQL and SQLite: the SQL of a
+      // page with both, with other values bound.)
+      expect(new Set([first.sql, second.sql, descending.sql]).size).toBe(3);
+      expect([first.result, second.result, rest.result, descending.result]).toEqual([
+        [1, 2],
+        [3, 4],
+        [2, 3, 4],
+        [4, 3],
+      ]);
+      const projected = await sqlOf(() =>
+        list('customers', ['id', 'email'], {
+          sort: [{ field: 'id', ascending: true }],
+          page: new Page(0, 2),
+        }),
+      );
+      expect(projected.sql).not.toBe(first.sql);
+      expect(projected.result).toEqual([
+        { id: 1, email: 'ada@example.com' },
+        { id: 2, email: 'grace@example.com' },
+      ]);
+    });
+
+    it('caches aggregations by shape too', async () => {
+      const status = (value: string) =>
+        ({ field: 'status', operator: 'Equal', value }) as PlainConditionTree;
+      const count = (value: string) =>
+        sqlOf(() =>
+          dataSource
+            .getCollection('orders')
+            .aggregate(
+              caller(),
+              new Filter({ conditionTree: status(value) }),
+              new Aggregation({ operation: 'Count' }),
+            ),
+        );
+      const listed = async (value: string) =>
+        (await list('orders', ['id'], { conditionTree: status(value) })).length;
+      const paid = await count('paid');
+      const hits = dataSource.statementCache.hits;
+      const pending = await count('pending');
+      expect(dataSource.statementCache.hits).toBe(hits + 1);
+      expect(pending.sql).toBe(paid.sql);
+      expect(paid.result).toEqual([{ value: await listed('paid'), group: {} }]);
+      expect(pending.result).toEqual([{ value: await listed('pending'), group: {} }]);
+      expect(await listed('paid')).not.toBe(await listed('pending'));
+    });
+
+    it('keeps at most statementCacheSize statements', async () => {
+      // Embedded PostgreSQL accepts one connection: the data source closes before the next.
+      await dataSource.close();
+      const small = await openSqlDataSource(database.url, { statementCacheSize: 2 });
+      try {
+        const shapes = ['name', 'email', 'country'].map(
+          (field) => () =>
+            small.getCollection('customers').list(
+              caller(),
+              new PaginatedFilter({
+                conditionTree: { field, operator: 'Present' },
+                sort: [{ field: 'id', ascending: true }],
+              }),
+              new Projection('id'),
+            ),
+        );
+        for (const run of shapes) await run();
+        expect(small.statementCache).toMatchObject({ size: 2, capacity: 2, misses: 3, hits: 0 });
+        expect((await shapes[2]?.())?.map((row) => row.id)).toEqual([1, 2, 4]);
+        expect(small.statementCache).toMatchObject({ size: 2, hits: 1 });
+        // The first shape was dropped when the third came in: it compiles again.
+        expect((await shapes[0]?.())?.map((row) => row.id)).toEqual([1, 2, 3, 4]);
+        expect(small.statementCache).toMatchObject({ size: 2, misses: 4 });
+      } finally {
+        await small.close();
+        dataSource = await openSqlDataSource(database.url, { liveQueryConnections: 'main' });
+        dataSource.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+      }
+      const invalid = await failure(() =>
+        openSqlDataSource(database.url, { statementCacheSize: -1 }),
+      );
+      expect(invalid.message).toContain('statementCacheSize');
+    });
+  });
+
   describe('aggregate', () => {
     const aggregate = (
       collection: string,

@@ -14,16 +14,15 @@ import {
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import { toWriteError } from '../errors/database-errors';
-import { buildAggregateQuery } from '../query/aggregate-query';
+import { aggregateRecords } from '../query/aggregate-query';
 import { isValidZone } from '../query/date-bounds';
-import { buildListQuery } from '../query/list-query';
+import { listRecords } from '../query/list-query';
 import { restrictToFilter } from '../query/matching-rows';
 import { tableName, type SqlEnvironment } from '../query/query-context';
 import type { TranslationOptions } from '../query/translate-condition';
 import type { TableModel } from '../schema/table-model';
 import { fromDatabase } from '../values/from-database';
 import { applyLiveQuerySegment } from './live-query-segment';
-import { readRows } from './record-reader';
 import { toWriteValues } from './write-values';
 
 /**
@@ -54,15 +53,15 @@ export class SqlCollection extends BaseCollection {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const { query, selected } = buildListQuery(
+    return listRecords(
       this.environment,
       this.model,
-      await applyLiveQuerySegment(filter, this.model, this.dataSource),
+      filter.liveQuerySegment
+        ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
+        : filter,
       projection,
       this.translation(caller),
     );
-    const rows = (await query) as Record<string, unknown>[];
-    return readRows(rows, selected, this.environment.dialect);
   }
 
   override async aggregate(
@@ -71,15 +70,16 @@ export class SqlCollection extends BaseCollection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    const { query, read } = buildAggregateQuery(
+    return aggregateRecords(
       this.environment,
       this.model,
-      await applyLiveQuerySegment(filter, this.model, this.dataSource),
+      filter?.liveQuerySegment
+        ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
+        : filter,
       aggregation,
       limit,
       this.translation(caller),
     );
-    return read((await query) as Record<string, unknown>[]);
   }
 
   override async create(_caller: Caller, records: RecordData[]): Promise<RecordData[]> {
@@ -191,6 +191,13 @@ export class SqlCollection extends BaseCollection {
         `Invalid time zone '${zone}' for the caller: use an IANA name such as 'Europe/Paris'.`,
       );
     }
-    return { timezone: zone, now: DateTime.utc() };
+    // "Now" is read when a relative date operator first needs it, then fixed for the query.
+    let now: DateTime | undefined;
+    return {
+      timezone: zone,
+      get now() {
+        return (now ??= DateTime.utc());
+      },
+    };
   }
 }

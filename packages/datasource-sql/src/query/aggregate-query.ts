@@ -4,23 +4,29 @@ import {
   type AggregateResult,
   type Aggregation,
   type Filter,
+  type PlainConditionTree,
 } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import type { TableModel } from '../schema/table-model';
+import { ConditionRecorder } from './condition-recorder';
 import { fromDatabase } from '../values/from-database';
 import { toSafeNumber } from '../values/safe-number';
 import { dateBucket } from './date-bucket';
 import { filterCondition } from './filter-condition';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';
+import { shapeKey } from './statement-cache';
+import { runCachedSelect } from './statement-runner';
 import { applyCondition, type TranslationOptions } from './translate-condition';
 import { validateCondition } from './validate-condition';
 
 const OPERATIONS = ['Count', 'Sum', 'Avg', 'Max', 'Min'] as const;
 
+type ResultReader = (rows: Record<string, unknown>[]) => AggregateResult[];
+
 interface Built {
   query: Knex.QueryBuilder;
-  read(rows: Record<string, unknown>[]): AggregateResult[];
+  reader: ResultReader;
 }
 
 function isNumeric(column: IntrospectedColumn): boolean {
@@ -35,18 +41,15 @@ function isNumeric(column: IntrospectedColumn): boolean {
  * value DESC LIMIT n`, joining relations used by the field, groups or filter; date groups are
  * bucketed in the caller's time zone.
  */
-export function buildAggregateQuery(
-  environment: SqlEnvironment,
-  model: TableModel,
-  filter: Filter | null,
+function buildAggregateQuery(
+  context: QueryContext,
+  tree: PlainConditionTree | null,
   aggregation: Aggregation,
   limit: number | undefined,
   options: TranslationOptions,
 ): Built {
+  const { environment, root: model } = context;
   const { knex, dialect } = environment;
-  const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models);
-  validateCondition(context, tree);
   if (!(OPERATIONS as readonly string[]).includes(aggregation.operation)) {
     throw new ValidationError(
       `Invalid aggregation operation '${String(aggregation.operation)}': use one of ${OPERATIONS.join(', ')}.`,
@@ -112,7 +115,7 @@ export function buildAggregateQuery(
     (field !== undefined && isNumeric(field.column));
   return {
     query,
-    read: (rows) =>
+    reader: (rows) =>
       rows.map((row) => {
         let result = row.value;
         if (numericResult) {
@@ -131,4 +134,64 @@ export function buildAggregateQuery(
         return { value: result, group };
       }),
   };
+}
+
+/**
+ * The shape of an aggregation beyond its condition: operation, field, groups, the time zone
+ * when a group buckets dates, whether a limit applies. `undefined` when a part is not a string
+ * (the builder then reports it).
+ */
+function aggregateShape(
+  model: TableModel,
+  aggregation: Aggregation,
+  limit: number | undefined,
+  options: TranslationOptions,
+): string[] | undefined {
+  const { operation, field, groups } = aggregation;
+  if (typeof operation !== 'string' || (field != null && typeof field !== 'string')) {
+    return undefined;
+  }
+  if (!Array.isArray(groups)) return undefined;
+  const limited = groups.length > 0 && limit !== undefined && limit !== null;
+  const parts = ['aggregate', model.name, operation, field ?? '', limited ? 'limit' : ''];
+  let dates = false;
+  for (const group of groups) {
+    if (typeof group.field !== 'string') return undefined;
+    if (group.operation != null && typeof group.operation !== 'string') return undefined;
+    parts.push(group.field, group.operation ?? '');
+    dates ||= Boolean(group.operation);
+  }
+  parts.push(dates ? options.timezone : '', 'where');
+  return parts;
+}
+
+/**
+ * Runs an aggregation in one query. Like lists, the SQL of each shape is compiled once and
+ * cached with its result reader; later aggregations of the same shape only bind their values.
+ */
+export async function aggregateRecords(
+  environment: SqlEnvironment,
+  model: TableModel,
+  filter: Filter | null,
+  aggregation: Aggregation,
+  limit: number | undefined,
+  options: TranslationOptions,
+): Promise<AggregateResult[]> {
+  const context = new QueryContext(environment, model);
+  const tree = filterCondition(filter, model, environment.models);
+  validateCondition(context, tree);
+  const recorder = new ConditionRecorder();
+  const shape = environment.statements
+    ? aggregateShape(model, aggregation, limit, options)
+    : undefined;
+  if (shape) applyCondition(recorder.builder, context, tree, options);
+  const key = shape && recorder.cacheable ? shapeKey(shape.concat(recorder.shape)) : undefined;
+  const values = recorder.values;
+  if (key !== undefined && aggregation.groups.length > 0 && limit !== undefined && limit !== null) {
+    values.push(limit);
+  }
+  const { rows, reader } = await runCachedSelect<ResultReader>(environment, key, values, () =>
+    buildAggregateQuery(context, tree, aggregation, limit, options),
+  );
+  return reader(rows);
 }

@@ -1,27 +1,65 @@
-import { ValidationError, type PaginatedFilter, type Projection } from '@canopy/agent-core';
+import {
+  ValidationError,
+  type Page,
+  type PaginatedFilter,
+  type PlainConditionTree,
+  type Projection,
+  type RecordData,
+} from '@canopy/agent-core';
 import type { Knex } from 'knex';
-import type { Selected } from '../collection/record-reader';
+import { createRowReader, type Selected } from '../collection/record-reader';
 import type { TableModel } from '../schema/table-model';
+import { ConditionRecorder } from './condition-recorder';
 import { filterCondition } from './filter-condition';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';
+import { runCachedSelect } from './statement-runner';
+import { shapeKey } from './statement-cache';
 import { applyCondition, type TranslationOptions } from './translate-condition';
 import { validateCondition } from './validate-condition';
 
-/**
- * Builds the one SELECT of a list: projected columns (relation paths LEFT JOINed in the same
- * query), WHERE from the filter and search, ORDER BY (relation paths too), LIMIT/OFFSET.
- */
-export function buildListQuery(
+type RowReader = (rows: Record<string, unknown>[]) => RecordData[];
+
+/** The page's LIMIT/OFFSET as knex binds them (after the WHERE values), and their shape. */
+function pageBindings(
   environment: SqlEnvironment,
-  model: TableModel,
+  page: Page | null | undefined,
+): { shape: string; values: unknown[] } {
+  const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+  if (page && (!count(page.skip) || (page.limit !== null && !count(page.limit)))) {
+    throw new ValidationError(
+      `Invalid page (skip ${String(page.skip)}, limit ${String(page.limit)}): use non-negative integers.`,
+    );
+  }
+  const values: unknown[] = [];
+  let shape = '';
+  if (page?.limit !== null && page?.limit !== undefined) {
+    values.push(page.limit);
+    shape += 'limit';
+  }
+  if (page?.skip) {
+    if (page.limit === null && environment.dialect !== 'postgres') {
+      values.push(environment.dialect === 'sqlite' ? -1 : Number.MAX_SAFE_INTEGER);
+      shape += 'all';
+    }
+    values.push(page.skip);
+    shape += 'offset';
+  }
+  return { shape, values };
+}
+
+/**
+ * Builds the one SELECT of a list with knex: projected columns (relation paths LEFT JOINed in
+ * the same query), WHERE from the condition tree, ORDER BY (relation paths too), LIMIT/OFFSET.
+ * `tree` is the filter's validated condition (paths already resolved in `context`).
+ */
+function buildListQuery(
+  context: QueryContext,
+  tree: PlainConditionTree | null,
   filter: PaginatedFilter,
   projection: Projection,
   options: TranslationOptions,
-): { query: Knex.QueryBuilder; selected: Selected[] } {
-  const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models);
-  validateCondition(context, tree);
-
+): { query: Knex.QueryBuilder; reader: RowReader } {
+  const { environment, root: model } = context;
   const selected: Selected[] = [];
   const columns: Record<string, string> = {};
   const relations = new Set<string>();
@@ -58,13 +96,8 @@ export function buildListQuery(
     }
     query.orderBy(resolved.ref, clause.ascending ? 'asc' : 'desc');
   }
+  // The page was validated by pageBindings.
   const page = filter.page;
-  const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
-  if (page && (!count(page.skip) || (page.limit !== null && !count(page.limit)))) {
-    throw new ValidationError(
-      `Invalid page (skip ${String(page.skip)}, limit ${String(page.limit)}): use non-negative integers.`,
-    );
-  }
   if (page?.limit !== null && page?.limit !== undefined) query.limit(page.limit);
   if (page?.skip) {
     // MySQL and SQLite accept OFFSET only after a LIMIT.
@@ -74,5 +107,60 @@ export function buildListQuery(
     query.offset(page.skip);
   }
   context.applyJoins(query);
-  return { query, selected };
+  return { query, reader: createRowReader(selected, environment.dialect) };
+}
+
+/**
+ * The shape of a list beyond its condition: collection, projection, sort and page clauses.
+ * `undefined` when a part is not a plain string/boolean (the builder then reports it).
+ */
+function listShape(
+  model: TableModel,
+  filter: PaginatedFilter,
+  projection: Projection,
+  page: string,
+): string[] | undefined {
+  const parts = ['list', model.name, page, String(projection.length)];
+  for (const path of projection) {
+    if (typeof path !== 'string') return undefined;
+    parts.push(path);
+  }
+  for (const clause of filter.sort ?? []) {
+    if (typeof clause.field !== 'string' || typeof clause.ascending !== 'boolean') return undefined;
+    parts.push(clause.field, clause.ascending ? 'asc' : 'desc');
+  }
+  parts.push('where');
+  return parts;
+}
+
+/**
+ * Lists records in one SELECT. The SQL text of each query shape (collection, projection,
+ * condition shape, sort, page clauses) is compiled by knex once and kept in the environment's
+ * statement cache with its row reader; later lists of the same shape only bind their values.
+ */
+export async function listRecords(
+  environment: SqlEnvironment,
+  model: TableModel,
+  filter: PaginatedFilter,
+  projection: Projection,
+  options: TranslationOptions,
+): Promise<RecordData[]> {
+  const context = new QueryContext(environment, model);
+  const tree = filterCondition(filter, model, environment.models);
+  validateCondition(context, tree);
+  const page = pageBindings(environment, filter.page);
+
+  const recorder = new ConditionRecorder();
+  const shape = environment.statements
+    ? listShape(model, filter, projection, page.shape)
+    : undefined;
+  if (shape) applyCondition(recorder.builder, context, tree, options);
+  const key = shape && recorder.cacheable ? shapeKey(shape.concat(recorder.shape)) : undefined;
+  const { rows, reader } = await runCachedSelect<RowReader>(
+    environment,
+    key,
+    recorder.values.concat(page.values),
+    () => buildListQuery(context, tree, filter, projection, options),
+  );
+  return reader(rows);
 }

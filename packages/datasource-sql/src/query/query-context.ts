@@ -7,6 +7,8 @@ import type { Knex } from 'knex';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import type { TableModel } from '../schema/table-model';
+import type { StatementCache } from './statement-cache';
+import type { CompiledStatement } from './statement-runner';
 
 /** A column reached from the root collection, possibly through to-one relations. */
 export interface ResolvedColumn {
@@ -33,6 +35,8 @@ export interface SqlEnvironment {
   models: Map<string, TableModel>;
   /** The server is MariaDB 10.5 or later, whose INSERT accepts RETURNING (MySQL's does not). */
   mariadbReturning?: boolean;
+  /** Compiled SELECTs by query shape (lists and aggregations); absent, every query is built. */
+  statements?: StatementCache<CompiledStatement>;
 }
 
 /** `schema.table` on PostgreSQL, `table` elsewhere. */

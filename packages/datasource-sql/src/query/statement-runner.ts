@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import type { SqlEnvironment } from './query-context';
+
+/**
+ * A SELECT compiled by knex for one query shape: its SQL text (knex's `?` placeholders), the
+ * bindings that come before the condition's values (constant for the shape, e.g. a time zone in
+ * a date group) and what reads its rows.
+ */
+export interface CompiledStatement<R = unknown> {
+  sql: string;
+  prefix: unknown[];
+  reader: R;
+}
+
+/** The part of knex's query builder its runner uses. */
+interface CompiledBuilder {
+  toSQL(): { method: string; sql: string; bindings: unknown[]; options: object };
+  queryContext(): undefined;
+  emit(event: string, ...values: unknown[]): void;
+}
+
+interface KnexClient {
+  runner(builder: CompiledBuilder): { run(): Promise<unknown> };
+}
+
+/**
+ * Runs a SELECT compiled earlier by knex with new bindings, through knex's own runner: same
+ * pool, `query` events, dialect placeholder conversion, error messages and result shape as
+ * awaiting the builder, without building and compiling the query again.
+ */
+function runCompiledSelect(knex: Knex, sql: string, bindings: unknown[]): Promise<unknown> {
+  const builder: CompiledBuilder = {
+    // The client rewrites the returned object (placeholders, bindings): a new one every time.
+    toSQL: () => ({ method: 'select', sql, bindings, options: {} }),
+    queryContext: () => undefined,
+    emit: () => undefined,
+  };
+  return (knex.client as KnexClient).runner(builder).run();
+}
+
+/** Whether two bindings are the same value (the recorder's and knex's copies of it). */
+function sameBinding(left: unknown, right: unknown): boolean {
+  if (Object.is(left, right)) return true;
+  if (left instanceof Date && right instanceof Date) return left.getTime() === right.getTime();
+  if (Buffer.isBuffer(left) && Buffer.isBuffer(right)) return left.equals(right);
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return (
+      left.length === right.length && left.every((item, index) => sameBinding(item, right[index]))
+    );
+  }
+  return false;
+}
+
+/**
+ * Runs a SELECT whose shape is `key` with the condition's `values` (then LIMIT/OFFSET, in the
+ * order knex binds them): from the environment's statement cache when the shape was compiled
+ * before, otherwise built with `build`, compiled, and cached when knex's bindings end with
+ * exactly `values` (the check that the recorded values are the ones the SQL expects). Without
+ * a key (shape not cacheable) the statement is always built.
+ */
+export async function runCachedSelect<R>(
+  environment: SqlEnvironment,
+  key: string | undefined,
+  values: unknown[],
+  build: () => { query: Knex.QueryBuilder; reader: R },
+): Promise<{ rows: Record<string, unknown>[]; reader: R }> {
+  const { knex, statements } = environment;
+  const cached = key === undefined ? undefined : statements?.get(key);
+  if (cached) {
+    const bindings = cached.prefix.length > 0 ? [...cached.prefix, ...values] : values;
+    const rows = (await runCompiledSelect(knex, cached.sql, bindings)) as Record<string, unknown>[];
+    return { rows, reader: cached.reader as R };
+  }
+  const { query, reader } = build();
+  const compiled = query.toSQL() as unknown as { sql: string; bindings: unknown[] };
+  const bindings = [...compiled.bindings];
+  const start = bindings.length - values.length;
+  if (
+    key !== undefined &&
+    statements &&
+    start >= 0 &&
+    values.every((value, index) => sameBinding(value, bindings[start + index]))
+  ) {
+    statements.set(key, { sql: compiled.sql, prefix: bindings.slice(0, start), reader });
+  }
+  const rows = (await runCompiledSelect(knex, compiled.sql, bindings)) as Record<string, unknown>[];
+  return { rows, reader };
+}
