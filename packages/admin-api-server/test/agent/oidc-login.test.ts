@@ -1,6 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
 import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { CookieJar } from '../helpers/oidc-login';
 import { startScenarioAgent } from './agent-scenario';
 
 const db = useTestDatabase('postgres');
@@ -10,21 +11,6 @@ let stopAgent: () => Promise<void>;
 let agentUrl: string;
 let teamId: number;
 let readToken: string;
-
-/** A browser's cookie jar, enough for the provider's interaction and session cookies. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
-    }
-  }
-}
 
 beforeAll(async () => {
   server = await startTestServer(db());

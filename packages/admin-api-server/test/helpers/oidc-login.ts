@@ -1,0 +1,73 @@
+/** A browser's cookie jar, enough for the OIDC provider's interaction and session cookies. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  store(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      this.cookies.set(name!.trim(), value.join('='));
+    }
+  }
+}
+
+/** What the agent answers at the end of a login: its session token and the user's claims. */
+export interface AgentLogin {
+  token: string;
+  tokenData: Record<string, unknown>;
+}
+
+/**
+ * Logs a user in to an agent the way the admin front end and a browser do, over HTTP: the
+ * agent's `POST /authentication` gives the authorization URL on the server, the login form is
+ * posted with the user's email and password, the browser follows the redirects to the callback,
+ * and the agent exchanges the code for its session token.
+ *
+ * @param agentUrl the agent's base URL with its prefix (`http://…/forest`).
+ * @throws Error naming the step that did not answer as expected.
+ */
+export async function loginThroughOidc(input: {
+  serverUrl: string;
+  agentUrl: string;
+  renderingId: number;
+  email: string;
+  password: string;
+}): Promise<AgentLogin> {
+  const { serverUrl, agentUrl } = input;
+  const started = await fetch(`${agentUrl}/authentication`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ renderingId: input.renderingId }),
+  });
+  if (started.status !== 200) throw new Error(`POST /authentication: ${started.status}`);
+  const { authorizationUrl } = (await started.json()) as { authorizationUrl: string };
+  const jar = new CookieJar();
+  const authorize = await fetch(authorizationUrl, { redirect: 'manual' });
+  jar.store(authorize);
+  const loginUrl = new URL(authorize.headers.get('location')!, serverUrl).toString();
+  const submitted = await fetch(`${loginUrl}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: input.email, password: input.password }).toString(),
+  });
+  if (submitted.status !== 303) throw new Error(`The login form answered ${submitted.status}`);
+  jar.store(submitted);
+  const resumed = await fetch(new URL(submitted.headers.get('location')!, serverUrl), {
+    redirect: 'manual',
+    headers: { cookie: jar.header() },
+  });
+  const callback = new URL(resumed.headers.get('location')!, serverUrl);
+  const code = callback.searchParams.get('code');
+  const state = callback.searchParams.get('state');
+  if (!code || !state) throw new Error(`The provider redirected to ${callback.pathname}`);
+  const exchanged = await fetch(
+    `${agentUrl}/authentication/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+  );
+  if (exchanged.status !== 200) {
+    throw new Error(`The agent's callback answered ${exchanged.status}: ${await exchanged.text()}`);
+  }
+  return (await exchanged.json()) as AgentLogin;
+}
