@@ -86,12 +86,24 @@ export class CollectionDecorator implements Collection {
     return filter;
   }
 
+  /**
+   * Whether {@link refineFilter} would pass `filter` down unchanged: a cheap synchronous check
+   * that lets list and aggregate hand the filter straight to the child when this layer has
+   * nothing to do for it. Layers that refine filters override it with what they look at; by
+   * default only layers that do not refine filters keep them.
+   */
+  protected keepsFilter(_caller: Caller, _filter: Filter): boolean {
+    return !this.refinesFilter;
+  }
+
   async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.refinesFilter) return this.childCollection.list(caller, filter, projection);
+    if (this.keepsFilter(caller, filter)) {
+      return this.childCollection.list(caller, filter, projection);
+    }
     return this.childCollection.list(caller, await this.refineFilter(caller, filter), projection);
   }
 
@@ -113,8 +125,9 @@ export class CollectionDecorator implements Collection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (!this.refinesFilter)
+    if (this.keepsFilter(caller, filter)) {
       return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    }
     const refined = await this.refineFilter(caller, filter);
     return this.childCollection.aggregate(caller, refined, aggregation, limit);
   }

@@ -4,7 +4,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
 import type { RecordData } from '../../toolkit/record/record-utils';
 import type { DataSourceSchema } from '../../toolkit/schema/collection-schema';
-import type { CollectionDecorator } from './collection-decorator';
+import { type CollectionDecorator, currentSchemaVersion } from './collection-decorator';
 
 /** Builds the decorator of one child collection for a layer. */
 export type CollectionDecoratorConstructor<C extends CollectionDecorator> = new (
@@ -21,6 +21,7 @@ export class DataSourceDecorator<
   C extends CollectionDecorator = CollectionDecorator,
 > implements DataSource<C> {
   private readonly decorators = new Map<Collection, C>();
+  private readonly facts = new Map<string, { version: number; value: unknown }>();
 
   constructor(
     readonly childDataSource: DataSource,
@@ -37,6 +38,20 @@ export class DataSourceDecorator<
 
   get nativeQueryConnections(): Record<string, unknown> {
     return this.childDataSource.nativeQueryConnections;
+  }
+
+  /**
+   * A fact about this layer's collections (e.g. "one of them has computed fields"), computed
+   * once per schema version: every customization that could change it marks the schema dirty.
+   * Layers use such facts to pass requests straight through when they have nothing to do.
+   */
+  fact<T>(key: string, compute: (collections: C[]) => T): T {
+    const version = currentSchemaVersion();
+    const known = this.facts.get(key);
+    if (known?.version === version) return known.value as T;
+    const value = compute(this.collections);
+    this.facts.set(key, { version, value });
+    return value;
   }
 
   getCollection(name: string): C {

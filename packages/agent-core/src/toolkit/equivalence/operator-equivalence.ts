@@ -55,6 +55,9 @@ export function getEquivalentOperators(
   );
 }
 
+/** The default `visited` of {@link rewriteLeaf} (never mutated: each step copies it). */
+const NOTHING_VISITED: ReadonlySet<string> = new Set();
+
 /**
  * Rewrites a leaf into a tree that only uses `native` operators, trying alternatives in table
  * order and recursing into the produced leaves. A leaf that cannot be rewritten is returned as
@@ -65,7 +68,7 @@ export function rewriteLeaf(
   native: ReadonlySet<Operator>,
   columnType: ColumnType,
   context: EvaluationContext,
-  visited: ReadonlySet<string> = new Set(),
+  visited: ReadonlySet<string> = NOTHING_VISITED,
 ): ConditionTree | null {
   if (native.has(leaf.operator)) return leaf;
   const found = findAlternative(leaf.operator, native, columnType, visited);

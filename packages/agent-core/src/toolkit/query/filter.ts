@@ -44,9 +44,36 @@ export class Filter {
     return !this.search && !this.segment && !this.liveQuerySegment;
   }
 
-  /** A copy with some parts replaced. */
+  /**
+   * A copy with some parts replaced (a part given as `undefined` is reset like in the
+   * constructor). Filters are immutable: when every given part is already this filter's, the
+   * filter itself is returned (layers that change nothing allocate nothing).
+   */
   override(parts: FilterComponents): Filter {
-    return new Filter({ ...this.components(), ...parts });
+    if (this.keeps(parts)) return this;
+    return new Filter(this.merged(parts));
+  }
+
+  /** Whether `parts` only repeats values this filter already holds. */
+  protected keeps(parts: FilterComponents): boolean {
+    for (const key in parts) {
+      if (parts[key as keyof FilterComponents] !== this[key as keyof FilterComponents]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** This filter's parts with `parts` applied (no object spreads: this runs in every layer). */
+  protected merged(parts: FilterComponents): FilterComponents {
+    return {
+      conditionTree: 'conditionTree' in parts ? parts.conditionTree : this.conditionTree,
+      search: 'search' in parts ? parts.search : this.search,
+      searchExtended: 'searchExtended' in parts ? parts.searchExtended : this.searchExtended,
+      segment: 'segment' in parts ? parts.segment : this.segment,
+      liveQuerySegment:
+        'liveQuerySegment' in parts ? parts.liveQuerySegment : this.liveQuerySegment,
+    };
   }
 
   /** The filter applied to a relation's records from the parent (fields prefixed `prefix:`). */

@@ -35,7 +35,11 @@ export class PaginatedFilter extends Filter {
   }
 
   override override(parts: PaginatedFilterComponents): PaginatedFilter {
-    return new PaginatedFilter({ ...this.components(), ...parts });
+    if (this.keeps(parts)) return this;
+    const merged: PaginatedFilterComponents = this.merged(parts);
+    merged.sort = 'sort' in parts ? parts.sort : this.sort;
+    merged.page = 'page' in parts ? parts.page : this.page;
+    return new PaginatedFilter(merged);
   }
 
   override nest(prefix: string): PaginatedFilter {

@@ -85,11 +85,19 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     );
   }
 
+  /** Whether a collection of this layer has computed fields (paths may reach them by relation). */
+  private get layerHasComputeds(): boolean {
+    return this.dataSource.fact('computeds', (collections) =>
+      collections.some((collection) => Object.keys(collection.computeds).length > 0),
+    );
+  }
+
   override async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
     const childProjection = projection.replace((path) => this.rewritePath(path));
     const records = await this.childCollection.list(caller, filter, childProjection);
     if (childProjection.equals(projection)) return records;

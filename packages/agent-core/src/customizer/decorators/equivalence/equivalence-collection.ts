@@ -4,10 +4,14 @@ import {
   rewriteTree,
 } from '../../../toolkit/equivalence/operator-equivalence';
 import type { Filter } from '../../../toolkit/query/filter';
+import type { Operator } from '../../../toolkit/query/operators';
+import type { ColumnType } from '../../../toolkit/schema/column-type';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import type { FieldSchema } from '../../../toolkit/schema/field-schema';
 import { resolveColumnPath } from '../../../toolkit/validation/field-path';
 import { CollectionDecorator } from '../collection-decorator';
+
+const NO_OPERATORS: ReadonlySet<Operator> = new Set();
 
 /**
  * Layers 14, 19, 22 — operator equivalences: advertises every operator derivable from the
@@ -29,19 +33,27 @@ export class EquivalenceCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
+  /** A filter whose operators are all native below is passed down as it is. */
+  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+    return (
+      !filter.conditionTree ||
+      filter.conditionTree.everyLeaf((leaf) => this.describe(leaf.field).native.has(leaf.operator))
+    );
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,
   ): Promise<F> {
     if (!filter?.conditionTree) return filter;
-    const tree = rewriteTree(
-      filter.conditionTree,
-      (path) => {
-        const { schema } = resolveColumnPath(this.childCollection, path);
-        return { native: schema.filterOperators ?? new Set(), columnType: schema.columnType };
-      },
-      { timezone: caller.timezone },
-    );
+    const tree = rewriteTree(filter.conditionTree, (path) => this.describe(path), {
+      timezone: caller.timezone,
+    });
     return filter.override({ conditionTree: tree }) as F;
+  }
+
+  private describe(path: string): { native: ReadonlySet<Operator>; columnType: ColumnType } {
+    const { schema } = resolveColumnPath(this.childCollection, path);
+    return { native: schema.filterOperators ?? NO_OPERATORS, columnType: schema.columnType };
   }
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '../../../toolkit/caller';
+import type { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
 import type { Filter } from '../../../toolkit/query/filter';
 import type { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
 import type { Projection } from '../../../toolkit/query/projection';
@@ -14,6 +15,7 @@ import { CollectionDecorator } from '../collection-decorator';
 export class LazyJoinCollectionDecorator extends CollectionDecorator {
   /** The ManyToOne relation whose target key `path` is, when it can be read from the foreign key. */
   private avoidable(path: string, projection?: Projection): ManyToOneSchema | null {
+    if (!path.includes(':')) return null;
     const [relation, target, ...rest] = path.split(':');
     if (!relation || !target || rest.length > 0) return null;
     const field = this.childCollection.schema.fields[relation];
@@ -29,7 +31,9 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const refined = await this.refineFilter(caller, filter);
+    const refined = this.keepsFilter(caller, filter)
+      ? filter
+      : await this.refineFilter(caller, filter);
     const replaced = projection.filter((path) => this.avoidable(path, projection));
     if (replaced.length === 0) return this.childCollection.list(caller, refined, projection);
 
@@ -49,18 +53,30 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     return projection.apply(records);
   }
 
+  /** The leaf on the foreign key that replaces `leaf`, or `leaf` itself. */
+  private replaceLeaf(leaf: ConditionTreeLeaf): ConditionTreeLeaf {
+    const relation = this.avoidable(leaf.field);
+    const foreignKey = relation && this.childCollection.schema.fields[relation.foreignKey];
+    const usable = foreignKey?.type === 'Column' && foreignKey.filterOperators?.has(leaf.operator);
+    return usable && relation ? leaf.override({ field: relation.foreignKey }) : leaf;
+  }
+
+  /** A filter is kept when none of its leaves reads a target key through a relation. */
+  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+    return (
+      !filter.conditionTree ||
+      filter.conditionTree.everyLeaf(
+        (leaf) => !leaf.field.includes(':') || this.avoidable(leaf.field) === null,
+      )
+    );
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     _caller: Caller,
     filter: F,
   ): Promise<F> {
     if (!filter?.conditionTree) return filter;
-    const conditionTree = filter.conditionTree.replaceLeafs((leaf) => {
-      const relation = this.avoidable(leaf.field);
-      const foreignKey = relation && this.childCollection.schema.fields[relation.foreignKey];
-      const usable =
-        foreignKey?.type === 'Column' && foreignKey.filterOperators?.has(leaf.operator);
-      return usable && relation ? leaf.override({ field: relation.foreignKey }) : leaf;
-    });
+    const conditionTree = filter.conditionTree.replaceLeafs((leaf) => this.replaceLeaf(leaf));
     return filter.override({ conditionTree }) as F;
   }
 }

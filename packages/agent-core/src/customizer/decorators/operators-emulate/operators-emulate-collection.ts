@@ -90,6 +90,22 @@ export class OperatorsEmulateCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
+  /** Whether a collection of this layer emulates or replaces an operator. */
+  private get layerHandlesAnything(): boolean {
+    return this.dataSource.fact('operators', (collections) =>
+      collections.some((collection) => collection.fields.size > 0),
+    );
+  }
+
+  /** A filter is kept when none of its leaves uses an operator handled by this layer. */
+  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+    return (
+      !filter.conditionTree ||
+      !this.layerHandlesAnything ||
+      !filter.conditionTree.someLeaf((leaf) => this.needsWork(leaf))
+    );
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,

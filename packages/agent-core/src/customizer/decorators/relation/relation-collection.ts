@@ -67,11 +67,24 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields: { ...childSchema.fields, ...this.relations } };
   }
 
+  /** Whether a collection of this layer has relations added by the customizer. */
+  private get layerHasRelations(): boolean {
+    return this.dataSource.fact('relations', (collections) =>
+      collections.some((collection) => Object.keys(collection.relations).length > 0),
+    );
+  }
+
+  /** Without customizer relations in the layer, filters, sorts and paths are all native. */
+  protected override keepsFilter(): boolean {
+    return !this.layerHasRelations;
+  }
+
   override async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
     const refined = await this.refineFilter(caller, filter);
     const childProjection = projection.replace((path) => this.rewritePath(path));
     const records = await this.childCollection.list(caller, refined, childProjection);

@@ -66,6 +66,11 @@ export class SegmentCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, segments };
   }
 
+  /** Only segments (named or live SQL) are refined here. */
+  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+    return !filter.segment && !filter.liveQuerySegment;
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,

@@ -84,11 +84,21 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     });
   }
 
+  /** Whether a collection of this layer emulates or replaces the sorting of a field. */
+  private get layerSortsAnything(): boolean {
+    return this.dataSource.fact('sorts', (collections) =>
+      collections.some((collection) => collection.sorts.size > 0),
+    );
+  }
+
   override async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
+    if (!filter.sort || !this.layerSortsAnything) {
+      return this.childCollection.list(caller, filter, projection);
+    }
     const sort = filter.sort ? this.replaceClauses(filter.sort) : null;
     const refined = sort ? filter.override({ sort }) : filter;
     if (!sort || !sort.some((clause) => this.isEmulated(clause.field))) {

@@ -24,7 +24,17 @@ import {
   validateSort,
 } from '../../../toolkit/validation/query-validators';
 import { validateRecord } from '../../../toolkit/validation/record-validator';
-import { CollectionDecorator } from '../collection-decorator';
+import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
+
+/** Distinct projections remembered as valid per collection. */
+const MAX_VALID_PROJECTIONS = 500;
+
+function remember(cache: Map<string, number>, key: string, version: number): void {
+  if (cache.size >= MAX_VALID_PROJECTIONS && !cache.has(key)) {
+    cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, version);
+}
 
 function describeRule(rule: ValidationRule): string {
   return rule.value === undefined
@@ -40,6 +50,10 @@ function describeRule(rule: ValidationRule): string {
 export class ValidationCollectionDecorator extends CollectionDecorator {
   private readonly rules = new Map<string, ValidationRule[]>();
   private readonly nullable = new Set<string>();
+  /** Trees and sorts already validated, with the schema version they were validated against. */
+  private readonly validObjects = new WeakMap<object, number>();
+  /** Projections (their paths joined) already validated, with the schema version. */
+  private readonly validProjections = new Map<string, number>();
 
   addValidation(name: string, rule: ValidationRule): void {
     if (name.includes(':')) throw new RelationFieldAccessDeniedError(this.name, name);
@@ -83,10 +97,29 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    validateConditionTree(this, filter.conditionTree);
-    validateSort(this, filter.sort);
-    validateProjection(this, projection);
+    this.validateOnce(filter.conditionTree, validateConditionTree);
+    this.validateOnce(filter.sort, validateSort);
+    const shape = projection.join('\u0000');
+    if (this.validProjections.get(shape) !== currentSchemaVersion()) {
+      validateProjection(this, projection);
+      remember(this.validProjections, shape, currentSchemaVersion());
+    }
     return super.list(caller, filter, projection);
+  }
+
+  /**
+   * Validates an immutable tree or sort once per schema version: the REST layer hands the same
+   * parsed objects down for the same request text.
+   */
+  private validateOnce<T extends object>(
+    value: T | null,
+    validate: (collection: CollectionDecorator, value: T) => void,
+  ): void {
+    if (!value) return;
+    const version = currentSchemaVersion();
+    if (this.validObjects.get(value) === version) return;
+    validate(this, value);
+    this.validObjects.set(value, version);
   }
 
   override async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {

@@ -88,6 +88,9 @@ export class ConditionTreeBranch extends ConditionTree {
    * disappears from an `And` and makes an `Or` match everything.
    */
   private rebuild(children: (ConditionTree | null)[]): ConditionTree | null {
+    // Trees are immutable: when no child changed, this branch is the result.
+    if (children.length > 0 && children.every((child, index) => child === this.conditions[index]))
+      return this;
     if (this.aggregator === 'Or' && children.some((child) => child === null)) return null;
     const kept = children.filter((child): child is ConditionTree => child !== null);
     if (this.aggregator === 'And' && kept.length === 0) return null;

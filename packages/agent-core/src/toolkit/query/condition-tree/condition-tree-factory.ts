@@ -72,11 +72,19 @@ export const ConditionTreeFactory = {
    * spliced, one remaining tree returned as is; no tree → `null` (match all).
    */
   intersect(...trees: TreeArguments): ConditionTree | null {
-    const conditions = flatten(trees)
-      .filter((tree): tree is ConditionTree => tree !== null)
-      .flatMap((tree) =>
-        tree instanceof ConditionTreeBranch && tree.aggregator === 'And' ? tree.conditions : [tree],
-      );
+    // Runs for every request (filter, scope, ids): a plain loop, no intermediate arrays.
+    const conditions: ConditionTree[] = [];
+    const add = (input: TreeInput): void => {
+      const tree = toConditionTree(input);
+      if (tree === null) return;
+      if (tree instanceof ConditionTreeBranch && tree.aggregator === 'And') {
+        for (const condition of tree.conditions) conditions.push(condition);
+      } else conditions.push(tree);
+    };
+    for (const input of trees) {
+      if (Array.isArray(input)) for (const one of input as readonly TreeInput[]) add(one);
+      else add(input as TreeInput);
+    }
     if (conditions.length === 0) return null;
     if (conditions.length === 1) return conditions[0] ?? null;
     return new ConditionTreeBranch('And', conditions);
