@@ -292,6 +292,21 @@ describe('device login', () => {
     expect((await login.refresh(refreshed.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
+  it('takes the code from verification_uri_complete straight to the confirmation', async () => {
+    const login = await startDeviceLogin();
+    const page = browser();
+    const opened = await page.get(login.authorization.verification_uri_complete);
+    expect(opened.status).toBe(200);
+    const submitted = readForm(opened.html);
+    expect(submitted.fields.user_code).toBe(login.authorization.user_code);
+    const confirm = await page.post(submitted.action, submitted.fields);
+    expect(confirm.html).toContain(`<strong>${login.authorization.user_code}</strong>`);
+    const confirmForm = readForm(confirm.html);
+    const approved = await page.post(confirmForm.action, { ...confirmForm.fields, confirm: 'yes' });
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.location!, url).pathname).toMatch(/^\/oidc\/interaction\//);
+  });
+
   it('answers access_denied once the user denies the code', async () => {
     const login = await startDeviceLogin();
     const denied = await decide(login.authorization.user_code, { approve: false });
@@ -405,11 +420,20 @@ describe('GET /liana/environment for canopy-cloud', () => {
     const detail = {
       errors: [{ detail: expect.stringContaining('access token is invalid, expired or revoked') }],
     };
+    // An access token of another client (an agent's user login) is no canopy-cloud login.
+    const knex = server.knex;
+    const row = await knex('oidc_payloads').where({ model: 'AccessToken', id: token }).first();
+    await knex('oidc_payloads').insert({
+      ...row,
+      id: 'agent-user-token',
+      payload: JSON.stringify({ ...row.payload, jti: 'agent-user-token', clientId: 'an-agent' }),
+    });
     for (const authorization of [
       'Bearer not-a-token',
       'Basic abc',
       `Bearer ${secret}`,
       'Bearer ',
+      'Bearer agent-user-token',
     ]) {
       expect(await lookUp({ 'forest-secret-key': secret, authorization })).toEqual({
         status: 401,
