@@ -1,6 +1,6 @@
-// End-to-end: the canopy-cloud binary, installed from the packed tarballs, against a stand-in platform (test/stand-in-platform.ts,
-// until @canopy/admin-api-server serves the device flow and the environment lookup) and a real
-// PostgreSQL database.
+// End-to-end: the canopy-cloud binary, installed from the packed tarballs, against the real
+// platform (@canopy/admin-api-server on PostgreSQL: device login, token refresh and revocation,
+// environment lookup, then the bootstrapped agent's schema upload) and a real PostgreSQL database.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -9,21 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useTestDatabase } from '@canopy/test-databases';
-import { createServerSandbox, type SandboxSchema } from '@canopy/testing';
 import { installFromTarballs, runCli as runBin, type CliOptions, type CliRun } from './cli-binary';
-import { startStandInPlatform, type StandInPlatform } from './stand-in-platform';
+import { startPlatform, type Platform } from './platform';
 
 jest.setTimeout(120_000);
 
+/** The customer's database, that the agent reads. */
 const database = useTestDatabase('postgres');
-let platform: StandInPlatform;
+/** The platform's own database. */
+const platformDatabase = useTestDatabase('postgres');
+let platform: Platform;
 let work: string;
 let configDir: string;
 let bin: string;
 const runCli = (args: string[], options: CliOptions) => runBin(bin, args, options);
 
 beforeAll(async () => {
-  platform = await startStandInPlatform();
+  platform = await startPlatform(platformDatabase());
   work = await mkdtemp(join(tmpdir(), 'canopy-cloud-e2e-'));
   bin = await installFromTarballs(work);
   configDir = join(work, 'config');
@@ -48,25 +50,38 @@ function env(extra: Record<string, string | undefined> = {}) {
   return { CANOPY_CONFIG_DIR: configDir, CANOPY_SERVER_URL: platform.url, ...extra };
 }
 
-/** Runs `login`-capable commands, approving (or denying) the device login when its code shows. */
-function runWithApproval(
+/**
+ * Runs `login`-capable commands; when the login code shows, approves (or denies) it in the
+ * platform's verification page, as the developer would in the browser.
+ */
+async function runWithApproval(
   args: string[],
   cwd: string,
   approve = true,
   extraEnv: Record<string, string> = {},
+  on: Platform = platform,
 ): Promise<CliRun> {
-  let decided = false;
-  return runCli(args, {
+  let decision: Promise<void> | undefined;
+  const run = await runCli(args, {
     cwd,
-    env: env(extraEnv),
+    env: env({ CANOPY_SERVER_URL: on.url, ...extraEnv }),
     onStderr: (stderr) => {
-      const code = /confirm the code ([0-9A-F]{4}-[0-9A-F]{4})/.exec(stderr)?.[1];
-      if (code && !decided) {
-        decided = true;
-        void platform.decide(code, approve);
+      const code = /confirm the code ([0-9A-Z]{4}-[0-9A-Z]{4})/.exec(stderr)?.[1];
+      if (code && !decision) {
+        decision = on.decide(code, approve);
+        decision.catch(() => undefined);
       }
     },
   });
+  await decision;
+  return run;
+}
+
+/** The stored login of canopy-cloud for a platform URL. */
+async function storedLogin(dir: string, url: string) {
+  const file = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8'));
+  return file.servers[url] as
+    { accessToken: string; refreshToken?: string; expiresAt?: number } | undefined;
 }
 
 function bootstrapArgs(directory: string, envSecret = platform.envSecret): string[] {
@@ -106,9 +121,14 @@ describe('canopy-cloud (built binary)', () => {
     expect(result).toMatchObject({ ok: true, serverUrl: platform.url });
     const credentials = join(configDir, 'credentials.json');
     expect((await stat(credentials)).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(await readFile(credentials, 'utf8'));
-    expect(stored.servers[platform.url].accessToken).toMatch(/^at-/);
-    expect(stored.servers[platform.url].refreshToken).toMatch(/^rt-/);
+    const stored = await storedLogin(configDir, platform.url);
+    expect(stored).toEqual({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresAt: expect.any(Number),
+    });
+    // The stored token is one the platform accepts.
+    expect(await platform.lookUpStatus(stored!.accessToken)).toBe(200);
   });
 
   it('reports a denied login as an authentication failure', async () => {
@@ -176,10 +196,8 @@ describe('canopy-cloud (built binary)', () => {
       "'displayName': string;",
     );
 
-    const schema = await startProjectAgent(project);
-    const customers = schema.collections.find((collection) => collection.name === 'customers');
-    const fields = (customers?.fields ?? []) as { field: string }[];
-    expect(fields.map((field) => field.field)).toContain('displayName');
+    const fields = await startProjectAgent(project);
+    expect(fields).toEqual(expect.arrayContaining(['id', 'email', 'first_name', 'displayName']));
   });
 
   it('refuses an existing directory unless --force, before any network call', async () => {
@@ -208,27 +226,56 @@ describe('canopy-cloud (built binary)', () => {
     expect(existsSync(join(work, 'wrong'))).toBe(false);
   });
 
-  it('refreshes an expired token, and asks for a new login once the token is revoked', async () => {
-    platform.settings.accessTokenSeconds = 1;
-    await runWithApproval(['login'], work);
-    platform.settings.accessTokenSeconds = 3600;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const refreshed = await runCli(bootstrapArgs('refreshed'), { cwd: work, env: env() });
-    expect(refreshed.code).toBe(0);
-    expect(platform.requests).toContain('POST /oidc/token');
+  it('refreshes an expired token, and asks for a new login once the login is revoked', async () => {
+    // A second server on the same database whose access tokens live 3 seconds.
+    const shortLived = await startPlatform(platformDatabase(), {
+      accessTokenSeconds: 3,
+      seeded: { envSecret: platform.envSecret, environmentId: platform.environmentId },
+    });
+    try {
+      const onShort = { CANOPY_SERVER_URL: shortLived.url };
+      expect((await runWithApproval(['login'], work, true, {}, shortLived)).code).toBe(0);
+      const first = (await storedLogin(configDir, shortLived.url))!;
+      await new Promise((resolve) => setTimeout(resolve, 3200));
+      expect(await shortLived.lookUpStatus(first.accessToken)).toBe(401);
 
-    platform.revokeAll();
+      const tokenCalls = shortLived.requests.filter((r) => r === 'POST /oidc/token').length;
+      const refreshed = await runCli(bootstrapArgs('refreshed'), { cwd: work, env: env(onShort) });
+      expect(refreshed.code).toBe(0);
+      expect(shortLived.requests.filter((r) => r === 'POST /oidc/token').length).toBe(
+        tokenCalls + 1,
+      );
+      const second = (await storedLogin(configDir, shortLived.url))!;
+      expect(second.accessToken).not.toBe(first.accessToken);
+      expect(second.refreshToken).not.toBe(first.refreshToken);
+
+      // Revoked: the refresh is refused (invalid_grant), the login forgotten, a new one asked for.
+      await shortLived.revoke(second.refreshToken!);
+      const relogin = await runWithApproval(bootstrapArgs('revoked'), work, false, {}, shortLived);
+      expect(relogin.stderr).toMatch(/Refreshing your login[\s\S]*To log in, open /);
+      expect(relogin.code).toBe(3);
+      expectOneSentence(relogin, /login was denied/);
+      expect(await storedLogin(configDir, shortLived.url)).toBeUndefined();
+      expect(existsSync(join(work, 'revoked'))).toBe(false);
+    } finally {
+      await shortLived.close();
+    }
+
+    // A revoked login whose access token has not expired yet: the platform refuses it (401).
+    const stored = (await storedLogin(configDir, platform.url))!;
+    await platform.revoke(stored.refreshToken!);
     const revoked = await runCli(bootstrapArgs('revoked'), { cwd: work, env: env() });
     expect(revoked.code).toBe(3);
     expectOneSentence(revoked, /refused your login .* run canopy-cloud login/);
     expect(existsSync(join(work, 'revoked'))).toBe(false);
+    expect(await storedLogin(configDir, platform.url)).toBeUndefined();
   });
 
   it('uses CANOPY_TOKEN in CI and reports it when refused', async () => {
     const ok = await runCli(bootstrapArgs('from-ci'), {
       cwd: work,
       env: env({
-        CANOPY_TOKEN: platform.issueAccessToken(),
+        CANOPY_TOKEN: (await platform.logIn()).accessToken,
         CANOPY_CONFIG_DIR: join(work, 'none'),
       }),
     });
@@ -260,7 +307,7 @@ describe('canopy-cloud (built binary)', () => {
     const parent = process.getuid?.() === 0 ? '/sys' : readOnly;
     const run = await runCli(bootstrapArgs(join(parent, 'cloud-customizer')), {
       cwd: work,
-      env: env({ CANOPY_TOKEN: platform.issueAccessToken() }),
+      env: env({ CANOPY_TOKEN: (await platform.logIn()).accessToken }),
     });
     expect(run.code).toBe(1);
     expectOneSentence(run, /Cannot write .*cloud-customizer \((EACCES|EPERM)\); run bootstrap in/);
@@ -282,7 +329,7 @@ describe('canopy-cloud (built binary)', () => {
         [...bootstrapArgs('interrupted'), '--database-url', `postgres://x@127.0.0.1:${port}/db`],
         {
           cwd: work,
-          env: env({ CANOPY_TOKEN: platform.issueAccessToken() }),
+          env: env({ CANOPY_TOKEN: (await platform.logIn()).accessToken }),
           onStderr: (stderr, child) => {
             if (!killed && stderr.includes('Reading the database structure')) {
               killed = true;
@@ -301,26 +348,32 @@ describe('canopy-cloud (built binary)', () => {
 });
 
 /**
- * Starts the bootstrapped project's agent with its `npm start` command against a platform sandbox
- * and resolves to the schema it uploaded. @canopy/* and tsx resolve to the packages installed from
- * the tarballs in the parent directory.
+ * Starts the bootstrapped project's agent with its `npm start` command against the platform (the
+ * URL in the project's .env) and resolves, once the agent has uploaded its schema and subscribed
+ * to the platform's events, to the fields of `customers` the platform stored. @canopy/* and tsx
+ * resolve to the packages installed from the tarballs in the parent directory.
  */
-async function startProjectAgent(project: string): Promise<SandboxSchema> {
-  const sandbox = await createServerSandbox(0);
+async function startProjectAgent(project: string): Promise<string[]> {
   const port = await freePort();
-  const envSecret = platform.envSecret;
   const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
   const [command, ...args] = (manifest.scripts.start as string).split(' ');
   expect(command).toBe('node');
+  const uploads = () => platform.requests.filter((r) => r === 'POST /forest/apimaps').length;
+  const subscriptions = () =>
+    platform.requests.filter((r) => r === 'GET /liana/v4/subscribe-to-events').length;
+  const before = { uploads: uploads(), subscriptions: subscriptions() };
   const agent = spawn(process.execPath, args, {
     cwd: project,
-    env: { PATH: process.env.PATH, CANOPY_SERVER_URL: sandbox.url, PORT: String(port) },
+    env: { PATH: process.env.PATH, PORT: String(port) },
   });
   let output = '';
   agent.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   agent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    for (let waited = 0; !sandbox.schema(envSecret) || sandbox.subscribers(envSecret) === 0;) {
+    for (
+      let waited = 0;
+      uploads() === before.uploads || subscriptions() === before.subscriptions;
+    ) {
       if (agent.exitCode !== null) throw new Error(`The agent exited: ${output}`);
       if (waited > 30_000) throw new Error(`The agent did not connect: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -328,11 +381,18 @@ async function startProjectAgent(project: string): Promise<SandboxSchema> {
     }
     const health = await fetch(`http://127.0.0.1:${port}/forest`);
     expect(health.status).toBe(200);
-    return sandbox.schema(envSecret) as SandboxSchema;
+    const row = await platform.server
+      .knex('environments')
+      .where({ id: platform.environmentId })
+      .first('schema');
+    const collections = (row?.schema?.data ?? []) as {
+      attributes: { name: string; fields: { field: string }[] };
+    }[];
+    const customers = collections.find((collection) => collection.attributes.name === 'customers');
+    return (customers?.attributes.fields ?? []).map((field) => field.field);
   } finally {
     agent.kill('SIGTERM');
     await new Promise((resolve) => agent.once('close', resolve));
-    await sandbox.close();
   }
 }
 
@@ -379,10 +439,20 @@ export default function customizeAgent(agent: Agent<Schema>): void {
   );
 }
 
+/** tsc on the project; incremental, so the second run re-checks only what changed. */
 async function typecheck(project: string): Promise<{ ok: boolean; output: string }> {
   const tsc = require.resolve('typescript/bin/tsc');
+  const buildInfo = join(work, 'tsc-cache', 'tsconfig.tsbuildinfo');
   try {
-    await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', project]);
+    await promisify(execFile)(process.execPath, [
+      tsc,
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      buildInfo,
+      '-p',
+      project,
+    ]);
     return { ok: true, output: '' };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout) };

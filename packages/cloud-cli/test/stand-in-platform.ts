@@ -1,7 +1,9 @@
-// A stand-in for the Canopy platform's CLI endpoints, used until @canopy/admin-api-server serves
-// them: OpenID discovery, the RFC 8628 device authorization and token endpoints (device-code and
-// refresh-token grants) and GET /liana/environment, exactly as packages/cloud-cli/README.md
-// documents them. Approval, which a developer gives in the browser, is one stand-in-only POST
+// A stand-in for the Canopy platform's CLI endpoints, for the client's unit tests
+// (src/auth/device-login.test.ts): OpenID discovery, the RFC 8628 device authorization and token
+// endpoints (device-code and refresh-token grants) and GET /liana/environment, as
+// packages/cloud-cli/README.md documents them, plus what the real server never does on demand
+// (`slow_down`). The end-to-end test runs against the real @canopy/admin-api-server
+// (test/platform.ts). Approval, which a developer gives in the browser, is one stand-in-only POST
 // (/oidc/device/decision, form user_code and approve=yes|no).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
