@@ -227,16 +227,17 @@ describe('canopy-cloud (built binary)', () => {
   });
 
   it('refreshes an expired token, and asks for a new login once the login is revoked', async () => {
-    // A second server on the same database whose access tokens live 3 seconds.
+    // A second server on the same database whose access tokens live 5 seconds (4 to 5: the
+    // provider counts whole seconds), so the refreshed one is still valid for the lookup.
     const shortLived = await startPlatform(platformDatabase(), {
-      accessTokenSeconds: 3,
+      accessTokenSeconds: 5,
       seeded: { envSecret: platform.envSecret, environmentId: platform.environmentId },
     });
     try {
       const onShort = { CANOPY_SERVER_URL: shortLived.url };
       expect((await runWithApproval(['login'], work, true, {}, shortLived)).code).toBe(0);
       const first = (await storedLogin(configDir, shortLived.url))!;
-      await new Promise((resolve) => setTimeout(resolve, 3200));
+      await new Promise((resolve) => setTimeout(resolve, 5200));
       expect(await shortLived.lookUpStatus(first.accessToken)).toBe(401);
 
       const tokenCalls = shortLived.requests.filter((r) => r === 'POST /oidc/token').length;
