@@ -3,7 +3,8 @@
  * are built by {@link shapeKey}, so two shapes never share an entry.
  */
 export class StatementCache<T> {
-  private readonly entries = new Map<string, T>();
+  private readonly entries = new Map<string, { value: T; used: number }>();
+  private clock = 0;
   /** Lookups that found a statement, and lookups that did not (for tests and benchmarks). */
   hits = 0;
   misses = 0;
@@ -24,24 +25,32 @@ export class StatementCache<T> {
       return undefined;
     }
     this.hits += 1;
-    // Re-inserting moves the key to the end of the Map's order: the most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
+    // A hit only stamps the entry: the least recently used one is looked for when one must go.
+    entry.used = ++this.clock;
+    return entry.value;
   }
 
-  set(key: string, entry: T): void {
+  set(key: string, value: T): void {
     if (this.capacity <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
+    if (!this.entries.has(key) && this.entries.size >= this.capacity) this.evictOldest();
+    this.entries.set(key, { value, used: ++this.clock });
   }
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** Drops the least recently used entry (a scan, on inserts into a full cache only). */
+  private evictOldest(): void {
+    let oldest: string | undefined;
+    let used = Infinity;
+    for (const [key, entry] of this.entries) {
+      if (entry.used < used) {
+        used = entry.used;
+        oldest = key;
+      }
+    }
+    if (oldest !== undefined) this.entries.delete(oldest);
   }
 }
 

@@ -38,6 +38,20 @@ function runCompiledSelect(knex: Knex, sql: string, bindings: unknown[]): Promis
   return (knex.client as KnexClient).runner(builder).run();
 }
 
+interface PositioningClient {
+  positionBindings(sql: string): string;
+}
+
+/**
+ * The SQL with the dialect's own placeholders (`$1`… on PostgreSQL), which knex's runner leaves
+ * as they are, so that its placeholder rewriting is done once per shape instead of per query.
+ * Kept with `?` when a question mark would remain in the text (knex would rewrite it again).
+ */
+function nativeSql(knex: Knex, sql: string): string {
+  const native = (knex.client as PositioningClient).positionBindings(sql);
+  return native !== sql && native.includes('?') ? sql : native;
+}
+
 /** Whether two bindings are the same value (the recorder's and knex's copies of it). */
 function sameBinding(left: unknown, right: unknown): boolean {
   if (Object.is(left, right)) return true;
@@ -81,7 +95,11 @@ export async function runCachedSelect<R>(
     start >= 0 &&
     values.every((value, index) => sameBinding(value, bindings[start + index]))
   ) {
-    statements.set(key, { sql: compiled.sql, prefix: bindings.slice(0, start), reader });
+    statements.set(key, {
+      sql: nativeSql(knex, compiled.sql),
+      prefix: bindings.slice(0, start),
+      reader,
+    });
   }
   const rows = (await runCompiledSelect(knex, compiled.sql, bindings)) as Record<string, unknown>[];
   return { rows, reader };

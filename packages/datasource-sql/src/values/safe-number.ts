@@ -9,8 +9,12 @@ const SHORT_DECIMAL = /^-?\d{1,16}(\.\d{1,16})?$/;
  * toSafeNumber('9007199254740993'); // '9007199254740993'
  */
 export function toSafeNumber(text: string): number | string {
-  // Up to 15 significant digits a double always holds the decimal exactly.
-  if (SHORT_DECIMAL.test(text) && text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15) {
+  // Up to 15 significant digits a double always holds the decimal exactly; text of at most 15
+  // characters cannot have more (the common case: no digit counting needed).
+  if (
+    SHORT_DECIMAL.test(text) &&
+    (text.length <= 15 || text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15)
+  ) {
     const short = Number(text);
     return short === 0 ? 0 : short;
   }
