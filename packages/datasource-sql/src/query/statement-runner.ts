@@ -52,6 +52,59 @@ function nativeSql(knex: Knex, sql: string): string {
   return native !== sql && native.includes('?') ? sql : native;
 }
 
+interface PgConnection {
+  __knexUid?: string;
+  __knexTxId?: string;
+  query(
+    config: { text: string; values: unknown[] },
+    callback: (error: Error | null, result: { rows: Record<string, unknown>[] }) => void,
+  ): void;
+}
+
+interface PgKnexClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<void>;
+  emit(event: string, ...values: unknown[]): boolean;
+}
+
+/**
+ * A cached SELECT on PostgreSQL, on a connection of knex's pool, without knex's runner (query
+ * object rewriting, start/response events, response post-processing): what knex would do for a
+ * compiled `$n` statement, with the `query` and `query-error` events knex emits.
+ */
+async function runOnPostgres(
+  knex: Knex,
+  sql: string,
+  bindings: unknown[],
+): Promise<Record<string, unknown>[]> {
+  const client = knex.client as PgKnexClient;
+  const connection = await client.acquireConnection();
+  const query = {
+    __knexUid: connection.__knexUid,
+    __knexTxId: connection.__knexTxId,
+    method: 'select',
+    sql,
+    bindings,
+    options: {},
+  };
+  try {
+    client.emit('query', query);
+    const result = await new Promise<{ rows: Record<string, unknown>[] }>((resolve, reject) => {
+      connection.query({ text: sql, values: bindings }, (error, response) =>
+        error ? reject(error) : resolve(response),
+      );
+    });
+    return result.rows;
+  } catch (error) {
+    // knex prefixes driver errors with the statement (values stay out of the message here).
+    if (error instanceof Error) error.message = `${sql} - ${error.message}`;
+    client.emit('query-error', error, query);
+    throw error;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
 /** Whether two bindings are the same value (the recorder's and knex's copies of it). */
 function sameBinding(left: unknown, right: unknown): boolean {
   if (Object.is(left, right)) return true;
@@ -82,7 +135,10 @@ export async function runCachedSelect<R>(
   const cached = key === undefined ? undefined : statements?.get(key);
   if (cached) {
     const bindings = cached.prefix.length > 0 ? [...cached.prefix, ...values] : values;
-    const rows = (await runCompiledSelect(knex, cached.sql, bindings)) as Record<string, unknown>[];
+    const rows =
+      environment.dialect === 'postgres' && !cached.sql.includes('?')
+        ? await runOnPostgres(knex, cached.sql, bindings)
+        : ((await runCompiledSelect(knex, cached.sql, bindings)) as Record<string, unknown>[]);
     return { rows, reader: cached.reader as R };
   }
   const { query, reader } = build();
