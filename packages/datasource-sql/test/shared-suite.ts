@@ -826,6 +826,31 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(await listed('paid')).not.toBe(await listed('pending'));
     });
 
+    if (postgres) {
+      it('reports a database error of a cached statement like a compiled one, and releases its connection', async () => {
+        const errors: unknown[] = [];
+        const onError = (error: unknown) => errors.push(error);
+        dataSource.knex.on('query-error', onError);
+        // Valid for the schema (a number), refused by PostgreSQL (out of the integer range).
+        const outOfRange = () =>
+          failure(() =>
+            list('customers', ['id'], {
+              conditionTree: { field: 'id', operator: 'Equal', value: 99_999_999_999 },
+            }),
+          );
+        const compiled = (await outOfRange()) as Error & { code?: string };
+        const cached = (await outOfRange()) as Error & { code?: string };
+        expect([compiled.code, cached.code]).toEqual(['22003', '22003']);
+        expect(cached.message).toContain('out of range');
+        expect(cached.message).toContain('select');
+        // More failures than the pool has connections (10): each one was released.
+        for (let index = 0; index < 10; index += 1) await outOfRange();
+        dataSource.knex.off('query-error', onError);
+        expect(errors).toHaveLength(12);
+        expect(await ids('customers', { field: 'id', operator: 'Equal', value: 2 })).toEqual([2]);
+      });
+    }
+
     it('keeps at most statementCacheSize statements', async () => {
       // Embedded PostgreSQL accepts one connection: the data source closes before the next.
       await dataSource.close();
