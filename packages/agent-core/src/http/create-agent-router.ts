@@ -1,12 +1,10 @@
 import express, { type Router } from 'express';
 
 import type { AgentServices } from '../platform/agent-services';
-import { authenticate } from './auth/authenticate';
+import { sessionCheck } from './auth/authenticate';
 import { createErrorHandler } from './errors/error-handler';
 import { ipWhitelistGuard } from './ip-whitelist/ip-whitelist-guard';
-import { accessLog } from './pipeline/access-log';
-import { bodyErrors, jsonBody } from './pipeline/body-parser';
-import { cors } from './pipeline/cors';
+import { entryMiddleware, entrySteps } from './pipeline/entry';
 import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
@@ -18,29 +16,43 @@ import { mountStatsRoute } from './charts/stats-route';
 import { mountRecordRoutes } from './routes/records';
 import { mountRelationRoutes } from './routes/relations';
 import { createHttpContext } from './request/http-context';
+import { createHotRoutes } from './hot-routes';
 
 /**
  * The agent's REST interface (agent-http-protocol.md), served under `services.options.prefix`.
  * The stages run in the order of §1.5, which decides which status wins: CORS, body parsing,
  * public routes, authentication routes, session check, IP whitelist, private routes, then the
- * plain-text 404 and the error translator.
+ * plain-text 404 and the error translator. The hot data routes (list, count and get one) are
+ * served by a precompiled dispatch in front of express's routers, running the same stages in the
+ * same order (`hot-routes.ts`); every other request goes through the express pipeline.
  *
  * @example
  * const app = express();
  * app.use(createAgentRouter(services)); // serves /forest, /forest/orders, ...
  */
 export function createAgentRouter(services: AgentServices): Router {
+  return buildAgentRouter(services, true);
+}
+
+/**
+ * {@link createAgentRouter}, optionally without the hot-route dispatch (`withHotRoutes: false`:
+ * every request through express's routers, the reference the hot routes are tested against).
+ */
+export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean): Router {
   const { options, logger } = services;
+  const entry = entrySteps(logger, options);
+  const checkSession = sessionCheck(options.authSecret);
+  const errorHandler = createErrorHandler(logger);
   const mounted = express.Router({ caseSensitive: true, strict: false });
-  mounted.use(cors(options.corsOrigins));
-  mounted.use(jsonBody());
-  mounted.use(bodyErrors());
-  mounted.use(accessLog(logger, options.loggerLevel));
+  mounted.use(entryMiddleware(entry));
 
   mounted.get('/', healthcheck());
   mountAuthenticationRoutes(mounted, services.authentication, options.authSecret);
 
-  mounted.use(authenticate(options.authSecret));
+  mounted.use((request, _response, next) => {
+    checkSession(request);
+    next();
+  });
   if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
 
   const context = createHttpContext(services);
@@ -53,10 +65,22 @@ export function createAgentRouter(services: AgentServices): Router {
   mountRelationRoutes(mounted, context);
 
   mounted.use(notFound());
-  mounted.use(createErrorHandler(logger));
+  mounted.use(errorHandler);
 
+  const mountPath = normalizePrefix(options.prefix);
   const root = express.Router({ caseSensitive: true });
-  root.use(normalizePrefix(options.prefix), mounted);
+  if (withHotRoutes) {
+    const hot = createHotRoutes(mountPath, context, {
+      entry,
+      checkSession,
+      ipWhitelist: services.ipWhitelist,
+      errorHandler,
+    });
+    root.use((request, response, next) => {
+      if (!hot(request, response, next)) next();
+    });
+  }
+  root.use(mountPath, mounted);
   return root;
 }
 

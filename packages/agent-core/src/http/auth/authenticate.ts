@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 import type { Request, RequestHandler } from 'express';
 
 import { UnauthorizedError } from '../errors/http-errors';
@@ -9,7 +11,7 @@ export const SESSION_COOKIE = 'forest_session_token';
 const BAD_HEADER = 'Bad Authorization header format. Format is "Authorization: Bearer <token>"';
 
 /** Reads the session token from the cookie, then from `Authorization: Bearer`. */
-export function readSessionToken(request: Request): string {
+export function readSessionToken(request: IncomingMessage): string {
   const fromCookie = readCookie(request.headers.cookie, SESSION_COOKIE);
   if (fromCookie) return fromCookie;
   const header = request.headers.authorization;
@@ -44,14 +46,17 @@ export function getSessionClaims(request: Request): SessionClaims {
   return claims;
 }
 
+/** The session check of one request: stores the verified claims on it, or throws a 401. */
+export type SessionCheck = (request: IncomingMessage) => void;
+
 /**
  * The session check (§1.5 step 8). Verified tokens are cached by their text for the rest of
  * their life, so the HMAC is computed once per token rather than once per request.
  */
-export function authenticate(authSecret: string): RequestHandler {
+export function sessionCheck(authSecret: string): SessionCheck {
   const cache = new Map<string, SessionClaims>();
   const MAX_CACHED = 1000;
-  return (request, _response, next) => {
+  return (request) => {
     const token = readSessionToken(request);
     let claims = cache.get(token);
     if (claims && claims.exp !== undefined && claims.exp * 1000 <= Date.now()) {
@@ -63,7 +68,15 @@ export function authenticate(authSecret: string): RequestHandler {
       if (cache.size >= MAX_CACHED) cache.clear();
       cache.set(token, claims);
     }
-    (request as Request & { canopySession?: SessionClaims }).canopySession = claims;
+    (request as IncomingMessage & { canopySession?: SessionClaims }).canopySession = claims;
+  };
+}
+
+/** The session check as an express middleware. */
+export function authenticate(authSecret: string): RequestHandler {
+  const check = sessionCheck(authSecret);
+  return (request, _response, next) => {
+    check(request);
     next();
   };
 }

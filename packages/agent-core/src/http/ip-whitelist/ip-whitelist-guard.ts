@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 import type { RequestHandler } from 'express';
 
 import type { IpWhitelist } from '../../platform/agent-services';
@@ -10,16 +12,18 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * `X-Forwarded-For` value when present (quirk 16: a multi-hop value never matches), else the
  * socket address; loopback callers without `X-Forwarded-For` are exempt.
  */
+export function checkClientIp(whitelist: IpWhitelist, request: IncomingMessage): void {
+  const forwarded = request.headers['x-forwarded-for'];
+  const socketIp = request.socket.remoteAddress ?? '';
+  if (forwarded === undefined && LOOPBACK.has(socketIp)) return;
+  const ip = forwarded === undefined ? socketIp : String(forwarded);
+  if (!whitelist.isAllowed(ip)) throw new HttpForbiddenError(`IP address rejected (${ip})`);
+}
+
+/** {@link checkClientIp} as an express middleware. */
 export function ipWhitelistGuard(whitelist: IpWhitelist): RequestHandler {
   return (request, _response, next) => {
-    const forwarded = request.headers['x-forwarded-for'];
-    const socketIp = request.socket.remoteAddress ?? '';
-    if (forwarded === undefined && LOOPBACK.has(socketIp)) {
-      next();
-      return;
-    }
-    const ip = forwarded === undefined ? socketIp : String(forwarded);
-    if (!whitelist.isAllowed(ip)) throw new HttpForbiddenError(`IP address rejected (${ip})`);
+    checkClientIp(whitelist, request);
     next();
   };
 }

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
@@ -62,58 +62,93 @@ function filterParts(filter: Filter) {
   };
 }
 
+/** `GET /:collectionName/count` (§8.2). */
+export async function countRecords(
+  context: HttpContext,
+  request: Request,
+  response: Response,
+  name: string,
+): Promise<void> {
+  const data = openDataRequest(context, request, response);
+  const collection = findCollection(context, name);
+  await context.permissions.assertCollectionRight(data.claims, collection.name, 'browse');
+  const parameters = queryFilterParameters(data.query);
+  const filter = await buildFilter(data, collection, parameters);
+  sendJson(response, await countAnswer(data, collection, filter));
+}
+
+/** `GET /:collectionName` (§8.1), and the CSV export `GET /:collectionName.csv` (§8.14). */
+export async function listRecords(
+  context: HttpContext,
+  request: Request,
+  response: Response,
+  name: string,
+): Promise<void> {
+  const { permissions } = context;
+  const data = openDataRequest(context, request, response);
+  const exists = context.collections.has(name);
+  if (!exists && name.endsWith(CSV_SUFFIX)) {
+    const collection = findCollection(context, name.slice(0, -CSV_SUFFIX.length));
+    await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
+    await permissions.assertCollectionRight(data.claims, collection.name, 'export');
+    const filter = await buildFilter(data, collection, queryFilterParameters(data.query));
+    reportActivity(data, 'export', collection.name);
+    await streamCsv(data, response, collection, filter, collection.name);
+    return;
+  }
+  const collection = findCollection(context, name);
+  await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
+  const parameters = queryFilterParameters(data.query);
+  const projection = readProjection(data, collection);
+  const sort = parseSort(collection, data.query.sort);
+  const page = parsePage(data.query['page[number]'], data.query['page[size]']);
+  const filter = await buildFilter(data, collection, parameters);
+  const records = await collection.list(
+    data.caller,
+    new PaginatedFilter({ ...filterParts(filter), sort, page }),
+    projection,
+  );
+  reportActivity(data, readActivity(parameters), collection.name);
+  sendJson(response, serializeRecords(collection, records, filter.search));
+}
+
+/** `GET /:collectionName/:id` (§8.3). */
+export async function getRecord(
+  context: HttpContext,
+  request: Request,
+  response: Response,
+  name: string,
+  packedId: string,
+): Promise<void> {
+  const data = openDataRequest(context, request, response);
+  const collection = findCollection(context, name);
+  await context.permissions.assertCollectionRight(data.claims, collection.name, 'read');
+  const id = unpackRecordId(collection, packedId);
+  const record = await readOne(data, collection, id, readProjection(data, collection));
+  if (!record) throw new NotFoundError();
+  reportActivity(data, 'read', collection.name, [packedId]);
+  sendJson(response, serializeRecord(collection, record));
+}
+
 /** Record routes of agent-http-protocol §8.1–8.7 and the CSV export of §8.14. */
 export function mountRecordRoutes(router: Router, context: HttpContext): void {
   const { permissions } = context;
 
-  router.get('/:collectionName/count', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
-    const parameters = queryFilterParameters(data.query);
-    const filter = await buildFilter(data, collection, parameters);
-    sendJson(response, await countAnswer(data, collection, filter));
-  });
-
-  router.get('/:collectionName', async (request, response) => {
-    const name = request.params.collectionName;
-    const data = openDataRequest(context, request, response);
-    const exists = context.collections.has(name);
-    if (!exists && name.endsWith(CSV_SUFFIX)) {
-      const collection = findCollection(context, name.slice(0, -CSV_SUFFIX.length));
-      await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
-      await permissions.assertCollectionRight(data.claims, collection.name, 'export');
-      const filter = await buildFilter(data, collection, queryFilterParameters(data.query));
-      reportActivity(data, 'export', collection.name);
-      await streamCsv(data, response, collection, filter, collection.name);
-      return;
-    }
-    const collection = findCollection(context, name);
-    await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
-    const parameters = queryFilterParameters(data.query);
-    const projection = readProjection(data, collection);
-    const sort = parseSort(collection, data.query.sort);
-    const page = parsePage(data.query['page[number]'], data.query['page[size]']);
-    const filter = await buildFilter(data, collection, parameters);
-    const records = await collection.list(
-      data.caller,
-      new PaginatedFilter({ ...filterParts(filter), sort, page }),
-      projection,
-    );
-    reportActivity(data, readActivity(parameters), collection.name);
-    sendJson(response, serializeRecords(collection, records, filter.search));
-  });
-
-  router.get('/:collectionName/:id', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    await permissions.assertCollectionRight(data.claims, collection.name, 'read');
-    const id = unpackRecordId(collection, request.params.id);
-    const record = await readOne(data, collection, id, readProjection(data, collection));
-    if (!record) throw new NotFoundError();
-    reportActivity(data, 'read', collection.name, [request.params.id]);
-    sendJson(response, serializeRecord(collection, record));
-  });
+  router.get('/:collectionName/count', (request, response) =>
+    countRecords(context, request, response, request.params.collectionName as string),
+  );
+  router.get('/:collectionName', (request, response) =>
+    listRecords(context, request, response, request.params.collectionName as string),
+  );
+  router.get('/:collectionName/:id', (request, response) =>
+    getRecord(
+      context,
+      request,
+      response,
+      request.params.collectionName as string,
+      request.params.id as string,
+    ),
+  );
 
   router.post('/:collectionName', async (request, response) => {
     const data = openDataRequest(context, request, response);

@@ -1,0 +1,54 @@
+import express, { type RequestHandler } from 'express';
+
+import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
+import { type AccessLogStep, accessLogStep } from './access-log';
+import { answerBodyError, DEFAULT_BODY_LIMIT, METHODS_WITH_BODY } from './body-parser';
+import { type CorsStep, corsStep } from './cors';
+
+/** The first stages of §1.5, shared by the express pipeline and the hot routes. */
+export interface EntrySteps {
+  readonly cors: CorsStep;
+  /** `null` when the logger level drops access lines. */
+  readonly accessLog: AccessLogStep | null;
+}
+
+/** Builds the CORS and access-log steps of one router. */
+export function entrySteps(
+  logger: Logger,
+  options: { corsOrigins?: readonly string[]; loggerLevel?: LoggerLevel },
+): EntrySteps {
+  return {
+    cors: corsStep(options.corsOrigins),
+    accessLog: accessLogStep(logger, options.loggerLevel),
+  };
+}
+
+/**
+ * §1.5 steps 1–4 as one middleware: CORS (a preflight ends here), JSON body parsing for the
+ * methods that carry a body (§1.2) with its plain-text 400/413, then the access log — in that
+ * order, so a preflight or a refused body is not logged, as with separate layers.
+ */
+export function entryMiddleware(steps: EntrySteps, limit = DEFAULT_BODY_LIMIT): RequestHandler {
+  const parse = express.json({
+    limit,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  });
+  const { cors, accessLog } = steps;
+  return (request, response, next) => {
+    if (cors(request, response)) return;
+    if (!METHODS_WITH_BODY.has(request.method)) {
+      accessLog?.(request, response);
+      next();
+      return;
+    }
+    parse(request, response, (error?: unknown) => {
+      if (error !== undefined && error !== null) {
+        if (!answerBodyError(error, response)) next(error);
+        return;
+      }
+      accessLog?.(request, response);
+      next();
+    });
+  };
+}
