@@ -18,7 +18,8 @@ export class RouterSlot {
   readonly handler: RequestHandler = (request: Request, response: Response, next: NextFunction) => {
     if (this.router) {
       this.inFlight += 1;
-      response.once('close', () => this.finished());
+      // A response closes once: one shared listener, no closure or once() wrapper per request.
+      response.on('close', this.onClose);
       this.router(request, response, next);
       return;
     }
@@ -55,6 +56,8 @@ export class RouterSlot {
     clearTimeout(timer);
     this.drained.delete(done);
   }
+
+  private readonly onClose = (): void => this.finished();
 
   private finished(): void {
     this.inFlight -= 1;

@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 
 import type { AgentServices } from '../platform/agent-services';
 import { sessionCheck } from './auth/authenticate';
@@ -69,6 +69,7 @@ export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean
 
   const mountPath = normalizePrefix(options.prefix);
   const root = express.Router({ caseSensitive: true });
+  root.use(mountPath, mounted);
   if (withHotRoutes) {
     const hot = createHotRoutes(mountPath, context, {
       entry,
@@ -76,11 +77,14 @@ export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean
       ipWhitelist: services.ipWhitelist,
       errorHandler,
     });
-    root.use((request, response, next) => {
-      if (!hot(request, response, next)) next();
-    });
+    // A router is a function that calls its own `handle`: the hot routes go in front of it, so
+    // they cost no router layer and no `next` closure, and the router stays a Router.
+    const routed = root as Router & { handle: RequestHandler };
+    const dispatch = routed.handle;
+    routed.handle = function handle(request, response, next) {
+      if (!hot(request, response, next)) dispatch.call(this, request, response, next);
+    };
   }
-  root.use(mountPath, mounted);
   return root;
 }
 

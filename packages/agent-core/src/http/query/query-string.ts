@@ -15,12 +15,53 @@ export function readQuery(request: Request): FlatQuery {
   if (cached) return cached;
   const url = request.originalUrl ?? request.url;
   const index = url.indexOf('?');
-  const query: Record<string, string> = Object.create(null) as Record<string, string>;
-  if (index >= 0) {
-    for (const [key, value] of new URLSearchParams(url.slice(index + 1))) {
+  const query =
+    index < 0 ? (Object.create(null) as Record<string, string>) : parseQuery(url.slice(index + 1));
+  (request as Request & { [CACHE]?: FlatQuery })[CACHE] = query;
+  return query;
+}
+
+/**
+ * Parses `application/x-www-form-urlencoded` text as `URLSearchParams` does, without building
+ * one: split on `&` and the first `=`, `+` as a space, percent-decoding. Text that
+ * `decodeURIComponent` refuses (a stray `%`, invalid UTF-8), which `URLSearchParams` reads
+ * leniently, is handed to `URLSearchParams` as a whole.
+ */
+function parseQuery(search: string): Record<string, string> {
+  // URLSearchParams drops one leading `?` (`/x??a=1` reads `a`).
+  const text = search.charCodeAt(0) === 0x3f ? search.slice(1) : search;
+  const query = Object.create(null) as Record<string, string>;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('&', start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const equals = text.indexOf('=', start);
+      const split = equals >= 0 && equals < end;
+      const key = decodeComponent(text.slice(start, split ? equals : end));
+      const value = split ? decodeComponent(text.slice(equals + 1, end)) : '';
+      if (key === null || value === null) return parseLeniently(search);
       query[key] = key in query ? `${query[key]},${value}` : value;
     }
+    start = end + 1;
   }
-  (request as Request & { [CACHE]?: FlatQuery })[CACHE] = query;
+  return query;
+}
+
+function decodeComponent(text: string): string | null {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return null;
+  }
+}
+
+function parseLeniently(text: string): Record<string, string> {
+  const query = Object.create(null) as Record<string, string>;
+  for (const [key, value] of new URLSearchParams(text)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
   return query;
 }

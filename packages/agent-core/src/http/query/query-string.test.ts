@@ -1,0 +1,78 @@
+import type { Request } from 'express';
+import fc from 'fast-check';
+
+import { readQuery } from './query-string';
+
+/** The reference reading: URLSearchParams, repeated keys comma-joined. */
+function reference(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
+  return query;
+}
+
+const read = (url: string) => ({ ...readQuery({ originalUrl: url } as Request) });
+
+describe('readQuery', () => {
+  it('keeps bracketed keys literal and joins repeated keys', () => {
+    expect(
+      read('/forest/orders?fields%5Borders%5D=id,name&page[size]=15&a=1&a=2&b=x+y%20z&c&=e&&'),
+    ).toEqual({
+      'fields[orders]': 'id,name',
+      'page[size]': '15',
+      a: '1,2',
+      b: 'x y z',
+      c: '',
+      '': 'e',
+    });
+    expect(read('/forest/orders')).toEqual({});
+    expect(read('/forest/orders?')).toEqual({});
+  });
+
+  it('reads stray % and invalid UTF-8 as URLSearchParams does', () => {
+    for (const search of [
+      'a=%',
+      'a=%zz&b=1',
+      'a=%E0%A4%A',
+      'a=%ED%A0%80',
+      '%FF=1',
+      'a=100%+sure',
+    ]) {
+      expect(read(`/x?${search}`)).toEqual(reference(search));
+    }
+  });
+
+  it('agrees with URLSearchParams on any query text', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        '&',
+        '=',
+        '+',
+        '%',
+        '%2',
+        '%25',
+        '%26',
+        '%3D',
+        '%2B',
+        '%C3%A9',
+        '%E2%82%AC',
+        '%FF',
+        '[',
+        ']',
+        'a',
+        'b',
+        'é',
+        ' ',
+      ),
+      fc.string({ maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (pieces) => {
+        const search = pieces.join('');
+        expect(read(`/x?${search}`)).toEqual(reference(search));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
