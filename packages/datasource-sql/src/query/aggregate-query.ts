@@ -153,7 +153,9 @@ function aggregateShape(
   }
   if (!Array.isArray(groups)) return undefined;
   const limited = groups.length > 0 && limit !== undefined && limit !== null;
-  const parts = ['aggregate', model.name, operation, field ?? '', limited ? 'limit' : ''];
+  const parts = ['aggregate', model.name, operation, field == null ? 'count rows' : 'field'];
+  parts.push(field ?? '', limited ? 'limit' : '');
+  parts.push(String(groups.length));
   let dates = false;
   for (const group of groups) {
     if (typeof group.field !== 'string') return undefined;

@@ -125,7 +125,9 @@ function listShape(
     if (typeof path !== 'string') return undefined;
     parts.push(path);
   }
-  for (const clause of filter.sort ?? []) {
+  const sort = filter.sort ?? [];
+  parts.push(String(sort.length));
+  for (const clause of sort) {
     if (typeof clause.field !== 'string' || typeof clause.ascending !== 'boolean') return undefined;
     parts.push(clause.field, clause.ascending ? 'asc' : 'desc');
   }
