@@ -119,6 +119,28 @@ describe('createAgentRouter pipeline', () => {
   });
 
   it.each([
+    ['GET', '/forest/orders/%E0%A4%A'],
+    ['GET', '/forest/%E0%A4%A/count'],
+    ['DELETE', '/forest/orders/%E0%A4%A'],
+    ['PUT', '/forest/orders/%E0%A4%A'],
+  ])('answers 400 for an undecodable path segment (%s %s)', async (method, path) => {
+    const token = signSessionToken(claims, AUTH_SECRET);
+    const response = await request(appWith())
+      [method.toLowerCase() as 'get' | 'delete' | 'put'](path)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(400);
+    expect(response.body).toEqual({
+      errors: [
+        {
+          name: 'URIError',
+          detail: "Failed to decode param '%E0%A4%A'",
+          status: 400,
+        },
+      ],
+    });
+  });
+
+  it.each([
     ['alg none', () => jwt.sign(claims, '', { algorithm: 'none' })],
     ['another secret', () => jwt.sign(claims, 'b'.repeat(64), { algorithm: 'HS256' })],
     ['HS512', () => jwt.sign(claims, AUTH_SECRET, { algorithm: 'HS512' })],

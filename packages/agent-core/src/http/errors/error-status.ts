@@ -55,6 +55,12 @@ export function classifyError(error: unknown): ErrorClassification {
     if (byName !== undefined) return { status: byName, exposed: byName !== 500 };
   }
 
+  // A path segment that is not valid percent-encoding: express's router throws a URIError that
+  // carries status 400 ("Failed to decode param '…'"). The client sent it, so the client hears it.
+  if (candidate.name === 'URIError' && candidate.status === 400) {
+    return { status: 400, exposed: true };
+  }
+
   if (
     typeof candidate.status === 'number' &&
     Number.isInteger(candidate.status) &&
