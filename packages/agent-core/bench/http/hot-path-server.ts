@@ -3,7 +3,9 @@
 // to a plain node:http server answering the same rows. Started as a child process by bench.ts;
 // sends both ports and a session token. Isolates the CPU the REST layer costs per request from
 // the customizer, the SQL data source and the database.
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 
 import express from 'express';
@@ -184,6 +186,32 @@ const raw = createServer((_request, response) => {
 }).listen(0, '127.0.0.1');
 
 process.on('SIGTERM', () => process.exit(0));
+
+// PROFILE=alloc (rest-profile.ts): a sampling heap profile that keeps the objects already
+// collected, i.e. every allocation, started and stopped over IPC around the measured run.
+if (process.env.CANOPY_ALLOC_PROFILE) {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  process.on('message', (message) => {
+    if (message === 'alloc-start') {
+      void post('HeapProfiler.startSampling', {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      }).then(() => process.send?.('alloc-started'));
+    } else if (message === 'alloc-stop') {
+      void post('HeapProfiler.stopSampling').then((result) => {
+        const file = `alloc-${Date.now()}.heapprofile`;
+        writeFileSync(file, JSON.stringify((result as { profile: unknown }).profile));
+        process.send?.(file);
+      });
+    }
+  });
+}
 
 Promise.all(
   [agent, raw].map((server) => new Promise((resolve) => server.once('listening', resolve))),

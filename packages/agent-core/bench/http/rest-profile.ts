@@ -1,7 +1,9 @@
 // Profiles the REST layer alone (hot-path-server.ts) on one case: starts the server with
 // --cpu-prof (or --heap-prof with PROFILE=heap), drives it with autocannon for BENCH_SECONDS at 10
 // connections and prints the server's CPU µs per request. The profile lands in the working
-// directory. Run: tsx bench/http/rest-profile.ts <list|count|get>
+// directory. Run: tsx bench/http/rest-profile.ts <list|count|get>. PROFILE=alloc instead samples
+// every allocation (collected objects included) over the measured run and prints the bytes
+// allocated per request and the top allocating functions (self).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -18,15 +20,20 @@ function cpuMicros(pid: number): number {
 }
 
 async function main(): Promise<void> {
+  const alloc = process.env.PROFILE === 'alloc';
   const flags =
-    process.env.PROFILE === 'heap'
-      ? ['--heap-prof', '--heap-prof-interval=4096']
-      : process.env.PROFILE === 'none'
-        ? []
+    alloc || process.env.PROFILE === 'none'
+      ? []
+      : process.env.PROFILE === 'heap'
+        ? ['--heap-prof', '--heap-prof-interval=4096']
         : ['--cpu-prof'];
   const child = fork(await buildServer('hot-path-server.ts'), [], {
     execArgv: flags,
-    env: { ...process.env, NODE_PATH: workspaceNodePath() },
+    env: {
+      ...process.env,
+      NODE_PATH: workspaceNodePath(),
+      ...(alloc ? { CANOPY_ALLOC_PROFILE: '1' } : {}),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
@@ -43,14 +50,51 @@ async function main(): Promise<void> {
   }[CASE] as string;
   const headers = { Authorization: `Bearer ${token}` };
   await autocannon({ url, connections: 10, duration: 2, headers });
+  if (alloc) await ask(child, 'alloc-start');
   const before = cpuMicros(child.pid as number);
   const result = await autocannon({ url, connections: 10, duration: SECONDS, headers });
   const used = cpuMicros(child.pid as number) - before;
   console.log(
     `${CASE}: ${Math.round(result.requests.average)} req/s, ${Math.round(used / result.requests.total)} CPU µs/req, errors ${result.errors + result.non2xx}`,
   );
+  if (alloc) {
+    const file = await ask(child, 'alloc-stop');
+    printAllocations(file, result.requests.total);
+  }
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
+}
+
+function ask(child: ReturnType<typeof fork>, message: string): Promise<string> {
+  return new Promise((resolve) => {
+    child.once('message', (answer) => resolve(String(answer)));
+    child.send(message);
+  });
+}
+
+interface SampledNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SampledNode[];
+}
+
+/** Bytes allocated per request and the 25 functions allocating the most (self). */
+function printAllocations(file: string, requests: number): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { head: SampledNode };
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: SampledNode): void => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/node_modules\//, '')}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  console.log(`${Math.round(total / requests)} bytes allocated per request (${file})`);
+  for (const [key, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`${String(Math.round(bytes / requests)).padStart(7)} B/req  ${key}`);
+  }
 }
 
 void main();

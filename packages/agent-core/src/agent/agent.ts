@@ -191,7 +191,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         `mountOnStandaloneServer needs a port between 0 and 65535, got ${String(port ?? process.env.PORT)}.`,
       );
     }
-    this.standalone = new StandaloneServer(this.slot.handler, chosen, host);
+    this.standalone = new StandaloneServer(this.slot.handler, chosen, host, this.slot.serveHot);
     return this;
   }
 

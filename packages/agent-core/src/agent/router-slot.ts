@@ -1,5 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
+
+/** The hot routes' `next`: their error translator answers every error, so it is never called. */
+const NO_NEXT: NextFunction = () => undefined;
+
 /**
  * The one handler the agent gives to express. It forwards to the current router, which
  * `restart()` replaces at runtime: the listening socket and the host application never notice.
@@ -36,6 +41,21 @@ export class RouterSlot {
         },
       ],
     });
+  };
+
+  /**
+   * For a server that owns the whole request (the standalone server): serves a list, count or
+   * get-one request through the current router's hot routes, counted in flight like any other,
+   * and returns `true`; returns `false`, having done nothing, for every other request (or when
+   * the router has no hot routes: wrapped by the AI proxy or MCP, or not running). The request
+   * and response must already have express's prototypes.
+   */
+  readonly serveHot = (request: Request, response: Response): boolean => {
+    const hot = (this.router as RouterWithHotRoutes | null)?.[HOT_ROUTES];
+    if (!hot || !hot(request, response, NO_NEXT)) return false;
+    this.inFlight += 1;
+    response.on('close', this.onClose);
+    return true;
   };
 
   /** Serves `router` from now on; `null` stops serving new requests. */

@@ -16,7 +16,18 @@ import { mountStatsRoute } from './charts/stats-route';
 import { mountRecordRoutes } from './routes/records';
 import { mountRelationRoutes } from './routes/relations';
 import { createHttpContext } from './request/http-context';
-import { createHotRoutes } from './hot-routes';
+import { createHotRoutes, type HotRoutes } from './hot-routes';
+
+/**
+ * The hot-route dispatch of a router built by {@link createAgentRouter}, for a server that owns
+ * the whole request (the agent's standalone server) to call before express's application and
+ * router: it takes a request whose prototypes are express's, answers it and returns `true`, or
+ * returns `false` having done nothing. Its `next` is never called (the error translator answers).
+ */
+export const HOT_ROUTES = Symbol('canopyHotRoutes');
+
+/** A router that may carry its hot-route dispatch. */
+export type RouterWithHotRoutes = RequestHandler & { [HOT_ROUTES]?: HotRoutes };
 
 /**
  * The agent's REST interface (agent-http-protocol.md), served under `services.options.prefix`.
@@ -84,6 +95,7 @@ export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean
     routed.handle = function handle(request, response, next) {
       if (!hot(request, response, next)) dispatch.call(this, request, response, next);
     };
+    (root as RouterWithHotRoutes)[HOT_ROUTES] = hot;
   }
   return root;
 }
