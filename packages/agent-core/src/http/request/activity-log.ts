@@ -1,6 +1,8 @@
 import type { AgentActivityAction } from '../../platform/agent-services';
 import type { DataRequest } from './data-request';
 
+const WRITES: ReadonlySet<AgentActivityAction> = new Set(['create', 'update', 'delete', 'action']);
+
 /** Reports one operation to the platform's activity log (queued off the request path). */
 export function reportActivity(
   data: DataRequest,
@@ -9,9 +11,8 @@ export function reportActivity(
   recordIds: readonly string[] = [],
   label?: string,
 ): void {
-  const write = ['create', 'update', 'delete', 'action'].includes(action);
   data.context.services.activityLogs.record({
-    type: write ? 'write' : 'read',
+    type: WRITES.has(action) ? 'write' : 'read',
     action,
     label: label ?? `${action} ${collectionName ?? ''}`.trim(),
     userId: data.claims.id,

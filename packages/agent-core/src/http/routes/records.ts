@@ -5,6 +5,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
 import { type Filter } from '../../toolkit/query/filter';
 import { PaginatedFilter } from '../../toolkit/query/paginated-filter';
+import type { Sort } from '../../toolkit/query/sort';
 import { Page } from '../../toolkit/query/page';
 import { Projection } from '../../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
@@ -44,12 +45,24 @@ export async function readOne(
     [ConditionTreeFactory.matchIds(collection.schema, [id])],
     options,
   );
-  const [record] = await collection.list(
-    data.caller,
-    new PaginatedFilter({ ...filterParts(filter), page: new Page(0, 1) }),
-    projection,
-  );
+  const [record] = await collection.list(data.caller, paginated(filter, null, FIRST), projection);
   return record ?? null;
+}
+
+/** The window of a read by id (a `Page` is never mutated: one is shared). */
+const FIRST = new Page(0, 1);
+
+/** A filter's parts with a sort and a page, in one object. */
+function paginated(filter: Filter, sort: Sort | null, page: Page): PaginatedFilter {
+  return new PaginatedFilter({
+    conditionTree: filter.conditionTree,
+    search: filter.search,
+    searchExtended: filter.searchExtended,
+    segment: filter.segment,
+    liveQuerySegment: filter.liveQuerySegment,
+    sort,
+    page,
+  });
 }
 
 function filterParts(filter: Filter) {
@@ -103,11 +116,7 @@ export async function listRecords(
   const sort = parseSort(collection, data.query.sort);
   const page = parsePage(data.query['page[number]'], data.query['page[size]']);
   const filter = await buildFilter(data, collection, parameters);
-  const records = await collection.list(
-    data.caller,
-    new PaginatedFilter({ ...filterParts(filter), sort, page }),
-    projection,
-  );
+  const records = await collection.list(data.caller, paginated(filter, sort, page), projection);
   reportActivity(data, readActivity(parameters), collection.name);
   sendJson(response, serializeRecords(collection, records, filter.search));
 }
