@@ -14,6 +14,7 @@ import {
   type UserRow,
 } from '../src';
 import { startTestServer } from './helpers/test-server';
+import { browser, readForm } from './helpers/browser';
 
 const db = useTestDatabase('postgres');
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -61,58 +62,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A browser's cookie jar, enough for the provider's session and interaction cookies. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
-    }
-  }
-}
-
-const unescapeHtml = (text: string) =>
-  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-
-/** The action and hidden inputs of the page's form. */
-function readForm(html: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`No form on the page: ${html}`);
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)) {
-    fields[match[1]!] = unescapeHtml(match[2]!);
-  }
-  return { action: unescapeHtml(action), fields };
-}
-
-/** A browser: GETs and form POSTs with cookies, redirects not followed. */
-function browser() {
-  const jar = new CookieJar();
-  const call = async (target: string, form?: Record<string, string>) => {
-    const response = await fetch(new URL(target, url), {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: jar.header(),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    jar.store(response);
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      html: await response.text(),
-    };
-  };
-  return { get: (target: string) => call(target), post: call };
-}
-
 type Decision = { approve: true; email: string; password: string } | { approve: false };
 
 /**
@@ -120,7 +69,7 @@ type Decision = { approve: true; email: string; password: string } | { approve: 
  * approves and signs in on the login form, or denies. Resolves to the last page.
  */
 async function decide(userCode: string, decision: Decision, base = url) {
-  const page = browser();
+  const page = browser(base);
   const input = await page.get(`${base}/oidc/device`);
   expect(input.status).toBe(200);
   expect(input.html).toContain('name="user_code"');
@@ -232,7 +181,7 @@ describe('device login', () => {
     });
 
     // A wrong password keeps the user on the login form; the code stays pending.
-    const page = browser();
+    const page = browser(url);
     const typed = readForm((await page.get(`${url}/oidc/device`)).html);
     const confirm = readForm(
       (await page.post(typed.action, { ...typed.fields, user_code: login.authorization.user_code }))
@@ -294,7 +243,7 @@ describe('device login', () => {
 
   it('takes the code from verification_uri_complete straight to the confirmation', async () => {
     const login = await startDeviceLogin();
-    const page = browser();
+    const page = browser(url);
     const opened = await page.get(login.authorization.verification_uri_complete);
     expect(opened.status).toBe(200);
     const submitted = readForm(opened.html);
@@ -332,7 +281,7 @@ describe('device login', () => {
       status: 400,
       body: expect.objectContaining({ error: 'expired_token' }),
     });
-    const page = browser();
+    const page = browser(url);
     const typed = readForm((await page.get(`${url}/oidc/device`)).html);
     const answer = await page.post(typed.action, {
       ...typed.fields,
@@ -342,7 +291,7 @@ describe('device login', () => {
   });
 
   it('refuses an unknown user code on the verification page, with the page again', async () => {
-    const page = browser();
+    const page = browser(url);
     const typed = readForm((await page.get(`${url}/oidc/device`)).html);
     const answer = await page.post(typed.action, { ...typed.fields, user_code: 'BCDF-<GHJ>' });
     expect(answer.status).toBe(200);

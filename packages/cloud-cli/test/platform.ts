@@ -13,6 +13,8 @@ import {
   type AdminApiServer,
 } from '@canopy/admin-api-server';
 import type { TestDatabase } from '@canopy/test-databases';
+// The same browser the platform's own tests use to walk its pages.
+import { browser, readForm } from '../../admin-api-server/test/helpers/browser';
 
 /** The developer who logs in (a member of project Shop). */
 export const DEVELOPER = { email: 'dev@example.com', password: 'correct horse battery' };
@@ -159,57 +161,14 @@ async function seed(server: AdminApiServer): Promise<Seeded> {
   return { envSecret: shop.secret!, environmentId: shop.environmentId };
 }
 
-/** A browser's cookies, enough for the provider's session and interaction cookies. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
-    }
-  }
-}
-
-const unescapeHtml = (text: string) =>
-  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-
-function readForm(html: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`No form on the page: ${html}`);
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)) {
-    fields[match[1]!] = unescapeHtml(match[2]!);
-  }
-  return { action: unescapeHtml(action), fields };
-}
-
 /**
  * What the developer does in the browser: opens the verification page, types the code, then
  * denies, or approves and signs in on the login form. Throws when a page is not as expected.
  */
 async function decideInBrowser(base: string, userCode: string, approve: boolean): Promise<void> {
-  const jar = new CookieJar();
-  const call = async (target: string, form?: Record<string, string>) => {
-    const response = await fetch(new URL(target, base), {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: jar.header(),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    jar.store(response);
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      html: await response.text(),
-    };
-  };
+  const page = browser(base);
+  const call = (target: string, form?: Record<string, string>) =>
+    form ? page.post(target, form) : page.get(target);
   const input = readForm((await call(`${base}/oidc/device`)).html);
   const confirmPage = await call(input.action, { ...input.fields, user_code: userCode });
   if (!confirmPage.html.includes(userCode)) {

@@ -1,7 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
 import { startTestServer, TEST_KEYS } from '../helpers/test-server';
-import { CookieJar } from '../helpers/oidc-login';
+import { CookieJar } from '../helpers/browser';
 import { startScenarioAgent } from './agent-scenario';
 
 const db = useTestDatabase('postgres');

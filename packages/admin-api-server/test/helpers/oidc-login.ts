@@ -1,17 +1,4 @@
-/** A browser's cookie jar, enough for the OIDC provider's interaction and session cookies. */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
-    }
-  }
-}
+import { CookieJar } from './browser';
 
 /** What the agent answers at the end of a login: its session token and the user's claims. */
 export interface AgentLogin {
