@@ -1,6 +1,12 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import { runCli, signSessionToken, type AdminApiServer, type CliIo } from '../src';
+import {
+  insertActivityLogs,
+  runCli,
+  signSessionToken,
+  type AdminApiServer,
+  type CliIo,
+} from '../src';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -234,6 +240,79 @@ describe('the management API', () => {
     expect(body.body.message).toMatch(/rights\.collections\.a\.fly/);
     expect((await adminLogs()).length).toBe(before);
     expect(await server.knex('users').where({ email: 'cy@example.com' }).first()).toBeUndefined();
+  });
+
+  it('keeps role and team names unique, names the unknown ones, and keeps teams that logs refer to', async () => {
+    const api = as(session);
+    const before = (await adminLogs()).length;
+    const role = await api
+      .post('/v1/project/Shop/roles', { name: 'Auditor', rights: { collections: {} } })
+      .expect(201);
+    expect(role.body).toEqual({
+      id: expect.any(Number),
+      name: 'Auditor',
+      rights: { collections: {} },
+    });
+    const taken = await api.post('/v1/project/Shop/roles', { name: 'Auditor' }).expect(409);
+    expect(taken.body).toEqual({
+      code: 'conflict',
+      message: 'A role named "Auditor" already exists.',
+    });
+    const renamed = await api
+      .patch('/v1/project/Shop/roles/Auditor', { name: 'Reviewer' })
+      .expect(200);
+    expect(renamed.body).toEqual({
+      id: role.body.id,
+      name: 'Reviewer',
+      rights: { collections: {} },
+    });
+    const ghost = await api.delete('/v1/project/Shop/roles/Auditor').expect(404);
+    expect(ghost.body).toEqual({
+      code: 'role_not_found',
+      message: 'Project has no role named "Auditor".',
+    });
+    await api.delete('/v1/project/Shop/roles/Reviewer').expect(204);
+
+    const team = await api.post('/v1/project/Shop/teams', { name: 'Night shift' }).expect(201);
+    expect(team.body).toEqual({ id: expect.any(Number), name: 'Night shift', scopes: {} });
+    const teamTaken = await api.post('/v1/project/Shop/teams', { name: 'Night shift' }).expect(409);
+    expect(teamTaken.body.message).toBe('A team named "Night shift" already exists.');
+    const project = await server.knex('projects').where({ name: 'Shop' }).first('id');
+    const environment = await server
+      .knex('environments')
+      .where({ project_id: project.id })
+      .first('id');
+    const user = await server.knex('users').where({ email: 'ada@example.com' }).first('id');
+    await insertActivityLogs(server.knex, project.id, [
+      {
+        environmentId: environment.id,
+        userId: user.id,
+        teamId: team.body.id,
+        type: 'read',
+        action: 'index',
+        collectionName: 'orders',
+      },
+    ]);
+    const kept = await api.delete('/v1/project/Shop/teams/Night%20shift').expect(409);
+    expect(kept.body).toEqual({
+      code: 'conflict',
+      message: 'Team "Night shift" is referenced by activity logs or notes and cannot be removed.',
+    });
+    expect(await server.knex('teams').where({ id: team.body.id }).first('name')).toEqual({
+      name: 'Night shift',
+    });
+
+    const logs = (await adminLogs()).slice(before);
+    expect(logs.map(({ type, resource }) => `${type} ${resource}`)).toEqual([
+      'add role',
+      'update role',
+      'remove role',
+      'add team',
+    ]);
+    expect(logs[1]).toMatchObject({
+      previous_value: { name: 'Auditor' },
+      new_value: { name: 'Reviewer' },
+    });
   });
 
   it('lets only admins of the project manage it', async () => {
