@@ -2,7 +2,9 @@ import type { Request, Response, Router } from 'express';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
+import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
+import { ConditionTreeLeaf } from '../../toolkit/query/condition-tree/condition-tree-leaf';
 import { type Filter } from '../../toolkit/query/filter';
 import { PaginatedFilter } from '../../toolkit/query/paginated-filter';
 import type { Sort } from '../../toolkit/query/sort';
@@ -30,7 +32,11 @@ import { countAnswer, readProjection } from './read-helpers';
 
 const CSV_SUFFIX = '.csv';
 
-/** Reads one record by id within the caller's scope, or `null`. */
+/**
+ * Reads one record by id within the caller's scope, or `null`. The filter is the one `buildFilter`
+ * makes without request parameters (no filters, search, segment or live query): the caller's
+ * scope, then the id condition — built here directly, without the intermediate `Filter`.
+ */
 export async function readOne(
   data: DataRequest,
   collection: Collection,
@@ -38,15 +44,37 @@ export async function readOne(
   projection: Projection,
   options: { withScope?: boolean } = {},
 ): Promise<RecordData | null> {
-  const filter = await buildFilter(
-    data,
-    collection,
-    {},
-    [ConditionTreeFactory.matchIds(collection.schema, [id])],
-    options,
-  );
-  const [record] = await collection.list(data.caller, paginated(filter, null, FIRST), projection);
+  const ids = matchId(collection, id);
+  const scope =
+    options.withScope === false
+      ? null
+      : await data.context.permissions.getScope(data.claims, collection);
+  const filter = new PaginatedFilter({
+    conditionTree: scope ? ConditionTreeFactory.intersect(scope, ids) : ids,
+    page: FIRST,
+  });
+  const [record] = await collection.list(data.caller, filter, projection);
   return record ?? null;
+}
+
+/**
+ * `pk = value` for a single primary key that supports `Equal` and `In` (the condition `matchIds`
+ * builds, without its arrays); any other case, errors included, goes through `matchIds`.
+ */
+function matchId(collection: Collection, id: CompositeId): ConditionTree {
+  const { primaryKeys } = getCollectionPlan(collection);
+  if (primaryKeys.length === 1 && id.length === 1) {
+    const key = primaryKeys[0] as string;
+    const field = collection.schema.fields[key];
+    if (
+      field?.type === 'Column' &&
+      field.filterOperators.has('Equal') &&
+      field.filterOperators.has('In')
+    ) {
+      return new ConditionTreeLeaf(key, 'Equal', id[0]);
+    }
+  }
+  return ConditionTreeFactory.matchIds(collection.schema, [id]);
 }
 
 /** The window of a read by id (a `Page` is never mutated: one is shared). */
