@@ -1,6 +1,7 @@
 import {
   ARRAY_VALUED_OPERATORS,
   NUMBER_VALUED_OPERATORS,
+  TEXT_MATCH_OPERATORS,
   VALUELESS_OPERATORS,
   ValidationError,
   type ColumnSchema,
@@ -12,18 +13,7 @@ import { assertStorable, assertValueType } from './validate-value';
 const VALUELESS = new Set<string>(VALUELESS_OPERATORS);
 const NUMBER_VALUED = new Set<string>(NUMBER_VALUED_OPERATORS);
 const ARRAY_VALUED = new Set<string>(ARRAY_VALUED_OPERATORS);
-const TEXT_VALUED = new Set<string>([
-  'Contains',
-  'NotContains',
-  'StartsWith',
-  'EndsWith',
-  'IContains',
-  'NotIContains',
-  'IStartsWith',
-  'IEndsWith',
-  'Like',
-  'ILike',
-]);
+const TEXT_VALUED = new Set<string>(TEXT_MATCH_OPERATORS);
 
 /**
  * Checks a condition tree against the schema before any SQL runs: every field exists, every

@@ -1,45 +1,18 @@
-import type { Operator } from '@canopy/agent-core';
+import {
+  DATE_OPERATORS,
+  ORDERING_OPERATORS,
+  PRESENCE_OPERATORS,
+  STRING_OPERATORS,
+  type Operator,
+} from '@canopy/agent-core';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedType } from '../introspection/introspection';
 
-const PRESENCE: Operator[] = ['Present', 'Missing', 'Blank'];
+const PRESENCE: Operator[] = [...PRESENCE_OPERATORS];
 const EQUALITY: Operator[] = [...PRESENCE, 'Equal', 'NotEqual', 'In', 'NotIn'];
-const ORDER: Operator[] = ['LessThan', 'GreaterThan', 'LessThanOrEqual', 'GreaterThanOrEqual'];
-const TEXT: Operator[] = [
-  'Contains',
-  'NotContains',
-  'StartsWith',
-  'EndsWith',
-  'IContains',
-  'NotIContains',
-  'IStartsWith',
-  'IEndsWith',
-  'Like',
-  'ILike',
-  'Match',
-  'LongerThan',
-  'ShorterThan',
-];
-const DATES: Operator[] = [
-  'Before',
-  'After',
-  'Past',
-  'Future',
-  'BeforeXHoursAgo',
-  'AfterXHoursAgo',
-  'Today',
-  'Yesterday',
-  'PreviousWeek',
-  'PreviousMonth',
-  'PreviousQuarter',
-  'PreviousYear',
-  'PreviousWeekToDate',
-  'PreviousMonthToDate',
-  'PreviousQuarterToDate',
-  'PreviousYearToDate',
-  'PreviousXDays',
-  'PreviousXDaysToDate',
-];
+const ORDER: Operator[] = [...ORDERING_OPERATORS];
+const TEXT: Operator[] = [...STRING_OPERATORS];
+const DATES: Operator[] = [...DATE_OPERATORS];
 
 /**
  * Operators translated to SQL for a column type: all that SQL can do natively, so nothing is

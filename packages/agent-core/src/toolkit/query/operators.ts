@@ -48,26 +48,19 @@ export const INTERVAL_OPERATORS = [
   'PreviousXDaysToDate',
 ] as const;
 
-/**
- * Every operator of the data model, grouped by family.
- *
- * A data source only needs a minimal set (see {@link MINIMAL_OPERATORS}); the customizer derives
- * the others by rewriting (data-semantics §2.4).
- */
-export const OPERATORS = [
-  // comparison
-  'Present',
-  'Blank',
-  'Missing',
-  'Equal',
-  'NotEqual',
-  'In',
-  'NotIn',
+/** Operators that test whether a value is there: no value, any column type. */
+export const PRESENCE_OPERATORS = ['Present', 'Blank', 'Missing'] as const;
+
+/** Comparison of ordered values (numbers, dates, times, text). */
+export const ORDERING_OPERATORS = [
   'LessThan',
   'GreaterThan',
   'LessThanOrEqual',
   'GreaterThanOrEqual',
-  // string
+] as const;
+
+/** Pattern operators on text whose value is text (case-sensitive and insensitive variants). */
+export const TEXT_MATCH_OPERATORS = [
   'Contains',
   'NotContains',
   'StartsWith',
@@ -78,13 +71,18 @@ export const OPERATORS = [
   'IEndsWith',
   'Like',
   'ILike',
+] as const;
+
+/** Every operator specific to text: the patterns, regular expressions and length comparisons. */
+export const STRING_OPERATORS = [
+  ...TEXT_MATCH_OPERATORS,
   'Match',
   'LongerThan',
   'ShorterThan',
-  // array
-  'IncludesAll',
-  'IncludesNone',
-  // date
+] as const;
+
+/** Every operator specific to dates: bounds, now, hours ago and the relative periods. */
+export const DATE_OPERATORS = [
   'Before',
   'After',
   'Past',
@@ -92,6 +90,25 @@ export const OPERATORS = [
   'BeforeXHoursAgo',
   'AfterXHoursAgo',
   ...INTERVAL_OPERATORS,
+] as const;
+
+/**
+ * Every operator of the data model, grouped by family.
+ *
+ * A data source only needs a minimal set (see {@link MINIMAL_OPERATORS}); the customizer derives
+ * the others by rewriting (data-semantics §2.4).
+ */
+export const OPERATORS = [
+  ...PRESENCE_OPERATORS,
+  'Equal',
+  'NotEqual',
+  'In',
+  'NotIn',
+  ...ORDERING_OPERATORS,
+  ...STRING_OPERATORS,
+  'IncludesAll',
+  'IncludesNone',
+  ...DATE_OPERATORS,
 ] as const;
 
 /** One of {@link OPERATORS}. */
@@ -119,18 +136,8 @@ export function isOperator(value: unknown): value is Operator {
   return typeof value === 'string' && (OPERATORS as readonly string[]).includes(value);
 }
 
-const BASE: Operator[] = ['Present', 'Blank', 'Missing', 'Equal', 'NotEqual'];
+const BASE: Operator[] = [...PRESENCE_OPERATORS, 'Equal', 'NotEqual'];
 const SET: Operator[] = ['In', 'NotIn', 'IncludesAll', 'IncludesNone'];
-const ORDER: Operator[] = ['LessThan', 'GreaterThan', 'LessThanOrEqual', 'GreaterThanOrEqual'];
-const DATES: Operator[] = [
-  'Before',
-  'After',
-  'Past',
-  'Future',
-  ...INTERVAL_OPERATORS,
-  'BeforeXHoursAgo',
-  'AfterXHoursAgo',
-];
 
 /**
  * Operators allowed per primitive column type (data-semantics §2.3). Deliberate differences from
@@ -138,28 +145,11 @@ const DATES: Operator[] = [
  * `String`, and the hour-based operators on `Dateonly` too.
  */
 export const OPERATORS_BY_TYPE: Readonly<Record<PrimitiveType, ReadonlySet<Operator>>> = {
-  String: new Set([
-    ...BASE,
-    ...SET,
-    ...ORDER,
-    'Contains',
-    'NotContains',
-    'StartsWith',
-    'EndsWith',
-    'IContains',
-    'NotIContains',
-    'IStartsWith',
-    'IEndsWith',
-    'Like',
-    'ILike',
-    'Match',
-    'LongerThan',
-    'ShorterThan',
-  ]),
-  Number: new Set([...BASE, ...SET, ...ORDER]),
-  Date: new Set([...BASE, ...SET, ...ORDER, ...DATES]),
-  Dateonly: new Set([...BASE, ...SET, ...ORDER, ...DATES]),
-  Time: new Set([...BASE, ...SET, ...ORDER]),
+  String: new Set([...BASE, ...SET, ...ORDERING_OPERATORS, ...STRING_OPERATORS]),
+  Number: new Set([...BASE, ...SET, ...ORDERING_OPERATORS]),
+  Date: new Set([...BASE, ...SET, ...ORDERING_OPERATORS, ...DATE_OPERATORS]),
+  Dateonly: new Set([...BASE, ...SET, ...ORDERING_OPERATORS, ...DATE_OPERATORS]),
+  Time: new Set([...BASE, ...SET, ...ORDERING_OPERATORS]),
   Binary: new Set([...BASE, ...SET]),
   Enum: new Set([...BASE, ...SET]),
   Json: new Set([...BASE, ...SET]),

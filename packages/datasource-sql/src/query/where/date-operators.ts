@@ -1,4 +1,4 @@
-import type { Operator } from '@canopy/agent-core';
+import { INTERVAL_OPERATORS, type Operator } from '@canopy/agent-core';
 import type { DateTime } from 'luxon';
 import { instantToDatabase } from '../../values/to-database';
 import { periodOf } from '../date-bounds';
@@ -37,22 +37,5 @@ export const DATE_OPERATORS: Partial<Record<Operator, OperatorTranslator>> = {
   Future: compareWith('>', (leaf) => at(leaf, leaf.options.now)),
   BeforeXHoursAgo: compareWith('<', hoursAgo),
   AfterXHoursAgo: compareWith('>', hoursAgo),
-  ...Object.fromEntries(
-    (
-      [
-        'Today',
-        'Yesterday',
-        'PreviousWeek',
-        'PreviousMonth',
-        'PreviousQuarter',
-        'PreviousYear',
-        'PreviousWeekToDate',
-        'PreviousMonthToDate',
-        'PreviousQuarterToDate',
-        'PreviousYearToDate',
-        'PreviousXDays',
-        'PreviousXDaysToDate',
-      ] as const
-    ).map((operator) => [operator, period(operator)]),
-  ),
+  ...Object.fromEntries(INTERVAL_OPERATORS.map((operator) => [operator, period(operator)])),
 };
