@@ -107,7 +107,12 @@ describe('the flattener on PostgreSQL (jsonb, relation paths)', () => {
         'delivery@@@address@@@geo@@@lng': -71.06,
         'customer@@@company@@@name': 'Acme',
       },
-      { id: 3, 'delivery@@@address@@@city': null, 'delivery@@@address@@@geo@@@lng': null },
+      {
+        id: 3,
+        'delivery@@@address@@@city': null,
+        'delivery@@@address@@@geo@@@lng': null,
+        'customer@@@company@@@name': null,
+      },
     ]);
   });
 

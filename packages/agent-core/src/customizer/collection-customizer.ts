@@ -138,7 +138,8 @@ export class CollectionCustomizer {
         defaultValue: target.defaultValue,
         enumValues: target.enumValues,
         dependencies: [path],
-        getValues: (records) => records.map((record) => getFieldValue(record, path)),
+        // An empty relation on the way imports null, as a column of that record would read.
+        getValues: (records) => records.map((record) => getFieldValue(record, path) ?? null),
       });
       for (const operator of target.filterOperators ?? []) {
         this.replaceFieldOperator(name, operator, (value) => ({ field: path, operator, value }));

@@ -36,8 +36,8 @@ describe('flattenRelation through the whole customizer stack (in-memory source)'
     expect(await list(dataSource, 'orders', ['id', 'customer@@@company@@@name'])).toEqual([
       { id: 1, 'customer@@@company@@@name': 'Bistro' },
       { id: 2, 'customer@@@company@@@name': 'Acme' },
-      // No company: importField leaves the value undefined (not null), so the key is dropped.
-      { id: 3 },
+      // No company: the imported value is null, as the target column would read.
+      { id: 3, 'customer@@@company@@@name': null },
     ]);
     expect(
       await list(dataSource, 'orders', ['id'], {

@@ -77,6 +77,19 @@ describe('replaceFieldWriting and importField', () => {
     expect(books.schema.fields.authorFirstName).toMatchObject({ isReadOnly: true });
   });
 
+  it('imports null, not undefined, through an empty relation', async () => {
+    const { dataSource } = await build();
+    const records = await dataSource
+      .getCollection('books')
+      .list(
+        caller,
+        new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 5) }),
+        new Projection('id', 'authorName', 'authorCountry'),
+      );
+    expect(records).toEqual([{ id: 5, authorName: null, authorCountry: null }]);
+    expect(Object.keys(records[0]!)).toEqual(['id', 'authorName', 'authorCountry']);
+  });
+
   it('detects cycles and conflicts, and rejects bad handlers and imports', async () => {
     const { dataSource } = await buildBookshop((c) =>
       c.customizeCollection('authors', (a) =>
