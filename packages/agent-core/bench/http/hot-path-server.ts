@@ -1,5 +1,5 @@
 // The HTTP layer alone: createAgentRouter over a stub data source answering at once (15 fixed
-// orders with their customer), with platform-shaped permissions (role rights, a user list), next
+// orders with their customer; one for a read by id), with platform-shaped permissions (role rights, a user list), next
 // to a plain node:http server answering the same rows. Started as a child process by bench.ts;
 // sends both ports and a session token. Isolates the CPU the REST layer costs per request from
 // the customizer, the SQL data source and the database.
@@ -12,6 +12,7 @@ import express from 'express';
 
 import { createAgentRouter, signSessionToken } from '../../src/http';
 import type { AgentServices } from '../../src/platform/agent-services';
+import type { PaginatedFilter } from '../../src/toolkit/query/paginated-filter';
 import { BaseCollection } from '../../src/toolkit/base/base-collection';
 import { BaseDataSource } from '../../src/toolkit/base/base-data-source';
 import type { ColumnSchema, FieldSchema } from '../../src/toolkit/schema/field-schema';
@@ -62,8 +63,10 @@ abstract class StubCollection extends BaseCollection {
 }
 
 class Orders extends StubCollection {
-  async list() {
-    return ROWS.map((row) => ({ ...row, customer: { ...row.customer } }));
+  // A read by id (get: a one-record page) answers one row, a list the 15, copied as a driver would.
+  async list(_caller: unknown, filter: PaginatedFilter) {
+    const rows = filter.page?.limit === 1 ? ROWS.slice(0, 1) : ROWS;
+    return rows.map((row) => ({ ...row, customer: { ...row.customer } }));
   }
 }
 
