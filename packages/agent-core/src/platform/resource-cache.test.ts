@@ -31,6 +31,20 @@ describe('ResourceCache', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 
+  it('hands out one promise per cached value, and a new one after an invalidation', async () => {
+    const values = cache();
+    let next = 1;
+    const fetch = async () => next++;
+    const first = values.get('k', fetch);
+    await first;
+    expect(values.get('k', fetch)).toBe(values.get('k', fetch));
+    expect(await values.get('k', fetch)).toBe(1);
+    values.invalidate('k');
+    const refetched = values.get('k', fetch);
+    expect(refetched).not.toBe(first);
+    expect(await refetched).toBe(2);
+  });
+
   it('does not cache failures', async () => {
     const values = cache();
     await expect(values.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow(

@@ -4,7 +4,8 @@
  * out of the cache (it may predate the change that caused the invalidation).
  */
 export class ResourceCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  /** Each value with the settled promise every read hands out while it is cached. */
+  private readonly entries = new Map<K, { promise: Promise<V>; expiresAt: number }>();
   private readonly pending = new Map<K, Promise<V>>();
   private readonly generations = new Map<K, number>();
   private generation = 0;
@@ -14,10 +15,13 @@ export class ResourceCache<K, V> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The cached value, or the result of `fetch` (shared with concurrent callers). */
+  /**
+   * The cached value, or the result of `fetch` (shared with concurrent callers). While a value is
+   * cached every read returns the same promise, so a caller can remember what it resolved to.
+   */
   get(key: K, fetch: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > this.now()) return Promise.resolve(entry.value);
+    if (entry && entry.expiresAt > this.now()) return entry.promise;
     const running = this.pending.get(key);
     if (running) return running;
 
@@ -26,7 +30,7 @@ export class ResourceCache<K, V> {
       (value) => {
         if (this.pending.get(key) === promise) this.pending.delete(key);
         if (this.generationOf(key) === startedAt) {
-          this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+          this.entries.set(key, { promise, expiresAt: this.now() + this.ttlMs });
         }
         return value;
       },

@@ -28,23 +28,82 @@ const RIGHT_KEYS = {
   export: 'exportEnabled',
 } as const;
 
+/** What {@link PermissionChecker} answers when a source's value is not known yet. */
+const UNKNOWN: unique symbol = Symbol('unknown');
+
 /**
  * Permission checks of agent-http-protocol §15 over the platform's permissions. What does not
  * change between requests is derived once per fetched document (keyed by the document object, so
  * an invalidated and re-fetched document is derived again): users by id, parsed scopes.
+ *
+ * The source's answers are promises; the value of each promise the checker has seen settle is
+ * kept (weakly, by promise), so a source that hands out the same promise while its document is
+ * cached (the platform client's caches do) is answered synchronously: the collection-right check
+ * and the scope of the hot routes then take no asynchronous step.
  */
 export class PermissionChecker {
   private readonly usersById = new WeakMap<PlatformUser[], Map<number, PlatformUser>>();
+  /** Parsed scopes by rendering document, collection name, then user id. */
   private readonly scopes = new WeakMap<
     RenderingPermissionsJson,
-    Map<string, ConditionTree | null>
+    Map<string, Map<number, ConditionTree | null>>
   >();
+  private readonly settled = new WeakMap<Promise<unknown>, unknown>();
 
   constructor(private readonly source: PermissionSource) {}
 
   /** The platform's record of the caller (role, tags), `undefined` when the platform has none. */
   async getUser(claims: SessionClaims): Promise<PlatformUser | undefined> {
-    const users = await this.source.getUsers();
+    return this.userIn(await this.wait(this.source.getUsers()), claims);
+  }
+
+  /**
+   * Throws `403 Forbidden` unless the caller holds `right` on the collection; synchronously
+   * (returning nothing) when the permissions are already known.
+   */
+  assertCollectionRight(
+    claims: SessionClaims,
+    collectionName: string,
+    right: CollectionRight,
+  ): void | Promise<void> {
+    const granted = this.rightNow(claims, collectionName, right);
+    if (granted === true) return;
+    if (granted === false) throw new HttpForbiddenError();
+    return this.hasCollectionRight(claims, collectionName, right).then((allowed) => {
+      if (!allowed) throw new HttpForbiddenError();
+    });
+  }
+
+  async hasCollectionRight(
+    claims: SessionClaims,
+    collectionName: string,
+    right: CollectionRight,
+  ): Promise<boolean> {
+    const environment = await this.wait(this.source.getEnvironmentPermissions());
+    if (environment === true) return true;
+    const rights = environment.collections[collectionName]?.collection;
+    if (!rights) return false;
+    const user = await this.getUser(claims);
+    return isRightGranted(rights[RIGHT_KEYS[right]], user?.roleId);
+  }
+
+  /** {@link hasCollectionRight} from already settled documents; `undefined` when one is not. */
+  private rightNow(
+    claims: SessionClaims,
+    collectionName: string,
+    right: CollectionRight,
+  ): boolean | undefined {
+    const environment = this.now(this.source.getEnvironmentPermissions());
+    if (environment === UNKNOWN) return undefined;
+    if (environment === true) return true;
+    const rights = environment.collections[collectionName]?.collection;
+    if (!rights) return false;
+    const users = this.now(this.source.getUsers());
+    if (users === UNKNOWN) return undefined;
+    return isRightGranted(rights[RIGHT_KEYS[right]], this.userIn(users, claims)?.roleId);
+  }
+
+  private userIn(users: PlatformUser[], claims: SessionClaims): PlatformUser | undefined {
     let byId = this.usersById.get(users);
     if (!byId) {
       byId = new Map(users.map((user) => [Number(user.id), user]));
@@ -53,28 +112,16 @@ export class PermissionChecker {
     return byId.get(claims.id);
   }
 
-  /** Throws `403 Forbidden` unless the caller holds `right` on the collection. */
-  async assertCollectionRight(
-    claims: SessionClaims,
-    collectionName: string,
-    right: CollectionRight,
-  ): Promise<void> {
-    if (!(await this.hasCollectionRight(claims, collectionName, right))) {
-      throw new HttpForbiddenError();
-    }
+  /** The value of a promise already seen settled, else {@link UNKNOWN}. */
+  private now<T>(promise: Promise<T>): T | typeof UNKNOWN {
+    return this.settled.has(promise) ? (this.settled.get(promise) as T) : UNKNOWN;
   }
 
-  async hasCollectionRight(
-    claims: SessionClaims,
-    collectionName: string,
-    right: CollectionRight,
-  ): Promise<boolean> {
-    const environment = await this.source.getEnvironmentPermissions();
-    if (environment === true) return true;
-    const rights = environment.collections[collectionName]?.collection;
-    if (!rights) return false;
-    const user = await this.getUser(claims);
-    return isRightGranted(rights[RIGHT_KEYS[right]], user?.roleId);
+  /** Awaits a source's promise and keeps its value for {@link now}. */
+  private async wait<T>(promise: Promise<T>): Promise<T> {
+    const value = await promise;
+    this.settled.set(promise, value);
+    return value;
   }
 
   /** Rights of one action (`null` in a development environment: everything allowed). */
@@ -103,18 +150,40 @@ export class PermissionChecker {
 
   /**
    * The row-level scope of a collection for the caller (§15.5), context variables injected;
-   * `null` when the collection has none.
+   * `null` when the collection has none. Synchronous when the rendering is already known and the
+   * scope already derived (or absent).
    */
-  async getScope(claims: SessionClaims, collection: Collection): Promise<ConditionTree | null> {
-    const rendering = await this.source.getRenderingPermissions(claims.renderingId);
+  getScope(
+    claims: SessionClaims,
+    collection: Collection,
+  ): ConditionTree | null | Promise<ConditionTree | null> {
+    const rendering = this.now(this.source.getRenderingPermissions(claims.renderingId));
+    if (rendering !== UNKNOWN) {
+      if (!rendering.collections?.[collection.name]?.scope) return null;
+      const cached = this.scopes.get(rendering)?.get(collection.name)?.get(claims.id);
+      if (cached !== undefined) return cached;
+    }
+    return this.deriveScope(claims, collection);
+  }
+
+  private async deriveScope(
+    claims: SessionClaims,
+    collection: Collection,
+  ): Promise<ConditionTree | null> {
+    const rendering = await this.wait(this.source.getRenderingPermissions(claims.renderingId));
     const raw = rendering.collections?.[collection.name]?.scope;
     if (!raw) return null;
-    let cache = this.scopes.get(rendering);
+    let byCollection = this.scopes.get(rendering);
+    if (!byCollection) {
+      byCollection = new Map();
+      this.scopes.set(rendering, byCollection);
+    }
+    let cache = byCollection.get(collection.name);
     if (!cache) {
       cache = new Map();
-      this.scopes.set(rendering, cache);
+      byCollection.set(collection.name, cache);
     }
-    const key = `${collection.name}\u0000${claims.id}`;
+    const key = claims.id;
     if (cache.has(key)) return cache.get(key) ?? null;
     const user = await this.getUser(claims);
     const variables = buildContextVariables(claims, user, rendering.team);

@@ -59,10 +59,9 @@ export async function buildFilter(
     );
   }
   const tree = parseFilters(collection, parameters.filters);
-  const scope =
-    options.withScope === false
-      ? null
-      : await data.context.permissions.getScope(data.claims, collection);
+  let scope =
+    options.withScope === false ? null : data.context.permissions.getScope(data.claims, collection);
+  if (scope instanceof Promise) scope = await scope;
   const liveQuerySegment = await readLiveQuerySegment(data, collection, parameters);
   return new Filter({
     conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra),

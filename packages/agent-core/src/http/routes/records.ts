@@ -45,10 +45,9 @@ export async function readOne(
   options: { withScope?: boolean } = {},
 ): Promise<RecordData | null> {
   const ids = matchId(collection, id);
-  const scope =
-    options.withScope === false
-      ? null
-      : await data.context.permissions.getScope(data.claims, collection);
+  let scope =
+    options.withScope === false ? null : data.context.permissions.getScope(data.claims, collection);
+  if (scope instanceof Promise) scope = await scope;
   const filter = new PaginatedFilter({
     conditionTree: scope ? ConditionTreeFactory.intersect(scope, ids) : ids,
     page: FIRST,
@@ -138,7 +137,8 @@ export async function listRecords(
     return;
   }
   const collection = findCollection(context, name);
-  await permissions.assertCollectionRight(data.claims, collection.name, 'browse');
+  const checking = permissions.assertCollectionRight(data.claims, collection.name, 'browse');
+  if (checking) await checking;
   const parameters = queryFilterParameters(data.query);
   const projection = readProjection(data, collection);
   const sort = parseSort(collection, data.query.sort);
@@ -159,7 +159,8 @@ export async function getRecord(
 ): Promise<void> {
   const data = openDataRequest(context, request, response);
   const collection = findCollection(context, name);
-  await context.permissions.assertCollectionRight(data.claims, collection.name, 'read');
+  const checking = context.permissions.assertCollectionRight(data.claims, collection.name, 'read');
+  if (checking) await checking;
   const id = unpackRecordId(collection, packedId);
   const record = await readOne(data, collection, id, readProjection(data, collection));
   if (!record) throw new NotFoundError();
