@@ -14,7 +14,9 @@ export function readProjection(
 ): Projection {
   const rawHeader = data.request.headers['forest-projection'];
   const header = typeof rawHeader === 'string' ? rawHeader : undefined;
-  let cacheKey = `${key}\u0000${header ?? ''}`;
+  // No header and no `fields[…]` (a plain get): the key itself, no string built per request. The
+  // header follows \u0001, each field list \u0000 (neither occurs in a header), so keys stay apart.
+  let cacheKey = header ? `${key}\u0001${header}` : key;
   for (const name in data.query) {
     if (name.startsWith('fields[')) cacheKey += `\u0000${name}=${data.query[name]}`;
   }

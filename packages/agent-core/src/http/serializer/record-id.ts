@@ -18,22 +18,29 @@ export function unpackRecordId(collection: Collection, packed: unknown): Composi
       `Expected a packed record id (a string such as "12" or "12|EU") for '${collection.name}', got ${JSON.stringify(packed) ?? 'nothing'}`,
     );
   }
-  const parts = String(packed).split('|');
+  const text = String(packed);
+  // A single key without a separator (the common case): no split, no intermediate array.
+  if (plan.primaryKeys.length === 1 && !text.includes('|')) {
+    return [readPart(collection, plan.primaryKeys[0] as string, text)];
+  }
+  const parts = text.split('|');
   if (parts.length !== plan.primaryKeys.length) {
     throw new ValidationError(
-      `Expected ${plan.primaryKeys.length} values, found ${parts.length} (id '${String(packed)}' of '${collection.name}', primary key [${plan.primaryKeys.join(', ')}])`,
+      `Expected ${plan.primaryKeys.length} values, found ${parts.length} (id '${text}' of '${collection.name}', primary key [${plan.primaryKeys.join(', ')}])`,
     );
   }
-  return parts.map((part, index) => {
-    const key = plan.primaryKeys[index] as string;
-    const column = collection.schema.fields[key] as ColumnSchema;
-    const value = column.columnType === 'Number' ? Number(part) : part;
-    if (column.columnType === 'Number' && !Number.isFinite(value)) {
-      throw new ValidationError(
-        `The given value has a wrong type for "${key}": ${part}.\n Expects "Number"`,
-      );
-    }
-    validateValue(key, column, value);
-    return value;
-  });
+  return parts.map((part, index) => readPart(collection, plan.primaryKeys[index] as string, part));
+}
+
+/** One part of a packed id as its column's value (`Number` keys converted), validated. */
+function readPart(collection: Collection, key: string, part: string): unknown {
+  const column = collection.schema.fields[key] as ColumnSchema;
+  const value = column.columnType === 'Number' ? Number(part) : part;
+  if (column.columnType === 'Number' && !Number.isFinite(value)) {
+    throw new ValidationError(
+      `The given value has a wrong type for "${key}": ${part}.\n Expects "Number"`,
+    );
+  }
+  validateValue(key, column, value);
+  return value;
 }
