@@ -31,6 +31,8 @@ export function currentSchemaVersion(): number {
 export class CollectionDecorator implements Collection {
   private cachedSchema: CollectionSchema | null = null;
   private cachedVersion = -1;
+  private cachedName = '';
+  private cachedNameVersion = -1;
 
   constructor(
     /** The collection this layer wraps. */
@@ -47,8 +49,17 @@ export class CollectionDecorator implements Collection {
     return this.refineFilter !== CollectionDecorator.prototype.refineFilter;
   }
 
+  /**
+   * The child's name, remembered per schema version like the schema (a layer that renames does so
+   * in its schema too): reading it otherwise walks every layer down to the data source.
+   */
   get name(): string {
-    return this.childCollection.name;
+    if (this.cachedNameVersion !== schemaVersion) {
+      const version = schemaVersion;
+      this.cachedName = this.childCollection.name;
+      this.cachedNameVersion = version;
+    }
+    return this.cachedName;
   }
 
   get nativeDriver(): unknown {

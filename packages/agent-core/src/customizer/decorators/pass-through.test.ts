@@ -4,6 +4,9 @@ import { PaginatedFilter } from '../../toolkit/query/paginated-filter';
 import { Projection } from '../../toolkit/query/projection';
 import { Sort } from '../../toolkit/query/sort';
 import { DecoratorStack } from '../decorator-stack';
+import type { Collection } from '../../toolkit/interfaces/collection';
+import { CollectionDecorator } from './collection-decorator';
+import { DataSourceDecorator } from './data-source-decorator';
 
 // Layers with nothing to do for a request pass it straight through, deciding so from facts about
 // their whole layer cached per schema version, and the validation layer remembers what it has
@@ -16,6 +19,21 @@ function books(stack: DecoratorStack) {
 }
 
 describe('layers that pass requests through', () => {
+  it('remembers the collection name per schema version', () => {
+    const stack = new DecoratorStack(makeBookshop());
+    expect(books(stack).name).toBe('books');
+    const child = { name: 'first' } as Collection;
+    const layer = new CollectionDecorator(
+      child,
+      new DataSourceDecorator(stack.dataSource, CollectionDecorator),
+    );
+    expect(layer.name).toBe('first');
+    (child as { name: string }).name = 'second';
+    expect(layer.name).toBe('first');
+    layer.markSchemaAsDirty();
+    expect(layer.name).toBe('second');
+  });
+
   it('computes a field added after the layer passed lists through', async () => {
     const stack = new DecoratorStack(makeBookshop());
     const filter = new PaginatedFilter({ conditionTree: new ConditionTreeLeaf('id', 'Equal', 1) });
