@@ -78,6 +78,36 @@ describe('ActivityLogReporter against the sandbox', () => {
     await reporter.close();
   });
 
+  it('sends the time of the operation, not of the send, and resends a log unchanged', async () => {
+    const port = sandbox.port;
+    await sandbox.close();
+    const send = jest.spyOn(http, 'request');
+    const reporter = new ActivityLogReporter(http, logger, {
+      flushIntervalMs: 60,
+      retryDelayMs: 80,
+    });
+    const before = Date.now();
+    reporter.record(entry(1));
+    const after = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    sandbox = await createServerSandbox(port);
+    const logs = await sandbox.waitForActivityLogs((received) => received.length === 1, {
+      envSecret: SECRET,
+    });
+    const sent = send.mock.calls.map(
+      ([, request]) => (request?.body as { logs: { id: string; createdAt: string }[] }).logs[0],
+    );
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    const createdAt = Date.parse(logs[0]!.createdAt as string);
+    expect(logs[0]!.createdAt).toBe(new Date(createdAt).toISOString());
+    expect(createdAt).toBeGreaterThanOrEqual(before);
+    expect(createdAt).toBeLessThanOrEqual(after);
+    for (const attempt of sent) {
+      expect(attempt).toEqual({ id: logs[0]!.id, createdAt: logs[0]!.createdAt, ...entry(1) });
+    }
+    await reporter.close();
+  });
+
   it('is bounded: the oldest logs are dropped with one warning', async () => {
     await sandbox.close();
     const reporter = new ActivityLogReporter(http, logger, {

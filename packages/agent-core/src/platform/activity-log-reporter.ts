@@ -28,6 +28,20 @@ export interface ActivityLogReporterOptions {
 const PATH = '/liana/v1/activity-logs';
 
 /**
+ * A queued log: the caller's input as given, the operation's time as a number and its id; the
+ * entry sent to the platform (id, ISO `createdAt`, then the input's fields) is built at send time.
+ */
+interface QueuedLog {
+  readonly input: ActivityLogInput;
+  readonly at: number;
+  readonly id: string;
+}
+
+function toEntry(log: QueuedLog): ActivityLogEntry {
+  return { id: log.id, createdAt: new Date(log.at).toISOString(), ...log.input };
+}
+
+/**
  * Reports agent operations to the platform's activity log. `record` only queues (it never
  * throws and never waits on the network); batches go out after `flushIntervalMs` or as soon as
  * `batchSize` logs wait, one request at a time. A failed batch stays at the head of the queue and
@@ -35,7 +49,7 @@ const PATH = '/liana/v1/activity-logs';
  * warning) when the platform stays unreachable. `close()` flushes what is left.
  */
 export class ActivityLogReporter implements ActivityLogRecorder {
-  private readonly queue: ActivityLogEntry[] = [];
+  private readonly queue: QueuedLog[] = [];
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
   private readonly maxQueueSize: number;
@@ -72,7 +86,7 @@ export class ActivityLogReporter implements ActivityLogRecorder {
       );
       return;
     }
-    this.queue.push({ id: randomUUID(), createdAt: new Date().toISOString(), ...entry });
+    this.queue.push({ input: entry, at: Date.now(), id: randomUUID() });
     if (this.queue.length > this.maxQueueSize) {
       this.queue.shift();
       if (this.dropped === 0) {
@@ -148,8 +162,10 @@ export class ActivityLogReporter implements ActivityLogRecorder {
       await this.sending;
       return this.failures === 0;
     }
-    const batch = this.queue.slice(0, this.batchSize);
-    if (batch.length === 0) return true;
+    const count = Math.min(this.queue.length, this.batchSize);
+    if (count === 0) return true;
+    const batch: ActivityLogEntry[] = new Array(count);
+    for (let index = 0; index < count; index += 1) batch[index] = toEntry(this.queue[index]!);
     let accepted = false;
     this.sending = (async () => {
       try {
