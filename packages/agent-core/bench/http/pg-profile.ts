@@ -1,0 +1,71 @@
+// Profiles the agent on PostgreSQL on one case (agent-server.ts against the platform sandbox):
+// drives it with autocannon at BENCH_CONNECTIONS (default 10) for BENCH_SECONDS after a warm-up,
+// prints its CPU µs per request, and with PROFILE=cpu starts it with --cpu-prof (the profile lands
+// in the working directory, written when the agent exits). Run: tsx bench/http/pg-profile.ts
+// <list|get>. The database must already be seeded (run bench:http once).
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+import { createServerSandbox } from '@canopy/testing';
+import autocannon from 'autocannon';
+
+import { buildServer, workspaceNodePath } from './build-server';
+
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CASE = process.argv[2] ?? 'get';
+
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function main(): Promise<void> {
+  const sandbox = await createServerSandbox(0);
+  const child = fork(await buildServer('agent-server.ts'), [], {
+    execArgv: process.env.PROFILE === 'cpu' ? ['--cpu-prof'] : [],
+    env: {
+      ...process.env,
+      PG_URL,
+      NODE_PATH: workspaceNodePath(),
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_ENV_SECRET: 'be'.repeat(32),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
+    child.once('message', resolve as (message: unknown) => void),
+  );
+  const filters = encodeURIComponent(
+    JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
+  );
+  const base = `http://127.0.0.1:${port}/forest/orders`;
+  const url =
+    CASE === 'list'
+      ? `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`
+      : `${base}/4242?timezone=Europe/Paris`;
+  const headers = { Authorization: `Bearer ${token}` };
+  try {
+    await autocannon({ url, connections: 2, duration: 2, headers });
+    const before = cpuMicros(child.pid as number);
+    const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+    const used = cpuMicros(child.pid as number) - before;
+    console.log(
+      `${CASE} at ${CONNECTIONS} connections: ${Math.round(result.requests.average)} req/s, ` +
+        `${Math.round(used / Math.max(1, result.requests.total))} CPU µs per request, ` +
+        `${result.errors + result.non2xx} errors`,
+    );
+  } finally {
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+    await sandbox.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
