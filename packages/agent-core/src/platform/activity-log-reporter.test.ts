@@ -58,6 +58,19 @@ describe('ActivityLogReporter against the sandbox', () => {
     await reporter.close();
   });
 
+  it('sends up to 1000 logs per request by default, the most the platform accepts', async () => {
+    const send = jest.spyOn(http, 'request');
+    const reporter = new ActivityLogReporter(http, logger, { flushIntervalMs: 20 });
+    for (let index = 0; index < 1050; index += 1) reporter.record(entry(index));
+    await sandbox.waitForActivityLogs((received) => received.length === 1050, {
+      envSecret: SECRET,
+    });
+    expect(
+      send.mock.calls.map(([, request]) => (request?.body as { logs: unknown[] }).logs.length),
+    ).toEqual([1000, 50]);
+    await reporter.close();
+  });
+
   it('keeps failed batches and retries them with backoff once the platform is back', async () => {
     const port = sandbox.port;
     await sandbox.close();

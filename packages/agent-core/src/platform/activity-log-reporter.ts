@@ -13,7 +13,10 @@ export interface ActivityLogEntry extends ActivityLogInput {
 
 /** Tuning of {@link ActivityLogReporter}. */
 export interface ActivityLogReporterOptions {
-  /** Logs per request; default 100 (the platform accepts up to 1000). */
+  /**
+   * Logs per request; default 1000, the most the platform accepts (a log still waits at most
+   * `flushIntervalMs`, and under load each request costs one call instead of ten).
+   */
   batchSize?: number;
   /** How long a log may wait for companions before its batch is sent; default 1 s. */
   flushIntervalMs?: number;
@@ -66,7 +69,7 @@ export class ActivityLogReporter implements ActivityLogRecorder {
     private readonly logger: Logger,
     options: ActivityLogReporterOptions = {},
   ) {
-    this.batchSize = Math.min(options.batchSize ?? 100, 1000);
+    this.batchSize = Math.min(options.batchSize ?? 1000, 1000);
     this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.maxQueueSize = options.maxQueueSize ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
