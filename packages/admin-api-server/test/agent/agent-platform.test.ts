@@ -1,8 +1,9 @@
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
-import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
-import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { bootstrapProject, type AdminApiServer } from '../../src';
+import { startTestServer } from '../helpers/test-server';
 import { defineAgentScenario, ORDERS_SQL, type ObservedLog } from './agent-scenario';
+import { managementApi } from '../helpers/management-api';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer | undefined;
@@ -28,26 +29,7 @@ defineAgentScenario('admin-api-server', async () => {
     environment: 'Production',
     adminEmail: 'owner@example.com',
   });
-  const session = signSessionToken(TEST_KEYS, {
-    userId: owner.userId,
-    sso: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${session}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = response.status === 204 ? null : await response.json();
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = managementApi(url, owner.userId);
 
   await api('POST', '/v1/projects', { name: 'Shop' });
   const { secret } = await api('POST', '/v1/project/Shop/environments', { name: 'Production' });

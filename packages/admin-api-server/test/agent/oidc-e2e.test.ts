@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { createAgent, type Agent } from '@canopy/agent-core';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
-import { createUser, signSessionToken, type AdminApiServer } from '../../src';
+import { createUser, type AdminApiServer } from '../../src';
 import { loginThroughOidc } from '../helpers/oidc-login';
-import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { startTestServer } from '../helpers/test-server';
+import { managementApi } from '../helpers/management-api';
 
 // Issue #9, end to end: admin-api-server on PostgreSQL; project, environment, role, team and
 // users made through the management API over HTTP; an agent on @canopy/datasource-sql serving a
@@ -54,25 +55,7 @@ it('logs a user in through OIDC, serves her calls, and shows her activity throug
   const url = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
   // The first user (the server has no sign-up): everything else goes through the API.
   const owner = await createUser(server.knex, { email: 'owner@example.com', username: 'Owner' });
-  const session = signSessionToken(TEST_KEYS, {
-    userId: owner.id,
-    sso: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${session}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
+  const api = managementApi(url, owner.id);
 
   await api('POST', '/v1/projects', { name: 'Shop' });
   const { secret } = await api('POST', '/v1/project/Shop/environments', {

@@ -1,8 +1,9 @@
 import { useTestDatabase } from '@canopy/test-databases';
-import { bootstrapProject, signSessionToken, type AdminApiServer } from '../../src';
-import { startTestServer, TEST_KEYS } from '../helpers/test-server';
+import { bootstrapProject, type AdminApiServer } from '../../src';
+import { startTestServer } from '../helpers/test-server';
 import { CookieJar } from '../helpers/browser';
 import { startScenarioAgent } from './agent-scenario';
+import { managementApi } from '../helpers/management-api';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -20,21 +21,7 @@ beforeAll(async () => {
     environment: 'Production',
     adminEmail: 'owner@example.com',
   });
-  const session = signSessionToken(TEST_KEYS, {
-    userId: owner.userId,
-    sso: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const api = async (method: string, path: string, body: unknown): Promise<any> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 ? null : response.json();
-  };
+  const api = managementApi(url, owner.userId);
   const { secret } = await api('PATCH', '/v1/project/Shop/environments/Production', {
     rotateSecret: true,
   });
