@@ -57,33 +57,47 @@ export async function createServerSandbox(
   let closed = false;
 
   const expectEvent = (event: string) => {
-    const waits = [...streams].map(
-      (stream) =>
-        new Promise<void>((resolve) => {
-          const listener = (name: string) => {
-            if (name !== event) return;
-            stream.listeners.delete(listener);
-            resolve();
-          };
-          stream.listeners.add(listener);
-          void stream.closed.then(resolve);
-        }),
-    );
-    return async () => {
+    const seen = new Map<RelayedStream, number>();
+    const waiters: (() => void)[] = [];
+    const listeners = [...streams].map((stream) => {
+      seen.set(stream, 0);
+      const listener = (name: string) => {
+        if (name !== event) return;
+        seen.set(stream, (seen.get(stream) ?? 0) + 1);
+        for (const wake of waiters.splice(0)) wake();
+      };
+      stream.listeners.add(listener);
+      void stream.closed.then(() => {
+        seen.delete(stream);
+        for (const wake of waiters.splice(0)) wake();
+      });
+      return { stream, listener };
+    });
+    const allSeen = (count: number) => [...seen.values()].every((n) => n >= count);
+    const stop = () => {
+      for (const { stream, listener } of listeners) stream.listeners.delete(listener);
+    };
+    return async (count: number) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(
           () =>
             reject(
-              new Error(`admin-api-server did not send ${event} within ${EVENT_TIMEOUT_MS} ms.`),
+              new Error(
+                `admin-api-server did not send ${count} ${event} event(s) within ${EVENT_TIMEOUT_MS} ms.`,
+              ),
             ),
           EVENT_TIMEOUT_MS,
         );
       });
+      const arrived = (async () => {
+        while (!allSeen(count)) await new Promise<void>((wake) => waiters.push(wake));
+      })();
       try {
-        await Promise.race([Promise.all(waits), timeout]);
+        await Promise.race([arrived, timeout]);
       } finally {
         clearTimeout(timer);
+        stop();
       }
     };
   };

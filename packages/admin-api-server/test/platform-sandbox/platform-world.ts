@@ -36,7 +36,11 @@ export interface WorldEnvironment {
 }
 
 /** Waits for a server-sent event on the agents' streams; see {@link PlatformWorld.change}. */
-export type EventExpectation = (event: string) => () => Promise<void>;
+/**
+ * Starts counting the `event`s relayed on each open agent stream; the function it returns
+ * resolves once every stream relayed `count` of them (or closed).
+ */
+export type EventExpectation = (event: string) => (count: number) => Promise<void>;
 
 const PROJECT = 'Sandbox';
 /** How often admin-api-server's event hub polls for new events (src/agent-protocol/event-hub.ts). */
@@ -196,9 +200,24 @@ export class PlatformWorld {
 
   /** Runs a change, then waits until the agents' event streams relayed `event`. */
   private async change(event: string | null, run: () => Promise<boolean>): Promise<void> {
-    const delivered = event ? this.expectEvent(event) : undefined;
-    const changed = await run();
-    if (changed) await delivered?.();
+    if (!event) {
+      await run();
+      return;
+    }
+    // One change can take several management calls, each publishing the event (a role PATCH per
+    // role): wait for all of them, or the agent could answer from rights half-way through.
+    const newest = await this.knex('platform_events').max('id as last').first();
+    const last = Number(newest?.last ?? 0);
+    const delivered = this.expectEvent(event);
+    if (!(await run())) {
+      await delivered(0);
+      return;
+    }
+    const [counted] = await this.knex('platform_events')
+      .where('id', '>', last)
+      .andWhere({ event })
+      .count({ count: '*' });
+    await delivered(Number(counted?.count ?? 0));
   }
 
   setUsers(users: SandboxUser[]): Promise<void> {
