@@ -42,6 +42,16 @@ async function main(): Promise<void> {
   process.send?.({ port: agent.standaloneServerPort, token });
 }
 
+// Where the agent's memory is at its RSS peak: sampled here, sent when bench.ts asks.
+let atPeak: NodeJS.MemoryUsage = process.memoryUsage();
+setInterval(() => {
+  const usage = process.memoryUsage();
+  if (usage.rss > atPeak.rss) atPeak = usage;
+}, 100).unref();
+process.on('message', (message) => {
+  if (message === 'memory') process.send?.({ memory: atPeak });
+});
+
 process.on('SIGTERM', () => process.exit(0));
 
 main().catch((error) => {

@@ -129,6 +129,18 @@ async function hotPath(): Promise<void> {
   }
 }
 
+/** The agent process's `process.memoryUsage()` at its own RSS peak (agent-server.ts samples it). */
+function agentMemoryAtPeak(child: ChildProcess): Promise<NodeJS.MemoryUsage | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), 2_000);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve((message as { memory?: NodeJS.MemoryUsage }).memory);
+    });
+    child.send('memory');
+  });
+}
+
 async function main(): Promise<void> {
   if (PART !== 'pg') await hotPath();
   if (PART === 'rest') return;
@@ -143,8 +155,10 @@ async function main(): Promise<void> {
   if (AGENT_NODE_FLAGS.length > 0) console.log(`agent node flags: ${AGENT_NODE_FLAGS.join(' ')}`);
   const idleRss = rssMb(agent.child.pid as number);
   let peakRss = 0;
+  let rawPeakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(agent.child.pid as number));
+    rawPeakRss = Math.max(rawPeakRss, rssMb(raw.child.pid as number));
   }, 200);
   try {
     const filters = encodeURIComponent(
@@ -193,8 +207,15 @@ async function main(): Promise<void> {
     console.log('Agent on PostgreSQL against raw SQL through pg:');
     console.table(rows);
     console.log(
-      `agent RSS: ${idleRss.toFixed(0)} MB after start, ${peakRss.toFixed(0)} MB peak under load (target < 150 MB)`,
+      `agent RSS: ${idleRss.toFixed(0)} MB after start, ${peakRss.toFixed(0)} MB peak under load (target < 150 MB); raw server peak ${rawPeakRss.toFixed(0)} MB`,
     );
+    const memory = await agentMemoryAtPeak(agent.child);
+    if (memory) {
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+      console.log(
+        `agent at its peak RSS (${mb(memory.rss)}): V8 heap ${mb(memory.heapTotal)} (used ${mb(memory.heapUsed)}), external ${mb(memory.external)} (array buffers ${mb(memory.arrayBuffers)}), the rest outside V8's accounting ${mb(memory.rss - memory.heapTotal - memory.external)}`,
+      );
+    }
   } finally {
     clearInterval(sampler);
     agent.child.kill('SIGTERM');
