@@ -5,10 +5,9 @@ import {
   runCli,
   signSessionToken,
   type AdminApiServer,
-  type CliIo,
 } from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
-import { seed, startTestServer, TEST_KEYS, type Seed } from './helpers/test-server';
+import { seed, startTestServer, TEST_KEYS, type Seed, recordingCliIo } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -120,21 +119,7 @@ describe('REST token management', () => {
 });
 
 describe('canopy-admin-api tokens', () => {
-  function io(): CliIo & { stdout: string[]; stderr: string[] } {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    return {
-      env: {
-        DATABASE_URL: db().url,
-        CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-      },
-      out: (line) => stdout.push(line),
-      err: (line) => stderr.push(line),
-      stopSignal: () => new Promise(() => undefined),
-      stdout,
-      stderr,
-    };
-  }
+  const io = () => recordingCliIo(db().url);
 
   it('creates a token (alone on the last line), lists it, and revokes it', async () => {
     const create = io();

@@ -1,33 +1,13 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import {
-  insertActivityLogs,
-  runCli,
-  signSessionToken,
-  type AdminApiServer,
-  type CliIo,
-} from '../src';
-import { startTestServer, TEST_KEYS } from './helpers/test-server';
+import { insertActivityLogs, runCli, signSessionToken, type AdminApiServer } from '../src';
+import { startTestServer, TEST_KEYS, recordingCliIo } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
 let session: string;
 
-function io(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    env: {
-      DATABASE_URL: db().url,
-      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-    },
-    out: (line) => stdout.push(line),
-    err: (line) => stderr.push(line),
-    stopSignal: () => new Promise(() => undefined),
-    stdout,
-    stderr,
-  };
-}
+const io = () => recordingCliIo(db().url);
 
 const bootstrapArgs = [
   'bootstrap',

@@ -8,6 +8,7 @@ import {
   issueApplicationToken,
   type AdminApiServer,
   type AdminApiServerConfig,
+  type CliIo,
   type EnvironmentRow,
   type ProjectRow,
   type Scope,
@@ -109,4 +110,26 @@ export async function tokenFor(
     viaSso: false,
   });
   return token;
+}
+
+/**
+ * The terminal of a `runCli` call on the test database, signing with {@link TEST_KEYS}, that keeps
+ * what the command printed on stdout and stderr, line by line.
+ */
+export function recordingCliIo(
+  databaseUrl: string,
+): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    env: {
+      DATABASE_URL: databaseUrl,
+      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+    },
+    out: (line) => stdout.push(line),
+    err: (line) => stderr.push(line),
+    stopSignal: () => new Promise(() => undefined),
+    stdout,
+    stderr,
+  };
 }
