@@ -50,6 +50,28 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
     return toRow(row);
   }
 
+  /** The admin log of a change and what agents are told of it, in the change's transaction. */
+  async function record(
+    trx: Knex.Transaction,
+    projectId: number,
+    actorId: number | null,
+    change: 'add' | 'update' | 'remove',
+    id: number,
+    names: { previous?: string; next?: string },
+  ): Promise<void> {
+    await insertAdminLogs(trx, projectId, [
+      {
+        type: change,
+        resource,
+        initiator: 'administrator',
+        userId: actorId,
+        ...(names.previous !== undefined ? { previousValue: { name: names.previous } } : {}),
+        ...(names.next !== undefined ? { newValue: { name: names.next } } : {}),
+      },
+    ]);
+    await kind.announce(trx, projectId, change, id);
+  }
+
   return {
     async list(knex: Knex, projectId: number): Promise<NamedRow<Setting>[]> {
       const rows = await knex(table).where({ project_id: projectId }).orderBy('id').select(columns);
@@ -78,16 +100,7 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
             `A ${resource} named "${input.name}" already exists.`,
           );
         }
-        await insertAdminLogs(trx, projectId, [
-          {
-            type: 'add',
-            resource,
-            initiator: 'administrator',
-            userId: actorId,
-            newValue: { name: row.name },
-          },
-        ]);
-        await kind.announce(trx, projectId, 'add', row.id);
+        await record(trx, projectId, actorId, 'add', row.id, { next: row.name });
         return toRow(row);
       });
     },
@@ -113,17 +126,10 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
             : toRow(
                 (await trx(table).where({ id: before.id }).update(changes).returning(columns))[0],
               );
-        await insertAdminLogs(trx, projectId, [
-          {
-            type: 'update',
-            resource,
-            initiator: 'administrator',
-            userId: actorId,
-            previousValue: { name: before.name },
-            newValue: { name: after.name },
-          },
-        ]);
-        await kind.announce(trx, projectId, 'update', before.id);
+        await record(trx, projectId, actorId, 'update', before.id, {
+          previous: before.name,
+          next: after.name,
+        });
         return after;
       });
     },
@@ -139,16 +145,7 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
         const before = await find(trx, projectId, name);
         await kind.assertRemovable?.(trx, before);
         await trx(table).where({ id: before.id }).delete();
-        await insertAdminLogs(trx, projectId, [
-          {
-            type: 'remove',
-            resource,
-            initiator: 'administrator',
-            userId: actorId,
-            previousValue: { name: before.name },
-          },
-        ]);
-        await kind.announce(trx, projectId, 'remove', before.id);
+        await record(trx, projectId, actorId, 'remove', before.id, { previous: before.name });
       });
     },
   };
