@@ -1,6 +1,7 @@
 // The HTTP layer alone: createAgentRouter over a stub data source answering at once (15 fixed
-// orders with their customer; one for a read by id), with platform-shaped permissions (role rights, a user list), next
-// to a plain node:http server answering the same rows. Started as a child process by bench.ts;
+// orders with their customer; one for a read by id), with platform-shaped permissions (role
+// rights, a user list), served as mountOnStandaloneServer serves it (the standalone server with
+// the router's hot routes), next to a plain node:http server answering the same rows. Started as a child process by bench.ts;
 // sends both ports and a session token. Isolates the CPU the REST layer costs per request from
 // the customizer, the SQL data source and the database.
 import { writeFileSync } from 'node:fs';
@@ -8,9 +9,9 @@ import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 
-import express from 'express';
-
+import { StandaloneServer } from '../../src/agent/standalone-server';
 import { createAgentRouter, signSessionToken } from '../../src/http';
+import { HOT_ROUTES, type RouterWithHotRoutes } from '../../src/http/create-agent-router';
 import type { AgentServices } from '../../src/platform/agent-services';
 import type { PaginatedFilter } from '../../src/toolkit/query/paginated-filter';
 import { BaseCollection } from '../../src/toolkit/base/base-collection';
@@ -180,9 +181,8 @@ Object.assign(services.permissions, {
   getRenderingPermissions: () => rendering,
 });
 
-const app = express();
-app.use(createAgentRouter(services));
-const agent = app.listen(0, '127.0.0.1');
+const router = createAgentRouter(services) as RouterWithHotRoutes;
+const agent = new StandaloneServer(router, 0, '127.0.0.1', router[HOT_ROUTES] ?? null);
 const raw = createServer((_request, response) => {
   response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(ROWS));
@@ -192,6 +192,8 @@ process.on('SIGTERM', () => process.exit(0));
 
 // PROFILE=alloc (rest-profile.ts): a sampling heap profile that keeps the objects already
 // collected, i.e. every allocation, started and stopped over IPC around the measured run.
+// PROFILE=promoted keeps only the objects collected by full collections: what young-generation
+// collections promoted (plus what is still alive), the allocations that grow the old space.
 if (process.env.CANOPY_ALLOC_PROFILE) {
   const session = new Session();
   session.connect();
@@ -204,7 +206,7 @@ if (process.env.CANOPY_ALLOC_PROFILE) {
       void post('HeapProfiler.startSampling', {
         samplingInterval: 1024,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMinorGC: process.env.CANOPY_ALLOC_PROFILE !== 'promoted',
       }).then(() => process.send?.('alloc-started'));
     } else if (message === 'alloc-stop') {
       void post('HeapProfiler.stopSampling').then((result) => {
@@ -216,9 +218,7 @@ if (process.env.CANOPY_ALLOC_PROFILE) {
   });
 }
 
-Promise.all(
-  [agent, raw].map((server) => new Promise((resolve) => server.once('listening', resolve))),
-).then(() => {
+Promise.all([agent.listen(), new Promise((resolve) => raw.once('listening', resolve))]).then(() => {
   const token = signSessionToken(
     {
       id: 1,
@@ -234,7 +234,7 @@ Promise.all(
     AUTH_SECRET,
   );
   process.send?.({
-    port: (agent.address() as AddressInfo).port,
+    port: agent.listeningPort,
     rawPort: (raw.address() as AddressInfo).port,
     token,
   });

@@ -1,7 +1,9 @@
 // Profiles the agent on PostgreSQL on one case (agent-server.ts against the platform sandbox):
 // drives it with autocannon at BENCH_CONNECTIONS (default 10) for BENCH_SECONDS after a warm-up,
 // prints its CPU µs per request, and with PROFILE=cpu starts it with --cpu-prof (the profile lands
-// in the working directory, written when the agent exits). Run: tsx bench/http/pg-profile.ts
+// in the working directory, written when the agent exits); PROFILE=gc prints the agent's
+// collections (--trace-gc), BENCH_AGENT_NODE_FLAGS adds node flags (e.g. --trace-gc-nvp, which
+// shows how much each young-generation collection promotes). Run: tsx bench/http/pg-profile.ts
 // <list|get>. The database must already be seeded (run bench:http once).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,7 +26,11 @@ function cpuMicros(pid: number): number {
 async function main(): Promise<void> {
   const sandbox = await createServerSandbox(0);
   const child = fork(await buildServer('agent-server.ts'), [], {
-    execArgv: process.env.PROFILE === 'cpu' ? ['--cpu-prof'] : [],
+    execArgv: [
+      ...(process.env.PROFILE === 'cpu' ? ['--cpu-prof'] : []),
+      ...(process.env.PROFILE === 'gc' ? ['--trace-gc'] : []),
+      ...(process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ],
     env: {
       ...process.env,
       PG_URL,

@@ -3,7 +3,9 @@
 // connections and prints the server's CPU µs per request. The profile lands in the working
 // directory. Run: tsx bench/http/rest-profile.ts <list|count|get>. PROFILE=alloc instead samples
 // every allocation (collected objects included) over the measured run and prints the bytes
-// allocated per request and the top allocating functions (self).
+// allocated per request and the top allocating functions (self); PROFILE=promoted samples only
+// what survives young-generation collections (bytes promoted per request, and by whom).
+// BENCH_AGENT_NODE_FLAGS adds node flags to the server (e.g. --trace-gc-nvp).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -20,7 +22,7 @@ function cpuMicros(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const alloc = process.env.PROFILE === 'alloc';
+  const alloc = process.env.PROFILE === 'alloc' || process.env.PROFILE === 'promoted';
   const flags =
     alloc || process.env.PROFILE === 'none'
       ? []
@@ -28,11 +30,11 @@ async function main(): Promise<void> {
         ? ['--heap-prof', '--heap-prof-interval=4096']
         : ['--cpu-prof'];
   const child = fork(await buildServer('hot-path-server.ts'), [], {
-    execArgv: flags,
+    execArgv: [...flags, ...(process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
     env: {
       ...process.env,
       NODE_PATH: workspaceNodePath(),
-      ...(alloc ? { CANOPY_ALLOC_PROFILE: '1' } : {}),
+      ...(alloc ? { CANOPY_ALLOC_PROFILE: process.env.PROFILE } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -91,7 +93,8 @@ function printAllocations(file: string, requests: number): void {
     node.children.forEach(visit);
   };
   visit(profile.head);
-  console.log(`${Math.round(total / requests)} bytes allocated per request (${file})`);
+  const what = process.env.PROFILE === 'promoted' ? 'promoted or still alive' : 'allocated';
+  console.log(`${Math.round(total / requests)} bytes ${what} per request (${file})`);
   for (const [key, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
     console.log(`${String(Math.round(bytes / requests)).padStart(7)} B/req  ${key}`);
   }

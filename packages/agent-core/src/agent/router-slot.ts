@@ -1,9 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
+import type { HttpRequest, HttpResponse } from '../http/request/node-http';
 
-/** The hot routes' `next`: their error translator answers every error, so it is never called. */
-const NO_NEXT: NextFunction = () => undefined;
+import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
 
 /**
  * The one handler the agent gives to express. It forwards to the current router, which
@@ -48,11 +47,11 @@ export class RouterSlot {
    * get-one request through the current router's hot routes, counted in flight like any other,
    * and returns `true`; returns `false`, having done nothing, for every other request (or when
    * the router has no hot routes: wrapped by the AI proxy or MCP, or not running). The request
-   * and response must already have express's prototypes.
+   * and response may be node's own objects: the hot routes do not use express's API.
    */
-  readonly serveHot = (request: Request, response: Response): boolean => {
+  readonly serveHot = (request: HttpRequest, response: HttpResponse): boolean => {
     const hot = (this.router as RouterWithHotRoutes | null)?.[HOT_ROUTES];
-    if (!hot || !hot(request, response, NO_NEXT)) return false;
+    if (!hot || !hot(request, response)) return false;
     this.inFlight += 1;
     response.on('close', this.onClose);
     return true;

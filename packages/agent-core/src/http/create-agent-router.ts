@@ -2,7 +2,7 @@ import express, { type RequestHandler, type Router } from 'express';
 
 import type { AgentServices } from '../platform/agent-services';
 import { sessionCheck } from './auth/authenticate';
-import { createErrorHandler } from './errors/error-handler';
+import { createErrorHandler, createErrorTranslator } from './errors/error-handler';
 import { ipWhitelistGuard } from './ip-whitelist/ip-whitelist-guard';
 import { entryMiddleware, entrySteps } from './pipeline/entry';
 import { healthcheck } from './pipeline/healthcheck';
@@ -86,14 +86,14 @@ export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean
       entry,
       checkSession,
       ipWhitelist: services.ipWhitelist,
-      errorHandler,
+      translateError: createErrorTranslator(logger),
     });
     // A router is a function that calls its own `handle`: the hot routes go in front of it, so
     // they cost no router layer and no `next` closure, and the router stays a Router.
     const routed = root as Router & { handle: RequestHandler };
     const dispatch = routed.handle;
     routed.handle = function handle(request, response, next) {
-      if (!hot(request, response, next)) dispatch.call(this, request, response, next);
+      if (!hot(request, response)) dispatch.call(this, request, response, next);
     };
     (root as RouterWithHotRoutes)[HOT_ROUTES] = hot;
   }

@@ -1,10 +1,10 @@
-import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
-
 import type { IpWhitelist } from '../platform/agent-services';
 import type { SessionCheck } from './auth/authenticate';
+import type { ErrorTranslator } from './errors/error-handler';
 import { checkClientIp } from './ip-whitelist/ip-whitelist-guard';
 import type { EntrySteps } from './pipeline/entry';
 import type { HttpContext } from './request/http-context';
+import type { HttpRequest, HttpResponse } from './request/node-http';
 import { countRecords, getRecord, listRecords } from './routes/records';
 
 /**
@@ -14,15 +14,16 @@ import { countRecords, getRecord, listRecords } from './routes/records';
  * the route's handler; errors go to the same translator as every other route. Returns `false`,
  * having done nothing, for every other request (another method, another path, a path express
  * would read differently: empty or odd segments, undecodable escapes), which the express
- * pipeline then serves as before.
+ * pipeline then serves as before. They use node's request and response API only: the standalone
+ * server hands them node's objects, before express has set them up.
  */
-export type HotRoutes = (request: Request, response: Response, next: NextFunction) => boolean;
+export type HotRoutes = (request: HttpRequest, response: HttpResponse) => boolean;
 
 export interface HotRouteStages {
   readonly entry: EntrySteps;
   readonly checkSession: SessionCheck;
   readonly ipWhitelist: IpWhitelist | null;
-  readonly errorHandler: ErrorRequestHandler;
+  readonly translateError: ErrorTranslator;
 }
 
 const LIST = 0;
@@ -37,15 +38,14 @@ export function createHotRoutes(
 ): HotRoutes {
   const base = mountPath === '/' ? '' : mountPath;
   const baseLength = base.length;
-  const { entry, checkSession, ipWhitelist, errorHandler } = stages;
+  const { entry, checkSession, ipWhitelist, translateError } = stages;
 
   async function serve(
     route: number,
     name: string,
     id: string,
-    request: Request,
-    response: Response,
-    next: NextFunction,
+    request: HttpRequest,
+    response: HttpResponse,
   ): Promise<void> {
     try {
       checkSession(request);
@@ -54,13 +54,13 @@ export function createHotRoutes(
       else if (route === COUNT) await countRecords(context, request, response, name);
       else await getRecord(context, request, response, name, id);
     } catch (error) {
-      errorHandler(error, request, response, next);
+      translateError(error, request, response);
     }
   }
 
-  return (request, response, next) => {
+  return (request, response) => {
     if (request.method !== 'GET') return false;
-    const url = request.url;
+    const url = request.url ?? '';
     // Under the mount point, case-sensitively, as express's `use(mountPath)` matches.
     if (!url.startsWith(base) || url.charCodeAt(baseLength) !== 0x2f /* / */) return false;
     // One or two non-empty segments, then an optional trailing slash (non-strict routing).
@@ -106,7 +106,7 @@ export function createHotRoutes(
 
     if (entry.cors(request, response)) return true;
     entry.accessLog?.(request, response);
-    void serve(route, name, id, request, response, next);
+    void serve(route, name, id, request, response);
     return true;
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 
 import { UnauthorizedError } from '../errors/http-errors';
 import { type SessionClaims, verifySessionToken } from './session-token';
@@ -40,8 +40,8 @@ function readCookie(header: string | undefined, name: string): string | undefine
 }
 
 /** Where the session check stores the verified claims for the routes below it. */
-export function getSessionClaims(request: Request): SessionClaims {
-  const claims = (request as Request & { canopySession?: SessionClaims }).canopySession;
+export function getSessionClaims(request: IncomingMessage): SessionClaims {
+  const claims = (request as IncomingMessage & { canopySession?: SessionClaims }).canopySession;
   if (!claims) throw new UnauthorizedError('Authentication Error');
   return claims;
 }

@@ -1,6 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 
 import type { Logger } from '../../toolkit/interfaces/logger';
+import { redactUrl } from '../pipeline/access-log';
+import { sendJson } from '../pipeline/send-json';
+import type { HttpRequest, HttpResponse } from '../request/node-http';
 import { classifyError } from './error-status';
 
 /** One element of the error envelope (agent-http-protocol §14.1). */
@@ -32,25 +35,43 @@ export function toErrorEnvelope(error: unknown): { errors: [ErrorEnvelopeItem] }
   return { errors: [item] };
 }
 
+/** Answers one error: {@link createErrorHandler} without express (the hot routes use it). */
+export type ErrorTranslator = (
+  error: unknown,
+  request: HttpRequest,
+  response: HttpResponse,
+) => void;
+
 /**
  * The error translator of the pipeline (agent-http-protocol §1.5 step 5): every error raised by a
  * route becomes a JSON:API error body. Unexpected errors are logged (with their stack, server
- * side only) and answered `Unexpected error`.
+ * side only) and answered `Unexpected error`. It uses node's request and response API only, so
+ * the hot routes can answer with it before express has touched the request.
  */
-export function createErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, request, response, _next) => {
+export function createErrorTranslator(logger: Logger): ErrorTranslator {
+  return (error, request, response) => {
+    const url = request.originalUrl ?? request.url ?? '';
     if (response.headersSent) {
-      logger(
-        'Error',
-        `${request.method} ${request.originalUrl} failed after the answer began`,
-        error,
-      );
+      logger('Error', `${request.method} ${redactUrl(url)} failed after the answer began`, error);
       response.destroy();
       return;
     }
     const envelope = toErrorEnvelope(error);
     const status = envelope.errors[0].status;
-    if (status >= 500) logger('Error', `${request.method} ${request.path} failed`, error);
-    response.status(status).json(envelope);
+    if (status >= 500) {
+      const queryStart = url.indexOf('?');
+      logger(
+        'Error',
+        `${request.method} ${queryStart < 0 ? url : url.slice(0, queryStart)} failed`,
+        error,
+      );
+    }
+    sendJson(response, envelope, status);
   };
+}
+
+/** {@link createErrorTranslator} as express's error middleware. */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  const translate = createErrorTranslator(logger);
+  return (error: unknown, request, response, _next) => translate(error, request, response);
 }

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { HttpRequest } from '../request/node-http';
 
 /** A query string read flat: bracketed keys are literal names, repeated keys comma-joined. */
 export type FlatQuery = Readonly<Record<string, string>>;
@@ -10,14 +10,14 @@ const CACHE = Symbol('canopyFlatQuery');
  * `page[size]` are literal keys (whatever query parser the host application installed), and a
  * repeated key gives its values joined with commas.
  */
-export function readQuery(request: Request): FlatQuery {
-  const cached = (request as Request & { [CACHE]?: FlatQuery })[CACHE];
+export function readQuery(request: HttpRequest): FlatQuery {
+  const cached = (request as HttpRequest & { [CACHE]?: FlatQuery })[CACHE];
   if (cached) return cached;
-  const url = request.originalUrl ?? request.url;
+  const url = request.originalUrl ?? request.url ?? '';
   const index = url.indexOf('?');
   const query =
     index < 0 ? (Object.create(null) as Record<string, string>) : parseQuery(url.slice(index + 1));
-  (request as Request & { [CACHE]?: FlatQuery })[CACHE] = query;
+  (request as HttpRequest & { [CACHE]?: FlatQuery })[CACHE] = query;
   return query;
 }
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Request, Response } from 'express';
-
 import type { Caller } from '../../toolkit/caller';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { getSessionClaims } from '../auth/authenticate';
@@ -10,6 +8,7 @@ import { NotFoundError } from '../errors/http-errors';
 import { type FlatQuery, readQuery } from '../query/query-string';
 import { parseTimezone } from '../query/timezone';
 import type { HttpContext } from './http-context';
+import type { HttpRequest, HttpResponse } from './node-http';
 
 /** One authenticated data request: who calls, in which time zone, with which parameters. */
 export interface DataRequest {
@@ -17,7 +16,7 @@ export interface DataRequest {
   readonly claims: SessionClaims;
   readonly caller: Caller;
   readonly query: FlatQuery;
-  readonly request: Request;
+  readonly request: HttpRequest;
 }
 
 const CONTEXT_URL = /^https?:\/\/[^/]+\/([^/?#]+)\/([^/?#]+)/;
@@ -29,8 +28,8 @@ const CONTEXT_URL = /^https?:\/\/[^/]+\/([^/?#]+)\/([^/?#]+)/;
  */
 export function openDataRequest(
   context: HttpContext,
-  request: Request,
-  response: Response,
+  request: HttpRequest,
+  response: HttpResponse,
 ): DataRequest {
   const claims = getSessionClaims(request);
   const query = readQuery(request);

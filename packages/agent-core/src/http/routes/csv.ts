@@ -1,5 +1,4 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Response } from 'express';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
@@ -14,6 +13,7 @@ import { defaultProjection, readRequestedProjection } from '../query/projection'
 import { parseSort } from '../query/sort';
 import { getCollectionPlan } from '../serializer/collection-plan';
 import type { DataRequest } from '../request/data-request';
+import type { HttpResponse } from '../request/node-http';
 
 /** Rows fetched per query while exporting (§8.14). */
 export const CSV_BATCH_SIZE = 1000;
@@ -41,7 +41,7 @@ function contentDisposition(filename: string): string {
  */
 export async function streamCsv(
   data: DataRequest,
-  response: Response,
+  response: HttpResponse,
   collection: Collection,
   filter: Filter,
   projectionKey: string,
@@ -94,7 +94,7 @@ export async function streamCsv(
   // The first batch is read before anything is sent, so that a query the data source refuses is
   // still a JSON:API error; later failures can only abort the stream.
   let batch = await readBatch(0, undefined);
-  response.status(200);
+  response.statusCode = 200;
   response.setHeader('Content-Type', 'text/csv; charset=utf-8');
   response.setHeader(
     'Content-Disposition',
@@ -120,7 +120,7 @@ export async function streamCsv(
 }
 
 /** Resolves when the response can take more data, or is closed (client gone). */
-function drained(response: Response): Promise<void> {
+function drained(response: HttpResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       response.off('drain', done);

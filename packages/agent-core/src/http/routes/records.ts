@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
@@ -26,6 +26,7 @@ import { readActivity, reportActivity } from '../request/activity-log';
 import { buildFilter } from '../request/build-filter';
 import { type DataRequest, findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
+import type { HttpRequest, HttpResponse } from '../request/node-http';
 import { sendJson } from '../pipeline/send-json';
 import { streamCsv } from './csv';
 import { countAnswer, readProjection } from './read-helpers';
@@ -105,8 +106,8 @@ function filterParts(filter: Filter) {
 /** `GET /:collectionName/count` (§8.2). */
 export async function countRecords(
   context: HttpContext,
-  request: Request,
-  response: Response,
+  request: HttpRequest,
+  response: HttpResponse,
   name: string,
 ): Promise<void> {
   const data = openDataRequest(context, request, response);
@@ -120,8 +121,8 @@ export async function countRecords(
 /** `GET /:collectionName` (§8.1), and the CSV export `GET /:collectionName.csv` (§8.14). */
 export async function listRecords(
   context: HttpContext,
-  request: Request,
-  response: Response,
+  request: HttpRequest,
+  response: HttpResponse,
   name: string,
 ): Promise<void> {
   const { permissions } = context;
@@ -152,8 +153,8 @@ export async function listRecords(
 /** `GET /:collectionName/:id` (§8.3). */
 export async function getRecord(
   context: HttpContext,
-  request: Request,
-  response: Response,
+  request: HttpRequest,
+  response: HttpResponse,
   name: string,
   packedId: string,
 ): Promise<void> {

@@ -1,0 +1,14 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * A request as the data routes read it: node's own object, which express's `Request` extends.
+ * The hot routes (list, count, get one) serve node's objects as they come from the standalone
+ * server, so nothing on their path may rely on express's request or response API.
+ */
+export type HttpRequest = IncomingMessage & {
+  /** Set by express (the URL before mount points were stripped); absent on node's own objects. */
+  originalUrl?: string;
+};
+
+/** A response as the data routes write it: node's own object (express's `Response` extends it). */
+export type HttpResponse = ServerResponse;
