@@ -9,6 +9,7 @@ import { createSqlDataSource } from '@canopy/datasource-sql';
 
 import { createAgent } from '../../src/agent/create-agent';
 import { signSessionToken } from '../../src/http';
+import { serveAllocationProfile } from './alloc-profile';
 import { benchUrl } from './seed';
 
 const AUTH_SECRET = 'http-bench-auth-secret';
@@ -51,6 +52,8 @@ setInterval(() => {
 process.on('message', (message) => {
   if (message === 'memory') process.send?.({ memory: atPeak });
 });
+
+serveAllocationProfile();
 
 process.on('SIGTERM', () => process.exit(0));
 

@@ -4,9 +4,7 @@
 // the router's hot routes), next to a plain node:http server answering the same rows. Started as a child process by bench.ts;
 // sends both ports and a session token. Isolates the CPU the REST layer costs per request from
 // the customizer, the SQL data source and the database.
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 
 import { StandaloneServer } from '../../src/agent/standalone-server';
@@ -17,6 +15,7 @@ import type { PaginatedFilter } from '../../src/toolkit/query/paginated-filter';
 import { BaseCollection } from '../../src/toolkit/base/base-collection';
 import { BaseDataSource } from '../../src/toolkit/base/base-data-source';
 import type { ColumnSchema, FieldSchema } from '../../src/toolkit/schema/field-schema';
+import { serveAllocationProfile } from './alloc-profile';
 
 const AUTH_SECRET = 'hot-path-auth-secret';
 const placedAt = new Date('2025-11-02T09:15:00.000Z');
@@ -190,33 +189,7 @@ const raw = createServer((_request, response) => {
 
 process.on('SIGTERM', () => process.exit(0));
 
-// PROFILE=alloc (rest-profile.ts): a sampling heap profile that keeps the objects already
-// collected, i.e. every allocation, started and stopped over IPC around the measured run.
-// PROFILE=promoted keeps only the objects collected by full collections: what young-generation
-// collections promoted (plus what is still alive), the allocations that grow the old space.
-if (process.env.CANOPY_ALLOC_PROFILE) {
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
-    );
-  process.on('message', (message) => {
-    if (message === 'alloc-start') {
-      void post('HeapProfiler.startSampling', {
-        samplingInterval: 1024,
-        includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: process.env.CANOPY_ALLOC_PROFILE !== 'promoted',
-      }).then(() => process.send?.('alloc-started'));
-    } else if (message === 'alloc-stop') {
-      void post('HeapProfiler.stopSampling').then((result) => {
-        const file = `alloc-${Date.now()}.heapprofile`;
-        writeFileSync(file, JSON.stringify((result as { profile: unknown }).profile));
-        process.send?.(file);
-      });
-    }
-  });
-}
+serveAllocationProfile();
 
 Promise.all([agent.listen(), new Promise((resolve) => raw.once('listening', resolve))]).then(() => {
   const token = signSessionToken(

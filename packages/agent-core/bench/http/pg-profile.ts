@@ -3,7 +3,8 @@
 // prints its CPU µs per request, and with PROFILE=cpu starts it with --cpu-prof (the profile lands
 // in the working directory, written when the agent exits); PROFILE=gc prints the agent's
 // collections (--trace-gc), BENCH_AGENT_NODE_FLAGS adds node flags (e.g. --trace-gc-nvp, which
-// shows how much each young-generation collection promotes). Run: tsx bench/http/pg-profile.ts
+// shows how much each young-generation collection promotes), PROFILE=alloc or promoted prints a
+// sampling heap profile per request (see alloc-profile.ts). Run: tsx bench/http/pg-profile.ts
 // <list|get>. The database must already be seeded (run bench:http once).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
+import { allocationMode, ask, printAllocations } from './alloc-profile';
 import { buildServer, workspaceNodePath } from './build-server';
 
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
       NODE_PATH: workspaceNodePath(),
       SANDBOX_URL: sandbox.url,
       SANDBOX_ENV_SECRET: 'be'.repeat(32),
+      ...(allocationMode() ? { CANOPY_ALLOC_PROFILE: allocationMode() as string } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -50,10 +53,13 @@ async function main(): Promise<void> {
   const url =
     CASE === 'list'
       ? `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`
-      : `${base}/4242?timezone=Europe/Paris`;
+      : CASE === 'count'
+        ? `${base}/count?timezone=Europe/Paris&filters=${filters}`
+        : `${base}/4242?timezone=Europe/Paris`;
   const headers = { Authorization: `Bearer ${token}` };
   try {
     await autocannon({ url, connections: 2, duration: 2, headers });
+    if (allocationMode()) await ask(child, 'alloc-start');
     const before = cpuMicros(child.pid as number);
     const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
     const used = cpuMicros(child.pid as number) - before;
@@ -62,6 +68,7 @@ async function main(): Promise<void> {
         `${Math.round(used / Math.max(1, result.requests.total))} CPU µs per request, ` +
         `${result.errors + result.non2xx} errors`,
     );
+    if (allocationMode()) printAllocations(await ask(child, 'alloc-stop'), result.requests.total);
   } finally {
     await new Promise((resolve) => {
       child.once('exit', resolve);

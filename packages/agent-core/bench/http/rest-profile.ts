@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 
 import autocannon from 'autocannon';
 
+import { allocationMode, ask, printAllocations } from './alloc-profile';
 import { buildServer, workspaceNodePath } from './build-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -22,7 +23,7 @@ function cpuMicros(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const alloc = process.env.PROFILE === 'alloc' || process.env.PROFILE === 'promoted';
+  const alloc = allocationMode();
   const flags =
     alloc || process.env.PROFILE === 'none'
       ? []
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     env: {
       ...process.env,
       NODE_PATH: workspaceNodePath(),
-      ...(alloc ? { CANOPY_ALLOC_PROFILE: process.env.PROFILE } : {}),
+      ...(alloc ? { CANOPY_ALLOC_PROFILE: alloc } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -65,39 +66,6 @@ async function main(): Promise<void> {
   }
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
-}
-
-function ask(child: ReturnType<typeof fork>, message: string): Promise<string> {
-  return new Promise((resolve) => {
-    child.once('message', (answer) => resolve(String(answer)));
-    child.send(message);
-  });
-}
-
-interface SampledNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: SampledNode[];
-}
-
-/** Bytes allocated per request and the 25 functions allocating the most (self). */
-function printAllocations(file: string, requests: number): void {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as { head: SampledNode };
-  const byFunction = new Map<string, number>();
-  let total = 0;
-  const visit = (node: SampledNode): void => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/node_modules\//, '')}:${lineNumber + 1}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
-    total += node.selfSize;
-    node.children.forEach(visit);
-  };
-  visit(profile.head);
-  const what = process.env.PROFILE === 'promoted' ? 'promoted or still alive' : 'allocated';
-  console.log(`${Math.round(total / requests)} bytes ${what} per request (${file})`);
-  for (const [key, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
-    console.log(`${String(Math.round(bytes / requests)).padStart(7)} B/req  ${key}`);
-  }
 }
 
 void main();

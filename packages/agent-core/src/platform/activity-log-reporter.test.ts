@@ -58,9 +58,25 @@ describe('ActivityLogReporter against the sandbox', () => {
     await reporter.close();
   });
 
-  it('sends up to 1000 logs per request by default, the most the platform accepts', async () => {
+  it('sends up to 500 logs per request by default', async () => {
     const send = jest.spyOn(http, 'request');
     const reporter = new ActivityLogReporter(http, logger, { flushIntervalMs: 20 });
+    for (let index = 0; index < 1050; index += 1) reporter.record(entry(index));
+    await sandbox.waitForActivityLogs((received) => received.length === 1050, {
+      envSecret: SECRET,
+    });
+    expect(
+      send.mock.calls.map(([, request]) => (request?.body as { logs: unknown[] }).logs.length),
+    ).toEqual([500, 500, 50]);
+    await reporter.close();
+  });
+
+  it('sends at most 1000 logs per request, the most the platform accepts', async () => {
+    const send = jest.spyOn(http, 'request');
+    const reporter = new ActivityLogReporter(http, logger, {
+      batchSize: 5000,
+      flushIntervalMs: 20,
+    });
     for (let index = 0; index < 1050; index += 1) reporter.record(entry(index));
     await sandbox.waitForActivityLogs((received) => received.length === 1050, {
       envSecret: SECRET,

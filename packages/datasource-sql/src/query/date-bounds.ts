@@ -1,3 +1,4 @@
+import { isCanonicalTimeZone } from '@canopy/agent-core';
 import { DateTime, type DateTimeUnit } from 'luxon';
 
 /** A half-open period `[start, end)` in the caller's zone. */
@@ -49,11 +50,15 @@ export function periodOf(
 
 const knownZones = new Map<string, boolean>();
 
-/** Whether `zone` is an IANA zone luxon understands (remembered: every query asks). */
+/**
+ * Whether `zone` is an IANA zone luxon understands (remembered: every query asks). Canonical names
+ * are recognized without luxon, which would build a date formatter and page in ICU's locale data
+ * for queries that compute no date.
+ */
 export function isValidZone(zone: string): boolean {
   let valid = knownZones.get(zone);
   if (valid === undefined) {
-    valid = DateTime.now().setZone(zone).isValid;
+    valid = isCanonicalTimeZone(zone) || DateTime.now().setZone(zone).isValid;
     if (knownZones.size < 1000) knownZones.set(zone, valid);
   }
   return valid;

@@ -3,7 +3,24 @@ import type { DataRequest } from './data-request';
 
 const WRITES: ReadonlySet<AgentActivityAction> = new Set(['create', 'update', 'delete', 'action']);
 
-/** Reports one operation to the platform's activity log (queued off the request path). */
+/** Default labels (`index orders`), built once per action and collection. */
+const LABELS = new Map<string, string>();
+
+function defaultLabel(action: AgentActivityAction, collectionName: string | null): string {
+  const key = `${action} ${collectionName ?? ''}`;
+  let label = LABELS.get(key);
+  if (label === undefined) {
+    label = key.trim();
+    if (LABELS.size < 10_000) LABELS.set(key, label);
+  }
+  return label;
+}
+
+/**
+ * Reports one operation to the platform's activity log (queued off the request path). A queued
+ * log lives until its batch is sent, long enough to be moved to V8's old space: it shares its
+ * default label with the other logs of its action and collection.
+ */
 export function reportActivity(
   data: DataRequest,
   action: AgentActivityAction,
@@ -14,7 +31,7 @@ export function reportActivity(
   data.context.services.activityLogs.record({
     type: WRITES.has(action) ? 'write' : 'read',
     action,
-    label: label ?? `${action} ${collectionName ?? ''}`.trim(),
+    label: label ?? defaultLabel(action, collectionName),
     userId: data.claims.id,
     renderingId: data.claims.renderingId ?? null,
     collectionName,
