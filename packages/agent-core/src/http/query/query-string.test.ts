@@ -15,6 +15,25 @@ function reference(search: string): Record<string, string> {
 const read = (url: string) => ({ ...readQuery({ originalUrl: url } as Request) });
 
 describe('readQuery', () => {
+  it('reads keys named like Object.prototype members as plain keys', () => {
+    const query = readQuery({
+      originalUrl: '/forest/orders?__proto__=x&constructor=y&toString=z&hasOwnProperty=w&a=1',
+    } as Request);
+    expect(Object.keys(query)).toEqual([
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'a',
+    ]);
+    expect(query.__proto__).toBe('x');
+    expect(query.constructor).toBe('y');
+    expect(query.toString).toBe('z');
+    expect(query.valueOf).toBeUndefined();
+    // Absent keys read as absent, whatever Object.prototype holds.
+    expect('valueOf' in readQuery({ originalUrl: '/forest/orders?a=1' } as Request)).toBe(false);
+  });
+
   it('keeps bracketed keys literal and joins repeated keys', () => {
     expect(
       read('/forest/orders?fields%5Borders%5D=id,name&page[size]=15&a=1&a=2&b=x+y%20z&c&=e&&'),

@@ -6,6 +6,16 @@ export type FlatQuery = Readonly<Record<string, string>>;
 const CACHE = Symbol('canopyFlatQuery');
 
 /**
+ * A parsed query: an object whose prototype is an empty object without a prototype, so that no
+ * key (`__proto__`, `constructor`) reaches `Object.prototype`, while V8 keeps it a fast object
+ * (`Object.create(null)` makes a dictionary, ~3x slower to build and read).
+ */
+function QueryObject(this: Record<string, string>): void {}
+QueryObject.prototype = Object.create(null) as object;
+const newQuery = (): Record<string, string> =>
+  new (QueryObject as unknown as new () => Record<string, string>)();
+
+/**
  * Reads the query string as agent-http-protocol §1.2 and quirk 17 say: `fields[orders]` and
  * `page[size]` are literal keys (whatever query parser the host application installed), and a
  * repeated key gives its values joined with commas.
@@ -15,8 +25,7 @@ export function readQuery(request: HttpRequest): FlatQuery {
   if (cached) return cached;
   const url = request.originalUrl ?? request.url ?? '';
   const index = url.indexOf('?');
-  const query =
-    index < 0 ? (Object.create(null) as Record<string, string>) : parseQuery(url.slice(index + 1));
+  const query = index < 0 ? newQuery() : parseQuery(url.slice(index + 1));
   (request as HttpRequest & { [CACHE]?: FlatQuery })[CACHE] = query;
   return query;
 }
@@ -30,7 +39,7 @@ export function readQuery(request: HttpRequest): FlatQuery {
 function parseQuery(search: string): Record<string, string> {
   // URLSearchParams drops one leading `?` (`/x??a=1` reads `a`).
   const text = search.charCodeAt(0) === 0x3f ? search.slice(1) : search;
-  const query = Object.create(null) as Record<string, string>;
+  const query = newQuery();
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf('&', start);
@@ -59,7 +68,7 @@ function decodeComponent(text: string): string | null {
 }
 
 function parseLeniently(text: string): Record<string, string> {
-  const query = Object.create(null) as Record<string, string>;
+  const query = newQuery();
   for (const [key, value] of new URLSearchParams(text)) {
     query[key] = key in query ? `${query[key]},${value}` : value;
   }
