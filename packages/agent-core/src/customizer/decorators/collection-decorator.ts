@@ -107,14 +107,27 @@ export class CollectionDecorator implements Collection {
     return !this.refinesFilter;
   }
 
-  async list(
+  /**
+   * Not an async function: a layer that keeps the filter returns its child's promise as it is,
+   * without a promise and a suspended frame of its own per layer and call. Errors still come out
+   * as a rejected promise, never as a throw.
+   */
+  list(caller: Caller, filter: PaginatedFilter, projection: Projection): Promise<RecordData[]> {
+    try {
+      if (this.keepsFilter(caller, filter)) {
+        return this.childCollection.list(caller, filter, projection);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listRefined(caller, filter, projection);
+  }
+
+  private async listRefined(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (this.keepsFilter(caller, filter)) {
-      return this.childCollection.list(caller, filter, projection);
-    }
     return this.childCollection.list(caller, await this.refineFilter(caller, filter), projection);
   }
 
@@ -130,15 +143,29 @@ export class CollectionDecorator implements Collection {
     return this.childCollection.delete(caller, await this.refineFilter(caller, filter));
   }
 
-  async aggregate(
+  /** Not an async function, as {@link list}. */
+  aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (this.keepsFilter(caller, filter)) {
-      return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    try {
+      if (this.keepsFilter(caller, filter)) {
+        return this.childCollection.aggregate(caller, filter, aggregation, limit);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return this.aggregateRefined(caller, filter, aggregation, limit);
+  }
+
+  private async aggregateRefined(
+    caller: Caller,
+    filter: Filter,
+    aggregation: Aggregation,
+    limit?: number,
+  ): Promise<AggregateResult[]> {
     const refined = await this.refineFilter(caller, filter);
     return this.childCollection.aggregate(caller, refined, aggregation, limit);
   }

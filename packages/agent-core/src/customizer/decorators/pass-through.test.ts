@@ -1,5 +1,6 @@
 import { makeBookshop, makeCaller } from '../../../test/fixtures';
 import { ConditionTreeLeaf } from '../../toolkit/query/condition-tree/condition-tree-leaf';
+import { Aggregation } from '../../toolkit/query/aggregation';
 import { PaginatedFilter } from '../../toolkit/query/paginated-filter';
 import { Projection } from '../../toolkit/query/projection';
 import { Sort } from '../../toolkit/query/sort';
@@ -115,6 +116,35 @@ describe('layers that pass requests through', () => {
       .getCollection('books')
       .replaceFieldOperator('title', 'Equal', () => new ConditionTreeLeaf('id', 'Equal', 3));
     expect(await books(stack).list(caller, filter, new Projection('id'))).toEqual([{ id: 3 }]);
+  });
+});
+
+describe('errors of layers that are not async functions', () => {
+  it('come out of every layer as a rejected promise, never as a throw', async () => {
+    const stack = new DecoratorStack(makeBookshop());
+    const filter = new PaginatedFilter({
+      conditionTree: new ConditionTreeLeaf('nope', 'Equal', 1),
+    });
+    const aggregation = { operation: 'Count', field: 'nope' } as const;
+    let layer: Collection | undefined = books(stack);
+    let layers = 0;
+    while (layer instanceof CollectionDecorator) {
+      let listed: Promise<unknown> | undefined;
+      let aggregated: Promise<unknown> | undefined;
+      expect(() => {
+        listed = (layer as Collection).list(caller, filter, new Projection('nope'));
+        aggregated = (layer as Collection).aggregate(
+          caller,
+          filter,
+          new Aggregation({ ...aggregation }),
+        );
+      }).not.toThrow();
+      await expect(listed).rejects.toThrow(/nope/);
+      await expect(aggregated).rejects.toThrow(/nope/);
+      layer = layer.childCollection;
+      layers += 1;
+    }
+    expect(layers).toBeGreaterThan(10);
   });
 });
 

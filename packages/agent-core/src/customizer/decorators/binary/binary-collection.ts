@@ -148,12 +148,28 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
-  override async list(
+  /**
+   * Not an async function: without binary columns, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.dataSourceHasBinary) return super.list(caller, filter, projection);
+    try {
+      if (!this.dataSourceHasBinary) return super.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listConverted(caller, filter, projection);
+  }
+
+  private async listConverted(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
     const records = await super.list(caller, await this.convertFilter(filter), projection);
     return records.map((record) => this.convertRecord(record, 'read'));
   }

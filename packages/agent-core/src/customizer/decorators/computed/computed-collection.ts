@@ -92,12 +92,28 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     );
   }
 
-  override async list(
+  /**
+   * Not an async function: without computed fields, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
+    try {
+      if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listComputed(caller, filter, projection);
+  }
+
+  private async listComputed(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
     const childProjection = projection.replace((path) => this.rewritePath(path));
     const records = await this.childCollection.list(caller, filter, childProjection);
     if (childProjection.equals(projection)) return records;

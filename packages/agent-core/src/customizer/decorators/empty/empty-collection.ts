@@ -45,12 +45,18 @@ export function matchesNothing(tree: ConditionTree | null): boolean {
 
 /** Layer 23 — short-circuits requests whose filter obviously matches nothing. */
 export class EmptyCollectionDecorator extends CollectionDecorator {
-  override async list(
+  /** Not an async function (see `CollectionDecorator.list`). */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    return matchesNothing(filter.conditionTree) ? [] : super.list(caller, filter, projection);
+    try {
+      if (matchesNothing(filter.conditionTree)) return Promise.resolve([]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return super.list(caller, filter, projection);
   }
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {

@@ -53,13 +53,29 @@ export class HookCollectionDecorator extends CollectionDecorator {
       await handler(context as never);
   }
 
-  override async list(
+  /**
+   * Not an async function: without list hooks, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    try {
+      if (!this.hasHooks('List')) return this.childCollection.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listHooked(caller, filter, projection);
+  }
+
+  private async listHooked(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
     const child = this.childCollection;
-    if (!this.hasHooks('List')) return child.list(caller, filter, projection);
     await this.run(
       'Before',
       'List',

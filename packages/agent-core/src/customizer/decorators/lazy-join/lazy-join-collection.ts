@@ -26,7 +26,29 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     return field;
   }
 
-  override async list(
+  /**
+   * Not an async function: when the filter stays and no relation can be read from a foreign key,
+   * the call goes straight down (see `CollectionDecorator.list`).
+   */
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    try {
+      if (
+        this.keepsFilter(caller, filter) &&
+        !projection.some((path) => this.avoidable(path, projection))
+      ) {
+        return this.childCollection.list(caller, filter, projection);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listJoined(caller, filter, projection);
+  }
+
+  private async listJoined(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

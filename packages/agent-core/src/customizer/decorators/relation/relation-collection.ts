@@ -79,12 +79,28 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     return !this.layerHasRelations;
   }
 
-  override async list(
+  /**
+   * Not an async function: without relations, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
+    try {
+      if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listRelated(caller, filter, projection);
+  }
+
+  private async listRelated(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
     const refined = await this.refineFilter(caller, filter);
     const childProjection = projection.replace((path) => this.rewritePath(path));
     const records = await this.childCollection.list(caller, refined, childProjection);

@@ -143,12 +143,28 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     return filter.override({ conditionTree }) as F;
   }
 
-  override async list(
+  /**
+   * Not an async function: without renamed fields, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (this.renamesNothing) return super.list(caller, filter, projection);
+    try {
+      if (this.renamesNothing) return super.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.listRenamed(caller, filter, projection);
+  }
+
+  private async listRenamed(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
     const records = await super.list(
       caller,
       this.filter(filter),

@@ -91,14 +91,30 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     );
   }
 
-  override async list(
+  /**
+   * Not an async function: without emulated sorts, the call goes straight down (see
+   * `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!filter.sort || !this.layerSortsAnything) {
-      return this.childCollection.list(caller, filter, projection);
+    try {
+      if (!filter.sort || !this.layerSortsAnything) {
+        return this.childCollection.list(caller, filter, projection);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return this.listSorted(caller, filter, projection);
+  }
+
+  private async listSorted(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
     const sort = filter.sort ? this.replaceClauses(filter.sort) : null;
     const refined = sort ? filter.override({ sort }) : filter;
     if (!sort || !sort.some((clause) => this.isEmulated(clause.field))) {

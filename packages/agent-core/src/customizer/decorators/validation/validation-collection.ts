@@ -92,17 +92,25 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
-  override async list(
+  /**
+   * Not an async function: a validation error comes out as a rejected promise, a valid call goes
+   * straight down (see `CollectionDecorator.list`).
+   */
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    this.validateOnce(filter.conditionTree, validateConditionTree);
-    this.validateOnce(filter.sort, validateSort);
-    const shape = projection.join('\u0000');
-    if (this.validProjections.get(shape) !== currentSchemaVersion()) {
-      validateProjection(this, projection);
-      remember(this.validProjections, shape, currentSchemaVersion());
+    try {
+      this.validateOnce(filter.conditionTree, validateConditionTree);
+      this.validateOnce(filter.sort, validateSort);
+      const shape = projection.join('\u0000');
+      if (this.validProjections.get(shape) !== currentSchemaVersion()) {
+        validateProjection(this, projection);
+        remember(this.validProjections, shape, currentSchemaVersion());
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
     return super.list(caller, filter, projection);
   }
