@@ -153,6 +153,7 @@ export type {
 // Toolkit: in-memory evaluation (used by every emulation, usable by data sources)
 export { type EvaluationContext, toDateTime } from './toolkit/evaluator/time-zone';
 export { isCanonicalTimeZone } from './toolkit/time-zone-names';
+export { compareNames } from './toolkit/compare-names';
 export { getPeriod, type Period, type PeriodOperator } from './toolkit/evaluator/date-periods';
 export { compileLeaf, matchLeaf, type ValuePredicate } from './toolkit/evaluator/match-leaf';
 export {

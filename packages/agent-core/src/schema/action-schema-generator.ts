@@ -1,3 +1,4 @@
+import { compareNames } from '../toolkit/compare-names';
 import type { ActionField, ActionFormElement } from '../toolkit/action/action-form';
 import type { Caller } from '../toolkit/caller';
 import { ValidationError } from '../toolkit/errors/canopy-error';
@@ -65,7 +66,7 @@ export async function generateActions(
       generateAction(collection, name, schema, index, options),
     ),
   );
-  return actions.sort((a, b) => a.name.localeCompare(b.name));
+  return actions.sort((a, b) => compareNames(a.name, b.name));
 }
 
 async function generateAction(

@@ -1,3 +1,4 @@
+import { compareNames } from '../toolkit/compare-names';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { type ActionRouteOptions, generateActions } from './action-schema-generator';
 import { generateFields } from './field-schema-generator';
@@ -22,7 +23,7 @@ export async function generateCollection(
     onlyForRelationships: false,
     paginationType: 'page',
     segments: [...schema.segments]
-      .sort((a, b) => a.localeCompare(b))
+      .sort((a, b) => compareNames(a, b))
       .map((name) => ({ id: `${collection.name}.${name}`, name })),
   };
 }

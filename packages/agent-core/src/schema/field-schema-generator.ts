@@ -1,3 +1,4 @@
+import { compareNames } from '../toolkit/compare-names';
 import { MissingColumnError } from '../toolkit/errors/schema-errors';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type {
@@ -29,7 +30,7 @@ export function generateFields(collection: Collection): SchemaField[] {
       if (field.type !== 'Column') return true;
       return !foreignKeys.has(name) || field.isPrimaryKey === true;
     })
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareNames(a, b))
     .map(([name, field]) =>
       field.type === 'Column'
         ? columnField(name, field, foreignKeys.has(name))

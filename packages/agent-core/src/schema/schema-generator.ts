@@ -1,3 +1,4 @@
+import { compareNames } from '../toolkit/compare-names';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { ActionRouteOptions } from './action-schema-generator';
 import { generateCollection } from './collection-schema-generator';
@@ -16,7 +17,7 @@ export async function generateSchema(
 ): Promise<AgentSchema> {
   const collections = await Promise.all(
     [...dataSource.collections]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort((a, b) => compareNames(a.name, b.name))
       .map((collection) => generateCollection(collection, options)),
   );
   return { collections, meta: buildSchemaMeta() };

@@ -1,3 +1,4 @@
+import { compareNames } from '../toolkit/compare-names';
 import { type ColumnType, isNestedEnum, type NestedEnumType } from '../toolkit/schema/column-type';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { DataSource } from '../toolkit/interfaces/data-source';
@@ -21,7 +22,7 @@ import type { ColumnSchema, FieldSchema } from '../toolkit/schema/field-schema';
  * };
  */
 export function generateTypings(dataSource: DataSource, maxDepth: number): string {
-  const collections = [...dataSource.collections].sort((a, b) => a.name.localeCompare(b.name));
+  const collections = [...dataSource.collections].sort((a, b) => compareNames(a.name, b.name));
   const body = collections
     .map((collection) => {
       const plain = sortedFields(collection)
@@ -75,7 +76,7 @@ function block(name: string, lines: string[]): string {
 }
 
 function sortedFields(collection: Collection): [string, FieldSchema][] {
-  return Object.entries(collection.schema.fields).sort(([a], [b]) => a.localeCompare(b));
+  return Object.entries(collection.schema.fields).sort(([a], [b]) => compareNames(a, b));
 }
 
 function flatPaths(

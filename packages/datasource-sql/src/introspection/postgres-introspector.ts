@@ -1,3 +1,4 @@
+import { compareNames } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import { SqlDataSourceError } from '../errors/sql-data-source-error';
 import {
@@ -221,7 +222,7 @@ export async function introspectPostgres(knex: Knex, schema: string): Promise<Sq
   }
   for (const row of indexRows) tables.get(row.table_name)?.uniques.push(row.columns);
 
-  const all = [...tables.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const all = [...tables.values()].sort((a, b) => compareNames(a.name, b.name));
   const strip = ({ view: _view, ...table }: IntrospectedTable & { view: boolean }) => table;
   return {
     version: INTROSPECTION_VERSION,

@@ -1,3 +1,4 @@
+import { compareNames } from '@canopy/agent-core';
 import type { ColumnSchema, FieldSchema, RelationSchema } from '@canopy/agent-core';
 import type {
   IntrospectedColumn,
@@ -247,7 +248,7 @@ export function buildModels(source: SqlIntrospection): {
     ...introspection.tables.map((table): [IntrospectedTable, boolean] => [table, false]),
     ...introspection.views.map((table): [IntrospectedTable, boolean] => [table, true]),
   ];
-  for (const [table, isView] of entries.sort((a, b) => a[0].name.localeCompare(b[0].name))) {
+  for (const [table, isView] of entries.sort((a, b) => compareNames(a[0].name, b[0].name))) {
     const primaryKey = isView
       ? choosePrimaryKey(table, true, warnings)
       : (primaryKeys.get(table.name) ?? []);
