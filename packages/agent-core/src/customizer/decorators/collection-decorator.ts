@@ -108,22 +108,36 @@ export class CollectionDecorator implements Collection {
   }
 
   /**
-   * Not an async function: a layer that keeps the filter returns its child's promise as it is,
-   * without a promise and a suspended frame of its own per layer and call. Errors still come out
-   * as a rejected promise, never as a throw.
+   * Not an async function: when {@link listsThrough} says so, the layer returns its child's
+   * promise as it is, without a promise and a suspended frame of its own per layer and call;
+   * otherwise {@link listOwn} does the layer's work. Errors come out as a rejected promise, never
+   * as a throw. Layers override those two, not this.
    */
   list(caller: Caller, filter: PaginatedFilter, projection: Projection): Promise<RecordData[]> {
     try {
-      if (this.keepsFilter(caller, filter)) {
+      if (this.listsThrough(caller, filter, projection)) {
         return this.childCollection.list(caller, filter, projection);
       }
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.listRefined(caller, filter, projection);
+    return this.listOwn(caller, filter, projection);
   }
 
-  private async listRefined(
+  /**
+   * Whether a list goes straight to the child, unchanged (a cheap check; a throw refuses the
+   * list). By default, when the layer keeps the filter.
+   */
+  protected listsThrough(
+    caller: Caller,
+    filter: PaginatedFilter,
+    _projection: Projection,
+  ): boolean {
+    return this.keepsFilter(caller, filter);
+  }
+
+  /** A list this layer takes part in; by default, its refined filter handed down. */
+  protected async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

@@ -148,29 +148,21 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
-  /**
-   * Not an async function: without binary columns, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (!this.dataSourceHasBinary) return super.list(caller, filter, projection);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listConverted(caller, filter, projection);
+  /** Lists go straight down when no column of the data source is binary. */
+  protected override listsThrough(): boolean {
+    return !this.dataSourceHasBinary;
   }
 
-  private async listConverted(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const records = await super.list(caller, await this.convertFilter(filter), projection);
+    const records = await this.childCollection.list(
+      caller,
+      await this.convertFilter(filter),
+      projection,
+    );
     return records.map((record) => this.convertRecord(record, 'read'));
   }
 

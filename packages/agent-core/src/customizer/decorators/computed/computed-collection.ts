@@ -92,24 +92,12 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     );
   }
 
-  /**
-   * Not an async function: without computed fields, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listComputed(caller, filter, projection);
+  /** Lists go straight down when no collection of this layer has computed fields. */
+  protected override listsThrough(): boolean {
+    return !this.layerHasComputeds;
   }
 
-  private async listComputed(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

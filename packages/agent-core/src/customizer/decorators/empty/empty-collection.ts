@@ -5,7 +5,6 @@ import type { ConditionTreeBranch } from '../../../toolkit/query/condition-tree/
 import type { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
 import type { Filter } from '../../../toolkit/query/filter';
 import type { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
-import type { Projection } from '../../../toolkit/query/projection';
 import type { RecordData } from '../../../toolkit/record/record-utils';
 import { CollectionDecorator } from '../collection-decorator';
 
@@ -45,18 +44,13 @@ export function matchesNothing(tree: ConditionTree | null): boolean {
 
 /** Layer 23 — short-circuits requests whose filter obviously matches nothing. */
 export class EmptyCollectionDecorator extends CollectionDecorator {
-  /** Not an async function (see `CollectionDecorator.list`). */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (matchesNothing(filter.conditionTree)) return Promise.resolve([]);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return super.list(caller, filter, projection);
+  /** Lists go straight down unless their filter obviously matches nothing. */
+  protected override listsThrough(_caller: Caller, filter: PaginatedFilter): boolean {
+    return !matchesNothing(filter.conditionTree);
+  }
+
+  protected override async listOwn(): Promise<RecordData[]> {
+    return [];
   }
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {

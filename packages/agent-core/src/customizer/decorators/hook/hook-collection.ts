@@ -53,24 +53,12 @@ export class HookCollectionDecorator extends CollectionDecorator {
       await handler(context as never);
   }
 
-  /**
-   * Not an async function: without list hooks, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (!this.hasHooks('List')) return this.childCollection.list(caller, filter, projection);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listHooked(caller, filter, projection);
+  /** Lists go straight down when no list hook is registered. */
+  protected override listsThrough(): boolean {
+    return !this.hasHooks('List');
   }
 
-  private async listHooked(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

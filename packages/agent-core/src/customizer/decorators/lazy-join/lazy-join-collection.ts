@@ -26,29 +26,19 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     return field;
   }
 
-  /**
-   * Not an async function: when the filter stays and no relation can be read from a foreign key,
-   * the call goes straight down (see `CollectionDecorator.list`).
-   */
-  override list(
+  /** Lists go straight down when the filter stays and no relation can be read from a foreign key. */
+  protected override listsThrough(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (
-        this.keepsFilter(caller, filter) &&
-        !projection.some((path) => this.avoidable(path, projection))
-      ) {
-        return this.childCollection.list(caller, filter, projection);
-      }
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listJoined(caller, filter, projection);
+  ): boolean {
+    return (
+      this.keepsFilter(caller, filter) &&
+      !projection.some((path) => this.avoidable(path, projection))
+    );
   }
 
-  private async listJoined(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

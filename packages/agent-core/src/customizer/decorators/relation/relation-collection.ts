@@ -79,24 +79,12 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     return !this.layerHasRelations;
   }
 
-  /**
-   * Not an async function: without relations, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listRelated(caller, filter, projection);
+  /** Lists go straight down when no collection of this layer has relations. */
+  protected override listsThrough(): boolean {
+    return !this.layerHasRelations;
   }
 
-  private async listRelated(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

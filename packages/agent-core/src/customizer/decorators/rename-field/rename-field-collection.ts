@@ -143,29 +143,17 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     return filter.override({ conditionTree }) as F;
   }
 
-  /**
-   * Not an async function: without renamed fields, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (this.renamesNothing) return super.list(caller, filter, projection);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listRenamed(caller, filter, projection);
+  /** Lists go straight down when this collection renames no field. */
+  protected override listsThrough(): boolean {
+    return this.renamesNothing;
   }
 
-  private async listRenamed(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const records = await super.list(
+    const records = await this.childCollection.list(
       caller,
       this.filter(filter),
       projection.replace((path) => this.path(path, 'down')),

@@ -91,26 +91,12 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     );
   }
 
-  /**
-   * Not an async function: without emulated sorts, the call goes straight down (see
-   * `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      if (!filter.sort || !this.layerSortsAnything) {
-        return this.childCollection.list(caller, filter, projection);
-      }
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listSorted(caller, filter, projection);
+  /** Lists go straight down without a sort, or when no collection of this layer emulates one. */
+  protected override listsThrough(_caller: Caller, filter: PaginatedFilter): boolean {
+    return !filter.sort || !this.layerSortsAnything;
   }
 
-  private async listSorted(
+  protected override async listOwn(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

@@ -92,27 +92,20 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
-  /**
-   * Not an async function: a validation error comes out as a rejected promise, a valid call goes
-   * straight down (see `CollectionDecorator.list`).
-   */
-  override list(
-    caller: Caller,
+  /** Lists go straight down once their filter, sort and projection are valid (a throw refuses). */
+  protected override listsThrough(
+    _caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
-  ): Promise<RecordData[]> {
-    try {
-      this.validateOnce(filter.conditionTree, validateConditionTree);
-      this.validateOnce(filter.sort, validateSort);
-      const shape = projection.join('\u0000');
-      if (this.validProjections.get(shape) !== currentSchemaVersion()) {
-        validateProjection(this, projection);
-        remember(this.validProjections, shape, currentSchemaVersion());
-      }
-    } catch (error) {
-      return Promise.reject(error);
+  ): boolean {
+    this.validateOnce(filter.conditionTree, validateConditionTree);
+    this.validateOnce(filter.sort, validateSort);
+    const shape = projection.join('\u0000');
+    if (this.validProjections.get(shape) !== currentSchemaVersion()) {
+      validateProjection(this, projection);
+      remember(this.validProjections, shape, currentSchemaVersion());
     }
-    return super.list(caller, filter, projection);
+    return true;
   }
 
   /**
