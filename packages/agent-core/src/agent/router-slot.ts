@@ -1,8 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-import type { HttpRequest, HttpResponse } from '../http/request/node-http';
-
 import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
+import type { HttpRequest, HttpResponse } from '../http/request/node-http';
 
 /**
  * The one handler the agent gives to express. It forwards to the current router, which
