@@ -14,11 +14,11 @@
 // printed with the results).
 // The servers run as plain JavaScript bundled by build-server.ts, never under a TypeScript loader.
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
+import { caseUrls, cpuMicros, rssMb } from './bench-common';
 import { buildServer, workspaceNodePath } from './build-server';
 import { seedBenchDatabase } from './seed';
 
@@ -53,18 +53,6 @@ async function start(
     );
     child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
   });
-}
-
-/** CPU time (user + system) a process has used, in microseconds, from /proc. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
 }
 
 interface Measure {
@@ -116,16 +104,8 @@ function combine(first: Measure, second: Measure): Measure {
 async function hotPath(): Promise<void> {
   const server = await start('hot-path-server.ts');
   try {
-    const filters = encodeURIComponent(
-      JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
-    );
-    const base = `http://127.0.0.1:${server.port}/forest/orders`;
     const headers = { Authorization: `Bearer ${server.token}` };
-    const cases = {
-      list: `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`,
-      count: `${base}/count?timezone=Europe/Paris&filters=${filters}`,
-      get: `${base}/4242?timezone=Europe/Paris`,
-    };
+    const cases = caseUrls(`http://127.0.0.1:${server.port}/forest/orders`);
     const rows: Record<string, string | number>[] = [];
     const raw = await measure(`http://127.0.0.1:${server.rawPort}/`, server, 10);
     rows.push({
@@ -185,26 +165,11 @@ async function main(): Promise<void> {
     rawPeakRss = Math.max(rawPeakRss, rssMb(raw.child.pid as number));
   }, 200);
   try {
-    const filters = encodeURIComponent(
-      JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
-    );
-    const agentBase = `http://127.0.0.1:${agent.port}/forest/orders`;
+    const agentUrls = caseUrls(`http://127.0.0.1:${agent.port}/forest/orders`);
     const cases = [
-      {
-        name: 'list',
-        agent: `${agentBase}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`,
-        raw: `http://127.0.0.1:${raw.port}/list`,
-      },
-      {
-        name: 'count',
-        agent: `${agentBase}/count?timezone=Europe/Paris&filters=${filters}`,
-        raw: `http://127.0.0.1:${raw.port}/count`,
-      },
-      {
-        name: 'get',
-        agent: `${agentBase}/4242?timezone=Europe/Paris`,
-        raw: `http://127.0.0.1:${raw.port}/get?id=4242`,
-      },
+      { name: 'list', agent: agentUrls.list, raw: `http://127.0.0.1:${raw.port}/list` },
+      { name: 'count', agent: agentUrls.count, raw: `http://127.0.0.1:${raw.port}/count` },
+      { name: 'get', agent: agentUrls.get, raw: `http://127.0.0.1:${raw.port}/get?id=4242` },
     ];
     const headers = { Authorization: `Bearer ${agent.token}` };
     for (const { agent: url } of cases) {

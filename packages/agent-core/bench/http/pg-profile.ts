@@ -7,23 +7,18 @@
 // sampling heap profile per request (see alloc-profile.ts). Run: tsx bench/http/pg-profile.ts
 // <list|get>. The database must already be seeded (run bench:http once).
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
 import { allocationMode, ask, printAllocations } from './alloc-profile';
+import { type BenchCase, caseUrls, cpuMicros } from './bench-common';
 import { buildServer, workspaceNodePath } from './build-server';
 
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const CASE = process.argv[2] ?? 'get';
-
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const CASE = (process.argv[2] ?? 'get') as BenchCase;
 
 async function main(): Promise<void> {
   const sandbox = await createServerSandbox(0);
@@ -46,16 +41,7 @@ async function main(): Promise<void> {
   const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
     child.once('message', resolve as (message: unknown) => void),
   );
-  const filters = encodeURIComponent(
-    JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
-  );
-  const base = `http://127.0.0.1:${port}/forest/orders`;
-  const url =
-    CASE === 'list'
-      ? `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`
-      : CASE === 'count'
-        ? `${base}/count?timezone=Europe/Paris&filters=${filters}`
-        : `${base}/4242?timezone=Europe/Paris`;
+  const url = caseUrls(`http://127.0.0.1:${port}/forest/orders`)[CASE];
   const headers = { Authorization: `Bearer ${token}` };
   try {
     await autocannon({ url, connections: 2, duration: 2, headers });

@@ -7,20 +7,15 @@
 // what survives young-generation collections (bytes promoted per request, and by whom).
 // BENCH_AGENT_NODE_FLAGS adds node flags to the server (e.g. --trace-gc-nvp).
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 
 import autocannon from 'autocannon';
 
 import { allocationMode, ask, printAllocations } from './alloc-profile';
+import { type BenchCase, caseUrls, cpuMicros } from './bench-common';
 import { buildServer, workspaceNodePath } from './build-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CASE = process.argv[2] ?? 'get';
-
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const CASE = (process.argv[2] ?? 'get') as BenchCase;
 
 async function main(): Promise<void> {
   const alloc = allocationMode();
@@ -42,15 +37,7 @@ async function main(): Promise<void> {
   const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
     child.once('message', resolve as (message: unknown) => void),
   );
-  const filters = encodeURIComponent(
-    JSON.stringify({ field: 'status', operator: 'equal', value: 'paid' }),
-  );
-  const base = `http://127.0.0.1:${port}/forest/orders`;
-  const url = {
-    list: `${base}?timezone=Europe/Paris&filters=${filters}&sort=-placed_at&page[number]=1&page[size]=15&fields[orders]=id,status,amount,placed_at,customer&fields[customer]=name`,
-    count: `${base}/count?timezone=Europe/Paris&filters=${filters}`,
-    get: `${base}/4242?timezone=Europe/Paris`,
-  }[CASE] as string;
+  const url = caseUrls(`http://127.0.0.1:${port}/forest/orders`)[CASE];
   const headers = { Authorization: `Bearer ${token}` };
   await autocannon({ url, connections: 10, duration: 2, headers });
   if (alloc) await ask(child, 'alloc-start');
