@@ -1,4 +1,5 @@
 import { DataSourceCustomizer } from '../src/customizer/data-source-customizer';
+import { type SessionClaims, signSessionToken } from '../src/http/auth/session-token';
 import type { DataSource } from '../src/toolkit/interfaces/data-source';
 import type { Caller } from '../src/toolkit/caller';
 import { InMemoryDataSource } from '../src/toolkit/in-memory/in-memory-data-source';
@@ -16,6 +17,31 @@ export function makeCaller(overrides: Partial<Caller> = {}): Caller {
     timezone: 'Europe/Paris',
     ...overrides,
   };
+}
+
+/**
+ * A session token for an admin test user (id 1, `admin@example.com`, rendering 1), signed with
+ * `authSecret`; `claims` overrides any of its claims.
+ */
+export function adminSessionToken(
+  authSecret: string,
+  claims: Partial<Omit<SessionClaims, 'iat' | 'exp'>> = {},
+): string {
+  return signSessionToken(
+    {
+      id: 1,
+      email: 'admin@example.com',
+      firstName: 'Admin',
+      lastName: 'User',
+      team: 'admin',
+      role: 'Admin',
+      permissionLevel: 'admin',
+      renderingId: 1,
+      tags: {},
+      ...claims,
+    },
+    authSecret,
+  );
 }
 
 /** A small bookshop: authors, books (ManyToOne author), orders. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
-import { signSessionToken } from '../http';
+import { adminSessionToken } from '../../test/fixtures';
 import { createInMemoryDataSource } from '../toolkit/in-memory/in-memory-data-source';
 import type { Agent } from './agent';
 import { createAgent } from './create-agent';
@@ -52,20 +52,7 @@ describe('a started agent serving its REST interface', () => {
       .mountOnStandaloneServer(0, '127.0.0.1');
     await agent.start();
     url = `http://127.0.0.1:${agent.standaloneServerPort}`;
-    token = signSessionToken(
-      {
-        id: 1,
-        email: 'admin@example.com',
-        firstName: 'Admin',
-        lastName: 'User',
-        team: 'admin',
-        role: 'Admin',
-        permissionLevel: 'admin',
-        renderingId: 1,
-        tags: {},
-      },
-      AUTH_SECRET,
-    );
+    token = adminSessionToken(AUTH_SECRET);
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
-import { signSessionToken } from '../http';
+import { adminSessionToken } from '../../test/fixtures';
 import { createInMemoryDataSource } from '../toolkit/in-memory/in-memory-data-source';
 import type { Agent } from './agent';
 import { createAgent } from './create-agent';
@@ -69,20 +69,7 @@ describe('the standalone server fast path', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     standaloneUrl = `http://127.0.0.1:${standalone.standaloneServerPort}`;
     embeddedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    token = signSessionToken(
-      {
-        id: 1,
-        email: 'admin@example.com',
-        firstName: 'Admin',
-        lastName: 'User',
-        team: 'admin',
-        role: 'Admin',
-        permissionLevel: 'admin',
-        renderingId: 1,
-        tags: {},
-      },
-      AUTH_SECRET,
-    );
+    token = adminSessionToken(AUTH_SECRET);
   });
 
   afterAll(async () => {

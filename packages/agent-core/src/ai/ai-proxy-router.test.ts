@@ -6,7 +6,7 @@ import { createServerSandbox, TEST_USER, type ServerSandbox } from '@canopy/test
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
-import { signSessionToken } from '../http/auth/session-token';
+import { adminSessionToken } from '../../test/fixtures';
 import { ShopWithActions } from '../http/test-fixtures/action-collection';
 import { isAiError } from './ai-error';
 import { createAiProvider } from './ai-provider';
@@ -22,20 +22,11 @@ describe('the AI route of an agent (addAi)', () => {
   let agent: Agent;
   const logs: string[] = [];
   let url: string;
-  const token = signSessionToken(
-    {
-      id: TEST_USER.id,
-      email: TEST_USER.email,
-      firstName: 'Test',
-      lastName: 'User',
-      team: 'admin',
-      role: 'Admin',
-      permissionLevel: 'admin',
-      renderingId: 1,
-      tags: {},
-    },
-    AUTH_SECRET,
-  );
+  const token = adminSessionToken(AUTH_SECRET, {
+    id: TEST_USER.id,
+    email: TEST_USER.email,
+    firstName: 'Test',
+  });
   const query = (body: unknown, headers: Record<string, string> = {}, path = '') =>
     fetch(`${url}${path}`, {
       method: 'POST',
