@@ -1,3 +1,4 @@
+import { customizationView } from '../customizer/decorator-stack';
 import { generateSchema } from '../schema/schema-generator';
 import { readSchemaFile, writeIfChanged, writeSchemaFile } from '../schema/schema-file';
 import type { AgentSchema } from '../schema/schema-json';
@@ -30,14 +31,19 @@ export async function prepareSchema(
   return schema;
 }
 
-/** Writes the typings of the customized data source (only when they changed). */
+/**
+ * Writes the typings of the customized data source (only when they changed): the names
+ * customization code uses, and the names the agent exports.
+ */
 export async function writeTypings(
   dataSource: DataSource,
   path: string,
   maxDepth: number,
   logger: Logger,
 ): Promise<void> {
-  if (await writeIfChanged(path, generateTypings(dataSource, maxDepth))) {
+  if (
+    await writeIfChanged(path, generateTypings(customizationView(dataSource), maxDepth, dataSource))
+  ) {
     logger('Info', `Typings written to ${path}.`);
   }
 }

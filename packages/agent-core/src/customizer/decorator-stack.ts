@@ -119,3 +119,17 @@ export class DecoratorStack {
     this.dataSource = last;
   }
 }
+
+/**
+ * The data source as customization code sees it: the layer under publication and renaming, where
+ * fields have their names before `renameField` and hidden fields and collections still exist.
+ * `dataSource` itself when it is not the top of a decorator stack.
+ */
+export function customizationView(dataSource: DataSource): DataSource {
+  let current = dataSource;
+  while (current instanceof DataSourceDecorator) {
+    if (current instanceof PublicationDataSourceDecorator) return current.childDataSource;
+    current = current.childDataSource;
+  }
+  return dataSource;
+}
