@@ -30,10 +30,14 @@ describe('DataSourceCustomizer', () => {
       .addDataSource(async () => makeBookshop(), { include: ['books'] })
       .getDataSource();
     expect(only.collections.map((c) => c.name)).toEqual(['books']);
+    // The relation to the left-out authors goes with them; the foreign key stays.
+    expect(only.getCollection('books').schema.fields.author).toBeUndefined();
+    expect(only.getCollection('books').schema.fields.authorId).toMatchObject({ type: 'Column' });
     const without = await new DataSourceCustomizer()
       .addDataSource(async () => makeBookshop(), { exclude: ['books'] })
       .getDataSource();
     expect(without.collections.map((c) => c.name)).toEqual(['authors']);
+    expect(without.getCollection('authors').schema.fields.books).toBeUndefined();
     await expect(
       new DataSourceCustomizer()
         .addDataSource(async () => makeBookshop(), { include: ['nope'] })
