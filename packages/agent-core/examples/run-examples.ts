@@ -87,10 +87,9 @@ export async function runExamples(postgresUrl: string): Promise<string[]> {
       generated.collections.map((c: { name: string }) => c.name),
       ['audit_entries', 'customers', 'knex_migrations', 'orders'],
     );
-    assert.match(
-      readFileSync(join(directory, 'typings.ts'), 'utf8'),
-      /'customer_id:first_name'|'customer:first_name'|'orders'/,
-    );
+    const typings = readFileSync(join(directory, 'typings.ts'), 'utf8');
+    assert.match(typings, /export type ExportedSchema = \{/);
+    assert.match(typings, /'password_hash': string;/);
     assert.match(readFileSync(join(directory, 'shallow-typings.ts'), 'utf8'), /export type Schema/);
     ran.push('generate-schema');
 
