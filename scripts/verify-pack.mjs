@@ -1,9 +1,20 @@
 #!/usr/bin/env node
 // Packs every publishable package, installs the tarballs into a temporary project outside the
 // workspace (what a user's `npm install` gets), and loads each with both `require` and `import`,
-// checking that the exports its types declare exist at run time in both formats.
+// checking that the exports its types declare exist at run time in both formats, and that each
+// binary answers `--help` and `--version`. Then the agent-core README examples
+// (packages/agent-core/examples) are compiled with tsc in that project and run against
+// PostgreSQL (`PG_URL`, default postgres://postgres@127.0.0.1:5432/postgres).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +29,19 @@ const packages = readdirSync(join(root, 'packages'))
   .filter((dir) => existsSync(join(dir, 'package.json')))
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
   .filter(({ manifest }) => !manifest.private);
+
+// Binaries whose `--version` is still missing: admin-api-server's CLI is being reworked elsewhere.
+const VERSION_PENDING = new Set(['canopy-admin-api']);
+
+// What a user of the README examples installs next to the packages (same majors as the workspace).
+const EXAMPLE_DEPENDENCIES = [
+  'typescript@5.9.3',
+  '@types/node@^20.19.43',
+  'express@^5.3.0',
+  '@types/express@^5.0.6',
+  'pg@^8.23.1',
+  '@types/pg@^8.23.1',
+];
 
 const run = (command, args, cwd) =>
   execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
@@ -35,8 +59,13 @@ try {
     join(project, 'package.json'),
     JSON.stringify({ name: 'canopy-pack-check', private: true, version: '0.0.0' }),
   );
-  // Installing every tarball at once lets their @canopy/* dependencies resolve to each other.
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], project);
+  // Installing every tarball at once lets their @canopy/* dependencies resolve to each other;
+  // what the README examples need besides comes in the same install (one resolution).
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, ...EXAMPLE_DEPENDENCIES],
+    project,
+  );
 
   for (const { dir, manifest } of packages) {
     const declared = declaredExports(join(dir, 'dist', 'index.d.ts'));
@@ -67,8 +96,22 @@ try {
         console.error(`${manifest.name}: bin ${bin} --help failed`);
         problems += 1;
       }
+      if (VERSION_PENDING.has(bin)) {
+        console.log(`skipped ${manifest.name} bin ${bin} --version (its CLI is being reworked)`);
+        continue;
+      }
+      try {
+        const answer = run(join(project, 'node_modules', '.bin', bin), ['--version'], project);
+        if (answer.trim() !== manifest.version) throw new Error(answer);
+        console.log(`ok ${manifest.name} bin ${bin} --version (${manifest.version})`);
+      } catch {
+        console.error(`${manifest.name}: bin ${bin} --version did not answer ${manifest.version}`);
+        problems += 1;
+      }
     }
   }
+
+  problems += verifyReadmeExamples();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -76,6 +119,46 @@ try {
 if (problems > 0) {
   console.error(`verify:pack: ${problems} problem(s)`);
   process.exit(1);
+}
+
+/**
+ * Compiles the agent-core README examples with tsc against the installed packages (their
+ * published types) and runs them; returns the number of problems.
+ */
+function verifyReadmeExamples() {
+  cpSync(join(root, 'packages', 'agent-core', 'examples'), join(project, 'examples'), {
+    recursive: true,
+  });
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'node16',
+        moduleResolution: 'node16',
+        strict: true,
+        esModuleInterop: true,
+        types: ['node'],
+        outDir: 'dist',
+      },
+      include: ['examples'],
+    }),
+  );
+  try {
+    run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project);
+    console.log('ok README examples compile against the packed packages');
+  } catch (error) {
+    console.error(`README examples do not compile:\n${error.stdout ?? error.message}`);
+    return 1;
+  }
+  const postgresUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  try {
+    process.stdout.write(run('node', [join('dist', 'run-examples.js'), postgresUrl], project));
+    return 0;
+  } catch {
+    console.error('README examples failed to run (above)');
+    return 1;
+  }
 }
 
 /** Value exports named in a bundled declaration file (types and interfaces excluded). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { createAgent } from '@canopy/agent-core';
 import { customize, shopDataSource } from './typed-project/customizations';
+import type { Schema } from './typed-project/typings';
 
 const project = join(__dirname, 'typed-project');
 const directory = mkdtempSync(join(tmpdir(), 'canopy-typed-project-'));
@@ -48,7 +49,7 @@ describe('a typed project with renamed, removed, imported and computed fields', 
 
   beforeAll(async () => {
     const agent = customize(
-      createAgent({
+      createAgent<Schema>({
         authSecret: 'typed-project-secret',
         envSecret: 'ab'.repeat(32),
         schemaPath: join(directory, '.canopy-schema.json'),
