@@ -1,42 +1,13 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { createAgent } from '@canopy/agent-core';
+import { NODE_TYPES, typeCheck } from './type-check';
 import { customize, shopDataSource } from './typed-project/customizations';
 import type { Schema } from './typed-project/typings';
 
 const project = join(__dirname, 'typed-project');
 const directory = mkdtempSync(join(tmpdir(), 'canopy-typed-project-'));
-
-/** Type-checks files of `directory` with strict settings, `@canopy/agent-core` from the sources. */
-function typeCheck(files: Record<string, string>): Record<string, string[]> {
-  const paths = Object.entries(files).map(([name, code]) => {
-    writeFileSync(join(directory, name), code);
-    return join(directory, name);
-  });
-  const program = ts.createProgram(paths, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    esModuleInterop: true,
-    resolveJsonModule: true,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [join(__dirname, '../../../node_modules/@types')],
-    paths: { '@canopy/agent-core': [join(__dirname, '../src/index.ts')] },
-  });
-  return Object.fromEntries(
-    Object.keys(files).map((name, index) => [
-      name,
-      ts
-        .getPreEmitDiagnostics(program, program.getSourceFile(paths[index] as string))
-        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
-    ]),
-  );
-}
 
 /**
  * A project that renames, removes, imports and computes fields and removes a collection
@@ -58,23 +29,30 @@ describe('a typed project with renamed, removed, imported and computed fields', 
     );
     await agent.updateTypesOnFileSystem(join(directory, 'typings.ts'), 2);
     generated = readFileSync(join(directory, 'typings.ts'), 'utf8');
-    copyFileSync(join(project, 'customizations.ts'), join(directory, 'customizations.ts'));
     const header = "import type { ExportedRecord, Schema } from './typings';\n";
     const misuse = (body: string) =>
       `${header}import type { Agent } from '@canopy/agent-core';\n` +
       `export const f = (agent: Agent<Schema>) => ${body};\n`;
-    errors = typeCheck({
-      'customizations.ts': readFileSync(join(project, 'customizations.ts'), 'utf8'),
-      'exported-name-in-customizer.ts': misuse(
-        "agent.customizeCollection('customers', (c) => c.addFieldValidation('firstName', 'Present'))",
-      ),
-      'unknown-field.ts': misuse(
-        "agent.customizeCollection('orders', (o) => o.removeField('nope'))",
-      ),
-      'unknown-collection.ts': misuse("agent.removeCollection('audit_entry')"),
-      'internal-name-in-record.ts': `${header}export const c: Partial<ExportedRecord<'customers'>> = { first_name: 'Ada' };\n`,
-      'hidden-collection-record.ts': `${header}export type A = ExportedRecord<'audit_entries'>;\n`,
-    });
+    errors = typeCheck(
+      directory,
+      {
+        'customizations.ts': readFileSync(join(project, 'customizations.ts'), 'utf8'),
+        'exported-name-in-customizer.ts': misuse(
+          "agent.customizeCollection('customers', (c) => c.addFieldValidation('firstName', 'Present'))",
+        ),
+        'unknown-field.ts': misuse(
+          "agent.customizeCollection('orders', (o) => o.removeField('nope'))",
+        ),
+        'unknown-collection.ts': misuse("agent.removeCollection('audit_entry')"),
+        'internal-name-in-record.ts': `${header}export const c: Partial<ExportedRecord<'customers'>> = { first_name: 'Ada' };\n`,
+        'hidden-collection-record.ts': `${header}export type A = ExportedRecord<'audit_entries'>;\n`,
+      },
+      {
+        ...NODE_TYPES,
+        resolveJsonModule: true,
+        paths: { '@canopy/agent-core': [join(__dirname, '../src/index.ts')] },
+      },
+    );
   }, 60_000);
 
   afterAll(() => rmSync(directory, { recursive: true, force: true }));

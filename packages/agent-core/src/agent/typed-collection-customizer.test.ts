@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { NODE_TYPES, typeCheck } from '../../test/type-check';
 import { generateTypings } from '../schema/typings-generator';
 import { ShopDataSource } from '../schema/shop-fixture';
 
@@ -51,30 +51,11 @@ describe('typed customizations', () => {
         "agent.customizeCollection('orders', (orders) => orders.importField('email', { path: 'customer:mail' }));",
       ],
     };
-    const paths = Object.entries(files).map(([name, lines]) => {
-      const path = join(directory, name);
-      writeFileSync(path, [...header, ...lines].join('\n'));
-      return path;
-    });
-    const program = ts.createProgram(paths, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      esModuleInterop: true,
-      skipLibCheck: true,
-      types: ['node'],
-      typeRoots: [join(__dirname, '../../../../node_modules/@types')],
-    });
-    errors = Object.fromEntries(
-      Object.keys(files).map((name, index) => [
-        name,
-        ts
-          .getPreEmitDiagnostics(program, program.getSourceFile(paths[index] as string))
-          .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
-      ]),
-    );
+    const code = Object.entries(files).map(([name, lines]) => [
+      name,
+      [...header, ...lines].join('\n'),
+    ]);
+    errors = typeCheck(directory, Object.fromEntries(code), NODE_TYPES);
   }, 60_000);
 
   it('compiles customization code that uses existing names', () => {

@@ -1,39 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { typeCheck } from '../../test/type-check';
 import { ShopDataSource } from './shop-fixture';
 import { generateTypings } from './typings-generator';
 
 const directory = mkdtempSync(join(tmpdir(), 'canopy-typings-'));
 
-/**
- * Compiles files next to the generated typings in one tsc program with strict settings; returns
- * the errors of each file.
- */
+/** Compiles files next to the generated typings, without node's types. */
 function compile(files: Record<string, string>): Record<string, string[]> {
-  const paths = Object.entries(files).map(([name, code]) => {
-    const file = join(directory, name);
-    writeFileSync(file, code);
-    return file;
-  });
-  const program = ts.createProgram(paths, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: [],
-    lib: ['lib.es2022.d.ts'],
-  });
-  return Object.fromEntries(
-    Object.keys(files).map((name, index) => [
-      name,
-      ts
-        .getPreEmitDiagnostics(program, program.getSourceFile(paths[index] as string))
-        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
-    ]),
-  );
+  return typeCheck(directory, files, { types: [], lib: ['lib.es2022.d.ts'] });
 }
 
 describe('generateTypings', () => {
