@@ -64,6 +64,12 @@ describe('a typed project with renamed, removed, imported and computed fields', 
     expect(generated).toBe(readFileSync(join(project, 'typings.ts'), 'utf8'));
   });
 
+  it('is the typed customization example of the README', () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const code = readFileSync(join(project, 'customizations.ts'), 'utf8');
+    expect(readme).toContain('```ts\n' + code + '```');
+  });
+
   it('type-checks the customization code against the typings generated from it', () => {
     expect(errors['customizations.ts']).toEqual([]);
   });
