@@ -17,6 +17,26 @@ export interface RateLimitConfig {
   readonly burstDurationSeconds: number;
 }
 
+/**
+ * Limits of credential forms (every server process shares the counters): failed sign-ins per
+ * account and per client address within a window, and MCP OAuth client registrations per address
+ * per hour.
+ */
+export interface LoginLimitConfig {
+  readonly failuresPerAccount: number;
+  readonly failuresPerAddress: number;
+  readonly windowSeconds: number;
+  readonly registrationsPerAddress: number;
+}
+
+/** Defaults of {@link LoginLimitConfig}: 10 failures per account, 50 per address, per 15 minutes. */
+export const DEFAULT_LOGIN_LIMIT: LoginLimitConfig = {
+  failuresPerAccount: 10,
+  failuresPerAddress: 50,
+  windowSeconds: 900,
+  registrationsPerAddress: 20,
+};
+
 /** Where the data lives: a PostgreSQL URL, an existing knex instance, or the embedded default. */
 export type DatabaseConfig =
   | { readonly kind: 'url'; readonly url: string; readonly poolSize: number }
@@ -32,6 +52,8 @@ export interface AdminApiServerConfig {
   /** The first key signs new tokens; every key verifies (rotation). */
   readonly signingKeys: readonly SigningKey[];
   readonly rateLimit: RateLimitConfig;
+  /** Limits of sign-in forms and client registration; {@link DEFAULT_LOGIN_LIMIT} when absent. */
+  readonly loginLimit?: LoginLimitConfig;
   /** Lifetime of application tokens created without an explicit expiry. */
   readonly defaultTokenLifetimeDays: number;
   /** pino level; `silent` in tests. */
@@ -152,6 +174,32 @@ export function loadConfig(
         env,
         'RATE_LIMIT_BURST_DURATION_SECONDS',
         DEFAULT_RATE_LIMIT.burstDurationSeconds,
+        1,
+      ),
+    },
+    loginLimit: {
+      failuresPerAccount: integer(
+        env,
+        'LOGIN_MAX_FAILURES_PER_ACCOUNT',
+        DEFAULT_LOGIN_LIMIT.failuresPerAccount,
+        1,
+      ),
+      failuresPerAddress: integer(
+        env,
+        'LOGIN_MAX_FAILURES_PER_ADDRESS',
+        DEFAULT_LOGIN_LIMIT.failuresPerAddress,
+        1,
+      ),
+      windowSeconds: integer(
+        env,
+        'LOGIN_FAILURE_WINDOW_SECONDS',
+        DEFAULT_LOGIN_LIMIT.windowSeconds,
+        1,
+      ),
+      registrationsPerAddress: integer(
+        env,
+        'OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR',
+        DEFAULT_LOGIN_LIMIT.registrationsPerAddress,
         1,
       ),
     },

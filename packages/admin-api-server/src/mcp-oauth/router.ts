@@ -10,7 +10,7 @@ import {
   registerMcpClient,
   type McpClient,
 } from '../store/mcp-oauth';
-import { verifyUserPassword } from '../store/model/passwords';
+import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
 import { authorizePage } from './authorize-page';
 import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
 
@@ -172,11 +172,8 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       send(res, failure);
       return;
     }
-    const { email, password } = req.body as { email?: unknown; password?: unknown };
-    const user =
-      typeof email === 'string' && typeof password === 'string'
-        ? await verifyUserPassword(ctx.knex, email, password)
-        : undefined;
+    const outcome = await attemptFormLogin(ctx.loginLimiter, req);
+    const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
     const teams: number[] = user
       ? await ctx
           .knex('project_membership_teams as mt')
@@ -189,11 +186,15 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     const renderingId =
       request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
     if (!user || renderingId === undefined) {
-      const message = user
-        ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
-        : 'Wrong email or password.';
+      const message =
+        outcome.kind === 'limited'
+          ? limitedMessage(outcome.retryAfterSeconds)
+          : user
+            ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
+            : 'Wrong email or password.';
+      if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
       res
-        .status(401)
+        .status(outcome.kind === 'limited' ? 429 : 401)
         .type('html')
         .send(
           authorizePage(request.params, request.client.client_name ?? 'An MCP client', message),

@@ -13,6 +13,7 @@ import {
 } from '../routes/notes';
 import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
+import { accountPaths } from './account-paths';
 import { managementPaths } from './management-paths';
 
 type Operation = Record<string, unknown>;
@@ -423,9 +424,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       description:
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
-        'and the management API (projects, environments, members, roles, teams, IP whitelist).',
+        'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
+        'and the account API (one-time invitation and reset links, own password, session revocation).',
     },
-    paths: { ...paths, ...managementPaths() },
+    paths: { ...paths, ...managementPaths(), ...accountPaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
