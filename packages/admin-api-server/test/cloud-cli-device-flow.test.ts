@@ -241,6 +241,41 @@ describe('device login', () => {
     expect((await login.refresh(refreshed.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
+  it('limits failed passwords per account on the login form: then even the right one gets 429', async () => {
+    const grace = await createUser(server.knex, { email: 'grace@example.com', username: 'Grace' });
+    await setUserPassword(server.knex, grace.id, PASSWORD);
+    const login = await startDeviceLogin();
+    const page = browser(url);
+    const typed = readForm((await page.get(`${url}/oidc/device`)).html);
+    const confirm = readForm(
+      (await page.post(typed.action, { ...typed.fields, user_code: login.authorization.user_code }))
+        .html,
+    );
+    const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
+    const loginUrl = new URL(approved.location!, url).toString();
+    const { failuresPerAccount } = loadConfig(
+      { CANOPY_TOKEN_SIGNING_KEYS: '' },
+      {
+        requireSigningKeys: false,
+      },
+    ).loginLimit!;
+    for (let attempt = 0; attempt < failuresPerAccount; attempt += 1) {
+      const wrong = await page.post(`${loginUrl}/login`, {
+        email: 'grace@example.com',
+        password: `wrong guess ${attempt}`,
+      });
+      expect(wrong.status).toBe(401);
+    }
+    const limited = await page.post(`${loginUrl}/login`, {
+      email: 'grace@example.com',
+      password: PASSWORD,
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.html).toContain('Too many failed sign-ins');
+    expect((await login.poll()).body.error).toBe('authorization_pending');
+    await server.knex('login_limits').delete();
+  });
+
   it('takes the code from verification_uri_complete straight to the confirmation', async () => {
     const login = await startDeviceLogin();
     const page = browser(url);
