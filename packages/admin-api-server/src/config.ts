@@ -52,6 +52,11 @@ export interface AdminApiServerConfig {
   /** The first key signs new tokens; every key verifies (rotation). */
   readonly signingKeys: readonly SigningKey[];
   readonly rateLimit: RateLimitConfig;
+  /**
+   * Keys of the activity-log hash chain (`CANOPY_AUDIT_CHAIN_KEYS`, newest first; retired ones
+   * after it so their links keep verifying). When absent, derived from {@link signingKeys}.
+   */
+  readonly auditChainKeys?: readonly SigningKey[];
   /** Limits of sign-in forms and client registration; {@link DEFAULT_LOGIN_LIMIT} when absent. */
   readonly loginLimit?: LoginLimitConfig;
   /** Lifetime of application tokens created without an explicit expiry. */
@@ -108,10 +113,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
  * Parses `CANOPY_TOKEN_SIGNING_KEYS`: comma-separated `id:secret` pairs, newest first. Secrets must
  * be at least 32 characters; their values never appear in error messages.
  */
-export function parseSigningKeys(raw: string | undefined): SigningKey[] {
+export function parseSigningKeys(
+  raw: string | undefined,
+  variable = 'CANOPY_TOKEN_SIGNING_KEYS',
+): SigningKey[] {
   if (raw === undefined || raw.trim() === '') {
     throw new ConfigError(
-      'CANOPY_TOKEN_SIGNING_KEYS is required: comma-separated "id:secret" pairs, newest first, ' +
+      `${variable} is required: comma-separated "id:secret" pairs, newest first, ` +
         'each secret at least 32 characters (for example "k1:<64 random hex characters>").',
     );
   }
@@ -121,7 +129,7 @@ export function parseSigningKeys(raw: string | undefined): SigningKey[] {
     const secret = separator > 0 ? pair.slice(separator + 1).trim() : '';
     if (!/^[A-Za-z0-9._-]+$/.test(id) || secret.length < 32) {
       throw new ConfigError(
-        `CANOPY_TOKEN_SIGNING_KEYS entry ${index + 1} must be "id:secret" with an id of letters, ` +
+        `${variable} entry ${index + 1} must be "id:secret" with an id of letters, ` +
           'digits, ".", "_" or "-" and a secret of at least 32 characters.',
       );
     }
@@ -177,6 +185,9 @@ export function loadConfig(
         1,
       ),
     },
+    ...(env.CANOPY_AUDIT_CHAIN_KEYS
+      ? { auditChainKeys: parseSigningKeys(env.CANOPY_AUDIT_CHAIN_KEYS, 'CANOPY_AUDIT_CHAIN_KEYS') }
+      : {}),
     loginLimit: {
       failuresPerAccount: integer(
         env,

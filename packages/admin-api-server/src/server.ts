@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { EventHub } from './agent-protocol/event-hub';
 import { createApp } from './app';
 import { createLoginLimiter } from './auth/login-limiter';
+import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
 import { DEFAULT_LOGIN_LIMIT, type AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
 import type { ServerContext } from './http/context';
@@ -43,6 +44,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     await database.close();
     throw error;
   }
+  useChainKeys(database.knex, chainKeysOf(config));
   const ctx: ServerContext = {
     knex: database.knex,
     config,
