@@ -92,10 +92,7 @@ export function createLoginLimiter(knex: Knex, config: LoginLimitConfig): LoginL
  * `ctx`, charged to the client address express reports (`TRUST_PROXY` decides whether a proxy's
  * `X-Forwarded-For` counts).
  */
-export async function attemptFormLogin(
-  limiter: LoginLimiter,
-  req: Request,
-): Promise<LoginOutcome> {
+export async function attemptFormLogin(limiter: LoginLimiter, req: Request): Promise<LoginOutcome> {
   const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
   if (typeof email !== 'string' || typeof password !== 'string') return { kind: 'wrong' };
   return limiter.attempt({ email, password, address: clientAddress(req) });

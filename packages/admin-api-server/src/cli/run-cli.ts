@@ -5,6 +5,15 @@ import { parseScopes } from '../auth/scopes';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../database/open-database';
 import { isApiError } from '../errors';
+import { chainKeysOf, useChainKeys } from '../integrity/chain-keys';
+import {
+  checkpointChainHead,
+  checkpointPublicKeys,
+  listCheckpoints,
+  verifyAgainstCheckpoints,
+  type ChainCheckpoint,
+  type CheckpointPublicKey,
+} from '../integrity/checkpoints';
 import { migrateToLatest } from '../migrations';
 import { createAdminApiServer } from '../server';
 import { listApplicationTokens, revokeApplicationToken } from '../store/application-tokens';
@@ -78,6 +87,9 @@ async function withDatabase<T>(
   const database = await openDatabase(config.database);
   try {
     await migrateToLatest(database.knex);
+    if (config.signingKeys.length > 0 || config.auditChainKeys) {
+      useChainKeys(database.knex, chainKeysOf(config));
+    }
     return await run(database.knex, config);
   } finally {
     await database.close();
@@ -163,11 +175,13 @@ function buildProgram(io: CliIo): Command {
 
   const users = program
     .command('users')
-    .description('Operator commands on user accounts (server-level: no project admin can do this).');
+    .description(
+      'Operator commands on user accounts (server-level: no project admin can do this).',
+    );
   users
     .command('set-password')
     .description(
-      'Set a user\'s password, read from CANOPY_NEW_PASSWORD or stdin (a prompt on a terminal); never echoed or logged. Revokes the user\'s sessions.',
+      "Set a user's password, read from CANOPY_NEW_PASSWORD or stdin (a prompt on a terminal); never echoed or logged. Revokes the user's sessions.",
     )
     .requiredOption('--email <email>', 'email of the user')
     .option('--create', 'create the account when no user has this email')
@@ -339,6 +353,84 @@ function buildProgram(io: CliIo): Command {
           throw new CliError(`No live token has id ${id}.`);
         }
         io.out(`Revoked token ${id}.`);
+      });
+    });
+  const checkpoints = program
+    .command('checkpoints')
+    .description('Signed checkpoints of activity-log chain heads, for auditors to keep elsewhere.');
+  checkpoints
+    .command('export')
+    .description(
+      'Sign the current chain head of a project, then print every checkpoint published for it (JSON lines, oldest first).',
+    )
+    .requiredOption('--project <name>', 'project name (case sensitive)')
+    .action(async (options: { project: string }) => {
+      await withDatabase(io, true, async (knex) => {
+        const project = await findProjectByName(knex, options.project);
+        if (!project) {
+          throw new CliError(
+            `No project is named "${options.project}" (names are case sensitive).`,
+          );
+        }
+        await checkpointChainHead(knex, project);
+        for (const checkpoint of await listCheckpoints(knex, project.id)) {
+          io.out(JSON.stringify(checkpoint));
+        }
+      });
+    });
+  checkpoints
+    .command('public-keys')
+    .description('Print the public keys (JWK, one per line) that verify checkpoints; pin them.')
+    .action(async () => {
+      const config = loadConfig(io.env);
+      for (const key of checkpointPublicKeys(chainKeysOf(config))) io.out(JSON.stringify(key));
+    });
+  checkpoints
+    .command('verify')
+    .description(
+      "Verify a project's chain, then that it still holds every checkpoint of a file (JSON lines) kept elsewhere; exits 1 at the first failure.",
+    )
+    .requiredOption('--project <name>', 'project name (case sensitive)')
+    .requiredOption('--file <path>', 'checkpoints exported earlier (JSON lines)')
+    .option('--public-keys <path>', "pinned public keys (JSON lines); default: this server's")
+    .action(async (options: { project: string; file: string; publicKeys?: string }) => {
+      const readLines = async (path: string) => {
+        const { readFile } = await import('node:fs/promises');
+        return (await readFile(path, 'utf8'))
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line, index) => {
+            try {
+              return JSON.parse(line) as unknown;
+            } catch {
+              throw new CliError(`${path} line ${index + 1} is not JSON.`);
+            }
+          });
+      };
+      const given = (await readLines(options.file)) as ChainCheckpoint[];
+      await withDatabase(io, true, async (knex, config) => {
+        const project = await findProjectByName(knex, options.project);
+        if (!project) {
+          throw new CliError(
+            `No project is named "${options.project}" (names are case sensitive).`,
+          );
+        }
+        const publicKeys = options.publicKeys
+          ? ((await readLines(options.publicKeys)) as CheckpointPublicKey[])
+          : checkpointPublicKeys(chainKeysOf(config));
+        const report = await verifyAgainstCheckpoints(knex, project.id, given, publicKeys);
+        io.out(JSON.stringify(report));
+        if (!report.valid || report.firstFailedCheckpoint) {
+          const chainBreak = report.chain.firstBrokenLink;
+          throw new CliError(
+            report.firstFailedCheckpoint
+              ? `Checkpoint at sequence ${report.firstFailedCheckpoint.sequence}: ${report.firstFailedCheckpoint.reason}.`
+              : `The chain is broken at sequence ${chainBreak?.sequence}: ${chainBreak?.reason}.`,
+          );
+        }
+        io.out(
+          `The chain of ${project.name} verifies (${report.chain.checked} links) and holds all ${report.checkpointsChecked} checkpoints.`,
+        );
       });
     });
   return program;

@@ -231,6 +231,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         responses: { ...ok('The verification report', ref('IntegrityReport')), ...errors() },
       },
     },
+    [`${envPath}/activity-logs/checkpoint`]: {
+      get: {
+        operationId: 'getActivityLogCheckpoint',
+        summary:
+          "A signed checkpoint of the project's activity-log chain head, and the public keys that verify it (keep both elsewhere to verify the chain later)",
+        security: APP,
+        parameters: [PROJECT, ENVIRONMENT],
+        responses: { ...ok('The checkpoint', ref('ActivityLogCheckpoint')), ...errors() },
+      },
+    },
     '/v1/project/{projectName}/admin-logs': {
       get: {
         operationId: 'listAdminLogs',

@@ -189,7 +189,11 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
         'addMember',
         'Add a user with permission level, role, teams and tags. A new email creates an account without a password and returns an invitation link (shown once) for that person to set it; an existing account is added as it is, and no project admin can set its password',
         [PROJECT],
-        ok('The member (with the invitation when the account is new)', MEMBER_WITH_INVITATION, '201'),
+        ok(
+          'The member (with the invitation when the account is new)',
+          MEMBER_WITH_INVITATION,
+          '201',
+        ),
         body.ADD_MEMBER_BODY,
       ),
     },

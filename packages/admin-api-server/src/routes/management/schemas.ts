@@ -156,4 +156,3 @@ export const IP_WHITELIST_BODY: JsonSchema = {
   required: ['rules'],
   additionalProperties: false,
 };
-
