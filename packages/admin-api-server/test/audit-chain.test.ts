@@ -5,6 +5,7 @@ import { useTestDatabase } from '@canopy/test-databases';
 import { insertActivityLogs, runCli, verifyActivityLogChain, type AdminApiServer } from '../src';
 import { chainHash, GENESIS_HASH } from '../src/integrity/hash-chain';
 import { checkpointSignatureIsValid } from '../src/integrity/checkpoints';
+import { chainedFieldsOf } from '../src/integrity/verify-chain';
 import { apiClient } from './helpers/api-client';
 import { recordingCliIo, seed, startTestServer, type Seed } from './helpers/test-server';
 
@@ -56,21 +57,7 @@ async function rehashWithoutKey(projectId: number, fromSeq: number) {
     .first('hash');
   let previous: string = before?.hash ?? GENESIS_HASH;
   for (const row of rows) {
-    const hash = chainHash(previous, {
-      chainSeq: Number(row.chain_seq),
-      projectId,
-      environmentId: row.environment_id,
-      userId: row.user_id,
-      teamId: row.team_id,
-      collectionName: row.collection_name,
-      type: row.type,
-      action: row.action,
-      label: row.label,
-      recordIds: row.record_ids,
-      inboxName: row.inbox_name,
-      workflow: row.workflow,
-      createdAt: row.created_at,
-    });
+    const hash = chainHash(previous, chainedFieldsOf(row));
     await server
       .knex('activity_logs')
       .where({ id: row.id })

@@ -97,6 +97,17 @@ async function decide(userCode: string, decision: Decision, base = url) {
   return page.get(signedIn.location!);
 }
 
+/** A browser that typed and approved the code: it is on the login form at `loginUrl`. */
+async function openLoginForm(userCode: string) {
+  const page = browser(url);
+  const typed = readForm((await page.get(`${url}/oidc/device`)).html);
+  const confirm = readForm(
+    (await page.post(typed.action, { ...typed.fields, user_code: userCode })).html,
+  );
+  const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
+  return { page, loginUrl: new URL(approved.location!, url).toString() };
+}
+
 /** canopy-cloud's calls: form POSTs answered with JSON. */
 async function postForm(target: string, form: Record<string, string>) {
   const response = await fetch(target, {
@@ -181,14 +192,7 @@ describe('device login', () => {
     });
 
     // A wrong password keeps the user on the login form; the code stays pending.
-    const page = browser(url);
-    const typed = readForm((await page.get(`${url}/oidc/device`)).html);
-    const confirm = readForm(
-      (await page.post(typed.action, { ...typed.fields, user_code: login.authorization.user_code }))
-        .html,
-    );
-    const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
-    const loginUrl = new URL(approved.location!, url).toString();
+    const { page, loginUrl } = await openLoginForm(login.authorization.user_code);
     const wrong = await page.post(`${loginUrl}/login`, {
       email: 'ada@example.com',
       password: 'nope',
@@ -245,14 +249,7 @@ describe('device login', () => {
     const grace = await createUser(server.knex, { email: 'grace@example.com', username: 'Grace' });
     await setUserPassword(server.knex, grace.id, PASSWORD);
     const login = await startDeviceLogin();
-    const page = browser(url);
-    const typed = readForm((await page.get(`${url}/oidc/device`)).html);
-    const confirm = readForm(
-      (await page.post(typed.action, { ...typed.fields, user_code: login.authorization.user_code }))
-        .html,
-    );
-    const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
-    const loginUrl = new URL(approved.location!, url).toString();
+    const { page, loginUrl } = await openLoginForm(login.authorization.user_code);
     const { failuresPerAccount } = loadConfig(
       { CANOPY_TOKEN_SIGNING_KEYS: '' },
       {

@@ -186,9 +186,6 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--email <email>', 'email of the user')
     .option('--create', 'create the account when no user has this email')
     .action(async (options: { email: string; create?: boolean }) => {
-      if (!EMAIL.test(options.email)) {
-        throw new CliError(`--email must be an email address; got "${options.email}".`);
-      }
       const password = io.env.CANOPY_NEW_PASSWORD ?? (await io.readSecret('New password: '));
       if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
         throw new CliError(
@@ -196,7 +193,7 @@ function buildProgram(io: CliIo): Command {
         );
       }
       await withDatabase(io, false, async (knex) => {
-        const user = await userForOperator(knex, options.email, options.create === true);
+        const user = await userForOperator(knex, options);
         await setUserPassword(knex, user.id, password);
         io.out(`Password of ${user.email} set; their earlier sessions are revoked.`);
       });
@@ -209,11 +206,8 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--email <email>', 'email of the user')
     .option('--create', 'create the account when no user has this email')
     .action(async (options: { email: string; create?: boolean }) => {
-      if (!EMAIL.test(options.email)) {
-        throw new CliError(`--email must be an email address; got "${options.email}".`);
-      }
       await withDatabase(io, false, async (knex, config) => {
-        const user = await userForOperator(knex, options.email, options.create === true);
+        const user = await userForOperator(knex, options);
         const purpose = (await hasPassword(knex, user.id)) ? 'reset' : 'invitation';
         const issued = await issueAccountToken(knex, user.id, purpose);
         io.out(
@@ -436,11 +430,15 @@ function buildProgram(io: CliIo): Command {
   return program;
 }
 
-/** The account with this email; created (without a password) when `create` allows it. */
-async function userForOperator(knex: Knex, email: string, create: boolean) {
+/** The account of `--email`; created (without a password) with `--create`. */
+async function userForOperator(knex: Knex, options: { email: string; create?: boolean }) {
+  const { email } = options;
+  if (!EMAIL.test(email)) throw new CliError(`--email must be an email address; got "${email}".`);
   const user = await findUserByEmail(knex, email);
   if (user) return user;
-  if (!create) throw new CliError(`No user has the email "${email}" (add --create to create one).`);
+  if (!options.create) {
+    throw new CliError(`No user has the email "${email}" (add --create to create one).`);
+  }
   return createUser(knex, { email });
 }
 

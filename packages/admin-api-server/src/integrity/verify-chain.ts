@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { applyDateFilter } from '../store/date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 import { registeredChainKeys } from './chain-keys';
-import { chainHash, GENESIS_HASH } from './hash-chain';
+import { chainHash, GENESIS_HASH, type ChainedFields } from './hash-chain';
 
 /** Why a link is broken. */
 export type BrokenLinkReason =
@@ -38,7 +38,8 @@ export interface IntegrityReport {
   };
 }
 
-interface ChainRow {
+/** A stored `activity_logs` row, as the chain reads it. */
+export interface ChainRow {
   id: string;
   project_id: number;
   environment_id: number;
@@ -60,27 +61,28 @@ interface ChainRow {
 
 const BATCH = 1000;
 
+/** The fields a stored `activity_logs` row's link covers. */
+export function chainedFieldsOf(row: ChainRow): ChainedFields {
+  return {
+    chainSeq: Number(row.chain_seq),
+    projectId: row.project_id,
+    environmentId: row.environment_id,
+    userId: row.user_id,
+    teamId: row.team_id,
+    collectionName: row.collection_name,
+    type: row.type,
+    action: row.action,
+    label: row.label,
+    recordIds: row.record_ids,
+    inboxName: row.inbox_name,
+    workflow: row.workflow,
+    createdAt: row.created_at,
+  };
+}
+
 /** The link hash of a stored row, under the key it names (none for links before keying). */
 function recompute(row: ChainRow, key: { secret: Buffer } | undefined): string {
-  return chainHash(
-    row.previous_hash,
-    {
-      chainSeq: Number(row.chain_seq),
-      projectId: row.project_id,
-      environmentId: row.environment_id,
-      userId: row.user_id,
-      teamId: row.team_id,
-      collectionName: row.collection_name,
-      type: row.type,
-      action: row.action,
-      label: row.label,
-      recordIds: row.record_ids,
-      inboxName: row.inbox_name,
-      workflow: row.workflow,
-      createdAt: row.created_at,
-    },
-    key,
-  );
+  return chainHash(row.previous_hash, chainedFieldsOf(row), key);
 }
 
 /**

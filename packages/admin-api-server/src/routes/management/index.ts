@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { authenticateSession, requireSession } from '../../auth';
-import { ApiError, forbidden, invalidParameter } from '../../errors';
+import { invalidParameter } from '../../errors';
 import { publicOrigin, required, type ServerContext } from '../../http/context';
 import { chargeRequest } from '../../rate-limit';
 import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
@@ -13,7 +13,6 @@ import {
 import { createProjectFor } from '../../store/management/projects';
 import { createRole, deleteRole, listRoles, updateRole } from '../../store/management/roles';
 import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
-import { findPermissionLevel } from '../../store/model';
 import { bodyParser } from '../../validation/ajv';
 import { accountLink } from '../account/password-page';
 import * as schemas from './schemas';
