@@ -8,6 +8,7 @@ import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
 import { requestLogger } from './logging/logger';
+import { accountRouter } from './routes/account';
 import { activityLogsRouter } from './routes/activity-logs';
 import { adminLogsRouter } from './routes/admin-logs';
 import { applicationTokensRouter } from './routes/application-tokens';
@@ -40,6 +41,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
+  app.use(accountRouter(ctx));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

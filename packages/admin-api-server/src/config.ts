@@ -17,6 +17,26 @@ export interface RateLimitConfig {
   readonly burstDurationSeconds: number;
 }
 
+/**
+ * Limits of credential forms (every server process shares the counters): failed sign-ins per
+ * account and per client address within a window, and MCP OAuth client registrations per address
+ * per hour.
+ */
+export interface LoginLimitConfig {
+  readonly failuresPerAccount: number;
+  readonly failuresPerAddress: number;
+  readonly windowSeconds: number;
+  readonly registrationsPerAddress: number;
+}
+
+/** Defaults of {@link LoginLimitConfig}: 10 failures per account, 50 per address, per 15 minutes. */
+export const DEFAULT_LOGIN_LIMIT: LoginLimitConfig = {
+  failuresPerAccount: 10,
+  failuresPerAddress: 50,
+  windowSeconds: 900,
+  registrationsPerAddress: 20,
+};
+
 /** Where the data lives: a PostgreSQL URL, an existing knex instance, or the embedded default. */
 export type DatabaseConfig =
   | { readonly kind: 'url'; readonly url: string; readonly poolSize: number }
@@ -32,6 +52,13 @@ export interface AdminApiServerConfig {
   /** The first key signs new tokens; every key verifies (rotation). */
   readonly signingKeys: readonly SigningKey[];
   readonly rateLimit: RateLimitConfig;
+  /**
+   * Keys of the activity-log hash chain (`CANOPY_AUDIT_CHAIN_KEYS`, newest first; retired ones
+   * after it so their links keep verifying). When absent, derived from {@link signingKeys}.
+   */
+  readonly auditChainKeys?: readonly SigningKey[];
+  /** Limits of sign-in forms and client registration; {@link DEFAULT_LOGIN_LIMIT} when absent. */
+  readonly loginLimit?: LoginLimitConfig;
   /** Lifetime of application tokens created without an explicit expiry. */
   readonly defaultTokenLifetimeDays: number;
   /** pino level; `silent` in tests. */
@@ -86,10 +113,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
  * Parses `CANOPY_TOKEN_SIGNING_KEYS`: comma-separated `id:secret` pairs, newest first. Secrets must
  * be at least 32 characters; their values never appear in error messages.
  */
-export function parseSigningKeys(raw: string | undefined): SigningKey[] {
+export function parseSigningKeys(
+  raw: string | undefined,
+  variable = 'CANOPY_TOKEN_SIGNING_KEYS',
+): SigningKey[] {
   if (raw === undefined || raw.trim() === '') {
     throw new ConfigError(
-      'CANOPY_TOKEN_SIGNING_KEYS is required: comma-separated "id:secret" pairs, newest first, ' +
+      `${variable} is required: comma-separated "id:secret" pairs, newest first, ` +
         'each secret at least 32 characters (for example "k1:<64 random hex characters>").',
     );
   }
@@ -99,7 +129,7 @@ export function parseSigningKeys(raw: string | undefined): SigningKey[] {
     const secret = separator > 0 ? pair.slice(separator + 1).trim() : '';
     if (!/^[A-Za-z0-9._-]+$/.test(id) || secret.length < 32) {
       throw new ConfigError(
-        `CANOPY_TOKEN_SIGNING_KEYS entry ${index + 1} must be "id:secret" with an id of letters, ` +
+        `${variable} entry ${index + 1} must be "id:secret" with an id of letters, ` +
           'digits, ".", "_" or "-" and a secret of at least 32 characters.',
       );
     }
@@ -152,6 +182,35 @@ export function loadConfig(
         env,
         'RATE_LIMIT_BURST_DURATION_SECONDS',
         DEFAULT_RATE_LIMIT.burstDurationSeconds,
+        1,
+      ),
+    },
+    ...(env.CANOPY_AUDIT_CHAIN_KEYS
+      ? { auditChainKeys: parseSigningKeys(env.CANOPY_AUDIT_CHAIN_KEYS, 'CANOPY_AUDIT_CHAIN_KEYS') }
+      : {}),
+    loginLimit: {
+      failuresPerAccount: integer(
+        env,
+        'LOGIN_MAX_FAILURES_PER_ACCOUNT',
+        DEFAULT_LOGIN_LIMIT.failuresPerAccount,
+        1,
+      ),
+      failuresPerAddress: integer(
+        env,
+        'LOGIN_MAX_FAILURES_PER_ADDRESS',
+        DEFAULT_LOGIN_LIMIT.failuresPerAddress,
+        1,
+      ),
+      windowSeconds: integer(
+        env,
+        'LOGIN_FAILURE_WINDOW_SECONDS',
+        DEFAULT_LOGIN_LIMIT.windowSeconds,
+        1,
+      ),
+      registrationsPerAddress: integer(
+        env,
+        'OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR',
+        DEFAULT_LOGIN_LIMIT.registrationsPerAddress,
         1,
       ),
     },

@@ -5,9 +5,11 @@ export {
   parseSigningKeys,
   ConfigError,
   DEFAULT_RATE_LIMIT,
+  DEFAULT_LOGIN_LIMIT,
   type AdminApiServerConfig,
   type DatabaseConfig,
   type RateLimitConfig,
+  type LoginLimitConfig,
   type SigningKey,
 } from './config';
 export { runCli, type CliIo } from './cli/run-cli';
@@ -72,7 +74,14 @@ export {
   type TeamItem,
 } from './store/management/teams';
 export type { RoleRights, CollectionRights, ActionRights } from './store/model/role-rights';
-export { setUserPassword, MIN_PASSWORD_LENGTH } from './store/model/passwords';
+export { setUserPassword, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './store/model/passwords';
+export {
+  issueAccountToken,
+  redeemAccountToken,
+  ACCOUNT_TOKEN_LIFETIME_MS,
+  type AccountTokenPurpose,
+  type IssuedAccountToken,
+} from './store/model/account-tokens';
 export {
   issueEnvironmentSecret,
   findEnvironmentBySecret,
@@ -94,7 +103,22 @@ export {
   type AdminLogResource,
   type AdminLogInitiator,
 } from './store/admin-log-writer';
-export { verifyActivityLogChain, type IntegrityReport } from './integrity/verify-chain';
+export {
+  verifyActivityLogChain,
+  type IntegrityReport,
+  type BrokenLinkReason,
+} from './integrity/verify-chain';
+export { chainKeysOf, useChainKeys, type ChainKey } from './integrity/chain-keys';
+export {
+  checkpointChainHead,
+  listCheckpoints,
+  checkpointPublicKeys,
+  checkpointSignatureIsValid,
+  verifyAgainstCheckpoints,
+  type ChainCheckpoint,
+  type CheckpointPublicKey,
+  type CheckpointReport,
+} from './integrity/checkpoints';
 
 // Tokens.
 export {

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { EventHub } from './agent-protocol/event-hub';
 import { createApp } from './app';
-import type { AdminApiServerConfig } from './config';
+import { createLoginLimiter } from './auth/login-limiter';
+import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
+import { DEFAULT_LOGIN_LIMIT, type AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
 import type { ServerContext } from './http/context';
 import { createLogger } from './logging/logger';
@@ -42,11 +44,13 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     await database.close();
     throw error;
   }
+  useChainKeys(database.knex, chainKeysOf(config));
   const ctx: ServerContext = {
     knex: database.knex,
     config,
     logger,
     rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
+    loginLimiter: createLoginLimiter(database.knex, config.loginLimit ?? DEFAULT_LOGIN_LIMIT),
   };
   const events = new EventHub(database.knex, logger);
   const app = createApp(ctx, events);

@@ -140,13 +140,18 @@ describe('token cases', () => {
     await expect401(session, /not an application token/);
   });
 
-  it('a token of another project is refused with 403', async () => {
+  it('answers a token of another project exactly as an unknown project (no probing of names)', async () => {
     const res = await api.get(activity(), { token: other.tokens.all });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      error: 'forbidden',
-      message: expect.stringContaining('another project'),
+    const unknown = await api.get(activity().replace(s.project.name, 'NoSuchProject'), {
+      token: other.tokens.all,
     });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      code: 'project_not_found',
+      message: expect.stringContaining(`"${s.project.name}"`),
+    });
+    expect([unknown.status, unknown.body.code]).toEqual([res.status, res.body.code]);
+    expect(unknown.body.message.replace('NoSuchProject', s.project.name)).toBe(res.body.message);
   });
 
   it('a non-admin cannot create a token, and a demoted creator’s token stops working', async () => {

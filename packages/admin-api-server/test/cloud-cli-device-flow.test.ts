@@ -97,6 +97,17 @@ async function decide(userCode: string, decision: Decision, base = url) {
   return page.get(signedIn.location!);
 }
 
+/** A browser that typed and approved the code: it is on the login form at `loginUrl`. */
+async function openLoginForm(userCode: string) {
+  const page = browser(url);
+  const typed = readForm((await page.get(`${url}/oidc/device`)).html);
+  const confirm = readForm(
+    (await page.post(typed.action, { ...typed.fields, user_code: userCode })).html,
+  );
+  const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
+  return { page, loginUrl: new URL(approved.location!, url).toString() };
+}
+
 /** canopy-cloud's calls: form POSTs answered with JSON. */
 async function postForm(target: string, form: Record<string, string>) {
   const response = await fetch(target, {
@@ -181,14 +192,7 @@ describe('device login', () => {
     });
 
     // A wrong password keeps the user on the login form; the code stays pending.
-    const page = browser(url);
-    const typed = readForm((await page.get(`${url}/oidc/device`)).html);
-    const confirm = readForm(
-      (await page.post(typed.action, { ...typed.fields, user_code: login.authorization.user_code }))
-        .html,
-    );
-    const approved = await page.post(confirm.action, { ...confirm.fields, confirm: 'yes' });
-    const loginUrl = new URL(approved.location!, url).toString();
+    const { page, loginUrl } = await openLoginForm(login.authorization.user_code);
     const wrong = await page.post(`${loginUrl}/login`, {
       email: 'ada@example.com',
       password: 'nope',
@@ -239,6 +243,34 @@ describe('device login', () => {
     expect((await login.poll()).body.error).toBe('invalid_grant');
     expect((await lookUp(headers(refreshed.body.access_token))).status).toBe(401);
     expect((await login.refresh(refreshed.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('limits failed passwords per account on the login form: then even the right one gets 429', async () => {
+    const grace = await createUser(server.knex, { email: 'grace@example.com', username: 'Grace' });
+    await setUserPassword(server.knex, grace.id, PASSWORD);
+    const login = await startDeviceLogin();
+    const { page, loginUrl } = await openLoginForm(login.authorization.user_code);
+    const { failuresPerAccount } = loadConfig(
+      { CANOPY_TOKEN_SIGNING_KEYS: '' },
+      {
+        requireSigningKeys: false,
+      },
+    ).loginLimit!;
+    for (let attempt = 0; attempt < failuresPerAccount; attempt += 1) {
+      const wrong = await page.post(`${loginUrl}/login`, {
+        email: 'grace@example.com',
+        password: `wrong guess ${attempt}`,
+      });
+      expect(wrong.status).toBe(401);
+    }
+    const limited = await page.post(`${loginUrl}/login`, {
+      email: 'grace@example.com',
+      password: PASSWORD,
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.html).toContain('Too many failed sign-ins');
+    expect((await login.poll()).body.error).toBe('authorization_pending');
+    await server.knex('login_limits').delete();
   });
 
   it('takes the code from verification_uri_complete straight to the confirmation', async () => {

@@ -72,6 +72,7 @@ it('runs the README terminal example as written', async () => {
       out: (l) => printed.push(l),
       err: (l) => printed.push(l),
       stopSignal: () => new Promise(() => undefined),
+      readSecret: async () => '',
     });
     expect(printed.map(normalize)).toEqual(step.expected.map(normalize));
   }

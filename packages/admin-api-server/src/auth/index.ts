@@ -1,5 +1,6 @@
 export { requireApplicationToken } from './require-application-token';
-export { requireSession } from './require-session';
+export { requireSession, projectNotAccessible } from './require-session';
+export { authenticateSession, revokeSession, type Session } from './sessions';
 export {
   signApplicationToken,
   signSessionToken,

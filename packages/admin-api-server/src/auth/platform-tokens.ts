@@ -20,8 +20,13 @@ export interface ApplicationTokenClaims {
 /** Claims of a user session token (what a login produces; `sso` when logged in through SSO). */
 export interface SessionTokenClaims {
   typ: 'session';
+  /** Random token id, what revocation names (only its SHA-256 is stored); absent on old tokens. */
+  jti?: string;
   sub: string;
   sso: boolean;
+  /** Issue time in milliseconds, compared with the account's `sessions_valid_after`. */
+  iat_ms?: number;
+  iat?: number;
   exp: number;
 }
 
@@ -68,7 +73,17 @@ export function signSessionToken(
   keys: readonly SigningKey[],
   input: { userId: number; sso: boolean; expiresAt: Date },
 ): string {
-  return sign({ typ: 'session', sub: String(input.userId), sso: input.sso }, keys, input.expiresAt);
+  return sign(
+    {
+      typ: 'session',
+      jti: generateTokenId(),
+      sub: String(input.userId),
+      sso: input.sso,
+      iat_ms: Date.now(),
+    },
+    keys,
+    input.expiresAt,
+  );
 }
 
 /**

@@ -3,13 +3,13 @@ import { ApiError, forbidden, unauthorized } from '../errors';
 import type { ServerContext } from '../http/context';
 import { chargeRequest } from '../rate-limit';
 import { findTokenContext, touchApplicationToken } from '../store/application-tokens';
-import { findProjectByName } from '../store/model';
 import {
   bearerToken,
   hashTokenId,
   verifyPlatformToken,
   type ApplicationTokenClaims,
 } from './platform-tokens';
+import { projectNotAccessible } from './require-session';
 import { hasScope, type Scope } from './scopes';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -17,8 +17,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Authenticates an application token for a `/v1/project/:projectName[/environment/:environmentName]`
  * route, in this order: signature and expiry (401), the stored row — revoked or unknown tokens
- * fail here on the very next request (401), the per-token rate limit (429), the project and
- * environment by case-sensitive name (404), the token's project, its creator still an Admin, SSO
+ * fail here on the very next request (401), the per-token rate limit (429), the token's project
+ * by case-sensitive name (404, the same for an unknown project and another one), the environment (404), its creator still an Admin, SSO
  * and the scope (403). The stored state is read in one query.
  */
 export function requireApplicationToken(ctx: ServerContext, scope: Scope): RequestHandler {
@@ -41,16 +41,8 @@ export function requireApplicationToken(ctx: ServerContext, scope: Scope): Reque
     await chargeRequest(ctx.rateLimiter, res, `token:${row.id}`);
 
     const projectName = String(req.params.projectName);
-    if (projectName !== row.project_name) {
-      if (await findProjectByName(ctx.knex, projectName)) {
-        throw forbidden(`This token is bound to another project than "${projectName}".`);
-      }
-      throw new ApiError(
-        404,
-        'project_not_found',
-        `No project is named "${projectName}" (names are case sensitive).`,
-      );
-    }
+    // Another project's name and an unknown one get the same answer: no probing of names.
+    if (projectName !== row.project_name) throw projectNotAccessible(projectName);
     if (row.permission_level !== 'admin') {
       throw forbidden(
         'The user who created this token no longer holds the Admin role on the project.',

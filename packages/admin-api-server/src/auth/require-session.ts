@@ -1,34 +1,40 @@
 import type { RequestHandler } from 'express';
-import { ApiError } from '../errors';
+import { ApiError, forbidden } from '../errors';
 import type { ServerContext } from '../http/context';
 import { chargeRequest } from '../rate-limit';
-import { findProjectByName } from '../store/model';
-import { bearerToken, verifyPlatformToken, type SessionTokenClaims } from './platform-tokens';
+import { findPermissionLevel, findProjectByName, type PermissionLevel } from '../store/model';
+import { authenticateSession } from './sessions';
 
 /**
- * Authenticates a user session token (management routes) and resolves `:projectName`. Whether
- * the user may act on the project is the route's decision.
+ * 404 for a project the caller may not see: an unknown name and a project of which the caller is
+ * no member get this same answer, so names of other tenants' projects cannot be probed.
  */
-export function requireSession(ctx: ServerContext): RequestHandler {
+export function projectNotAccessible(name: string): ApiError {
+  return new ApiError(
+    404,
+    'project_not_found',
+    `No project named "${name}" is accessible with these credentials (names are case sensitive).`,
+  );
+}
+
+/**
+ * Authenticates a user session token (management routes) and resolves `:projectName` among the
+ * projects the user is a member of (anything else is {@link projectNotAccessible}). What a member
+ * may do there is the route's decision, unless `level` is given: then other members get a 403.
+ */
+export function requireSession(ctx: ServerContext, level?: PermissionLevel): RequestHandler {
   return async (req, res, next) => {
-    const claims = verifyPlatformToken<SessionTokenClaims>(
-      bearerToken(req.get('authorization')),
-      ctx.config.signingKeys,
-      'session',
-    );
-    const userId = Number(claims.sub);
+    const { userId, sso } = await authenticateSession(ctx, req);
     await chargeRequest(ctx.rateLimiter, res, `session:${userId}`);
     const projectName = String(req.params.projectName);
     const project = await findProjectByName(ctx.knex, projectName);
-    if (!project) {
-      throw new ApiError(
-        404,
-        'project_not_found',
-        `No project is named "${projectName}" (names are case sensitive).`,
-      );
+    const held = project && (await findPermissionLevel(ctx.knex, project.id, userId));
+    if (!project || !held) throw projectNotAccessible(projectName);
+    if (level !== undefined && held !== level) {
+      throw forbidden(`Only an ${level} of project "${projectName}" can manage it.`);
     }
     req.project = project;
-    req.platformAuth = { kind: 'session', userId, scopes: [], sso: claims.sso === true };
+    req.platformAuth = { kind: 'session', userId, scopes: [], sso };
     next();
   };
 }

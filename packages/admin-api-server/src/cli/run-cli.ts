@@ -5,11 +5,27 @@ import { parseScopes } from '../auth/scopes';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../database/open-database';
 import { isApiError } from '../errors';
+import { chainKeysOf, useChainKeys } from '../integrity/chain-keys';
+import {
+  checkpointChainHead,
+  checkpointPublicKeys,
+  listCheckpoints,
+  verifyAgainstCheckpoints,
+  type ChainCheckpoint,
+  type CheckpointPublicKey,
+} from '../integrity/checkpoints';
 import { migrateToLatest } from '../migrations';
 import { createAdminApiServer } from '../server';
 import { listApplicationTokens, revokeApplicationToken } from '../store/application-tokens';
 import { bootstrapProject } from '../store/management/projects';
-import { findProjectByName, findUserByEmail } from '../store/model';
+import { accountLink } from '../routes/account/password-page';
+import { createUser, findProjectByName, findUserByEmail } from '../store/model';
+import { hasPassword, issueAccountToken } from '../store/model/account-tokens';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  setUserPassword,
+} from '../store/model/passwords';
 import { issueApplicationToken } from '../tokens/issue-application-token';
 
 /** Where the CLI writes and what it reads; the real process by default, buffers in tests. */
@@ -19,6 +35,11 @@ export interface CliIo {
   err(line: string): void;
   /** Resolves when the process is asked to stop (SIGTERM/SIGINT); used by `serve`. */
   stopSignal(): Promise<string>;
+  /**
+   * Reads a secret without echoing it: a prompt on a terminal, else the first line of stdin.
+   * `users set-password` reads the new password through this unless `CANOPY_NEW_PASSWORD` is set.
+   */
+  readSecret(prompt: string): Promise<string>;
 }
 
 /** The process's own IO. */
@@ -31,7 +52,29 @@ export const processIo: CliIo = {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));
     }),
+  readSecret: readSecretFromStdin,
 };
+
+/** Reads one line from stdin; on a terminal the typed characters are not echoed. */
+async function readSecretFromStdin(prompt: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const terminal = process.stdin.isTTY === true;
+  if (terminal) process.stderr.write(prompt);
+  const rl = createInterface({ input: process.stdin, terminal });
+  if (terminal) {
+    // Nothing the user types is written back to the terminal.
+    (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => undefined;
+  }
+  try {
+    for await (const line of rl) return line;
+    return '';
+  } finally {
+    rl.close();
+    if (terminal) process.stderr.write('\n');
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 class CliError extends Error {}
 
@@ -44,6 +87,9 @@ async function withDatabase<T>(
   const database = await openDatabase(config.database);
   try {
     await migrateToLatest(database.knex);
+    if (config.signingKeys.length > 0 || config.auditChainKeys) {
+      useChainKeys(database.knex, chainKeysOf(config));
+    }
     return await run(database.knex, config);
   } finally {
     await database.close();
@@ -98,7 +144,7 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--environment <name>', 'environment name, e.g. Production')
     .requiredOption('--admin-email <email>', 'email of the first admin')
     .action(async (options: { project: string; environment: string; adminEmail: string }) => {
-      if (!/^[^\s@]+@[^\s@]+$/.test(options.adminEmail)) {
+      if (!EMAIL.test(options.adminEmail)) {
         throw new CliError(
           `--admin-email must be an email address such as ada@example.com; got "${options.adminEmail}".`,
         );
@@ -117,8 +163,61 @@ function buildProgram(io: CliIo): Command {
         io.out(
           `Project ${result.project.name}, environment ${options.environment}, admin ${options.adminEmail} (Admin role) are ready.`,
         );
+        if (!(await hasPassword(knex, result.userId))) {
+          io.out(
+            `${options.adminEmail} has no password yet: run "canopy-admin-api users set-password --email ${options.adminEmail}" or "users invite".`,
+          );
+        }
         io.out('Env secret (CANOPY_ENV_SECRET of the agent); store it now: it is not shown again.');
         io.out(result.secret);
+      });
+    });
+
+  const users = program
+    .command('users')
+    .description(
+      'Operator commands on user accounts (server-level: no project admin can do this).',
+    );
+  users
+    .command('set-password')
+    .description(
+      "Set a user's password, read from CANOPY_NEW_PASSWORD or stdin (a prompt on a terminal); never echoed or logged. Revokes the user's sessions.",
+    )
+    .requiredOption('--email <email>', 'email of the user')
+    .option('--create', 'create the account when no user has this email')
+    .action(async (options: { email: string; create?: boolean }) => {
+      const password = io.env.CANOPY_NEW_PASSWORD ?? (await io.readSecret('New password: '));
+      if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+        throw new CliError(
+          `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`,
+        );
+      }
+      await withDatabase(io, false, async (knex) => {
+        const user = await userForOperator(knex, options);
+        await setUserPassword(knex, user.id, password);
+        io.out(`Password of ${user.email} set; their earlier sessions are revoked.`);
+      });
+    });
+  users
+    .command('invite')
+    .description(
+      'Print a one-time link with which the user sets their own password: an invitation (valid 7 days) for an account without a password, else a reset link (valid 1 hour). Earlier links of the account stop working.',
+    )
+    .requiredOption('--email <email>', 'email of the user')
+    .option('--create', 'create the account when no user has this email')
+    .action(async (options: { email: string; create?: boolean }) => {
+      await withDatabase(io, false, async (knex, config) => {
+        const user = await userForOperator(knex, options);
+        const purpose = (await hasPassword(knex, user.id)) ? 'reset' : 'invitation';
+        const issued = await issueAccountToken(knex, user.id, purpose);
+        io.out(
+          `${purpose === 'reset' ? 'Password reset' : 'Invitation'} link for ${user.email}, valid until ${issued.expiresAt.toISOString()}; hand it to them only:`,
+        );
+        io.out(
+          config.publicUrl
+            ? accountLink(config.publicUrl, issued.token)
+            : `${accountLink('', issued.token)} (prefix with the server's URL, or set CANOPY_PUBLIC_URL)`,
+        );
       });
     });
 
@@ -250,7 +349,97 @@ function buildProgram(io: CliIo): Command {
         io.out(`Revoked token ${id}.`);
       });
     });
+  const checkpoints = program
+    .command('checkpoints')
+    .description('Signed checkpoints of activity-log chain heads, for auditors to keep elsewhere.');
+  checkpoints
+    .command('export')
+    .description(
+      'Sign the current chain head of a project, then print every checkpoint published for it (JSON lines, oldest first).',
+    )
+    .requiredOption('--project <name>', 'project name (case sensitive)')
+    .action(async (options: { project: string }) => {
+      await withDatabase(io, true, async (knex) => {
+        const project = await findProjectByName(knex, options.project);
+        if (!project) {
+          throw new CliError(
+            `No project is named "${options.project}" (names are case sensitive).`,
+          );
+        }
+        await checkpointChainHead(knex, project);
+        for (const checkpoint of await listCheckpoints(knex, project.id)) {
+          io.out(JSON.stringify(checkpoint));
+        }
+      });
+    });
+  checkpoints
+    .command('public-keys')
+    .description('Print the public keys (JWK, one per line) that verify checkpoints; pin them.')
+    .action(async () => {
+      const config = loadConfig(io.env);
+      for (const key of checkpointPublicKeys(chainKeysOf(config))) io.out(JSON.stringify(key));
+    });
+  checkpoints
+    .command('verify')
+    .description(
+      "Verify a project's chain, then that it still holds every checkpoint of a file (JSON lines) kept elsewhere; exits 1 at the first failure.",
+    )
+    .requiredOption('--project <name>', 'project name (case sensitive)')
+    .requiredOption('--file <path>', 'checkpoints exported earlier (JSON lines)')
+    .option('--public-keys <path>', "pinned public keys (JSON lines); default: this server's")
+    .action(async (options: { project: string; file: string; publicKeys?: string }) => {
+      const readLines = async (path: string) => {
+        const { readFile } = await import('node:fs/promises');
+        return (await readFile(path, 'utf8'))
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line, index) => {
+            try {
+              return JSON.parse(line) as unknown;
+            } catch {
+              throw new CliError(`${path} line ${index + 1} is not JSON.`);
+            }
+          });
+      };
+      const given = (await readLines(options.file)) as ChainCheckpoint[];
+      await withDatabase(io, true, async (knex, config) => {
+        const project = await findProjectByName(knex, options.project);
+        if (!project) {
+          throw new CliError(
+            `No project is named "${options.project}" (names are case sensitive).`,
+          );
+        }
+        const publicKeys = options.publicKeys
+          ? ((await readLines(options.publicKeys)) as CheckpointPublicKey[])
+          : checkpointPublicKeys(chainKeysOf(config));
+        const report = await verifyAgainstCheckpoints(knex, project.id, given, publicKeys);
+        io.out(JSON.stringify(report));
+        if (!report.valid || report.firstFailedCheckpoint) {
+          const chainBreak = report.chain.firstBrokenLink;
+          throw new CliError(
+            report.firstFailedCheckpoint
+              ? `Checkpoint at sequence ${report.firstFailedCheckpoint.sequence}: ${report.firstFailedCheckpoint.reason}.`
+              : `The chain is broken at sequence ${chainBreak?.sequence}: ${chainBreak?.reason}.`,
+          );
+        }
+        io.out(
+          `The chain of ${project.name} verifies (${report.chain.checked} links) and holds all ${report.checkpointsChecked} checkpoints.`,
+        );
+      });
+    });
   return program;
+}
+
+/** The account of `--email`; created (without a password) with `--create`. */
+async function userForOperator(knex: Knex, options: { email: string; create?: boolean }) {
+  const { email } = options;
+  if (!EMAIL.test(email)) throw new CliError(`--email must be an email address; got "${email}".`);
+  const user = await findUserByEmail(knex, email);
+  if (user) return user;
+  if (!options.create) {
+    throw new CliError(`No user has the email "${email}" (add --create to create one).`);
+  }
+  return createUser(knex, { email });
 }
 
 /**

@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | 'invalid_parameter'
   | 'invalid_body'
   | 'invalid_cursor'
+  | 'invalid_token'
   | 'project_not_found'
   | 'environment_not_found'
   | 'note_not_found'

@@ -1,5 +1,7 @@
+import type { Request } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { LoginLimiter } from '../auth/login-limiter';
 import type { AdminApiServerConfig } from '../config';
 import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
 import type { EnvironmentRow, ProjectRow } from '../store/model';
@@ -10,6 +12,8 @@ export interface ServerContext {
   readonly config: AdminApiServerConfig;
   readonly logger: Logger;
   readonly rateLimiter: TokenRateLimiter;
+  /** Failed sign-ins and other credential attempts, per account and per address. */
+  readonly loginLimiter: LoginLimiter;
 }
 
 /** Who is calling, once a bearer token was verified. */
@@ -45,4 +49,9 @@ declare global {
 export function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing: the route lacks its middleware.`);
   return value;
+}
+
+/** The server's public origin: `CANOPY_PUBLIC_URL`, else the origin the request arrived on. */
+export function publicOrigin(ctx: ServerContext, req: Request): string {
+  return ctx.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
 }

@@ -33,3 +33,12 @@ it('changes the hash when any field or the previous hash changes', () => {
   expect(chainHash('1'.repeat(64), fields)).not.toBe(hash);
   expect(chainHash(GENESIS_HASH, fields)).toBe(hash);
 });
+
+it('keys the link: without the key the same content gives another hash', () => {
+  const key = { secret: Buffer.from('chain-secret-0123456789abcdef0123456789') };
+  const keyed = chainHash(GENESIS_HASH, fields, key);
+  expect(keyed).toMatch(/^[0-9a-f]{64}$/);
+  expect(keyed).not.toBe(chainHash(GENESIS_HASH, fields));
+  expect(keyed).not.toBe(chainHash(GENESIS_HASH, fields, { secret: Buffer.from('other key') }));
+  expect(chainHash(GENESIS_HASH, fields, key)).toBe(keyed);
+});

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** `previous_hash` of the first activity log of a project. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -42,9 +42,17 @@ export function canonicalForm(fields: ChainedFields): string {
   ]);
 }
 
-/** SHA-256 (hex) of the previous hash and the canonical form: the link of the chain. */
-export function chainHash(previousHash: string, fields: ChainedFields): string {
-  return createHash('sha256')
+/**
+ * The link of the chain: HMAC-SHA-256 (hex) under the chain key of the previous hash and the
+ * canonical form, so that nobody without the key can re-hash a modified chain. Without a key,
+ * the plain SHA-256 of links written before the chain was keyed (they keep verifying).
+ */
+export function chainHash(
+  previousHash: string,
+  fields: ChainedFields,
+  key?: { readonly secret: Buffer },
+): string {
+  return (key ? createHmac('sha256', key.secret) : createHash('sha256'))
     .update(previousHash)
     .update('\n')
     .update(canonicalForm(fields))

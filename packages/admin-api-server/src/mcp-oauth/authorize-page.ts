@@ -1,4 +1,4 @@
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as escape } from '../http/html-escape';
 
 /** The sign-in form of the MCP authorization: the query's parameters travel as hidden fields. */
 export function authorizePage(

@@ -7,10 +7,11 @@ import {
   consumeMcpCode,
   createMcpCode,
   findMcpClient,
+  MCP_CLIENT_LIMITS,
   registerMcpClient,
   type McpClient,
 } from '../store/mcp-oauth';
-import { verifyUserPassword } from '../store/model/passwords';
+import { attemptFormLogin, clientAddress, limitedMessage } from '../auth/login-limiter';
 import { authorizePage } from './authorize-page';
 import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
 
@@ -81,6 +82,8 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
   const router = express.Router();
   const forms = express.urlencoded({ extended: false });
   const json = express.json();
+  // A registration is a few URLs: anything larger is refused before it is parsed.
+  const registrationJson = express.json({ limit: '32kb' });
 
   async function readAuthorize(source: Record<string, unknown>): Promise<AuthorizeRequest> {
     const params: Record<string, string> = {};
@@ -118,26 +121,77 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     };
   }
 
-  router.post('/oauth/register', json, async (req, res) => {
+  router.post('/oauth/register', registrationJson, async (req, res) => {
+    const address = clientAddress(req);
+    const wait = await ctx.loginLimiter.registrations.blockedFor(address);
+    if (wait !== undefined) {
+      res.set('Retry-After', String(wait));
+      send(
+        res,
+        new OAuthError(
+          429,
+          'too_many_requests',
+          `Too many client registrations from this address; retry in ${wait} second(s).`,
+        ),
+      );
+      return;
+    }
     const body = (req.body ?? {}) as { redirect_uris?: unknown; client_name?: unknown };
     const uris = body.redirect_uris;
     const valid = (uri: unknown) =>
-      typeof uri === 'string' && URL.canParse(uri) && /^https?:$/.test(new URL(uri).protocol);
-    if (!Array.isArray(uris) || uris.length === 0 || !uris.every(valid)) {
+      typeof uri === 'string' &&
+      uri.length <= MCP_CLIENT_LIMITS.maxRedirectUriLength &&
+      URL.canParse(uri) &&
+      /^https?:$/.test(new URL(uri).protocol);
+    if (
+      !Array.isArray(uris) ||
+      uris.length === 0 ||
+      uris.length > MCP_CLIENT_LIMITS.maxRedirectUris ||
+      !uris.every(valid)
+    ) {
       send(
         res,
         new OAuthError(
           400,
           'invalid_redirect_uri',
-          'redirect_uris must be a non-empty list of http(s) URLs.',
+          `redirect_uris must be a list of 1 to ${MCP_CLIENT_LIMITS.maxRedirectUris} http(s) URLs of at most ${MCP_CLIENT_LIMITS.maxRedirectUriLength} characters.`,
         ),
       );
       return;
     }
+    const name = body.client_name;
+    if (
+      name !== undefined &&
+      (typeof name !== 'string' || name.length > MCP_CLIENT_LIMITS.maxClientNameLength)
+    ) {
+      send(
+        res,
+        new OAuthError(
+          400,
+          'invalid_client_metadata',
+          `client_name must be a string of at most ${MCP_CLIENT_LIMITS.maxClientNameLength} characters.`,
+        ),
+      );
+      return;
+    }
+    await ctx.loginLimiter.registrations.record(address);
     const client = await registerMcpClient(ctx.knex, {
       redirectUris: uris as string[],
-      ...(typeof body.client_name === 'string' ? { clientName: body.client_name } : {}),
+      registeredFrom: address,
+      ...(typeof name === 'string' ? { clientName: name } : {}),
     });
+    if (!client) {
+      res.set('Retry-After', '3600');
+      send(
+        res,
+        new OAuthError(
+          429,
+          'too_many_requests',
+          'This server holds as many OAuth clients as it keeps; unused ones expire, retry later.',
+        ),
+      );
+      return;
+    }
     res.status(201).json(client);
   });
 
@@ -172,11 +226,8 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       send(res, failure);
       return;
     }
-    const { email, password } = req.body as { email?: unknown; password?: unknown };
-    const user =
-      typeof email === 'string' && typeof password === 'string'
-        ? await verifyUserPassword(ctx.knex, email, password)
-        : undefined;
+    const outcome = await attemptFormLogin(ctx.loginLimiter, req);
+    const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
     const teams: number[] = user
       ? await ctx
           .knex('project_membership_teams as mt')
@@ -189,11 +240,15 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     const renderingId =
       request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
     if (!user || renderingId === undefined) {
-      const message = user
-        ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
-        : 'Wrong email or password.';
+      const message =
+        outcome.kind === 'limited'
+          ? limitedMessage(outcome.retryAfterSeconds)
+          : user
+            ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
+            : 'Wrong email or password.';
+      if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
       res
-        .status(401)
+        .status(outcome.kind === 'limited' ? 429 : 401)
         .type('html')
         .send(
           authorizePage(request.params, request.client.client_name ?? 'An MCP client', message),

@@ -24,6 +24,8 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261121-005-agent-platform',
         '20261121-006-oidc',
         '20261121-007-mcp-oauth',
+        '20261126-001-accounts',
+        '20261126-002-keyed-activity-chain',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -6,6 +6,8 @@ import * as requestState from './20261121-004-request-state';
 import * as agentPlatform from './20261121-005-agent-platform';
 import * as oidc from './20261121-006-oidc';
 import * as mcpOAuth from './20261121-007-mcp-oauth';
+import * as accounts from './20261126-001-accounts';
+import * as keyedChain from './20261126-002-keyed-activity-chain';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -15,6 +17,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-005-agent-platform': agentPlatform,
   '20261121-006-oidc': oidc,
   '20261121-007-mcp-oauth': mcpOAuth,
+  '20261126-001-accounts': accounts,
+  '20261126-002-keyed-activity-chain': keyedChain,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -1,4 +1,4 @@
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as escape } from '../http/html-escape';
 
 /** The login form of an OIDC interaction: email and password, posted back to the server. */
 export function loginPage(uid: string, error?: string): string {

@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
-import type { ServerContext } from '../http/context';
-import { verifyUserPassword } from '../store/model/passwords';
+import { publicOrigin, type ServerContext } from '../http/context';
+import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
 import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { loginPage } from './login-page';
 import { createOidcProvider, DEFAULT_OIDC_OPTIONS, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
@@ -14,7 +14,8 @@ const AGENT_SCOPES = 'openid email profile';
  * User login for agents (platform protocol section 6): the OIDC provider at `/oidc`, dynamic
  * registration authenticated by the env secret (the client is bound to that environment and
  * gets the platform's callback page as its only redirect URI), and the login form. A user signs
- * in with the email and password an admin set through the management API, and must be a member
+ * in with the email and password they set themselves (invitation link, reset link, or the
+ * operator's CLI), through the limiter of failed attempts, and must be a member
  * of the project of the environment whose agent asked.
  *
  * The same provider logs developers in to canopy-cloud with the device flow (`/oidc/device/auth`,
@@ -24,7 +25,7 @@ const AGENT_SCOPES = 'openid email profile';
  */
 export function oidcRouter(ctx: ServerContext): Router {
   const providers = new Map<string, Promise<Provider>>();
-  const origin = (req: Request) => ctx.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const origin = (req: Request) => publicOrigin(ctx, req);
   const providerFor = (req: Request): Promise<Provider> => {
     const issuer = `${origin(req)}${OIDC_PATH}`;
     let provider = providers.get(issuer);
@@ -74,11 +75,8 @@ export function oidcRouter(ctx: ServerContext): Router {
     async (req, res) => {
       const provider = await providerFor(req);
       const details = await provider.interactionDetails(req, res);
-      const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
-      const user =
-        typeof email === 'string' && typeof password === 'string'
-          ? await verifyUserPassword(ctx.knex, email, password)
-          : undefined;
+      const outcome = await attemptFormLogin(ctx.loginLimiter, req);
+      const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
       const clientId = String(details.params.client_id);
       const cli = clientId === CLI_CLIENT_ID;
       const client = await provider.Client.find(clientId);
@@ -93,15 +91,18 @@ export function oidcRouter(ctx: ServerContext): Router {
             .where({ 'm.user_id': user.id, 'e.id': environmentId })
             .first('m.id')));
       if (!user || !member) {
+        if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
         res
-          .status(401)
+          .status(outcome.kind === 'limited' ? 429 : 401)
           .type('html')
           .send(
             loginPage(
               details.uid,
-              user
-                ? 'This account is not a member of the project of this agent.'
-                : 'Wrong email or password.',
+              outcome.kind === 'limited'
+                ? limitedMessage(outcome.retryAfterSeconds)
+                : user
+                  ? 'This account is not a member of the project of this agent.'
+                  : 'Wrong email or password.',
             ),
           );
         return;

@@ -222,7 +222,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
               createdAt: { type: ['string', 'null'], format: 'date-time' },
               reason: {
                 type: 'string',
-                enum: ['content_modified', 'previous_hash_mismatch', 'missing_link'],
+                enum: [
+                  'content_modified',
+                  'previous_hash_mismatch',
+                  'missing_link',
+                  'unknown_key',
+                  'unkeyed_link',
+                  'chain_head_mismatch',
+                ],
               },
             },
             required: ['id', 'sequence', 'createdAt', 'reason'],
@@ -241,6 +248,47 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       'firstBrokenLink',
       'parameters',
     ],
+    additionalProperties: false,
+  },
+  ActivityLogCheckpoint: {
+    type: 'object',
+    properties: {
+      object: { type: 'string', enum: ['activityLogCheckpoint'] },
+      checkpoint: {
+        type: 'object',
+        properties: {
+          format: { type: 'string', enum: ['canopy-activity-log-checkpoint/1'] },
+          projectId: { type: 'integer' },
+          projectName: { type: 'string' },
+          sequence: { type: 'integer', minimum: 0, description: 'The last link of the chain' },
+          hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          keyId: { type: 'string' },
+          signedAt: { type: 'string', format: 'date-time' },
+          signature: {
+            type: 'string',
+            description:
+              'Ed25519 (base64url) over the JSON array of the other fields, in this order',
+          },
+        },
+        required: [
+          'format',
+          'projectId',
+          'projectName',
+          'sequence',
+          'hash',
+          'keyId',
+          'signedAt',
+          'signature',
+        ],
+        additionalProperties: false,
+      },
+      publicKeys: {
+        type: 'array',
+        description: 'Ed25519 public keys (JWK, kid = keyId) that verify checkpoints',
+        items: { type: 'object', required: ['kid', 'kty', 'crv', 'x'] },
+      },
+    },
+    required: ['object', 'checkpoint', 'publicKeys'],
     additionalProperties: false,
   },
   Error: {

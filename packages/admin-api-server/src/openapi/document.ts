@@ -13,6 +13,7 @@ import {
 } from '../routes/notes';
 import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
+import { accountPaths } from './account-paths';
 import { managementPaths } from './management-paths';
 
 type Operation = Record<string, unknown>;
@@ -230,6 +231,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         responses: { ...ok('The verification report', ref('IntegrityReport')), ...errors() },
       },
     },
+    [`${envPath}/activity-logs/checkpoint`]: {
+      get: {
+        operationId: 'getActivityLogCheckpoint',
+        summary:
+          "A signed checkpoint of the project's activity-log chain head, and the public keys that verify it (keep both elsewhere to verify the chain later)",
+        security: APP,
+        parameters: [PROJECT, ENVIRONMENT],
+        responses: { ...ok('The checkpoint', ref('ActivityLogCheckpoint')), ...errors() },
+      },
+    },
     '/v1/project/{projectName}/admin-logs': {
       get: {
         operationId: 'listAdminLogs',
@@ -423,9 +434,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       description:
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
-        'and the management API (projects, environments, members, roles, teams, IP whitelist).',
+        'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
+        'and the account API (one-time invitation and reset links, own password, session revocation).',
     },
-    paths: { ...paths, ...managementPaths() },
+    paths: { ...paths, ...managementPaths(), ...accountPaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {

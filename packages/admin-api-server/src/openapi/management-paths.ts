@@ -71,6 +71,22 @@ const MEMBER_ITEM: JsonSchema = {
   },
   required: ['id', 'email', 'permissionLevel', 'roleName', 'teamNames', 'tags'],
 };
+const MEMBER_WITH_INVITATION: JsonSchema = {
+  ...MEMBER_ITEM,
+  properties: {
+    ...(MEMBER_ITEM.properties as object),
+    invitation: {
+      type: 'object',
+      description: 'Only when the account was created by this call; shown once',
+      properties: {
+        url: { type: 'string', description: 'The page where the invited person sets a password' },
+        token: { type: 'string', description: 'The one-time token of the link' },
+        expiresAt: { type: 'string', format: 'date-time' },
+      },
+      required: ['url', 'token', 'expiresAt'],
+    },
+  },
+};
 const ROLE_ITEM: JsonSchema = {
   type: 'object',
   properties: { id: { type: 'integer' }, name: { type: 'string' }, rights: body.ROLE_RIGHTS },
@@ -171,9 +187,13 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
     [`${project}/members`]: {
       post: operation(
         'addMember',
-        'Add a user (created when new) with permission level, role, teams and tags',
+        'Add a user with permission level, role, teams and tags. A new email creates an account without a password and returns an invitation link (shown once) for that person to set it; an existing account is added as it is, and no project admin can set its password',
         [PROJECT],
-        ok('The member', MEMBER_ITEM, '201'),
+        ok(
+          'The member (with the invitation when the account is new)',
+          MEMBER_WITH_INVITATION,
+          '201',
+        ),
         body.ADD_MEMBER_BODY,
       ),
     },
@@ -190,15 +210,6 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
         'Remove a user from the project',
         [PROJECT, user],
         noContent('Removed'),
-      ),
-    },
-    [`${project}/members/{userId}/password`]: {
-      put: operation(
-        'setMemberPassword',
-        'Set the password the member signs in with',
-        [PROJECT, user],
-        noContent('Set'),
-        body.PASSWORD_BODY,
       ),
     },
     [`${project}/roles`]: {

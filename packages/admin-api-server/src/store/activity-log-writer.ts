@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { registeredChainKeys } from '../integrity/chain-keys';
 import { chainHash, GENESIS_HASH } from '../integrity/hash-chain';
 
 /** The `action` values of activity logs (the published contract's list). */
@@ -64,7 +65,8 @@ export interface ActivityLogInput {
 }
 
 /**
- * Appends activity logs to a project's hash chain, in one transaction (the caller's, when given).
+ * Appends activity logs to a project's hash chain, in one transaction (the caller's, when given),
+ * each link an HMAC under the newest chain key registered for this database (`useChainKeys`).
  * The chain head row is locked, so concurrent writers of one project take turns and the chain
  * has no fork; other projects are not blocked.
  *
@@ -85,6 +87,7 @@ export async function insertActivityLogs(
       .where({ project_id: projectId })
       .forUpdate()
       .first('last_seq', 'last_hash');
+    const [key] = registeredChainKeys(trx);
     let seq = Number(head.last_seq);
     let previousHash: string = head.last_hash;
     const now = new Date();
@@ -106,7 +109,7 @@ export async function insertActivityLogs(
         workflow: input.workflow ?? null,
         createdAt,
       };
-      const hash = chainHash(previousHash, fields);
+      const hash = chainHash(previousHash, fields, key);
       const row = {
         project_id: projectId,
         environment_id: fields.environmentId,
@@ -123,6 +126,7 @@ export async function insertActivityLogs(
         chain_seq: seq,
         previous_hash: previousHash,
         hash,
+        key_id: key!.id,
       };
       previousHash = hash;
       return row;

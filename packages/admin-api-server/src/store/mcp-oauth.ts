@@ -17,11 +17,32 @@ const CODE_SECONDS = 60;
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 
-/** Registers a public client with its redirect URIs. */
+/** Bounds of dynamic registration: stored clients, and how long an unused one is kept. */
+export const MCP_CLIENT_LIMITS = {
+  maxClients: 10_000,
+  unusedDays: 30,
+  maxRedirectUris: 10,
+  maxRedirectUriLength: 2000,
+  maxClientNameLength: 200,
+};
+
+/**
+ * Registers a public client with its redirect URIs. Clients never used within
+ * {@link MCP_CLIENT_LIMITS}.unusedDays of their registration or last use are deleted first.
+ *
+ * @returns undefined when {@link MCP_CLIENT_LIMITS}.maxClients clients are still stored.
+ */
 export async function registerMcpClient(
   knex: Knex,
-  input: { redirectUris: string[]; clientName?: string },
-): Promise<McpClient> {
+  input: { redirectUris: string[]; clientName?: string; registeredFrom: string },
+): Promise<McpClient | undefined> {
+  await knex('mcp_oauth_clients')
+    .whereRaw('coalesce(last_used_at, created_at) < now() - make_interval(days => ?)', [
+      MCP_CLIENT_LIMITS.unusedDays,
+    ])
+    .delete();
+  const stored = await knex('mcp_oauth_clients').count({ count: '*' }).first();
+  if (Number(stored?.count) >= MCP_CLIENT_LIMITS.maxClients) return undefined;
   const client: McpClient = {
     client_id: `mcp-${randomBytes(12).toString('hex')}`,
     client_id_issued_at: Math.floor(Date.now() / 1000),
@@ -34,6 +55,7 @@ export async function registerMcpClient(
   await knex('mcp_oauth_clients').insert({
     client_id: client.client_id,
     metadata: JSON.stringify(client),
+    registered_from: input.registeredFrom,
   });
   return client;
 }
@@ -55,9 +77,12 @@ export interface McpCodeGrant {
   scope: string;
 }
 
-/** Creates a single-use authorization code (only its SHA-256 is stored). */
+/** Creates a single-use authorization code (only its SHA-256 is stored); the client is in use. */
 export async function createMcpCode(knex: Knex, grant: McpCodeGrant): Promise<string> {
   const code = randomBytes(24).toString('base64url');
+  await knex('mcp_oauth_clients')
+    .where({ client_id: grant.clientId })
+    .update({ last_used_at: knex.fn.now() });
   await knex('mcp_oauth_codes').insert({
     code_hash: hash(code),
     client_id: grant.clientId,

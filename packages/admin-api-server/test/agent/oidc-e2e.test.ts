@@ -73,7 +73,9 @@ it('logs a user in through OIDC, serves her calls, and shows her activity throug
     roleName: 'Support',
     teamNames: ['Support'],
   });
-  await api('PUT', `/v1/project/Shop/members/${ada.id}/password`, {
+  // Ada sets her own password through the one-time invitation the admin handed her.
+  await api('POST', '/v1/account/password', {
+    token: ada.invitation.token,
     password: 'correct horse battery',
   });
   // A second member, so the attribution to Ada is not the only possible answer.

@@ -40,7 +40,9 @@ beforeAll(async () => {
     name: 'read logs',
     scopes: ['activity_logs:read'],
   }));
-  await api('PUT', `/v1/project/Shop/members/${ada.id}/password`, {
+  // Ada sets her own password through the one-time invitation the admin handed her.
+  await api('POST', '/v1/account/password', {
+    token: ada.invitation.token,
     password: 'correct horse battery',
   });
   const started = await startScenarioAgent({

@@ -114,10 +114,11 @@ export async function tokenFor(
 
 /**
  * The terminal of a `runCli` call on the test database, signing with {@link TEST_KEYS}, that keeps
- * what the command printed on stdout and stderr, line by line.
+ * what the command printed on stdout and stderr, line by line; secrets are read from `stdin`.
  */
 export function recordingCliIo(
   databaseUrl: string,
+  stdin: string[] = [],
 ): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -129,6 +130,7 @@ export function recordingCliIo(
     out: (line) => stdout.push(line),
     err: (line) => stderr.push(line),
     stopSignal: () => new Promise(() => undefined),
+    readSecret: async () => stdin.shift() ?? '',
     stdout,
     stderr,
   };

@@ -1,5 +1,7 @@
 import type { RequestHandler } from 'express';
 import { required, type ServerContext } from '../../http/context';
+import { registeredChainKeys } from '../../integrity/chain-keys';
+import { checkpointChainHead, checkpointPublicKeys } from '../../integrity/checkpoints';
 import { verifyActivityLogChain } from '../../integrity/verify-chain';
 import { queryParser, type JsonSchema } from '../../validation/ajv';
 import { dateFilterOf, dateFilterProperties } from '../../validation/query-schemas';
@@ -35,6 +37,22 @@ export function activityLogIntegrityHandler(ctx: ServerContext): RequestHandler 
         { projectName: project.name, environmentName: environment.name },
         query,
       ),
+    });
+  };
+}
+
+/**
+ * `GET …/activity-logs/checkpoint`: a signed checkpoint of the project's chain head (recorded, so
+ * the CLI exports it too) and the public keys that verify it. An auditor keeps both elsewhere and
+ * later checks the chain still holds the link (`canopy-admin-api checkpoints verify`).
+ */
+export function activityLogCheckpointHandler(ctx: ServerContext): RequestHandler {
+  return async (req, res) => {
+    const project = required(req.project, 'project');
+    res.set('Cache-Control', 'no-store').json({
+      object: 'activityLogCheckpoint',
+      checkpoint: await checkpointChainHead(ctx.knex, project),
+      publicKeys: checkpointPublicKeys(registeredChainKeys(ctx.knex)),
     });
   };
 }

@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { bearerToken, verifyPlatformToken, type SessionTokenClaims } from '../../auth';
-import { ApiError, forbidden, invalidParameter } from '../../errors';
-import { required, type ServerContext } from '../../http/context';
+import { authenticateSession, requireSession } from '../../auth';
+import { invalidParameter } from '../../errors';
+import { publicOrigin, required, type ServerContext } from '../../http/context';
 import { chargeRequest } from '../../rate-limit';
 import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
 import {
@@ -13,43 +13,15 @@ import {
 import { createProjectFor } from '../../store/management/projects';
 import { createRole, deleteRole, listRoles, updateRole } from '../../store/management/roles';
 import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
-import { findPermissionLevel, findProjectByName } from '../../store/model';
-import { setUserPassword } from '../../store/model/passwords';
 import { bodyParser } from '../../validation/ajv';
+import { accountLink } from '../account/password-page';
 import * as schemas from './schemas';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
 async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<RequestHandler>[1]) {
-  const claims = verifyPlatformToken<SessionTokenClaims>(
-    bearerToken(req.get('authorization')),
-    ctx.config.signingKeys,
-    'session',
-  );
-  const userId = Number(claims.sub);
+  const { userId } = await authenticateSession(ctx, req);
   await chargeRequest(ctx.rateLimiter, res, `session:${userId}`);
   return userId;
-}
-
-/** Session token of an `admin` member of `:projectName`. */
-function requireProjectAdmin(ctx: ServerContext): RequestHandler {
-  return async (req, res, next) => {
-    const userId = await sessionUser(ctx, req, res);
-    const name = String(req.params.projectName);
-    const project = await findProjectByName(ctx.knex, name);
-    if (!project) {
-      throw new ApiError(
-        404,
-        'project_not_found',
-        `No project is named "${name}" (names are case sensitive).`,
-      );
-    }
-    if ((await findPermissionLevel(ctx.knex, project.id, userId)) !== 'admin') {
-      throw forbidden(`Only an admin of project "${name}" can manage it.`);
-    }
-    req.project = project;
-    req.platformAuth = { kind: 'session', userId, scopes: [], sso: false };
-    next();
-  };
 }
 
 const parse = {
@@ -67,7 +39,6 @@ const parse = {
   updateRole: bodyParser<Parameters<typeof updateRole>[4]>(schemas.ROLE_BODY(false)),
   createTeam: bodyParser<Parameters<typeof createTeamWithLog>[3]>(schemas.TEAM_BODY(true)),
   updateTeam: bodyParser<Parameters<typeof updateTeam>[4]>(schemas.TEAM_BODY(false)),
-  password: bodyParser<{ password: string }>(schemas.PASSWORD_BODY),
   ipWhitelist: bodyParser<{ rules: unknown[] | null }>(schemas.IP_WHITELIST_BODY),
 };
 
@@ -84,7 +55,7 @@ function userIdParam(req: Request): number {
  * care about publish a server-sent event to them.
  */
 export function managementRouter(ctx: ServerContext): Router {
-  const admin = requireProjectAdmin(ctx);
+  const admin = requireSession(ctx, 'admin');
   const base = '/v1/project/:projectName';
   const ids = (req: Request) => ({
     projectId: required(req.project, 'project').id,
@@ -151,9 +122,28 @@ export function managementRouter(ctx: ServerContext): Router {
     })
     .post(`${base}/members`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);
+      const { member, invitation } = await addMember(
+        ctx.knex,
+        projectId,
+        actorId,
+        parse.addMember(req.body),
+      );
+      if (!invitation) {
+        res.status(201).json(member);
+        return;
+      }
+      // The invitation link is shown once, to be handed to the invited person.
       res
         .status(201)
-        .json(await addMember(ctx.knex, projectId, actorId, parse.addMember(req.body)));
+        .set('Cache-Control', 'no-store')
+        .json({
+          ...member,
+          invitation: {
+            url: accountLink(publicOrigin(ctx, req), invitation.token),
+            token: invitation.token,
+            expiresAt: invitation.expiresAt.toISOString(),
+          },
+        });
     })
     .patch(`${base}/members/:userId`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);
@@ -166,24 +156,6 @@ export function managementRouter(ctx: ServerContext): Router {
           parse.updateMember(req.body),
         ),
       );
-    })
-    .put(`${base}/members/:userId/password`, admin, async (req, res) => {
-      const { projectId } = ids(req);
-      const userId = userIdParam(req);
-      const { password } = parse.password(req.body);
-      const member = await ctx
-        .knex('project_memberships')
-        .where({ project_id: projectId, user_id: userId })
-        .first('id');
-      if (!member) {
-        throw new ApiError(
-          404,
-          'user_not_found',
-          `User ${userId} is not a member of this project.`,
-        );
-      }
-      await setUserPassword(ctx.knex, userId, password);
-      res.status(204).end();
     })
     .delete(`${base}/members/:userId`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);

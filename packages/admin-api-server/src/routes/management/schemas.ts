@@ -1,5 +1,4 @@
 import { PERMISSION_LEVELS } from '../../store/model';
-import { MIN_PASSWORD_LENGTH } from '../../store/model/passwords';
 import { ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
 import type { JsonSchema } from '../../validation/ajv';
 
@@ -155,13 +154,5 @@ export const IP_WHITELIST_BODY: JsonSchema = {
     },
   },
   required: ['rules'],
-  additionalProperties: false,
-};
-
-/** `PUT /v1/project/{p}/members/{userId}/password`. */
-export const PASSWORD_BODY: JsonSchema = {
-  type: 'object',
-  properties: { password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: 200 } },
-  required: ['password'],
   additionalProperties: false,
 };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { DEFAULT_TEAM_NAME, type PermissionLevel } from '../model';
+import { issueAccountToken, type IssuedAccountToken } from '../model/account-tokens';
 import { publishPlatformEvent } from '../platform-events';
 import { memberValue } from './admin-values';
 import { roleIdByName, teamIdsByName } from './validate-references';
@@ -85,8 +86,10 @@ async function applyChanges(
 }
 
 /**
- * Adds a user to a project (creating the user when the email is new), with an admin log and a
- * `refresh-users` event, in one transaction.
+ * Adds a user to a project, with an admin log and a `refresh-users` event, in one transaction.
+ * When the email is new, the account is created without a password and an invitation (a one-time
+ * token that lets its holder set the password) is returned, to be handed to that person. Adding an
+ * existing account gives no power over it: no invitation, no password.
  *
  * @throws ApiError 409 when already a member; 404 naming an unknown role or team.
  */
@@ -100,8 +103,8 @@ export async function addMember(
     lastName?: string;
     permissionLevel: PermissionLevel;
   },
-): Promise<MemberItem> {
-  const userId = await knex.transaction(async (trx) => {
+): Promise<{ member: MemberItem; invitation?: IssuedAccountToken }> {
+  const { userId, invitation } = await knex.transaction(async (trx) => {
     const existing = await trx('users')
       .whereRaw('lower(email) = lower(?)', [input.email])
       .first('id');
@@ -141,9 +144,13 @@ export async function addMember(
       },
     ]);
     await publishPlatformEvent(trx, projectId, 'refresh-users');
-    return user.id as number;
+    return {
+      userId: user.id as number,
+      invitation: existing ? undefined : await issueAccountToken(trx, user.id, 'invitation'),
+    };
   });
-  return (await listMembers(knex, projectId)).find((member) => member.id === userId)!;
+  const member = (await listMembers(knex, projectId)).find((item) => item.id === userId)!;
+  return invitation ? { member, invitation } : { member };
 }
 
 async function membershipOf(trx: Knex.Transaction, projectId: number, userId: number) {

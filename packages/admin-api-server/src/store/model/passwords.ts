@@ -10,14 +10,36 @@ const scrypt = promisify(scryptCallback) as (
 
 /** The shortest password the login accepts. */
 export const MIN_PASSWORD_LENGTH = 12;
+/** The longest password accepted (scrypt's cost grows with it). */
+export const MAX_PASSWORD_LENGTH = 200;
 
-/** Stores a user's password as `scrypt$<salt>$<hash>` (hex); the password itself is never kept. */
-export async function setUserPassword(knex: Knex, userId: number, password: string): Promise<void> {
+/**
+ * Stores a user's password as `scrypt$<salt>$<hash>` (hex); the password itself is never kept.
+ * Session tokens issued before are revoked, and unused invitation or reset links voided. Only the
+ * account's owner (a one-time link, their current password) or the operator's CLI calls this.
+ */
+export async function setUserPassword(
+  knex: Knex | Knex.Transaction,
+  userId: number,
+  password: string,
+): Promise<void> {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new RangeError(
+      `A password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`,
+    );
+  }
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, 32);
   await knex('users')
     .where({ id: userId })
-    .update({ password_hash: `scrypt$${salt.toString('hex')}$${hash.toString('hex')}` });
+    .update({
+      password_hash: `scrypt$${salt.toString('hex')}$${hash.toString('hex')}`,
+      sessions_valid_after: new Date(),
+    });
+  await knex('account_tokens')
+    .where({ user_id: userId })
+    .whereNull('used_at')
+    .update({ used_at: knex.fn.now() });
 }
 
 /**
