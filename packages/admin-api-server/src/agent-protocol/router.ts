@@ -2,7 +2,12 @@ import express, { type Request, type Router } from 'express';
 import type { ServerContext } from '../http/context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
-import { declaredCollections, hasSchemaHash, storeSchema } from '../store/environment-schema';
+import {
+  declaredCollections,
+  hasSchemaHash,
+  storedSchema,
+  storeSchema,
+} from '../store/environment-schema';
 import { accessTokenUser, renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
@@ -39,6 +44,21 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     const { hash, collections } = readSchemaDocument(request.body);
     await storeSchema(ctx.knex, environment, { hash, document: request.body, collections });
     response.json({});
+  });
+
+  // The MCP server downloads the schema the platform holds (platform protocol section 10): the
+  // JSON:API document the agent uploaded, as it was uploaded.
+  router.get('/liana/forest-schema', async (request, response) => {
+    const environment = await env(request);
+    const document = await storedSchema(ctx.knex, environment.id);
+    if (document === undefined) {
+      throw new ApiError(
+        404,
+        'route_not_found',
+        'No schema has been uploaded for this environment yet; start its agent once.',
+      );
+    }
+    response.json(document);
   });
 
   router.get('/liana/v1/ip-whitelist-rules', async (request, response) => {
@@ -136,8 +156,9 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.post('/liana/v1/activity-logs', json, async (request, response) => {
     const environment = await env(request);
-    const logs = readActivityLogBatch(request.body);
-    response.json(await ingestActivityLogs(ctx.knex, environment, logs));
+    response.json(
+      await ingestActivityLogs(ctx.knex, environment, readActivityLogBatch(request.body)),
+    );
   });
 
   router.use(agentErrorHandler(ctx));
