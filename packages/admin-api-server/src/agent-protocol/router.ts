@@ -11,6 +11,7 @@ import {
 import { accessTokenUser, renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
+import { activityLogRequestsRouter } from './activity-log-requests';
 import { agentErrorHandler } from './agent-error-handler';
 import { authenticateEnvironment } from './authenticate-environment';
 import { developerEnvironment, environmentDocument, isDeveloperLookup } from './environment-lookup';
@@ -161,6 +162,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     );
   });
 
+  router.use(activityLogRequestsRouter(ctx));
   router.use(agentErrorHandler(ctx));
   return router;
 }
