@@ -183,6 +183,58 @@ describe('permissions built from the model', () => {
     });
     const missing = await agent('get', '/liana/v4/permissions/renderings/999999').expect(404);
     expect(missing.body.errors[0].detail).toMatch(/Rendering 999999 does not exist/);
+    for (const id of ['2147483648', '99999999999', '1e3', '-1']) {
+      await agent('get', `/liana/v4/permissions/renderings/${id}`).expect(404);
+    }
+  });
+
+  it("serves a team's charts as its rendering's stats, edited through the management API", async () => {
+    const team = await server.knex('teams').first('id', 'name');
+    const session = signSessionToken(TEST_KEYS, {
+      userId,
+      sso: false,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const path = `/v1/project/Shop/teams/${encodeURIComponent(team.name)}/charts`;
+    const charts = [
+      { type: 'Value', sourceCollectionName: 'orders', aggregator: 'Count', filter: null },
+      {
+        type: 'Line',
+        sourceCollectionName: 'orders',
+        aggregator: 'Sum',
+        aggregateFieldName: 'amount',
+        groupByFieldName: 'created_at',
+        timeRange: 'Week',
+      },
+    ];
+    await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts })
+      .expect(200, { charts });
+    await request(server.app)
+      .get(path)
+      .set('authorization', `Bearer ${session}`)
+      .expect(200, { charts });
+    const rendering = await agent('get', `/liana/v4/permissions/renderings/${team.id}`).expect(200);
+    expect(rendering.body.stats).toEqual(charts);
+    const refused = await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [{ type: 'Donut' }, { type: 'Value', colour: 'red' }] })
+      .expect(400);
+    expect(refused.body.code).toBe('invalid_body');
+    await request(server.app)
+      .put('/v1/project/Shop/teams/Nobody/charts')
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [] })
+      .expect(404);
+    await request(server.app).get(path).expect(401);
+    await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [] })
+      .expect(200);
   });
 
   it('allows everything in a development environment', async () => {

@@ -103,10 +103,12 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.get('/liana/v4/permissions/renderings/:renderingId', async (request, response) => {
     const environment = await env(request);
-    const id = Number(request.params.renderingId);
-    const team = Number.isInteger(id)
-      ? await findTeamWithScopes(ctx.knex, environment.projectId, id)
-      : undefined;
+    const raw = String(request.params.renderingId);
+    // Rendering ids are team ids (int4): anything else names no team.
+    const team =
+      /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647
+        ? await findTeamWithScopes(ctx.knex, environment.projectId, Number(raw))
+        : undefined;
     if (!team) {
       throw new ApiError(
         404,
@@ -118,7 +120,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     for (const [name, scope] of Object.entries(team.scopes)) {
       collections[name] = { scope, segments: [], liveQuerySegments: [] };
     }
-    response.json({ team: { id: team.id, name: team.name }, collections, stats: [] });
+    response.json({ team: { id: team.id, name: team.name }, collections, stats: team.charts });
   });
 
   // Agents (MCP) call it with the env secret; canopy-cloud with the env secret and a developer's
