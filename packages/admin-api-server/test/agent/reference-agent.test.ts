@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent } from '@forestadmin/agent';
 import { createSqlDataSource } from '@forestadmin/datasource-sql';
+
+type DataSourceFactory = ReturnType<typeof createSqlDataSource>;
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { createUser, setUserPassword, type AdminApiServer } from '../../src';
 import { readForm } from '../helpers/browser';
@@ -25,12 +27,24 @@ const PASSWORD = 'correct horse battery';
 let server: AdminApiServer | undefined;
 let shop: TestDatabase | undefined;
 let agent: ReturnType<typeof createAgent> | undefined;
+let dataSource: { close?: () => Promise<void> } | undefined;
 const agentLogs: string[] = [];
+
+beforeAll(() => {
+  // The agent prints each refused request on the console in development mode; keep it with its
+  // logs, shown if a step times out.
+  jest.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => {
+    agentLogs.push(parts.map(String).join(' '));
+  });
+});
 
 afterAll(async () => {
   await agent?.stop();
+  // The agent does not close its data sources on stop.
+  await dataSource?.close?.();
   await server?.close();
   await shop?.drop();
+  jest.restoreAllMocks();
 });
 
 const SHOP_SQL = `
@@ -94,6 +108,12 @@ it('serves the unmodified reference agent: start, login, data, charts, role chan
   await shop.knex.raw(SHOP_SQL);
   const shopUrl = new URL(shop.url);
   shopUrl.search = '';
+  // Its option type picks from sequelize's, which this package does not depend on.
+  const sqlOptions = {
+    uri: shopUrl.toString(),
+    schema: shop.name,
+    dialect: 'postgres',
+  } as unknown as Parameters<typeof createSqlDataSource>[0];
   agent = createAgent({
     authSecret: 'reference-agent-auth-secret-0123456789',
     envSecret: secret,
@@ -104,9 +124,11 @@ it('serves the unmodified reference agent: start, login, data, charts, role chan
     loggerLevel: 'Info',
     logger: (level, message) => agentLogs.push(`${level}: ${message}`),
   })
-    .addDataSource(
-      createSqlDataSource({ uri: shopUrl.toString(), schema: shop.name, dialect: 'postgres' }),
-    )
+    .addDataSource(async (...args: Parameters<DataSourceFactory>) => {
+      const built = await createSqlDataSource(sqlOptions)(...args);
+      dataSource = built as typeof dataSource;
+      return built;
+    })
     .mountAiMcpServer()
     .mountOnStandaloneServer(agentPort, '127.0.0.1');
   await agent.start();
