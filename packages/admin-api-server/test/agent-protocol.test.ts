@@ -129,6 +129,10 @@ describe('schema hash check and upload', () => {
       .send({ ...bad, meta: {} })
       .expect(400);
     expect(noHash.body.errors[0].detail).toMatch(/meta\.schemaFileHash must be a non-empty string/);
+    const nul = schemaUpload('h-nul', ['orders']);
+    nul.included[0]!.attributes.name = 'Sh\u0000ip';
+    const refused = await agent('post', '/forest/apimaps').send(nul).expect(400);
+    expect(refused.body.errors[0].detail).toMatch(/must not contain NUL/);
   });
 
   it('keeps one whole upload when the same environment uploads concurrently', async () => {

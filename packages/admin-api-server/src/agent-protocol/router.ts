@@ -43,6 +43,15 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
   router.post('/forest/apimaps', json, async (request, response) => {
     const environment = await env(request);
     const { hash, collections } = readSchemaDocument(request.body);
+    const text = JSON.stringify(request.body);
+    // PostgreSQL's jsonb holds no NUL character.
+    if (text.includes('\\u0000')) {
+      throw new ApiError(
+        400,
+        'invalid_body',
+        'Invalid schema upload: strings must not contain NUL.',
+      );
+    }
     await storeSchema(ctx.knex, environment, { hash, document: request.body, collections });
     response.json({});
   });
