@@ -10,7 +10,7 @@ type DataSourceFactory = ReturnType<typeof createSqlDataSource>;
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { createUser, setUserPassword, type AdminApiServer } from '../../src';
 import { readForm } from '../helpers/browser';
-import { managementApi } from '../helpers/management-api';
+import { createSupportShop, managementApi } from '../helpers/management-api';
 import { loginThroughOidc } from '../helpers/oidc-login';
 import { startTestServer } from '../helpers/test-server';
 
@@ -82,21 +82,9 @@ it('serves the unmodified reference agent: start, login, data, charts, role chan
   const agentPort = await freePort();
   const agentOrigin = `http://127.0.0.1:${agentPort}`;
 
-  await api('POST', '/v1/projects', { name: 'Shop' });
-  const { secret } = await api('POST', '/v1/project/Shop/environments', {
-    name: 'Production',
+  const { secret, team, ada } = await createSupportShop(api, {
     type: 'production',
     apiEndpoint: agentOrigin,
-  });
-  await api('POST', '/v1/project/Shop/roles', { name: 'Support' });
-  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
-  const ada = await api('POST', '/v1/project/Shop/members', {
-    email: 'ada@example.com',
-    firstName: 'Ada',
-    lastName: 'Byron',
-    permissionLevel: 'user',
-    roleName: 'Support',
-    teamNames: ['Support'],
   });
   await setUserPassword(server.knex, ada.id, PASSWORD);
   const { token: readToken } = await api('POST', '/v1/project/Shop/application-tokens', {
