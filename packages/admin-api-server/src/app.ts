@@ -1,6 +1,10 @@
 import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
-import { agentErrorHandler } from './agent-protocol/agent-error-handler';
+import {
+  AGENT_PROTOCOL_PREFIXES,
+  agentErrorHandler,
+  agentNotFoundHandler,
+} from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
@@ -42,6 +46,8 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
   app.use(accountRouter(ctx));
+  // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
+  app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

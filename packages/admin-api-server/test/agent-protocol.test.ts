@@ -90,6 +90,34 @@ describe('schema hash check and upload', () => {
     });
   });
 
+  it('serves the stored schema to MCP servers at /liana/forest-schema', async () => {
+    const project = await server.knex('projects').first('id');
+    const other = await createEnvironmentWithSecret(server.knex, project.id, null, {
+      name: 'Schemaless',
+    });
+    const none = await agent('get', '/liana/forest-schema', other.secret).expect(404);
+    expect(none.body.errors[0].detail).toMatch(/No schema has been uploaded/);
+    await server.knex('environments').where({ id: other.environment.id }).delete();
+    await agent('post', '/forest/apimaps')
+      .send(schemaUpload('h-schema', ['orders', 'customers']))
+      .expect(200);
+    const served = await agent('get', '/liana/forest-schema').expect(200);
+    expect(served.body).toEqual(schemaUpload('h-schema', ['orders', 'customers']));
+    await agent('get', '/liana/forest-schema', 'f'.repeat(64)).expect(401);
+  });
+
+  it("answers unknown agent-protocol routes in the agents' error shape", async () => {
+    for (const path of ['/liana/v9/nothing', '/forest/nothing', '/api/nothing']) {
+      const answer = await agent('get', path).expect(404);
+      expect(answer.body).toEqual({
+        errors: [{ detail: `No route of the platform protocol serves GET ${path}.`, status: 404 }],
+      });
+    }
+    // Other paths keep the public API's shape.
+    const publicApi = await request(server.app).get('/v1/nothing').expect(404);
+    expect(publicApi.body).toMatchObject({ code: 'route_not_found' });
+  });
+
   it('refuses an upload that does not validate, naming the bad path', async () => {
     const bad = schemaUpload('h2', ['orders']);
     (bad.data[0]!.attributes as { fields: unknown }).fields = 'nope';
@@ -101,6 +129,10 @@ describe('schema hash check and upload', () => {
       .send({ ...bad, meta: {} })
       .expect(400);
     expect(noHash.body.errors[0].detail).toMatch(/meta\.schemaFileHash must be a non-empty string/);
+    const nul = schemaUpload('h-nul', ['orders']);
+    nul.included[0]!.attributes.name = 'Sh\u0000ip';
+    const refused = await agent('post', '/forest/apimaps').send(nul).expect(400);
+    expect(refused.body.errors[0].detail).toMatch(/must not contain NUL/);
   });
 
   it('keeps one whole upload when the same environment uploads concurrently', async () => {
@@ -155,6 +187,58 @@ describe('permissions built from the model', () => {
     });
     const missing = await agent('get', '/liana/v4/permissions/renderings/999999').expect(404);
     expect(missing.body.errors[0].detail).toMatch(/Rendering 999999 does not exist/);
+    for (const id of ['2147483648', '99999999999', '1e3', '-1']) {
+      await agent('get', `/liana/v4/permissions/renderings/${id}`).expect(404);
+    }
+  });
+
+  it("serves a team's charts as its rendering's stats, edited through the management API", async () => {
+    const team = await server.knex('teams').first('id', 'name');
+    const session = signSessionToken(TEST_KEYS, {
+      userId,
+      sso: false,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const path = `/v1/project/Shop/teams/${encodeURIComponent(team.name)}/charts`;
+    const charts = [
+      { type: 'Value', sourceCollectionName: 'orders', aggregator: 'Count', filter: null },
+      {
+        type: 'Line',
+        sourceCollectionName: 'orders',
+        aggregator: 'Sum',
+        aggregateFieldName: 'amount',
+        groupByFieldName: 'created_at',
+        timeRange: 'Week',
+      },
+    ];
+    await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts })
+      .expect(200, { charts });
+    await request(server.app)
+      .get(path)
+      .set('authorization', `Bearer ${session}`)
+      .expect(200, { charts });
+    const rendering = await agent('get', `/liana/v4/permissions/renderings/${team.id}`).expect(200);
+    expect(rendering.body.stats).toEqual(charts);
+    const refused = await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [{ type: 'Donut' }, { type: 'Value', colour: 'red' }] })
+      .expect(400);
+    expect(refused.body.code).toBe('invalid_body');
+    await request(server.app)
+      .put('/v1/project/Shop/teams/Nobody/charts')
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [] })
+      .expect(404);
+    await request(server.app).get(path).expect(401);
+    await request(server.app)
+      .put(path)
+      .set('authorization', `Bearer ${session}`)
+      .send({ charts: [] })
+      .expect(200);
   });
 
   it('allows everything in a development environment', async () => {
@@ -248,14 +332,90 @@ describe('activity-log ingestion', () => {
     expect(stored).toEqual([{ n: '2' }]);
   });
 
-  it('refuses a malformed batch whole, naming the path', async () => {
-    const bad = await agent('post', '/liana/v1/activity-logs')
-      .send({ logs: [log('b-1'), log('b-2', { action: 'fly' })] })
+  it('stores the good logs of a batch and refuses the bad ones, saying which and why', async () => {
+    const answer = await agent('post', '/liana/v1/activity-logs')
+      .send({
+        logs: [
+          log('b-1'),
+          log('b-2', { action: 'fly' }),
+          'not a log',
+          log('b-4', { createdAt: '2026-06-30T23:59:60Z' }),
+          log('b-5', { userId: 3000000000 }),
+          log('b-6', { recordIds: ['a\u0000b'] }),
+          log('b-7'),
+        ],
+      })
+      .expect(200);
+    expect(answer.body).toEqual({
+      accepted: 2,
+      duplicates: 0,
+      rejected: [
+        {
+          index: 1,
+          id: 'b-2',
+          reason: 'logs[1].action must be one of the activity-log actions (got "fly")',
+        },
+        { index: 2, id: null, reason: 'logs[2] must be an object' },
+        {
+          index: 3,
+          id: 'b-4',
+          reason: 'logs[3].createdAt must be an ISO 8601 date-time between the years 0 and 9999',
+        },
+        { index: 4, id: 'b-5', reason: 'logs[4].userId must be a positive integer' },
+        { index: 5, id: 'b-6', reason: 'logs[5].recordIds must be an array of strings' },
+      ],
+    });
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '6' }]);
+    // The agent resends the refused batch: the good logs are duplicates, the bad still refused.
+    const resent = await agent('post', '/liana/v1/activity-logs')
+      .send({ logs: [log('b-1'), log('b-2', { action: 'fly' }), log('b-7')] })
+      .expect(200);
+    expect(resent.body).toMatchObject({ accepted: 0, duplicates: 2 });
+    expect(resent.body.rejected).toHaveLength(1);
+  });
+
+  it("refuses a body that is not a batch whole, in the agents' error shape", async () => {
+    const answer = await agent('post', '/liana/v1/activity-logs').send({ log: [] }).expect(400);
+    expect(answer.body).toEqual({
+      errors: [
+        { detail: 'Invalid activity-log batch: the body must be {"logs": [...]}.', status: 400 },
+      ],
+    });
+    const unreadable = await agent('post', '/liana/v1/activity-logs')
+      .set('content-type', 'application/json')
+      .send('{"logs": [')
       .expect(400);
-    expect(bad.body.errors[0].detail).toBe(
-      'Invalid activity-log batch: logs[1].action must be one of the activity-log actions (got "fly").',
-    );
-    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '4' }]);
+    expect(unreadable.body.errors[0]).toMatchObject({ status: 400 });
+  });
+
+  it("keeps the agent's id, inbox and workflow, and takes logs without a label", async () => {
+    await agent('post', '/liana/v1/activity-logs')
+      .send({
+        logs: [
+          log('agent-log-42', {
+            action: 'completeWorkflowStep',
+            label: undefined,
+            inbox: { name: 'Ids check' },
+            workflow: { name: 'KYC Process', runId: '26', stepName: 'Review' },
+          }),
+        ],
+      })
+      .expect(200, { accepted: 1, duplicates: 0, rejected: [] });
+    const project = await server.knex('projects').first('id', 'name', 'sso_enabled');
+    const token = await tokenFor(server, project, userId, ['activity_logs:read']);
+    const listed = await request(server.app)
+      .get('/v1/project/Shop/environment/Production/activity-logs?action=completeWorkflowStep')
+      .set('authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        id: 'agent-log-42',
+        action: 'completeWorkflowStep',
+        inbox: { object: 'inbox', name: 'Ids check' },
+        workflow: { object: 'workflow', name: 'KYC Process', runId: '26', stepName: 'Review' },
+      }),
+    ]);
+    expect(listed.body.data[0]).not.toHaveProperty('label');
   });
 
   it('rejects only the logs of users outside the project, so the agent queue moves on', async () => {
@@ -264,8 +424,8 @@ describe('activity-log ingestion', () => {
       .expect(200, {
         accepted: 1,
         duplicates: 0,
-        rejected: [{ id: 'c-2', reason: 'user 424242 is not a member of this project' }],
+        rejected: [{ index: 1, id: 'c-2', reason: 'user 424242 is not a member of this project' }],
       });
-    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '5' }]);
+    expect(await server.knex('activity_logs').count({ n: '*' })).toEqual([{ n: '8' }]);
   });
 });

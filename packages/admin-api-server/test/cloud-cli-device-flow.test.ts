@@ -399,7 +399,12 @@ describe('GET /liana/environment for canopy-cloud', () => {
 
   it('answers 401 for a missing, unknown or foreign bearer token, before looking at the secret', async () => {
     const detail = {
-      errors: [{ detail: expect.stringContaining('access token is invalid, expired or revoked') }],
+      errors: [
+        {
+          detail: expect.stringContaining('access token is invalid, expired or revoked'),
+          status: 401,
+        },
+      ],
     };
     // An access token of another client (an agent's user login) is no canopy-cloud login.
     const knex = server.knex;
@@ -437,7 +442,7 @@ describe('GET /liana/environment for canopy-cloud', () => {
     });
     expect(unknown).toEqual({
       status: 404,
-      body: { errors: [{ detail: 'No environment has this env secret.' }] },
+      body: { errors: [{ detail: 'No environment has this env secret.', status: 404 }] },
     });
     expect(malformed).toEqual(unknown);
   });
@@ -449,7 +454,7 @@ describe('GET /liana/environment for canopy-cloud', () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({
-      errors: [{ detail: expect.stringContaining('not a member of the project') }],
+      errors: [{ detail: expect.stringContaining('not a member of the project'), status: 403 }],
     });
     // The outsider is a member of the other project.
     const own = await lookUp({

@@ -1,65 +1,131 @@
 import { ApiError } from '../errors';
-import type { ReportedActivityLog } from '../store/activity-log-ingestion';
+import type { RejectedActivityLog, ReportedActivityLog } from '../store/activity-log-ingestion';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;
+/** The longest label, collection, inbox or workflow name kept (longer is refused, not cut). */
+const MAX_TEXT = 10_000;
 
 const ACTIONS = new Set<string>(ACTIVITY_ACTIONS);
 
-const invalid = (path: string, expected: string) =>
-  new ApiError(400, 'invalid_body', `Invalid activity-log batch: ${path} must be ${expected}.`);
+/** A batch split into the logs that can be stored and those refused, with the reason of each. */
+export interface ActivityLogBatch {
+  logs: ReportedActivityLog[];
+  rejected: RejectedActivityLog[];
+}
+
+class InvalidLog extends Error {}
+
+const text = (value: unknown, max = MAX_TEXT) =>
+  typeof value === 'string' && value.length <= max && !value.includes('\u0000');
 
 /**
- * Validates a batch `{"logs": [...]}`.
+ * Validates a batch `{"logs": [...]}` entry by entry: a malformed log is refused on its own
+ * (with its index, its id when it has a usable one, and what is wrong), the others go on to be
+ * stored. The agent resends a refused batch, so one bad log must not block the rest for ever.
  *
- * @throws ApiError 400 naming the first path at fault and what it should be.
+ * @throws ApiError 400 when the body itself is not a batch (no `logs` array, too many logs).
  */
-export function readActivityLogBatch(body: unknown): ReportedActivityLog[] {
+export function readActivityLogBatch(body: unknown): ActivityLogBatch {
   const logs = (body as { logs?: unknown } | null)?.logs;
-  if (!Array.isArray(logs)) throw invalid('the body', '{"logs": [...]}');
-  if (logs.length > MAX_BATCH_SIZE) throw invalid('logs', `at most ${MAX_BATCH_SIZE} entries`);
-  return logs.map((raw: unknown, index) => {
-    const at = (key: string) => `logs[${index}].${key}`;
-    if (typeof raw !== 'object' || raw === null) throw invalid(`logs[${index}]`, 'an object');
-    const log = raw as Record<string, unknown>;
-    if (typeof log.id !== 'string' || log.id.length === 0 || log.id.length > 100) {
-      throw invalid(at('id'), 'a string of 1 to 100 characters');
+  if (!Array.isArray(logs)) {
+    throw new ApiError(
+      400,
+      'invalid_body',
+      'Invalid activity-log batch: the body must be {"logs": [...]}.',
+    );
+  }
+  if (logs.length > MAX_BATCH_SIZE) {
+    throw new ApiError(
+      400,
+      'invalid_body',
+      `Invalid activity-log batch: logs must have at most ${MAX_BATCH_SIZE} entries.`,
+    );
+  }
+  const batch: ActivityLogBatch = { logs: [], rejected: [] };
+  logs.forEach((raw: unknown, index) => {
+    const id = (raw as { id?: unknown } | null)?.id;
+    try {
+      batch.logs.push(readLog(raw, index));
+    } catch (error) {
+      if (!(error instanceof InvalidLog)) throw error;
+      batch.rejected.push({
+        index,
+        id: typeof id === 'string' ? id : null,
+        reason: error.message,
+      });
     }
-    if (typeof log.createdAt !== 'string' || Number.isNaN(Date.parse(log.createdAt))) {
-      throw invalid(at('createdAt'), 'an ISO 8601 date-time');
-    }
-    if (log.type !== 'read' && log.type !== 'write') throw invalid(at('type'), 'read or write');
-    if (typeof log.action !== 'string' || !ACTIONS.has(log.action)) {
-      throw invalid(
-        at('action'),
-        `one of the activity-log actions (got ${JSON.stringify(log.action)})`,
-      );
-    }
-    if (typeof log.label !== 'string') throw invalid(at('label'), 'a string');
-    if (!Number.isInteger(log.userId)) throw invalid(at('userId'), 'an integer');
-    const renderingId = log.renderingId ?? null;
-    if (renderingId !== null && !Number.isInteger(renderingId)) {
-      throw invalid(at('renderingId'), 'an integer or null');
-    }
-    const collectionName = log.collectionName ?? null;
-    if (collectionName !== null && (typeof collectionName !== 'string' || collectionName === '')) {
-      throw invalid(at('collectionName'), 'a non-empty string or null');
-    }
-    const recordIds = log.recordIds ?? [];
-    if (!Array.isArray(recordIds) || recordIds.some((id) => typeof id !== 'string')) {
-      throw invalid(at('recordIds'), 'an array of strings');
-    }
-    return {
-      id: log.id,
-      createdAt: new Date(log.createdAt),
-      type: log.type,
-      action: log.action as ActivityAction,
-      label: log.label,
-      userId: log.userId as number,
-      renderingId: renderingId as number | null,
-      collectionName: collectionName as string | null,
-      recordIds: recordIds as string[],
-    };
   });
+  return batch;
+}
+
+function readLog(raw: unknown, index: number): ReportedActivityLog {
+  const fail = (key: string, expected: string): never => {
+    throw new InvalidLog(`logs[${index}]${key ? `.${key}` : ''} must be ${expected}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', 'an object');
+  const log = raw as Record<string, unknown>;
+  if (!text(log.id, 100) || log.id === '') fail('id', 'a string of 1 to 100 characters');
+  const createdAt = typeof log.createdAt === 'string' ? new Date(log.createdAt) : undefined;
+  const time = createdAt?.getTime();
+  // The range PostgreSQL's timestamptz and JSON dates both hold (years 0 to 9999).
+  if (time === undefined || Number.isNaN(time) || time < -62167219200000 || time > 253402300799999)
+    fail('createdAt', 'an ISO 8601 date-time between the years 0 and 9999');
+  if (log.type !== 'read' && log.type !== 'write') fail('type', 'read or write');
+  if (typeof log.action !== 'string' || !ACTIONS.has(log.action)) {
+    fail('action', `one of the activity-log actions (got ${JSON.stringify(log.action)})`);
+  }
+  const label = log.label ?? null;
+  if (label !== null && !text(label)) fail('label', 'a string, null or absent');
+  if (!isInt4(log.userId)) fail('userId', 'a positive integer');
+  const renderingId = log.renderingId ?? null;
+  if (renderingId !== null && !isInt4(renderingId))
+    fail('renderingId', 'a positive integer or null');
+  const collectionName = log.collectionName ?? null;
+  if (collectionName !== null && (!text(collectionName) || collectionName === '')) {
+    fail('collectionName', 'a non-empty string or null');
+  }
+  const recordIds = log.recordIds ?? [];
+  if (!Array.isArray(recordIds) || !recordIds.every((recordId) => text(recordId))) {
+    fail('recordIds', 'an array of strings');
+  }
+  const inbox = log.inbox ?? null;
+  if (inbox !== null && !isNamed(inbox)) fail('inbox', '{"name": string} or null');
+  const workflow = log.workflow ?? null;
+  if (workflow !== null && !isWorkflow(workflow)) {
+    fail('workflow', '{"name", "runId"[, "stepName", "optionName"]} (strings) or null');
+  }
+  return {
+    id: log.id as string,
+    index,
+    createdAt: createdAt!,
+    type: log.type as 'read' | 'write',
+    action: log.action as ActivityAction,
+    label: label as string | null,
+    userId: log.userId as number,
+    renderingId: renderingId as number | null,
+    collectionName: collectionName as string | null,
+    recordIds: recordIds as string[],
+    inbox: inbox === null ? null : { name: (inbox as { name: string }).name },
+    workflow: workflow as ReportedActivityLog['workflow'],
+  };
+}
+
+const isInt4 = (value: unknown) =>
+  Number.isInteger(value) && (value as number) > 0 && (value as number) <= 2147483647;
+
+const isNamed = (value: unknown): value is { name: string } =>
+  typeof value === 'object' && value !== null && text((value as { name?: unknown }).name);
+
+function isWorkflow(value: unknown): boolean {
+  if (!isNamed(value)) return false;
+  const { runId, stepName, optionName, ...rest } = value as Record<string, unknown>;
+  delete rest.name;
+  return (
+    Object.keys(rest).length === 0 &&
+    text(runId) &&
+    (stepName === undefined || text(stepName)) &&
+    (optionName === undefined || text(optionName))
+  );
 }

@@ -1,20 +1,45 @@
-import type { NextFunction, Request, Response } from 'express';
-import { isApiError } from '../errors';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, fromExpressError, isApiError } from '../errors';
 import type { ServerContext } from '../http/context';
 
-/** Errors of agent routes in the shape the agent reads: `{"errors": [{"detail"}]}`. */
-export function agentErrorHandler(ctx: ServerContext) {
-  return (error: unknown, request: Request, response: Response, _next: NextFunction) => {
-    if (isApiError(error)) {
-      response.status(error.status).json({ errors: [{ detail: error.message }] });
+/** The path prefixes of the agent-facing protocol (platform protocol section 11). */
+export const AGENT_PROTOCOL_PREFIXES = ['/forest', '/liana', '/api'];
+
+/**
+ * Errors of agent routes in the shape agents read (platform protocol section 1):
+ * `{"errors": [{"detail", "status"}]}`. Client errors (validation, unreadable or oversized bodies)
+ * keep their 4xx status; anything else is logged and answered as a bare 500.
+ */
+export function agentErrorHandler(ctx: ServerContext): ErrorRequestHandler {
+  return (error: unknown, request, response, _next) => {
+    const apiError =
+      (isApiError(error) ? error : fromExpressError(error)) ??
+      new ApiError(500, 'internal_error', 'Internal error; see the server logs.', {
+        cause: error,
+      });
+    if (apiError.status >= 500) {
+      (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
+    }
+    if (response.headersSent) {
+      response.destroy(error instanceof Error ? error : undefined);
       return;
     }
-    const parseFailed = (error as { type?: string }).type === 'entity.parse.failed';
-    if (parseFailed) {
-      response.status(400).json({ errors: [{ detail: 'The request body is not valid JSON.' }] });
-      return;
-    }
-    (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
-    response.status(500).json({ errors: [{ detail: 'Internal error; see the server logs.' }] });
+    response
+      .set(apiError.headers)
+      .status(apiError.status)
+      .json({ errors: [{ detail: apiError.message, status: apiError.status }] });
+  };
+}
+
+/** 404 for agent-protocol paths no route serves, in the agents' error shape. */
+export function agentNotFoundHandler(): RequestHandler {
+  return (request, _response, next) => {
+    next(
+      new ApiError(
+        404,
+        'route_not_found',
+        `No route of the platform protocol serves ${request.method} ${request.originalUrl.split('?')[0]}.`,
+      ),
+    );
   };
 }

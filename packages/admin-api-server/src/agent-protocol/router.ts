@@ -2,10 +2,16 @@ import express, { type Request, type Router } from 'express';
 import type { ServerContext } from '../http/context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
-import { declaredCollections, hasSchemaHash, storeSchema } from '../store/environment-schema';
+import {
+  declaredCollections,
+  hasSchemaHash,
+  storedSchema,
+  storeSchema,
+} from '../store/environment-schema';
 import { accessTokenUser, renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
 import { readActivityLogBatch } from './activity-log-batch';
+import { activityLogRequestsRouter } from './activity-log-requests';
 import { agentErrorHandler } from './agent-error-handler';
 import { authenticateEnvironment } from './authenticate-environment';
 import { developerEnvironment, environmentDocument, isDeveloperLookup } from './environment-lookup';
@@ -37,8 +43,32 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
   router.post('/forest/apimaps', json, async (request, response) => {
     const environment = await env(request);
     const { hash, collections } = readSchemaDocument(request.body);
+    const text = JSON.stringify(request.body);
+    // PostgreSQL's jsonb holds no NUL character.
+    if (text.includes('\\u0000')) {
+      throw new ApiError(
+        400,
+        'invalid_body',
+        'Invalid schema upload: strings must not contain NUL.',
+      );
+    }
     await storeSchema(ctx.knex, environment, { hash, document: request.body, collections });
     response.json({});
+  });
+
+  // The MCP server downloads the schema the platform holds (platform protocol section 10): the
+  // JSON:API document the agent uploaded, as it was uploaded.
+  router.get('/liana/forest-schema', async (request, response) => {
+    const environment = await env(request);
+    const document = await storedSchema(ctx.knex, environment.id);
+    if (document === undefined) {
+      throw new ApiError(
+        404,
+        'route_not_found',
+        'No schema has been uploaded for this environment yet; start its agent once.',
+      );
+    }
+    response.json(document);
   });
 
   router.get('/liana/v1/ip-whitelist-rules', async (request, response) => {
@@ -82,10 +112,12 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.get('/liana/v4/permissions/renderings/:renderingId', async (request, response) => {
     const environment = await env(request);
-    const id = Number(request.params.renderingId);
-    const team = Number.isInteger(id)
-      ? await findTeamWithScopes(ctx.knex, environment.projectId, id)
-      : undefined;
+    const raw = String(request.params.renderingId);
+    // Rendering ids are team ids (int4): anything else names no team.
+    const team =
+      /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647
+        ? await findTeamWithScopes(ctx.knex, environment.projectId, Number(raw))
+        : undefined;
     if (!team) {
       throw new ApiError(
         404,
@@ -97,7 +129,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     for (const [name, scope] of Object.entries(team.scopes)) {
       collections[name] = { scope, segments: [], liveQuerySegments: [] };
     }
-    response.json({ team: { id: team.id, name: team.name }, collections, stats: [] });
+    response.json({ team: { id: team.id, name: team.name }, collections, stats: team.charts });
   });
 
   // Agents (MCP) call it with the env secret; canopy-cloud with the env secret and a developer's
@@ -136,10 +168,12 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.post('/liana/v1/activity-logs', json, async (request, response) => {
     const environment = await env(request);
-    const logs = readActivityLogBatch(request.body);
-    response.json(await ingestActivityLogs(ctx.knex, environment, logs));
+    response.json(
+      await ingestActivityLogs(ctx.knex, environment, readActivityLogBatch(request.body)),
+    );
   });
 
+  router.use(activityLogRequestsRouter(ctx));
   router.use(agentErrorHandler(ctx));
   return router;
 }

@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | 'project_not_found'
   | 'environment_not_found'
   | 'note_not_found'
+  | 'activity_log_not_found'
   | 'token_not_found'
   | 'route_not_found'
   | 'rendering_not_found'

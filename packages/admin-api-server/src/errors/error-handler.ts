@@ -13,7 +13,7 @@ export function toErrorResponse(error: ApiError): { status: number; body: ErrorB
 }
 
 /** Express's own errors (body parser, etc.) carry `status`/`type`; map the ones clients cause. */
-function fromExpressError(error: unknown): ApiError | undefined {
+export function fromExpressError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, type } = error as { status?: unknown; type?: unknown };
   if (type === 'entity.parse.failed') {

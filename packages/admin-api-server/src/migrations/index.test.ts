@@ -26,6 +26,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261121-007-mcp-oauth',
         '20261126-001-accounts',
         '20261126-002-keyed-activity-chain',
+        '20261126-101-agent-interop',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

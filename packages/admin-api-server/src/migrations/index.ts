@@ -8,6 +8,7 @@ import * as oidc from './20261121-006-oidc';
 import * as mcpOAuth from './20261121-007-mcp-oauth';
 import * as accounts from './20261126-001-accounts';
 import * as keyedChain from './20261126-002-keyed-activity-chain';
+import * as agentInterop from './20261126-101-agent-interop';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-007-mcp-oauth': mcpOAuth,
   '20261126-001-accounts': accounts,
   '20261126-002-keyed-activity-chain': keyedChain,
+  '20261126-101-agent-interop': agentInterop,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

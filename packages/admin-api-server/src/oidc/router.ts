@@ -7,6 +7,15 @@ import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { loginPage } from './login-page';
 import { createOidcProvider, DEFAULT_OIDC_OPTIONS, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
 
+/** The parameters of an authorization response (RFC 6749 4.1.2 and 4.1.2.1, RFC 9207). */
+const AUTHORIZATION_RESPONSE_PARAMETERS = [
+  'code',
+  'state',
+  'iss',
+  'error',
+  'error_description',
+] as const;
+
 /** The scopes agents ask for (platform protocol 6.3). */
 const AGENT_SCOPES = 'openid email profile';
 
@@ -120,9 +129,17 @@ export function oidcRouter(ctx: ServerContext): Router {
   );
 
   // The redirect URI of agent clients: the page a front end lands on after login. It hands the
-  // code and state over, to be passed to the agent's GET /forest/authentication/callback.
+  // authorization response over, to be passed to the agent's GET /forest/authentication/callback
+  // as query parameters. Discovery advertises authorization_response_iss_parameter_supported
+  // (RFC 9207, mix-up protection), so `iss` is part of that response: the reference agent refuses
+  // a callback without it, and agents that do not check it ignore it (platform protocol 6.1).
+  // A refused login (`error`, `error_description`) is handed over the same way.
   router.get(`${OIDC_PATH}/callback`, (req, res) => {
-    res.json({ code: req.query.code ?? null, state: req.query.state ?? null });
+    const answer: Record<string, unknown> = { code: null, state: null, iss: null };
+    for (const name of AUTHORIZATION_RESPONSE_PARAMETERS) {
+      if (req.query[name] !== undefined) answer[name] = req.query[name];
+    }
+    res.json(answer);
   });
 
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();

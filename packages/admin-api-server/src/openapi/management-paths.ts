@@ -255,6 +255,21 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
         noContent('Removed'),
       ),
     },
+    [`${project}/teams/{teamName}/charts`]: {
+      get: operation(
+        'getTeamCharts',
+        "The charts the team's members with the `user` permission level may run",
+        [PROJECT, team],
+        ok('The charts', body.TEAM_CHARTS_BODY),
+      ),
+      put: operation(
+        'setTeamCharts',
+        "Replace the charts the team's `user`-level members may run (agents refresh within a second)",
+        [PROJECT, team],
+        ok('The charts', body.TEAM_CHARTS_BODY),
+        body.TEAM_CHARTS_BODY,
+      ),
+    },
     [`${project}/ip-whitelist`]: {
       put: operation(
         'setIpWhitelist',

@@ -5,38 +5,55 @@ import { resolveUserTeam } from './model';
 /** One activity log as the agent's reporter sends it (`POST /liana/v1/activity-logs`). */
 export interface ReportedActivityLog {
   id: string;
+  /** Its place in the batch as sent (defaults to its place in the logs given). */
+  index?: number;
   createdAt: Date;
   type: 'read' | 'write';
   action: ActivityAction;
-  label: string;
+  /** Optional, as in the published contract. */
+  label: string | null;
   userId: number;
   renderingId: number | null;
   collectionName: string | null;
   recordIds: string[];
+  inbox: { name: string } | null;
+  workflow: { name: string; runId: string; stepName?: string; optionName?: string } | null;
 }
 
-/** What became of a batch: stored, already stored, or refused (with the reason, per log id). */
+/** A log refused on its own: its place in the batch, its id when it had one, and why. */
+export interface RejectedActivityLog {
+  index: number;
+  id: string | null;
+  reason: string;
+}
+
+/** What became of a batch: stored, already stored, or refused (with the reason, per log). */
 export interface IngestionResult {
   accepted: number;
   duplicates: number;
-  rejected: { id: string; reason: string }[];
+  rejected: RejectedActivityLog[];
 }
 
 /**
  * Stores a batch reported by an agent, once per log id and environment: ids already stored are
- * counted as duplicates, so a retried batch is not duplicated. Each log is attributed to its
- * user, to the team of its rendering (rendering ids are team ids) when the user belongs to it,
- * else to the user's team, and to the environment. The batch commits as one transaction.
+ * counted as duplicates, so a retried batch is not duplicated. The agent's id becomes the log's
+ * public id. Each log is attributed to its user, to the team of its rendering (rendering ids are
+ * team ids) when the user belongs to it, else to the user's team, and to the environment. The
+ * batch commits as one transaction.
  *
  * Logs of users who are not (or no longer) members of the project are rejected one by one, not
  * the batch: the agent retries a refused batch forever, so one stale log must not block the rest.
+ * The batch's `rejected` logs (those that did not validate) are reported with them.
  */
 export async function ingestActivityLogs(
   knex: Knex,
   environment: { id: number; projectId: number },
-  logs: readonly ReportedActivityLog[],
+  batch: { logs: readonly ReportedActivityLog[]; rejected?: readonly RejectedActivityLog[] },
 ): Promise<IngestionResult> {
-  if (logs.length === 0) return { accepted: 0, duplicates: 0, rejected: [] };
+  const { logs } = batch;
+  const refused = [...(batch.rejected ?? [])];
+  if (logs.length === 0) return { accepted: 0, duplicates: 0, rejected: refused };
+  const indexes = new Map(logs.map((log, position) => [log, log.index ?? position]));
   return knex.transaction(async (trx) => {
     const members = new Set<number>(
       (
@@ -49,6 +66,7 @@ export async function ingestActivityLogs(
     const rejected = logs
       .filter((log) => !members.has(log.userId))
       .map((log) => ({
+        index: indexes.get(log)!,
         id: log.id,
         reason: `user ${log.userId} is not a member of this project`,
       }));
@@ -67,19 +85,14 @@ export async function ingestActivityLogs(
     const toStore = candidates.filter((log) => fresh.delete(log.id));
     const teams = new Map<string, number>();
     const inputs = [];
-    for (const [index, log] of toStore.entries()) {
+    for (const log of toStore) {
       const key = `${log.userId}:${log.renderingId}`;
       let teamId = teams.get(key);
       if (teamId === undefined) {
-        const own =
-          log.renderingId === null
-            ? undefined
-            : await memberTeam(trx, environment.projectId, log.userId, log.renderingId);
-        teamId = (own ?? (await resolveUserTeam(trx, environment.projectId, log.userId)))?.id;
-        if (teamId === undefined) throw new Error(`Project ${environment.projectId} has no team.`);
+        teamId = await attributedTeam(trx, environment.projectId, log.userId, log.renderingId);
         teams.set(key, teamId);
       }
-      inputs[index] = {
+      inputs.push({
         environmentId: environment.id,
         userId: log.userId,
         teamId,
@@ -88,20 +101,40 @@ export async function ingestActivityLogs(
         label: log.label,
         collectionName: log.collectionName,
         recordIds: log.recordIds,
+        inbox: log.inbox,
+        workflow: log.workflow,
         createdAt: log.createdAt,
-      };
+        externalId: log.id,
+      });
     }
     await insertActivityLogs(trx, environment.projectId, inputs);
     return {
       accepted: toStore.length,
       duplicates: candidates.length - toStore.length,
-      rejected,
+      rejected: [...refused, ...rejected].sort((a, b) => a.index - b.index),
     };
   });
 }
 
+/**
+ * The team a user's log is attributed to: the team of its rendering (rendering ids are team ids)
+ * when the user belongs to it, else the user's first team, else the project's first team.
+ */
+export async function attributedTeam(
+  trx: Knex | Knex.Transaction,
+  projectId: number,
+  userId: number,
+  renderingId: number | null,
+): Promise<number> {
+  const own =
+    renderingId === null ? undefined : await memberTeam(trx, projectId, userId, renderingId);
+  const teamId = (own ?? (await resolveUserTeam(trx, projectId, userId)))?.id;
+  if (teamId === undefined) throw new Error(`Project ${projectId} has no team.`);
+  return teamId;
+}
+
 async function memberTeam(
-  trx: Knex.Transaction,
+  trx: Knex | Knex.Transaction,
   projectId: number,
   userId: number,
   teamId: number,

@@ -22,6 +22,8 @@ export interface ActivityLogFilters {
 /** A joined activity-log row, as read for the API. */
 export interface ActivityLogRow {
   id: string;
+  /** The author's id of the log (an agent's), its public id when set. */
+  external_id: string | null;
   type: 'read' | 'write';
   action: string;
   label: string | null;
@@ -47,6 +49,7 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
     .where('al.environment_id', filters.environmentId)
     .select(
       'al.id',
+      'al.external_id',
       'al.type',
       'al.action',
       'al.label',

@@ -62,6 +62,11 @@ export interface ActivityLogInput {
   workflow?: { name: string; runId: string; stepName?: string; optionName?: string } | null;
   /** Defaults to now; millisecond precision is kept. */
   createdAt?: Date;
+  /**
+   * The id the log's author gave it (an agent's log id): the log's public id, unique per
+   * environment. Without it, the public id is the row's own.
+   */
+  externalId?: string | null;
 }
 
 /**
@@ -122,6 +127,7 @@ export async function insertActivityLogs(
         record_ids: fields.recordIds,
         inbox_name: fields.inboxName,
         workflow: fields.workflow === null ? null : JSON.stringify(fields.workflow),
+        external_id: input.externalId ?? null,
         created_at: createdAt,
         chain_seq: seq,
         previous_hash: previousHash,

@@ -54,9 +54,11 @@ export async function findTeamWithScopes(
   knex: Knex,
   projectId: number,
   teamId: number,
-): Promise<{ id: number; name: string; scopes: Record<string, unknown> } | undefined> {
+): Promise<
+  { id: number; name: string; scopes: Record<string, unknown>; charts: unknown[] } | undefined
+> {
   const row = await knex('teams')
     .where({ project_id: projectId, id: teamId })
-    .first('id', 'name', 'scopes');
-  return row && { id: row.id, name: row.name, scopes: row.scopes ?? {} };
+    .first('id', 'name', 'scopes', 'charts');
+  return row && { id: row.id, name: row.name, scopes: row.scopes ?? {}, charts: row.charts ?? [] };
 }

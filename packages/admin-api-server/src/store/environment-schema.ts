@@ -48,6 +48,12 @@ export async function storeSchema(
   });
 }
 
+/** The schema document last uploaded for the environment; `undefined` before the first upload. */
+export async function storedSchema(knex: Knex, environmentId: number): Promise<unknown> {
+  const row = await knex('environments').where({ id: environmentId }).first('schema');
+  return row?.schema ?? undefined;
+}
+
 /** The collections the environment's agent declared, by name. */
 export async function declaredCollections(
   knex: Knex,

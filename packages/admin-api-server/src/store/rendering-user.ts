@@ -18,6 +18,42 @@ export interface RenderingUser {
 }
 
 /**
+ * The user and environment behind a user platform token: an MCP platform token, or an OIDC
+ * access token issued to one of an environment's agents.
+ *
+ * @throws ApiError 401 for an unknown, expired or malformed token.
+ */
+export async function resolveUserAccessToken(
+  knex: Knex,
+  keys: readonly SigningKey[],
+  accessToken: string,
+): Promise<{ userId: number; environmentId: number }> {
+  const mcp = verifyMcpToken(keys, accessToken, 'mcp-access');
+  if (mcp) return { userId: mcp.userId, environmentId: mcp.environmentId };
+  // oidc-provider's opaque tokens are short base64url strings; anything else cannot be one.
+  const token = !/^[\w-]{1,512}$/.test(accessToken)
+    ? undefined
+    : await knex('oidc_payloads')
+        .where({ model: 'AccessToken', id: accessToken })
+        .andWhere('expires_at', '>', knex.fn.now())
+        .first('payload');
+  const client =
+    token &&
+    (await knex('oidc_payloads')
+      .where({ model: 'Client', id: token.payload.clientId })
+      .first('payload'));
+  const environmentId = Number(client?.payload.canopy_environment_id);
+  if (!token || !Number.isInteger(environmentId)) {
+    throw new ApiError(
+      401,
+      'unauthorized',
+      'The user access token is unknown or expired; log in again.',
+    );
+  }
+  return { userId: Number(token.payload.accountId), environmentId };
+}
+
+/**
  * The user id behind a user access token of this environment: an OIDC access token issued to
  * one of its agents, or an MCP platform token issued for it.
  *
@@ -29,25 +65,15 @@ export async function accessTokenUser(
   environment: { id: number },
   accessToken: string,
 ): Promise<number> {
-  const mcp = verifyMcpToken(keys, accessToken, 'mcp-access');
-  if (mcp?.environmentId === environment.id) return mcp.userId;
-  const token = await knex('oidc_payloads')
-    .where({ model: 'AccessToken', id: accessToken })
-    .andWhere('expires_at', '>', knex.fn.now())
-    .first('payload');
-  const client =
-    token &&
-    (await knex('oidc_payloads')
-      .where({ model: 'Client', id: token.payload.clientId })
-      .first('payload'));
-  if (!token || client?.payload.canopy_environment_id !== String(environment.id)) {
+  const resolved = await resolveUserAccessToken(knex, keys, accessToken);
+  if (resolved.environmentId !== environment.id) {
     throw new ApiError(
       401,
       'unauthorized',
       'The user access token is unknown or expired; log in again.',
     );
   }
-  return Number(token.payload.accountId);
+  return resolved.userId;
 }
 
 /**

@@ -3,7 +3,7 @@ import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/
 import { bootstrapProject, type AdminApiServer } from '../../src';
 import { startTestServer } from '../helpers/test-server';
 import { defineAgentScenario, ORDERS_SQL, type ObservedLog } from './agent-scenario';
-import { managementApi } from '../helpers/management-api';
+import { createSupportShop, managementApi } from '../helpers/management-api';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer | undefined;
@@ -31,18 +31,7 @@ defineAgentScenario('admin-api-server', async () => {
   });
   const api = managementApi(url, owner.userId);
 
-  await api('POST', '/v1/projects', { name: 'Shop' });
-  const { secret } = await api('POST', '/v1/project/Shop/environments', { name: 'Production' });
-  await api('POST', '/v1/project/Shop/roles', { name: 'Support' });
-  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
-  const ada = await api('POST', '/v1/project/Shop/members', {
-    email: 'ada@example.com',
-    firstName: 'Ada',
-    lastName: 'Byron',
-    permissionLevel: 'user',
-    roleName: 'Support',
-    teamNames: ['Support'],
-  });
+  const { secret, team, ada } = await createSupportShop(api);
   const { token } = await api('POST', '/v1/project/Shop/application-tokens', {
     name: 'scenario',
     scopes: ['activity_logs:read'],

@@ -7,7 +7,7 @@ import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/
 import { createUser, type AdminApiServer } from '../../src';
 import { loginThroughOidc } from '../helpers/oidc-login';
 import { startTestServer } from '../helpers/test-server';
-import { managementApi } from '../helpers/management-api';
+import { createSupportShop, managementApi } from '../helpers/management-api';
 
 // Issue #9, end to end: admin-api-server on PostgreSQL; project, environment, role, team and
 // users made through the management API over HTTP; an agent on @canopy/datasource-sql serving a
@@ -57,22 +57,8 @@ it('logs a user in through OIDC, serves her calls, and shows her activity throug
   const owner = await createUser(server.knex, { email: 'owner@example.com', username: 'Owner' });
   const api = managementApi(url, owner.id);
 
-  await api('POST', '/v1/projects', { name: 'Shop' });
-  const { secret } = await api('POST', '/v1/project/Shop/environments', {
-    name: 'Production',
-    type: 'production',
-  });
+  const { secret, team, ada } = await createSupportShop(api, { type: 'production' });
   expect(secret).toMatch(/^[0-9a-f]{64}$/);
-  await api('POST', '/v1/project/Shop/roles', { name: 'Support' });
-  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
-  const ada = await api('POST', '/v1/project/Shop/members', {
-    email: 'ada@example.com',
-    firstName: 'Ada',
-    lastName: 'Byron',
-    permissionLevel: 'user',
-    roleName: 'Support',
-    teamNames: ['Support'],
-  });
   // Ada sets her own password through the one-time invitation the admin handed her.
   await api('POST', '/v1/account/password', {
     token: ada.invitation.token,

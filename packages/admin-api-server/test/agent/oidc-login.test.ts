@@ -100,12 +100,24 @@ it('logs a user in to the agent through the OIDC flow, driven over HTTP', async 
   });
   const callback = new URL(resumed.headers.get('location')!, url);
   expect(callback.pathname).toBe('/oidc/callback');
-  const code = callback.searchParams.get('code')!;
-  const state = callback.searchParams.get('state')!;
-  expect(JSON.parse(state)).toEqual({ renderingId: teamId });
+  // The callback page hands the whole authorization response over, `iss` included: discovery
+  // advertises authorization_response_iss_parameter_supported, so agents may require it.
+  const discovery = (await (
+    await fetch(`${url}/oidc/.well-known/openid-configuration`)
+  ).json()) as { issuer: string; authorization_response_iss_parameter_supported?: boolean };
+  expect(discovery.authorization_response_iss_parameter_supported).toBe(true);
+  const page = await fetch(callback);
+  const response = (await page.json()) as { code: string; state: string; iss: string };
+  expect(response).toEqual({
+    code: callback.searchParams.get('code'),
+    state: callback.searchParams.get('state'),
+    iss: discovery.issuer,
+  });
+  expect(JSON.parse(response.state)).toEqual({ renderingId: teamId });
 
+  // Our agent takes the same parameters (it ignores `iss`).
   const exchanged = await fetch(
-    `${agentUrl}/authentication/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+    `${agentUrl}/authentication/callback?${new URLSearchParams(response).toString()}`,
   );
   const body = (await exchanged.json()) as { token: string; tokenData: Record<string, unknown> };
   expect(exchanged.status).toBe(200);

@@ -31,3 +31,31 @@ export function managementApi(
     return text ? JSON.parse(text) : null;
   };
 }
+
+/**
+ * Through the management API: project `Shop` with environment `Production` (production unless
+ * `environment` says otherwise), role and team `Support`, and Ada Byron, a `user`-level member
+ * with that role and team. Answers the env secret, the team and Ada's member item.
+ */
+export async function createSupportShop(
+  api: ReturnType<typeof managementApi>,
+  environment: { type?: 'production' | 'development'; apiEndpoint?: string } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ secret: string; team: any; ada: any }> {
+  await api('POST', '/v1/projects', { name: 'Shop' });
+  const { secret } = await api('POST', '/v1/project/Shop/environments', {
+    name: 'Production',
+    ...environment,
+  });
+  await api('POST', '/v1/project/Shop/roles', { name: 'Support' });
+  const team = await api('POST', '/v1/project/Shop/teams', { name: 'Support' });
+  const ada = await api('POST', '/v1/project/Shop/members', {
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Byron',
+    permissionLevel: 'user',
+    roleName: 'Support',
+    teamNames: ['Support'],
+  });
+  return { secret, team, ada };
+}

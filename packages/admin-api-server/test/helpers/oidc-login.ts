@@ -47,12 +47,21 @@ export async function loginThroughOidc(input: {
     headers: { cookie: jar.header() },
   });
   const callback = new URL(resumed.headers.get('location')!, serverUrl);
-  const code = callback.searchParams.get('code');
-  const state = callback.searchParams.get('state');
-  if (!code || !state) throw new Error(`The provider redirected to ${callback.pathname}`);
-  const exchanged = await fetch(
-    `${agentUrl}/authentication/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
-  );
+  if (callback.pathname !== '/oidc/callback') {
+    throw new Error(`The provider redirected to ${callback.pathname}`);
+  }
+  // The front end reads the authorization response from the callback page and passes all of it
+  // (code, state, iss) to the agent.
+  const landed = await fetch(callback);
+  const response = (await landed.json()) as Record<string, string | null>;
+  if (!response.code || !response.state) {
+    throw new Error(`The callback page answered ${landed.status}: ${JSON.stringify(response)}`);
+  }
+  const parameters = new URLSearchParams();
+  for (const [name, value] of Object.entries(response)) {
+    if (value !== null) parameters.set(name, value);
+  }
+  const exchanged = await fetch(`${agentUrl}/authentication/callback?${parameters.toString()}`);
   if (exchanged.status !== 200) {
     throw new Error(`The agent's callback answered ${exchanged.status}: ${await exchanged.text()}`);
   }

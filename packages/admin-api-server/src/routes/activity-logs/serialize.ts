@@ -28,7 +28,7 @@ export interface ActivityLogItem {
 export function activityLogItem(row: ActivityLogRow, environmentName: string): ActivityLogItem {
   const item: ActivityLogItem = {
     object: 'activityLog',
-    id: String(row.id),
+    id: row.external_id ?? String(row.id),
     type: row.type,
     action: row.action,
     recordIds: row.record_ids,

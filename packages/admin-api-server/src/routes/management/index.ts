@@ -12,7 +12,14 @@ import {
 } from '../../store/management/environments';
 import { createProjectFor } from '../../store/management/projects';
 import { createRole, deleteRole, listRoles, updateRole } from '../../store/management/roles';
-import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
+import {
+  createTeamWithLog,
+  deleteTeam,
+  listTeams,
+  setTeamCharts,
+  teamCharts,
+  updateTeam,
+} from '../../store/management/teams';
 import { bodyParser } from '../../validation/ajv';
 import { accountLink } from '../account/password-page';
 import * as schemas from './schemas';
@@ -39,6 +46,7 @@ const parse = {
   updateRole: bodyParser<Parameters<typeof updateRole>[4]>(schemas.ROLE_BODY(false)),
   createTeam: bodyParser<Parameters<typeof createTeamWithLog>[3]>(schemas.TEAM_BODY(true)),
   updateTeam: bodyParser<Parameters<typeof updateTeam>[4]>(schemas.TEAM_BODY(false)),
+  charts: bodyParser<{ charts: Record<string, unknown>[] }>(schemas.TEAM_CHARTS_BODY),
   ipWhitelist: bodyParser<{ rules: unknown[] | null }>(schemas.IP_WHITELIST_BODY),
 };
 
@@ -207,6 +215,23 @@ export function managementRouter(ctx: ServerContext): Router {
       const { projectId, actorId } = ids(req);
       await deleteTeam(ctx.knex, projectId, actorId, String(req.params.teamName));
       res.status(204).end();
+    })
+    .get(`${base}/teams/:teamName/charts`, admin, async (req, res) => {
+      const { projectId } = ids(req);
+      res.json({ charts: await teamCharts(ctx.knex, projectId, String(req.params.teamName)) });
+    })
+    .put(`${base}/teams/:teamName/charts`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      const { charts } = parse.charts(req.body);
+      res.json({
+        charts: await setTeamCharts(
+          ctx.knex,
+          projectId,
+          actorId,
+          String(req.params.teamName),
+          charts,
+        ),
+      });
     })
     .put(`${base}/ip-whitelist`, admin, async (req, res) => {
       const { projectId } = ids(req);

@@ -31,6 +31,67 @@ export const TEAM_SCOPES: JsonSchema = {
     'Condition tree per collection name, e.g. {"orders": {"field": "region", "operator": "equal", "value": "EU"}}',
 };
 
+/** The keys agents compare charts on (platform protocol 5.3); a stored chart has no others. */
+export const CHART_KEYS = [
+  'type',
+  'apiRoute',
+  'smartRoute',
+  'query',
+  'connectionName',
+  'labelFieldName',
+  'filter',
+  'sourceCollectionName',
+  'aggregator',
+  'aggregateFieldName',
+  'groupByFieldName',
+  'relationshipFieldName',
+  'limit',
+  'timeRange',
+  'objective',
+  'numeratorChartId',
+  'denominatorChartId',
+] as const;
+
+/** One chart a team's `user`-level members may run, in the shape the front end posts it. */
+export const CHART: JsonSchema = {
+  type: 'object',
+  properties: Object.fromEntries(
+    CHART_KEYS.map((key) => [
+      key,
+      key === 'type'
+        ? {
+            type: 'string',
+            enum: ['Pie', 'Value', 'Leaderboard', 'Line', 'Objective', 'Percentage', 'Smart'],
+          }
+        : {
+            anyOf: [
+              { type: 'string', maxLength: 10000 },
+              key === 'filter' ? { type: 'object' } : { type: 'number' },
+              { type: 'null' },
+            ],
+          },
+    ]),
+  ),
+  required: ['type'],
+  additionalProperties: false,
+};
+
+/** `PUT /v1/project/{p}/teams/{t}/charts` and its answer. */
+export const TEAM_CHARTS_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    charts: {
+      type: 'array',
+      maxItems: 1000,
+      items: CHART,
+      description:
+        'The charts the members of the team with the `user` permission level may run; admins, developers and editors may run any chart. Agents compare a chart request with these on the keys listed, ignoring null values and value types.',
+    },
+  },
+  required: ['charts'],
+  additionalProperties: false,
+};
+
 const ENVIRONMENT_TYPE: JsonSchema = { type: 'string', enum: ['development', 'production'] };
 const API_ENDPOINT: JsonSchema = { type: ['string', 'null'], format: 'uri' };
 const TAGS: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
+import { insertAdminLogs } from '../admin-log-writer';
 import { publishPlatformEvent } from '../platform-events';
 import { namedResourceStore, type NamedRow } from './named-project-resource';
 import { assertKnownScopes } from './validate-references';
@@ -85,4 +86,49 @@ export async function deleteTeam(
   name: string,
 ): Promise<void> {
   await teams.remove(knex, projectId, actorId, name);
+}
+
+/** The charts of a team (rendering `stats`, platform protocol 5.3). @throws ApiError 404. */
+export async function teamCharts(
+  knex: Knex,
+  projectId: number,
+  name: string,
+): Promise<Record<string, unknown>[]> {
+  const row = await knex('teams').where({ project_id: projectId, name }).first('charts');
+  if (!row) throw new ApiError(404, 'team_not_found', `Project has no team named "${name}".`);
+  return row.charts;
+}
+
+/**
+ * Replaces the charts a team's `user`-level members may run, with its admin log; agents drop
+ * the team's rendering cache within a second (`refresh-renderings`).
+ *
+ * @throws ApiError 404 for an unknown team.
+ */
+export async function setTeamCharts(
+  knex: Knex,
+  projectId: number,
+  actorId: number | null,
+  name: string,
+  charts: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
+  return knex.transaction(async (trx) => {
+    const team = await trx('teams').where({ project_id: projectId, name }).forUpdate().first('id');
+    if (!team) throw new ApiError(404, 'team_not_found', `Project has no team named "${name}".`);
+    await trx('teams')
+      .where({ id: team.id })
+      .update({ charts: JSON.stringify(charts) });
+    await insertAdminLogs(trx, projectId, [
+      {
+        type: 'update',
+        resource: 'team',
+        initiator: 'administrator',
+        userId: actorId,
+        previousValue: { name },
+        newValue: { name },
+      },
+    ]);
+    await publishPlatformEvent(trx, projectId, 'refresh-renderings', { renderingIds: [team.id] });
+    return charts;
+  });
 }
