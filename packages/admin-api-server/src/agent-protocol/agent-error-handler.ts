@@ -1,20 +1,26 @@
 import type { NextFunction, Request, Response } from 'express';
-import { isApiError } from '../errors';
+import { toApiError } from '../errors';
 import type { ServerContext } from '../http/context';
 
-/** Errors of agent routes in the shape the agent reads: `{"errors": [{"detail"}]}`. */
+/**
+ * Errors of agent routes in the shape the agent reads: `{"errors": [{"detail"}]}`. The status
+ * comes from the server's one error translator, so what a client caused is a 4xx here too.
+ */
 export function agentErrorHandler(ctx: ServerContext) {
   return (error: unknown, request: Request, response: Response, _next: NextFunction) => {
-    if (isApiError(error)) {
-      response.status(error.status).json({ errors: [{ detail: error.message }] });
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
+    }
+    if (response.headersSent) {
+      response.destroy();
       return;
     }
-    const parseFailed = (error as { type?: string }).type === 'entity.parse.failed';
-    if (parseFailed) {
-      response.status(400).json({ errors: [{ detail: 'The request body is not valid JSON.' }] });
-      return;
-    }
-    (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
-    response.status(500).json({ errors: [{ detail: 'Internal error; see the server logs.' }] });
+    const detail =
+      apiError.status >= 500 ? 'Internal error; see the server logs.' : apiError.message;
+    response
+      .set(apiError.headers)
+      .status(apiError.status)
+      .json({ errors: [{ detail }] });
   };
 }

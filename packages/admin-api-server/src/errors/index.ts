@@ -1,3 +1,9 @@
 export { ApiError, isApiError, type ApiErrorCode, type ApiErrorOptions } from './api-error';
 export { invalidParameter, invalidBody, unauthorized, forbidden } from './factories';
-export { errorHandler, notFoundHandler, toErrorResponse, type ErrorBody } from './error-handler';
+export {
+  errorHandler,
+  notFoundHandler,
+  toApiError,
+  toErrorResponse,
+  type ErrorBody,
+} from './error-handler';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { formBody, jsonBody } from '../http/body';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import { isApiError } from '../errors';
 import type { ServerContext } from '../http/context';
@@ -11,6 +12,7 @@ import {
   type McpClient,
 } from '../store/mcp-oauth';
 import { verifyUserPassword } from '../store/model/passwords';
+import { readId } from '../validation/input-rules';
 import { authorizePage } from './authorize-page';
 import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
 
@@ -79,8 +81,8 @@ interface AuthorizeRequest {
  */
 export function mcpOAuthRouter(ctx: ServerContext): Router {
   const router = express.Router();
-  const forms = express.urlencoded({ extended: false });
-  const json = express.json();
+  const forms = formBody();
+  const json = jsonBody();
 
   async function readAuthorize(source: Record<string, unknown>): Promise<AuthorizeRequest> {
     const params: Record<string, string> = {};
@@ -103,10 +105,11 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
         'A code_challenge with method S256 is required.',
       );
     }
-    const environmentId = Number(params.environmentId);
-    const environment = Number.isInteger(environmentId)
-      ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
-      : undefined;
+    const environmentId = readId(params.environmentId);
+    const environment =
+      environmentId !== undefined
+        ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
+        : undefined;
     if (!environment) {
       throw new OAuthError(400, 'invalid_request', 'environmentId names no environment.');
     }
@@ -185,7 +188,7 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
           .orderBy('mt.team_id')
           .pluck('mt.team_id')
       : [];
-    const asked = Number(request.params.renderingId);
+    const asked = readId(request.params.renderingId);
     const renderingId =
       request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
     if (!user || renderingId === undefined) {
@@ -215,9 +218,20 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     res.redirect(302, target.href);
   });
 
-  router.post('/oauth/token', json, forms, async (req: Request, res) => {
+  // The env secret is checked before the body is read.
+  const agent: RequestHandler = async (req, res, next) => {
     try {
-      const environment = await authenticateEnvironment(ctx.knex, req);
+      res.locals.environment = await authenticateEnvironment(ctx.knex, req);
+    } catch (failure) {
+      send(res, failure);
+      return;
+    }
+    next();
+  };
+
+  router.post('/oauth/token', agent, json, forms, async (req: Request, res) => {
+    try {
+      const environment = res.locals.environment as { id: number; projectId: number };
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (body.grant_type === 'authorization_code') {
         const grant = await consumeMcpCode(ctx.knex, String(body.code));

@@ -1,4 +1,11 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
+import { formBody, jsonBody } from '../http/body';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import type { ServerContext } from '../http/context';
@@ -50,8 +57,13 @@ export function oidcRouter(ctx: ServerContext): Router {
 
   const router = express.Router();
 
-  router.post(`${OIDC_PATH}/reg`, express.json(), async (req, _res, next) => {
-    const environment = await authenticateEnvironment(ctx.knex, req);
+  // The env secret is checked before the body is read.
+  const registrant: RequestHandler = async (req, res, next) => {
+    res.locals.environment = await authenticateEnvironment(ctx.knex, req);
+    next();
+  };
+  router.post(`${OIDC_PATH}/reg`, registrant, jsonBody(), async (req, res, next) => {
+    const environment = res.locals.environment as { id: number };
     req.body = {
       ...(req.body as object),
       redirect_uris: [`${origin(req)}${OIDC_PATH}/callback`],
@@ -68,55 +80,51 @@ export function oidcRouter(ctx: ServerContext): Router {
     res.type('html').send(loginPage(details.uid));
   });
 
-  router.post(
-    `${OIDC_PATH}/interaction/:uid/login`,
-    express.urlencoded({ extended: false }),
-    async (req, res) => {
-      const provider = await providerFor(req);
-      const details = await provider.interactionDetails(req, res);
-      const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
-      const user =
-        typeof email === 'string' && typeof password === 'string'
-          ? await verifyUserPassword(ctx.knex, email, password)
-          : undefined;
-      const clientId = String(details.params.client_id);
-      const cli = clientId === CLI_CLIENT_ID;
-      const client = await provider.Client.find(clientId);
-      const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
-      // canopy-cloud logins are bound to no environment (membership is checked per lookup).
-      const member =
-        user &&
-        (cli ||
-          (await ctx
-            .knex('project_memberships as m')
-            .join('environments as e', 'e.project_id', 'm.project_id')
-            .where({ 'm.user_id': user.id, 'e.id': environmentId })
-            .first('m.id')));
-      if (!user || !member) {
-        res
-          .status(401)
-          .type('html')
-          .send(
-            loginPage(
-              details.uid,
-              user
-                ? 'This account is not a member of the project of this agent.'
-                : 'Wrong email or password.',
-            ),
-          );
-        return;
-      }
-      const grant = new provider.Grant({ accountId: String(user.id), clientId });
-      grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
-      const grantId = await grant.save();
-      await provider.interactionFinished(
-        req,
-        res,
-        { login: { accountId: String(user.id) }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
-    },
-  );
+  router.post(`${OIDC_PATH}/interaction/:uid/login`, formBody(), async (req, res) => {
+    const provider = await providerFor(req);
+    const details = await provider.interactionDetails(req, res);
+    const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
+    const user =
+      typeof email === 'string' && typeof password === 'string'
+        ? await verifyUserPassword(ctx.knex, email, password)
+        : undefined;
+    const clientId = String(details.params.client_id);
+    const cli = clientId === CLI_CLIENT_ID;
+    const client = await provider.Client.find(clientId);
+    const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
+    // canopy-cloud logins are bound to no environment (membership is checked per lookup).
+    const member =
+      user &&
+      (cli ||
+        (await ctx
+          .knex('project_memberships as m')
+          .join('environments as e', 'e.project_id', 'm.project_id')
+          .where({ 'm.user_id': user.id, 'e.id': environmentId })
+          .first('m.id')));
+    if (!user || !member) {
+      res
+        .status(401)
+        .type('html')
+        .send(
+          loginPage(
+            details.uid,
+            user
+              ? 'This account is not a member of the project of this agent.'
+              : 'Wrong email or password.',
+          ),
+        );
+      return;
+    }
+    const grant = new provider.Grant({ accountId: String(user.id), clientId });
+    grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: String(user.id) }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  });
 
   // The redirect URI of agent clients: the page a front end lands on after login. It hands the
   // code and state over, to be passed to the agent's GET /forest/authentication/callback.

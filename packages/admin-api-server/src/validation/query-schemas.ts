@@ -1,4 +1,5 @@
 import type { JsonSchema } from './ajv';
+import { ID_SCHEMA } from './input-rules';
 
 /** The five comparison suffixes of date filters. */
 export const DATE_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte'] as const;
@@ -55,7 +56,7 @@ export const CURSOR_PROPERTY: JsonSchema = {
 /** `userEmail`, `userId` filters. */
 export const USER_FILTER_PROPERTIES: Record<string, JsonSchema> = {
   userEmail: { type: 'string', format: 'email', description: 'The user email' },
-  userId: { type: 'integer', minimum: 1, description: 'The user id' },
+  userId: { ...ID_SCHEMA, description: 'The user id' },
 };
 
 /** `teamName`, `collectionName`, `recordId` filters. */

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { bearerToken, verifyPlatformToken, type SessionTokenClaims } from '../../auth';
-import { ApiError, forbidden, invalidParameter } from '../../errors';
+import { ApiError, forbidden } from '../../errors';
 import { required, type ServerContext } from '../../http/context';
 import { chargeRequest } from '../../rate-limit';
 import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
@@ -15,7 +15,9 @@ import { createRole, deleteRole, listRoles, updateRole } from '../../store/manag
 import { createTeamWithLog, deleteTeam, listTeams, updateTeam } from '../../store/management/teams';
 import { findPermissionLevel, findProjectByName } from '../../store/model';
 import { setUserPassword } from '../../store/model/passwords';
+import { authenticatedBody, jsonBody } from '../../http/body';
 import { bodyParser } from '../../validation/ajv';
+import { idParam } from '../../validation/input-rules';
 import * as schemas from './schemas';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
@@ -28,6 +30,15 @@ async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<Req
   const userId = Number(claims.sub);
   await chargeRequest(ctx.rateLimiter, res, `session:${userId}`);
   return userId;
+}
+
+/** Any valid session token (creating a project). */
+function requireSessionUser(ctx: ServerContext): RequestHandler {
+  return async (req, res, next) => {
+    const userId = await sessionUser(ctx, req, res);
+    req.platformAuth = { kind: 'session', userId, scopes: [], sso: false };
+    next();
+  };
 }
 
 /** Session token of an `admin` member of `:projectName`. */
@@ -72,9 +83,7 @@ const parse = {
 };
 
 function userIdParam(req: Request): number {
-  const raw = String(req.params.userId);
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw invalidParameter('userId', 'must be a positive integer');
-  return Number(raw);
+  return idParam('userId', req.params.userId);
 }
 
 /**
@@ -84,15 +93,16 @@ function userIdParam(req: Request): number {
  * care about publish a server-sent event to them.
  */
 export function managementRouter(ctx: ServerContext): Router {
-  const admin = requireProjectAdmin(ctx);
+  // The body is read once the caller is known to be an admin of the project.
+  const admin = authenticatedBody(requireProjectAdmin(ctx));
   const base = '/v1/project/:projectName';
   const ids = (req: Request) => ({
     projectId: required(req.project, 'project').id,
     actorId: required(req.platformAuth, 'auth').userId,
   });
   return Router()
-    .post('/v1/projects', async (req, res) => {
-      const userId = await sessionUser(ctx, req, res);
+    .post('/v1/projects', requireSessionUser(ctx), jsonBody(), async (req, res) => {
+      const userId = required(req.platformAuth, 'auth').userId;
       const project = await createProjectFor(ctx.knex, userId, parse.project(req.body).name);
       res.status(201).json({ id: project.id, name: project.name });
     })
