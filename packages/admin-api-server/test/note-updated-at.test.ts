@@ -22,7 +22,7 @@ afterAll(() => server.close());
 async function newestMessageVersusNote(noteId: number) {
   const note = await server.knex('notes').where({ id: noteId }).first('updated_at');
   const newest = await server.knex('note_messages').where({ note_id: noteId }).max('created_at');
-  return { updatedAt: note.updated_at as Date, newestMessage: newest[0].max as Date };
+  return { updatedAt: note.updated_at as Date, newestMessage: newest[0]!.max as Date };
 }
 
 it('keeps updatedAt at or after the newest message when an older transaction writes last', async () => {
