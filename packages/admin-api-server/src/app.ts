@@ -4,10 +4,10 @@ import { agentErrorHandler } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
-import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
 import { rejectNulInUrl } from './http/body';
+import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
 import { OIDC_PATH } from './oidc/provider';
 import { activityLogsRouter } from './routes/activity-logs';
@@ -29,7 +29,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestLogger(ctx.logger));
-  app.use(helmet());
+  app.use(securityHeaders());
   app.use(rejectNulInUrl());
   // Bodies are read by each route after it authenticated the caller (src/http/body.ts).
   app.use(agentProtocolRouter(ctx, events));
