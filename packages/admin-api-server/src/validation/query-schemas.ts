@@ -42,7 +42,8 @@ export const LIMIT_PROPERTY: JsonSchema = {
   minimum: 1,
   maximum: 100,
   default: 10,
-  description: 'Number of items to return, 1 to 100.',
+  description:
+    'Number of items to return, 1 to 100 inclusive. The published contract pairs `minimum: 1` with `exclusiveMinimum: true` while its text says "between 1 and 100"; the text wins, so `limit=1` is accepted.',
 };
 
 /** The opaque pagination cursor returned as `nextCursor`. */
