@@ -174,6 +174,33 @@ const AGENT: [string, string, Call, number, RegExp][] = [
   ['POST', '/forest/apimaps', { secret: true, body: DEEP }, 400, /deeper than 64/],
   ['POST', '/oidc/reg', { secret: true, body: DEEP }, 400, /deeper than 64/],
   ['GET', '/liana/v4/permissions/users?x=%00', { secret: true }, 400, /NUL/],
+  ...[
+    { createdAt: '2026-06-30T23:59:60Z' },
+    { createdAt: '-100000-01-01T00:00:00Z' },
+    { userId: 3_000_000_000 },
+    { renderingId: 1e30 },
+  ].map((fault): [string, string, Call, number, RegExp] => [
+    'POST',
+    '/liana/v1/activity-logs',
+    {
+      secret: true,
+      body: JSON.stringify({
+        logs: [
+          {
+            id: 'a1',
+            createdAt: '2026-01-31T12:00:00.000Z',
+            type: 'read',
+            action: 'index',
+            label: 'x',
+            userId: 1,
+            ...fault,
+          },
+        ],
+      }),
+    },
+    400,
+    new RegExp(Object.keys(fault)[0]!),
+  ]),
 ];
 
 it.each(AGENT)(

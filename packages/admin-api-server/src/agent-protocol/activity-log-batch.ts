@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 import type { ReportedActivityLog } from '../store/activity-log-ingestion';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
+import { parseInstant, readId } from '../validation/input-rules';
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;
@@ -26,8 +27,9 @@ export function readActivityLogBatch(body: unknown): ReportedActivityLog[] {
     if (typeof log.id !== 'string' || log.id.length === 0 || log.id.length > 100) {
       throw invalid(at('id'), 'a string of 1 to 100 characters');
     }
-    if (typeof log.createdAt !== 'string' || Number.isNaN(Date.parse(log.createdAt))) {
-      throw invalid(at('createdAt'), 'an ISO 8601 date-time');
+    const createdAt = parseInstant(log.createdAt);
+    if (createdAt === undefined) {
+      throw invalid(at('createdAt'), 'an ISO 8601 date-time of a year 0001 to 9999');
     }
     if (log.type !== 'read' && log.type !== 'write') throw invalid(at('type'), 'read or write');
     if (typeof log.action !== 'string' || !ACTIONS.has(log.action)) {
@@ -37,10 +39,11 @@ export function readActivityLogBatch(body: unknown): ReportedActivityLog[] {
       );
     }
     if (typeof log.label !== 'string') throw invalid(at('label'), 'a string');
-    if (!Number.isInteger(log.userId)) throw invalid(at('userId'), 'an integer');
+    if (readId(log.userId) === undefined)
+      throw invalid(at('userId'), 'a user id (1 to 2147483647)');
     const renderingId = log.renderingId ?? null;
-    if (renderingId !== null && !Number.isInteger(renderingId)) {
-      throw invalid(at('renderingId'), 'an integer or null');
+    if (renderingId !== null && readId(renderingId) === undefined) {
+      throw invalid(at('renderingId'), 'a rendering id (1 to 2147483647) or null');
     }
     const collectionName = log.collectionName ?? null;
     if (collectionName !== null && (typeof collectionName !== 'string' || collectionName === '')) {
@@ -52,7 +55,7 @@ export function readActivityLogBatch(body: unknown): ReportedActivityLog[] {
     }
     return {
       id: log.id,
-      createdAt: new Date(log.createdAt),
+      createdAt,
       type: log.type,
       action: log.action as ActivityAction,
       label: log.label,
