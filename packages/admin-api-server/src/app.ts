@@ -8,11 +8,13 @@ import {
 import { agentProtocolRouter } from './agent-protocol/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
-import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
+import { rejectNulInUrl } from './http/body';
+import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
 import { accountRouter } from './routes/account';
+import { OIDC_PATH } from './oidc/provider';
 import { activityLogsRouter } from './routes/activity-logs';
 import { adminLogsRouter } from './routes/admin-logs';
 import { applicationTokensRouter } from './routes/application-tokens';
@@ -22,7 +24,7 @@ import { notesRouter } from './routes/notes';
 import { operationsRouter } from './routes/operations';
 
 /**
- * The express application: request id and logging, security headers, JSON bodies (1 MB), the
+ * The express application: request id and logging, security headers, no NUL in the URL, the
  * agent-facing platform protocol (its own error shape), the public routes, then the single
  * error handler. Database, config and rate limiter come from `ctx`.
  */
@@ -32,12 +34,13 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestLogger(ctx.logger));
-  app.use(helmet());
-  // Before the 1 MB JSON parser: schema uploads are larger.
+  app.use(securityHeaders());
+  app.use(rejectNulInUrl());
+  // Bodies are read by each route after it authenticated the caller (src/http/body.ts).
   app.use(agentProtocolRouter(ctx, events));
-  app.use(oidcRouter(ctx), agentErrorHandler(ctx));
+  app.use(oidcRouter(ctx));
+  app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
   app.use(mcpOAuthRouter(ctx));
-  app.use(express.json({ limit: '1mb' }));
   app.use(operationsRouter(ctx.knex));
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));

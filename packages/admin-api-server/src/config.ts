@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './http/export-limits';
 
 /** One HMAC key for signing application and session tokens; its `id` travels as the JWT `kid`. */
 export interface SigningKey {
@@ -80,6 +81,12 @@ export interface AdminApiServerConfig {
    * `interval` of device authorizations (`OIDC_DEVICE_POLL_INTERVAL_SECONDS`); default 5.
    */
   readonly oidcDevicePollIntervalSeconds?: number;
+  /**
+   * Bounds of streamed exports (`EXPORT_MAX_CONCURRENT`, `EXPORT_MAX_PER_TOKEN`,
+   * `EXPORT_IDLE_TIMEOUT_SECONDS`, `EXPORT_MAX_DURATION_SECONDS`); defaults in
+   * {@link DEFAULT_EXPORT_LIMITS}.
+   */
+  readonly exports?: Partial<ExportLimits>;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */
@@ -220,6 +227,22 @@ export function loadConfig(
     ...(env.CANOPY_PUBLIC_URL ? { publicUrl: checkPublicUrl(env.CANOPY_PUBLIC_URL) } : {}),
     oidcAccessTokenTtlSeconds: integer(env, 'OIDC_ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
     oidcDevicePollIntervalSeconds: integer(env, 'OIDC_DEVICE_POLL_INTERVAL_SECONDS', 5, 1),
+    exports: {
+      maxConcurrent: integer(env, 'EXPORT_MAX_CONCURRENT', DEFAULT_EXPORT_LIMITS.maxConcurrent, 1),
+      maxPerToken: integer(env, 'EXPORT_MAX_PER_TOKEN', DEFAULT_EXPORT_LIMITS.maxPerToken, 1),
+      idleTimeoutSeconds: integer(
+        env,
+        'EXPORT_IDLE_TIMEOUT_SECONDS',
+        DEFAULT_EXPORT_LIMITS.idleTimeoutSeconds,
+        1,
+      ),
+      maxDurationSeconds: integer(
+        env,
+        'EXPORT_MAX_DURATION_SECONDS',
+        DEFAULT_EXPORT_LIMITS.maxDurationSeconds,
+        1,
+      ),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -55,7 +55,10 @@ it('starts on the embedded PostgreSQL by default and answers, keeping data in th
     validateFetchResponse('get', notesPath, list, listBody);
     expect(list.status).toBe(200);
     expect(listBody.data).toEqual([]);
+    // No other user may read or write the store (PGlite creates its files 0666).
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     await server.close();
+    expect(modesOpenToOthers(dataDir)).toEqual([]);
 
     const reopened = await createAdminApiServer(config);
     expect(
@@ -66,3 +69,10 @@ it('starts on the embedded PostgreSQL by default and answers, keeping data in th
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 120_000);
+
+/** Files and directories under `directory` that a group or other users may reach. */
+function modesOpenToOthers(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => (statSync(path).mode & 0o077) !== 0);
+}

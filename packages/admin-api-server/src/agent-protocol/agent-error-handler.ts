@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, fromExpressError, isApiError } from '../errors';
+import { ApiError, toApiError } from '../errors';
 import type { ServerContext } from '../http/context';
 
 /** The path prefixes of the agent-facing protocol (platform protocol section 11). */
@@ -7,27 +7,26 @@ export const AGENT_PROTOCOL_PREFIXES = ['/forest', '/liana', '/api'];
 
 /**
  * Errors of agent routes in the shape agents read (platform protocol section 1):
- * `{"errors": [{"detail", "status"}]}`. Client errors (validation, unreadable or oversized bodies)
- * keep their 4xx status; anything else is logged and answered as a bare 500.
+ * `{"errors": [{"detail", "status"}]}`. The status comes from the server's one error translator, so
+ * what a client caused (validation, unreadable or oversized bodies) is a 4xx here too; anything
+ * else is logged and answered as a bare 500.
  */
 export function agentErrorHandler(ctx: ServerContext): ErrorRequestHandler {
   return (error: unknown, request, response, _next) => {
-    const apiError =
-      (isApiError(error) ? error : fromExpressError(error)) ??
-      new ApiError(500, 'internal_error', 'Internal error; see the server logs.', {
-        cause: error,
-      });
+    const apiError = toApiError(error);
     if (apiError.status >= 500) {
       (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
     }
     if (response.headersSent) {
-      response.destroy(error instanceof Error ? error : undefined);
+      response.destroy();
       return;
     }
+    const detail =
+      apiError.status >= 500 ? 'Internal error; see the server logs.' : apiError.message;
     response
       .set(apiError.headers)
       .status(apiError.status)
-      .json({ errors: [{ detail: apiError.message, status: apiError.status }] });
+      .json({ errors: [{ detail, status: apiError.status }] });
   };
 }
 

@@ -1,4 +1,6 @@
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { jsonBody } from '../http/body';
+import type { AuthenticatedEnvironment } from '../store/model/environment-secrets';
 import type { ServerContext } from '../http/context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
@@ -10,6 +12,7 @@ import {
 } from '../store/environment-schema';
 import { accessTokenUser, renderingUser } from '../store/rendering-user';
 import { ApiError } from '../errors';
+import { readId } from '../validation/input-rules';
 import { readActivityLogBatch } from './activity-log-batch';
 import { activityLogRequestsRouter } from './activity-log-requests';
 import { agentErrorHandler } from './agent-error-handler';
@@ -18,6 +21,9 @@ import { developerEnvironment, environmentDocument, isDeveloperLookup } from './
 import { environmentPermissions } from './environment-permissions';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
+
+/** Size limit of agent bodies: schemas of large data sources exceed the public API's 1 MB. */
+export const AGENT_BODY_LIMIT = '20mb';
 
 /**
  * The agent-facing platform protocol (docs/platform-protocol.md sections 1–7 and 11): schema
@@ -28,11 +34,18 @@ import { readSchemaDocument } from './schema-document';
 export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Router {
   const router = express.Router();
   // Schemas of large data sources exceed the public API's 1 MB limit.
-  const json = express.json({ limit: '20mb' });
+  const json = jsonBody(AGENT_BODY_LIMIT);
   const env = (request: Request) => authenticateEnvironment(ctx.knex, request);
+  // Routes with a body check the env secret before the body is read.
+  const authenticated: RequestHandler = async (request, response, next) => {
+    response.locals.environment = await env(request);
+    next();
+  };
+  const environmentOf = (response: Response) =>
+    response.locals.environment as AuthenticatedEnvironment;
 
-  router.post('/forest/apimaps/hashcheck', json, async (request, response) => {
-    const environment = await env(request);
+  router.post('/forest/apimaps/hashcheck', authenticated, json, async (request, response) => {
+    const environment = environmentOf(response);
     const hash = (request.body as { schemaFileHash?: unknown } | undefined)?.schemaFileHash;
     if (typeof hash !== 'string' || hash === '') {
       throw new ApiError(400, 'invalid_body', 'schemaFileHash must be a non-empty string.');
@@ -40,8 +53,8 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     response.json({ sendSchema: !(await hasSchemaHash(ctx.knex, environment.id, hash)) });
   });
 
-  router.post('/forest/apimaps', json, async (request, response) => {
-    const environment = await env(request);
+  router.post('/forest/apimaps', authenticated, json, async (request, response) => {
+    const environment = environmentOf(response);
     const { hash, collections } = readSchemaDocument(request.body);
     const text = JSON.stringify(request.body);
     // PostgreSQL's jsonb holds no NUL character.
@@ -112,12 +125,9 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
 
   router.get('/liana/v4/permissions/renderings/:renderingId', async (request, response) => {
     const environment = await env(request);
-    const raw = String(request.params.renderingId);
-    // Rendering ids are team ids (int4): anything else names no team.
+    const id = readId(request.params.renderingId);
     const team =
-      /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647
-        ? await findTeamWithScopes(ctx.knex, environment.projectId, Number(raw))
-        : undefined;
+      id !== undefined ? await findTeamWithScopes(ctx.knex, environment.projectId, id) : undefined;
     if (!team) {
       throw new ApiError(
         404,
@@ -161,13 +171,13 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
       ctx.knex,
       environment,
       userId,
-      Number(request.params.renderingId),
+      readId(request.params.renderingId) ?? 0,
     );
     response.json({ data: { type: 'users', id: String(user.id), attributes: user.attributes } });
   });
 
-  router.post('/liana/v1/activity-logs', json, async (request, response) => {
-    const environment = await env(request);
+  router.post('/liana/v1/activity-logs', authenticated, json, async (request, response) => {
+    const environment = environmentOf(response);
     response.json(
       await ingestActivityLogs(ctx.knex, environment, readActivityLogBatch(request.body)),
     );

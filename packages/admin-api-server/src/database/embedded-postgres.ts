@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -16,8 +17,10 @@ export interface EmbeddedPostgres {
  * production store.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await restrictToOwner(dataDir);
   const db = await PGlite.create(dataDir);
+  await restrictToOwner(dataDir);
   const port = await findFreePort();
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 });
   await server.start();
@@ -26,8 +29,23 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     async close() {
       await server.stop();
       await db.close();
+      await restrictToOwner(dataDir);
     },
   };
+}
+
+/**
+ * Makes the data directory and everything in it the owner's alone (directories 0700, files 0600):
+ * PGlite creates its files world-writable (0666). The directory itself being 0700 keeps files it
+ * creates while running out of reach of other users too.
+ */
+export async function restrictToOwner(directory: string): Promise<void> {
+  await chmod(directory, 0o700);
+  for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) await restrictToOwner(path);
+    else if (entry.isFile()) await chmod(path, 0o600);
+  }
 }
 
 function findFreePort(): Promise<number> {

@@ -12,39 +12,90 @@ export function toErrorResponse(error: ApiError): { status: number; body: ErrorB
   return { status: error.status, body: { code: error.code, message: error.message } };
 }
 
-/** Express's own errors (body parser, etc.) carry `status`/`type`; map the ones clients cause. */
-export function fromExpressError(error: unknown): ApiError | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
+/** Express's own errors (body parser, router) carry `status`/`type`; map the ones clients cause. */
+function fromExpressError(error: object): ApiError | undefined {
   const { status, type } = error as { status?: unknown; type?: unknown };
+  const cause = { cause: error };
   if (type === 'entity.parse.failed') {
-    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON.', {
-      cause: error,
-    });
+    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON.', cause);
   }
   if (type === 'entity.too.large') {
-    return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MB.', {
-      cause: error,
-    });
+    const limit = (error as { limit?: unknown }).limit;
+    const size = typeof limit === 'number' ? `${Math.round(limit / 1_048_576)} MB` : 'the limit';
+    return new ApiError(
+      413,
+      'payload_too_large',
+      `The request body is larger than ${size}.`,
+      cause,
+    );
   }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ApiError(415, 'unsupported_media_type', 'The request body must be UTF-8 JSON.', {
+    return new ApiError(
+      415,
+      'unsupported_media_type',
+      'The request body must be UTF-8 JSON (or a UTF-8 form), sent without Content-Encoding or with gzip, deflate or br.',
+      cause,
+    );
+  }
+  if (error instanceof URIError) {
+    return new ApiError(
+      400,
+      'invalid_parameter',
+      'The request path is not valid percent-encoded UTF-8.',
+      cause,
+    );
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(400, 'invalid_body', 'The request could not be read.', cause);
+  }
+  return undefined;
+}
+
+// PostgreSQL errors a value of the request can cause (class 22, data exception; 54001, a nesting
+// too deep): the shared parsers refuse such values first, this keeps any one missed a 400.
+const DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+
+function fromDatabaseError(error: object): ApiError | undefined {
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' && (DATA_EXCEPTION.test(code) || code === '54001')) {
+    return new ApiError(
+      400,
+      'invalid_parameter',
+      'A value of the request is out of range or not valid (integers, dates and text without NUL characters are checked).',
+      { cause: error },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The one error translator of the server: an {@link ApiError} as is, the request errors of
+ * express, the body parsers and the database as 4xx, anything else a 500 whose cause is logged,
+ * never sent. The public and the agent-protocol error handlers both start here.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return new ApiError(400, 'invalid_body', 'The request body is nested too deeply.', {
       cause: error,
     });
   }
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(400, 'invalid_body', 'The request could not be read.', { cause: error });
-  }
-  return undefined;
+  const known =
+    typeof error === 'object' && error !== null
+      ? (fromExpressError(error) ?? fromDatabaseError(error))
+      : undefined;
+  return (
+    known ??
+    new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.', {
+      cause: error,
+    })
+  );
 }
 
 /** The one place where errors become HTTP responses. Unknown errors are logged and hidden. */
 export function errorHandler(): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const apiError =
-      (isApiError(error) ? error : fromExpressError(error)) ??
-      new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.', {
-        cause: error,
-      });
+    const apiError = toApiError(error);
     if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
     const { status, body } = toErrorResponse(apiError);
     if (res.headersSent) {

@@ -2,8 +2,8 @@ export { ApiError, isApiError, type ApiErrorCode, type ApiErrorOptions } from '.
 export { invalidParameter, invalidBody, unauthorized, forbidden } from './factories';
 export {
   errorHandler,
-  fromExpressError,
   notFoundHandler,
+  toApiError,
   toErrorResponse,
   type ErrorBody,
 } from './error-handler';

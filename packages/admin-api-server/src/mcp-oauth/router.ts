@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { formBody, jsonBody } from '../http/body';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import { isApiError } from '../errors';
 import type { ServerContext } from '../http/context';
@@ -12,6 +13,7 @@ import {
   type McpClient,
 } from '../store/mcp-oauth';
 import { attemptFormLogin, clientAddress, limitedMessage } from '../auth/login-limiter';
+import { readId } from '../validation/input-rules';
 import { authorizePage } from './authorize-page';
 import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
 
@@ -80,10 +82,10 @@ interface AuthorizeRequest {
  */
 export function mcpOAuthRouter(ctx: ServerContext): Router {
   const router = express.Router();
-  const forms = express.urlencoded({ extended: false });
-  const json = express.json();
+  const forms = formBody();
+  const json = jsonBody();
   // A registration is a few URLs: anything larger is refused before it is parsed.
-  const registrationJson = express.json({ limit: '32kb' });
+  const registrationJson = jsonBody('32kb');
 
   async function readAuthorize(source: Record<string, unknown>): Promise<AuthorizeRequest> {
     const params: Record<string, string> = {};
@@ -106,10 +108,11 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
         'A code_challenge with method S256 is required.',
       );
     }
-    const environmentId = Number(params.environmentId);
-    const environment = Number.isInteger(environmentId)
-      ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
-      : undefined;
+    const environmentId = readId(params.environmentId);
+    const environment =
+      environmentId !== undefined
+        ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
+        : undefined;
     if (!environment) {
       throw new OAuthError(400, 'invalid_request', 'environmentId names no environment.');
     }
@@ -236,7 +239,7 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
           .orderBy('mt.team_id')
           .pluck('mt.team_id')
       : [];
-    const asked = Number(request.params.renderingId);
+    const asked = readId(request.params.renderingId);
     const renderingId =
       request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
     if (!user || renderingId === undefined) {
@@ -270,9 +273,20 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     res.redirect(302, target.href);
   });
 
-  router.post('/oauth/token', json, forms, async (req: Request, res) => {
+  // The env secret is checked before the body is read.
+  const agent: RequestHandler = async (req, res, next) => {
     try {
-      const environment = await authenticateEnvironment(ctx.knex, req);
+      res.locals.environment = await authenticateEnvironment(ctx.knex, req);
+    } catch (failure) {
+      send(res, failure);
+      return;
+    }
+    next();
+  };
+
+  router.post('/oauth/token', agent, json, forms, async (req: Request, res) => {
+    try {
+      const environment = res.locals.environment as { id: number; projectId: number };
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (body.grant_type === 'authorization_code') {
         const grant = await consumeMcpCode(ctx.knex, String(body.code));

@@ -146,7 +146,21 @@ export async function createOidcProvider(
   provider.proxy = trustProxy;
   // oidc-provider leaves `interval` out of device authorizations (clients then poll every 5 s).
   provider.use(async (ctx, next) => {
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A device resume link (`/oidc/device/:uid`) opened without the login session that made it
+      // makes oidc-provider throw a TypeError while saving a session it never loaded.
+      if (ctx.oidc?.route !== 'device_resume' || !(error instanceof TypeError)) throw error;
+      ctx.status = 400;
+      ctx.type = 'json';
+      ctx.body = {
+        error: 'invalid_request',
+        error_description:
+          'This device login link belongs to no login in progress; run canopy-cloud login again.',
+      };
+      return;
+    }
     if (ctx.oidc?.route === 'device_authorization' && ctx.status === 200) {
       (ctx.body as Record<string, unknown>).interval = options.devicePollIntervalSeconds;
     }

@@ -1,4 +1,11 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
+import { formBody, jsonBody } from '../http/body';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import { publicOrigin, type ServerContext } from '../http/context';
@@ -60,8 +67,13 @@ export function oidcRouter(ctx: ServerContext): Router {
 
   const router = express.Router();
 
-  router.post(`${OIDC_PATH}/reg`, express.json(), async (req, _res, next) => {
-    const environment = await authenticateEnvironment(ctx.knex, req);
+  // The env secret is checked before the body is read.
+  const registrant: RequestHandler = async (req, res, next) => {
+    res.locals.environment = await authenticateEnvironment(ctx.knex, req);
+    next();
+  };
+  router.post(`${OIDC_PATH}/reg`, registrant, jsonBody(), async (req, res, next) => {
+    const environment = res.locals.environment as { id: number };
     req.body = {
       ...(req.body as object),
       redirect_uris: [`${origin(req)}${OIDC_PATH}/callback`],
@@ -80,7 +92,7 @@ export function oidcRouter(ctx: ServerContext): Router {
 
   router.post(
     `${OIDC_PATH}/interaction/:uid/login`,
-    express.urlencoded({ extended: false }),
+    formBody(),
     async (req, res) => {
       const provider = await providerFor(req);
       const details = await provider.interactionDetails(req, res);

@@ -43,3 +43,28 @@ it('gives every operation a unique operationId', () => {
   expect(ids.every((id) => typeof id === 'string')).toBe(true);
   expect(new Set(ids).size).toBe(ids.length);
 });
+
+it('documents limit as 1 to 100 inclusive and every id parameter within int4', () => {
+  const parameters = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).flatMap(
+      (operation) =>
+        ((operation as { parameters?: unknown[] }).parameters ?? []) as {
+          name: string;
+          description?: string;
+          schema: Record<string, unknown>;
+        }[],
+    ),
+  );
+  const limits = parameters.filter((parameter) => parameter.name === 'limit');
+  expect(limits.length).toBeGreaterThan(0);
+  for (const { schema, description } of limits) {
+    expect(schema).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(schema.exclusiveMinimum).toBeUndefined();
+    expect(description ?? schema.description).toMatch(/limit=1` is accepted/);
+  }
+  const ids = parameters.filter(
+    (parameter) => /Id$/.test(parameter.name) && parameter.schema.type === 'integer',
+  );
+  expect(ids.length).toBeGreaterThan(0);
+  for (const { name, schema } of ids) expect([name, schema.maximum]).toEqual([name, 2_147_483_647]);
+});

@@ -1,3 +1,4 @@
+import { ID_SCHEMA } from '../validation/input-rules';
 import {
   EXPORT_ACTIVITY_LOGS_QUERY,
   INTEGRITY_QUERY,
@@ -60,7 +61,7 @@ const NOTE_ID = {
   name: 'noteId',
   in: 'path',
   required: true,
-  schema: { type: 'integer', minimum: 1 },
+  schema: ID_SCHEMA,
 };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -391,10 +392,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         operationId: 'revokeApplicationToken',
         summary: 'Revoke a token; effective on its very next request',
         security: SESSION,
-        parameters: [
-          PROJECT,
-          { name: 'tokenId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
-        ],
+        parameters: [PROJECT, { name: 'tokenId', in: 'path', required: true, schema: ID_SCHEMA }],
         responses: { '204': { description: 'Revoked', headers: RATE_LIMIT_HEADERS }, ...errors() },
       },
     },

@@ -1,3 +1,4 @@
+import { ID_SCHEMA } from '../validation/input-rules';
 import * as body from '../routes/management/schemas';
 import type { JsonSchema } from '../validation/ajv';
 
@@ -11,7 +12,7 @@ const pathParameter = (name: string, description: string, integer = false) => ({
   name,
   in: 'path',
   required: true,
-  schema: integer ? { type: 'integer', minimum: 1 } : { type: 'string', minLength: 1 },
+  schema: integer ? ID_SCHEMA : { type: 'string', minLength: 1 },
   description,
 });
 const PROJECT = pathParameter('projectName', 'The **case sensitive** project name');

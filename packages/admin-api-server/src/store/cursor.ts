@@ -1,4 +1,10 @@
 import { ApiError } from '../errors';
+import {
+  EARLIEST_INSTANT_MS,
+  LATEST_INSTANT_MS,
+  readBigId,
+  readId,
+} from '../validation/input-rules';
 
 /** A position in a list ordered by `(created_at DESC, id DESC)`. */
 export interface TimeCursor {
@@ -15,14 +21,17 @@ export function encodeTimeCursor(cursor: TimeCursor): string {
 export function decodeTimeCursor(value: string): TimeCursor {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(decoded) &&
-      decoded.length === 2 &&
-      Number.isSafeInteger(decoded[0]) &&
-      typeof decoded[1] === 'string' &&
-      /^\d{1,19}$/.test(decoded[1])
-    ) {
-      return { createdAt: new Date(decoded[0] as number), id: decoded[1] };
+    // A position the API could have produced: an instant PostgreSQL holds and a bigint id.
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [time, id] = decoded as unknown[];
+      if (
+        Number.isSafeInteger(time) &&
+        (time as number) >= EARLIEST_INSTANT_MS &&
+        (time as number) <= LATEST_INSTANT_MS &&
+        readBigId(id) !== undefined
+      ) {
+        return { createdAt: new Date(time as number), id: id as string };
+      }
     }
   } catch {
     // falls through to the error below
@@ -43,9 +52,8 @@ export function encodeIdCursor(id: number): string {
 export function decodeIdCursor(value: string): number {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (Array.isArray(decoded) && decoded.length === 1 && Number.isSafeInteger(decoded[0])) {
-      return decoded[0] as number;
-    }
+    const id = Array.isArray(decoded) && decoded.length === 1 ? readId(decoded[0]) : undefined;
+    if (id !== undefined) return id;
   } catch {
     // falls through to the error below
   }

@@ -8,6 +8,12 @@ export interface NoteAuthor {
   userId: number;
 }
 
+/**
+ * The new `updated_at` of a note write: the clock when the row lock was obtained (not the start
+ * of the transaction, which may precede a write that committed first), never before the last one.
+ */
+const BUMPED_UPDATED_AT = 'greatest(updated_at, clock_timestamp())';
+
 function noteLabel(verb: string, collectionName: string | null, recordId: string): string {
   return `${verb} on ${collectionName ?? 'a record'} #${recordId}`;
 }
@@ -68,6 +74,7 @@ interface LockedNote {
   collection_name: string | null;
   record_id: string;
   version: number;
+  updated_at: Date;
 }
 
 /**
@@ -84,11 +91,19 @@ export async function addNoteMessage(
   return knex.transaction(async (trx) => {
     const [note] = (await trx('notes')
       .where({ id: noteId, environment_id: author.environmentId })
-      .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() })
-      .returning(['id', 'team_id', 'collection_name', 'record_id', 'version'])) as LockedNote[];
+      .update({ version: trx.raw('version + 1'), updated_at: trx.raw(BUMPED_UPDATED_AT) })
+      .returning([
+        'id',
+        'team_id',
+        'collection_name',
+        'record_id',
+        'version',
+        'updated_at',
+      ])) as LockedNote[];
     if (!note) return undefined;
+    // The message is as new as the note's update: concurrent messages take the order of the lock.
     const [message] = await trx('note_messages')
-      .insert({ note_id: noteId, user_id: author.userId, content })
+      .insert({ note_id: noteId, user_id: author.userId, content, created_at: note.updated_at })
       .returning(['id']);
     await insertActivityLogs(trx, author.projectId, [
       {
@@ -122,7 +137,7 @@ export async function updateNote(
 ): Promise<ConditionalResult> {
   const update: Record<string, unknown> = {
     version: knex.raw('version + 1'),
-    updated_at: knex.fn.now(),
+    updated_at: knex.raw(BUMPED_UPDATED_AT),
   };
   if (changes.title !== undefined) update.title = changes.title;
   if (changes.archived === true) update.archived_at = knex.raw('coalesce(archived_at, now())');

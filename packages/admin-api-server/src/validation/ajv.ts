@@ -1,13 +1,19 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { invalidBody, invalidParameter } from '../errors';
+import { isInstant } from './input-rules';
 
 /** A JSON Schema as a plain object (also emitted as-is into the OpenAPI document). */
 export type JsonSchema = Record<string, unknown>;
 
+/** ajv-formats plus the shared input rules: `date-time` is an instant PostgreSQL can hold. */
+function withFormats(ajv: Ajv): Ajv {
+  return addFormats(ajv).addFormat('date-time', { type: 'string', validate: isInstant });
+}
+
 // Query strings arrive as text: coercion turns "10" into 10 for integer parameters.
-const queryAjv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, strict: true }));
-const bodyAjv = addFormats(new Ajv({ useDefaults: true, strict: true }));
+const queryAjv = withFormats(new Ajv({ coerceTypes: true, useDefaults: true, strict: true }));
+const bodyAjv = withFormats(new Ajv({ useDefaults: true, strict: true }));
 
 function describe(error: ErrorObject, schema: JsonSchema): { name: string; problem: string } {
   const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -43,7 +49,7 @@ function describe(error: ErrorObject, schema: JsonSchema): { name: string; probl
         name,
         problem:
           params.format === 'date-time'
-            ? 'must be an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00.000Z'
+            ? 'must be an ISO 8601 date-time with a time zone, of a year 0001 to 9999 and without leap second, such as 2026-01-31T12:00:00.000Z'
             : params.format === 'email'
               ? 'must be an email address such as jane@example.com'
               : `must be a valid ${String(params.format)}`,

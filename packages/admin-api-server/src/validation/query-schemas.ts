@@ -1,4 +1,5 @@
 import type { JsonSchema } from './ajv';
+import { ID_SCHEMA } from './input-rules';
 
 /** The five comparison suffixes of date filters. */
 export const DATE_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte'] as const;
@@ -41,7 +42,8 @@ export const LIMIT_PROPERTY: JsonSchema = {
   minimum: 1,
   maximum: 100,
   default: 10,
-  description: 'Number of items to return, 1 to 100.',
+  description:
+    'Number of items to return, 1 to 100 inclusive. The published contract pairs `minimum: 1` with `exclusiveMinimum: true` while its text says "between 1 and 100"; the text wins, so `limit=1` is accepted.',
 };
 
 /** The opaque pagination cursor returned as `nextCursor`. */
@@ -55,7 +57,7 @@ export const CURSOR_PROPERTY: JsonSchema = {
 /** `userEmail`, `userId` filters. */
 export const USER_FILTER_PROPERTIES: Record<string, JsonSchema> = {
   userEmail: { type: 'string', format: 'email', description: 'The user email' },
-  userId: { type: 'integer', minimum: 1, description: 'The user id' },
+  userId: { ...ID_SCHEMA, description: 'The user id' },
 };
 
 /** `teamName`, `collectionName`, `recordId` filters. */

@@ -1,8 +1,9 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import type { RequestHandler } from 'express';
 import { required, type ServerContext } from '../../http/context';
+import { csvWriter } from '../../http/csv';
+import { DEFAULT_EXPORT_LIMITS, ExportSlots, stallGuard } from '../../http/export-limits';
 import { activityLogQuery, type ActivityLogRow } from '../../store/activity-log-queries';
 import { parseExportActivityLogsQuery, toActivityLogFilters } from './query';
 import { activityLogItem, type ActivityLogItem } from './serialize';
@@ -47,13 +48,20 @@ function csvRecord(item: ActivityLogItem): (string | number)[] {
 /**
  * `GET …/activity-logs/export`: every log of the filtered range, newest first, streamed from a
  * server-side cursor (pg-query-stream) with backpressure, so memory stays flat whatever the size.
- * The whole export costs one rate-limit unit.
+ * The whole export costs one rate-limit unit. Exports are bounded (`ctx.config.exports`): a few
+ * at once per server and per token (429 past that), cut when the client reads nothing for the
+ * idle timeout, and never longer than the maximum duration — so they never hold every database
+ * connection, and health and lists keep answering.
  */
 export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
+  const limits = { ...DEFAULT_EXPORT_LIMITS, ...ctx.config.exports };
+  const slots = new ExportSlots(limits);
   return async (req, res) => {
     const project = required(req.project, 'project');
     const environment = required(req.environment, 'environment');
+    const auth = required(req.platformAuth, 'auth');
     const query = parseExportActivityLogsQuery(req.query);
+    const release = slots.acquire(`${auth.kind}:${auth.tokenId ?? auth.userId}`);
     const toItem = new Transform({
       writableObjectMode: true,
       readableObjectMode: query.format === 'csv',
@@ -63,34 +71,41 @@ export function exportActivityLogsHandler(ctx: ServerContext): RequestHandler {
       },
     });
     const stem = `activity-logs-${project.name}-${environment.name}`.replace(/[^\w.-]+/g, '_');
-    const stages =
-      query.format === 'csv'
-        ? [toItem, stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS] })]
-        : [toItem];
     if (query.format === 'csv') res.attachment(`${stem}.csv`).type('text/csv; charset=utf-8');
     else res.attachment(`${stem}.ndjson`).type('application/x-ndjson; charset=utf-8');
+    const stop = new AbortController();
+    const stages = [
+      toItem,
+      ...(query.format === 'csv' ? [csvWriter(EXPORT_CSV_COLUMNS)] : []),
+      stallGuard(limits.idleTimeoutSeconds * 1000, () => stop.abort()),
+    ];
     try {
-      // A backfill follows the client's pace for as long as it takes: the pool's statement
-      // timeout would cut the cursor mid-way, so this read-only transaction lifts it.
+      // The cursor is one statement until its last row: its timeout is the export's longest run.
       await ctx.knex.transaction(
         async (trx) => {
-          await trx.raw('SET LOCAL statement_timeout = 0');
+          await trx.raw(`SET LOCAL statement_timeout = ${limits.maxDurationSeconds * 1000}`);
           const rows = activityLogQuery(
             trx,
             toActivityLogFilters(query, project.id, environment.id),
           ).stream({ highWaterMark: 500 });
-          await pipeline([rows, ...stages, res]);
+          await pipeline([rows, ...stages, res], { signal: stop.signal });
         },
         { readOnly: true },
       );
     } catch (error) {
-      // A client that hangs up mid-export is not a server error: the pipeline has already
-      // closed the database cursor, and the transaction ended.
+      // A client that hangs up or stops reading mid-export is not a server error: the pipeline
+      // has closed the database cursor and the response, and the transaction ended.
+      if (stop.signal.aborted) {
+        req.log?.info({ path: req.path }, 'export cut: the client read nothing for too long');
+        return;
+      }
       if (req.socket.destroyed) {
         req.log?.info({ path: req.path }, 'export stopped: the client went away');
         return;
       }
       throw error;
+    } finally {
+      release();
     }
   };
 }

@@ -4,6 +4,7 @@ import { required, type ServerContext } from '../../http/context';
 import { listAdminLogs, type AdminLogRow } from '../../store/admin-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import { queryParser, type JsonSchema } from '../../validation/ajv';
+import { ID_SCHEMA } from '../../validation/input-rules';
 import {
   CURSOR_PROPERTY,
   LIMIT_PROPERTY,
@@ -19,7 +20,7 @@ export const LIST_ADMIN_LOGS_QUERY: JsonSchema = {
   properties: {
     limit: LIMIT_PROPERTY,
     userEmail: { type: 'string', format: 'email', description: 'The administrator email' },
-    userId: { type: 'integer', minimum: 1, description: 'The administrator id' },
+    userId: { ...ID_SCHEMA, description: 'The administrator id' },
     type: {
       type: 'string',
       enum: ['add', 'remove', 'update', 'initial'],

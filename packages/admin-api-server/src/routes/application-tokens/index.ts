@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { requireSession, SCOPES, type Scope } from '../../auth';
-import { ApiError, forbidden, invalidParameter } from '../../errors';
+import { ApiError, forbidden } from '../../errors';
 import { required, type ServerContext } from '../../http/context';
 import {
   listApplicationTokens,
@@ -9,7 +9,9 @@ import {
 } from '../../store/application-tokens';
 import { findPermissionLevel } from '../../store/model';
 import { issueApplicationToken } from '../../tokens/issue-application-token';
+import { jsonBody } from '../../http/body';
 import { bodyParser, type JsonSchema } from '../../validation/ajv';
+import { idParam } from '../../validation/input-rules';
 
 /** Body of `POST /v1/project/{projectName}/application-tokens`. */
 export const CREATE_TOKEN_BODY: JsonSchema = {
@@ -69,7 +71,7 @@ export function applicationTokensRouter(ctx: ServerContext): Router {
   const base = '/v1/project/:projectName/application-tokens';
   const session = requireSession(ctx);
   return Router()
-    .post(base, session, async (req, res) => {
+    .post(base, session, jsonBody(), async (req, res) => {
       const project = required(req.project, 'project');
       const auth = required(req.platformAuth, 'auth');
       const body = parseCreateBody(req.body);
@@ -100,10 +102,8 @@ export function applicationTokensRouter(ctx: ServerContext): Router {
     })
     .delete(`${base}/:tokenId`, session, requireAdmin(ctx), async (req, res) => {
       const project = required(req.project, 'project');
-      const raw = String(req.params.tokenId);
-      if (!/^[1-9]\d{0,9}$/.test(raw))
-        throw invalidParameter('tokenId', 'must be a positive integer');
-      if (!(await revokeApplicationToken(ctx.knex, Number(raw), project.id))) {
+      const raw = idParam('tokenId', req.params.tokenId);
+      if (!(await revokeApplicationToken(ctx.knex, raw, project.id))) {
         throw new ApiError(
           404,
           'token_not_found',

@@ -22,6 +22,8 @@ import {
 } from '../../store/management/teams';
 import { bodyParser } from '../../validation/ajv';
 import { accountLink } from '../account/password-page';
+import { authenticatedBody, jsonBody } from '../../http/body';
+import { idParam } from '../../validation/input-rules';
 import * as schemas from './schemas';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
@@ -50,10 +52,17 @@ const parse = {
   ipWhitelist: bodyParser<{ rules: unknown[] | null }>(schemas.IP_WHITELIST_BODY),
 };
 
+/** Any valid session token (creating a project). */
+function requireSessionUser(ctx: ServerContext): RequestHandler {
+  return async (req, res, next) => {
+    const userId = await sessionUser(ctx, req, res);
+    req.platformAuth = { kind: 'session', userId, scopes: [], sso: false };
+    next();
+  };
+}
+
 function userIdParam(req: Request): number {
-  const raw = String(req.params.userId);
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw invalidParameter('userId', 'must be a positive integer');
-  return Number(raw);
+  return idParam('userId', req.params.userId);
 }
 
 /**
@@ -63,15 +72,16 @@ function userIdParam(req: Request): number {
  * care about publish a server-sent event to them.
  */
 export function managementRouter(ctx: ServerContext): Router {
-  const admin = requireSession(ctx, 'admin');
+  // The body is read once the caller is known to be an admin of the project.
+  const admin = authenticatedBody(requireSession(ctx, 'admin'));
   const base = '/v1/project/:projectName';
   const ids = (req: Request) => ({
     projectId: required(req.project, 'project').id,
     actorId: required(req.platformAuth, 'auth').userId,
   });
   return Router()
-    .post('/v1/projects', async (req, res) => {
-      const userId = await sessionUser(ctx, req, res);
+    .post('/v1/projects', requireSessionUser(ctx), jsonBody(), async (req, res) => {
+      const userId = required(req.platformAuth, 'auth').userId;
       const project = await createProjectFor(ctx.knex, userId, parse.project(req.body).name);
       res.status(201).json({ id: project.id, name: project.name });
     })

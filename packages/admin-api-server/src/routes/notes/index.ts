@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { requireApplicationToken } from '../../auth';
 import type { ServerContext } from '../../http/context';
+import { jsonBody } from '../../http/body';
 import { idempotency } from '../../http/idempotency';
 import {
   addMessageHandler,
@@ -19,11 +20,12 @@ const BASE = '/v1/project/:projectName/environment/:environmentName/notes';
 export function notesRouter(ctx: ServerContext): Router {
   const read = requireApplicationToken(ctx, 'notes:read');
   const write = requireApplicationToken(ctx, 'notes:write');
+  const body = jsonBody();
   return Router()
     .get(BASE, read, listNotesHandler(ctx))
-    .post(BASE, write, idempotency(ctx), createNoteHandler(ctx))
+    .post(BASE, write, body, idempotency(ctx), createNoteHandler(ctx))
     .get(`${BASE}/:noteId`, read, getNoteHandler(ctx))
-    .patch(`${BASE}/:noteId`, write, updateNoteHandler(ctx))
+    .patch(`${BASE}/:noteId`, write, body, updateNoteHandler(ctx))
     .delete(`${BASE}/:noteId`, write, deleteNoteHandler(ctx))
-    .post(`${BASE}/:noteId/messages`, write, idempotency(ctx), addMessageHandler(ctx));
+    .post(`${BASE}/:noteId/messages`, write, body, idempotency(ctx), addMessageHandler(ctx));
 }

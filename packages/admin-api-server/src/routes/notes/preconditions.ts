@@ -1,13 +1,10 @@
 import type { Request } from 'express';
-import { ApiError, invalidParameter } from '../../errors';
+import { ApiError } from '../../errors';
+import { idParam } from '../../validation/input-rules';
 
 /** Reads `:noteId`, a positive integer. */
 export function noteIdParam(req: Request): number {
-  const raw = String(req.params.noteId);
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) {
-    throw invalidParameter('noteId', 'must be a positive integer note id');
-  }
-  return Number(raw);
+  return idParam('noteId', req.params.noteId);
 }
 
 /**

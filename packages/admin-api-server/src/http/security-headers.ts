@@ -1,0 +1,17 @@
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * Helmet's security headers, with HSTS and the CSP `upgrade-insecure-requests` directive only on
+ * requests served over TLS (`req.secure`: HTTPS, or `X-Forwarded-Proto: https` from a trusted
+ * proxy). On plain HTTP they would make browsers rewrite the login forms' posts to https:// and
+ * break them, and HSTS means nothing there.
+ */
+export function securityHeaders(): RequestHandler {
+  const overTls = helmet();
+  const plain = helmet({
+    strictTransportSecurity: false,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+  return (req, res, next) => (req.secure ? overTls : plain)(req, res, next);
+}

@@ -1,0 +1,38 @@
+import { useTestDatabase } from '@canopy/test-databases';
+import request from 'supertest';
+import type { AdminApiServer } from '../src';
+import { startTestServer } from './helpers/test-server';
+
+// Finding 5 of issue 17: HSTS and upgrade-insecure-requests on plain HTTP broke the login forms
+// of a server reached at http://host:port.
+
+const db = useTestDatabase('postgres');
+let plain: AdminApiServer;
+let proxied: AdminApiServer;
+
+beforeAll(async () => {
+  plain = await startTestServer(db());
+  proxied = await startTestServer(db(), { trustProxy: true });
+});
+afterAll(async () => {
+  await plain.close();
+  await proxied.close();
+});
+
+it('sends neither HSTS nor upgrade-insecure-requests over plain HTTP', async () => {
+  for (const path of ['/health', '/oidc/device']) {
+    const response = await request(plain.app).get(path);
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['content-security-policy']).toBeDefined();
+    expect(response.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  }
+});
+
+it('sends both when served over TLS through a trusted proxy, and not for an untrusted one', async () => {
+  const overTls = await request(proxied.app).get('/health').set('X-Forwarded-Proto', 'https');
+  expect(overTls.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  expect(overTls.headers['content-security-policy']).toMatch(/upgrade-insecure-requests/);
+  const spoofed = await request(plain.app).get('/health').set('X-Forwarded-Proto', 'https');
+  expect(spoofed.headers['strict-transport-security']).toBeUndefined();
+});
