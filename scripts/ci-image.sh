@@ -23,18 +23,25 @@ fail() {
   exit 1
 }
 
-step "tools (buildah, podman, debootstrap)"
+step "tools (buildah, podman, debootstrap, docker-compose)"
 missing=()
-for tool in buildah podman debootstrap; do
+for tool in buildah podman debootstrap docker-compose; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing ${missing[*]}"
   apt-get -o DPkg::Lock::Timeout=600 update -qq
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-    buildah podman debootstrap >/dev/null
+    --no-install-recommends "${missing[@]}" >/dev/null
 fi
 buildah --version
+
+step "deploy/compose.yaml against the Compose schema"
+# `config` only parses, interpolates and validates: no engine is needed.
+CANOPY_TOKEN_SIGNING_KEYS=ci POSTGRES_PASSWORD=ci \
+  docker-compose -f packages/admin-api-server/deploy/compose.yaml config -q ||
+  fail "deploy/compose.yaml is not a valid Compose file"
+pass "deploy/compose.yaml is valid ($(docker-compose version --short))"
 
 # The stand-in's recipe and the Node it carries decide whether the cached one is still right.
 NODE_BIN="$(readlink -f "$(command -v node)")"
