@@ -52,7 +52,10 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     logger,
     rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
   };
-  const events = new EventHub(database.knex, logger);
+  // The embedded database serves one connection: a LISTEN connection would hold it.
+  const events = new EventHub(database.knex, logger, {
+    listen: config.database.kind !== 'embedded',
+  });
   const app = createApp(ctx, events);
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
