@@ -24,6 +24,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261121-005-agent-platform',
         '20261121-006-oidc',
         '20261121-007-mcp-oauth',
+        '20261126-001-rate-limit-buckets',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -6,6 +6,7 @@ import * as requestState from './20261121-004-request-state';
 import * as agentPlatform from './20261121-005-agent-platform';
 import * as oidc from './20261121-006-oidc';
 import * as mcpOAuth from './20261121-007-mcp-oauth';
+import * as rateLimitBuckets from './20261126-001-rate-limit-buckets';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-005-agent-platform': agentPlatform,
   '20261121-006-oidc': oidc,
   '20261121-007-mcp-oauth': mcpOAuth,
+  '20261126-001-rate-limit-buckets': rateLimitBuckets,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */
