@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { Secret } from 'kubernetes-models/v1/Secret';
-import { Service } from 'kubernetes-models/v1/Service';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
+import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { PACKAGE_DIR } from './helpers/cli-bundle';
 
@@ -39,10 +39,10 @@ function validate(body: Manifest['body']): void {
   new (model as unknown as new (data: unknown) => { validate(): void })(body).validate();
 }
 
-function one(kind: string): Manifest['body'] {
+function one<T>(kind: string): T {
   const found = manifests().filter((manifest) => manifest.body.kind === kind);
   expect(found).toHaveLength(1);
-  return found[0]!.body;
+  return found[0]!.body as unknown as T;
 }
 
 it('every manifest is valid against the Kubernetes schema of its kind', () => {
@@ -58,38 +58,40 @@ it('every manifest is valid against the Kubernetes schema of its kind', () => {
 });
 
 it('the schema check rejects a manifest Kubernetes would refuse', () => {
-  const deployment = structuredClone(one('Deployment')) as any;
-  deployment.spec.replicas = 'three';
-  expect(() => validate(deployment)).toThrow(/replicas must be integer/);
-  const service = structuredClone(one('Service')) as any;
-  service.spec.ports[0].port = 'http';
-  expect(() => validate(service)).toThrow(/port/);
+  const deployment = structuredClone(one<IDeployment>('Deployment'));
+  Object.assign(deployment.spec!, { replicas: 'three' });
+  expect(() => validate(deployment as unknown as Manifest['body'])).toThrow(
+    /replicas must be integer/,
+  );
+  const service = structuredClone(one<IService>('Service'));
+  Object.assign(service.spec!.ports![0]!, { port: 'http' });
+  expect(() => validate(service as unknown as Manifest['body'])).toThrow(/port/);
 });
 
 it('the Deployment probes /health on the port the image serves, as a non-root user, with the Secret', () => {
   const dockerfile = readFileSync(join(PACKAGE_DIR, 'Dockerfile'), 'utf8');
   const exposed = Number(/^EXPOSE (\d+)$/m.exec(dockerfile)?.[1]);
-  const deployment = one('Deployment') as any;
-  const pod = deployment.spec.template.spec;
-  const container = pod.containers[0];
-  const port = container.ports.find((p: { name: string }) => p.name === 'http');
-  expect(port.containerPort).toBe(exposed);
+  const deployment = one<IDeployment>('Deployment');
+  const pod = deployment.spec!.template.spec!;
+  const container = pod.containers[0]!;
+  const port = container.ports!.find((p) => p.name === 'http');
+  expect(port?.containerPort).toBe(exposed);
   for (const probe of [container.readinessProbe, container.livenessProbe]) {
-    expect(probe.httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(probe?.httpGet).toEqual({ path: '/health', port: 'http' });
   }
-  expect(pod.securityContext.runAsNonRoot).toBe(true);
-  expect(pod.securityContext.runAsUser).not.toBe(0);
+  expect(pod.securityContext?.runAsNonRoot).toBe(true);
+  expect(pod.securityContext?.runAsUser).not.toBe(0);
   // The grace period covers the server's shutdown (streams end at once, requests get 5 s).
   expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(10);
 
-  const secret = one('Secret') as any;
-  expect(container.envFrom).toEqual([{ secretRef: { name: secret.metadata.name } }]);
-  expect(Object.keys(secret.stringData).sort()).toEqual([
+  const secret = one<ISecret>('Secret');
+  expect(container.envFrom).toEqual([{ secretRef: { name: secret.metadata!.name } }]);
+  expect(Object.keys(secret.stringData!).sort()).toEqual([
     'CANOPY_TOKEN_SIGNING_KEYS',
     'DATABASE_URL',
   ]);
 
-  const service = one('Service') as any;
-  expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
-  expect(service.spec.ports[0].targetPort).toBe('http');
+  const service = one<IService>('Service');
+  expect(service.spec!.selector).toEqual(deployment.spec!.selector.matchLabels);
+  expect(service.spec!.ports![0]!.targetPort).toBe('http');
 });
