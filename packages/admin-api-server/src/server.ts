@@ -12,8 +12,12 @@ import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
 import { createTokenRateLimiter } from './rate-limit';
 
-/** How long `close()` waits for in-flight requests before cutting their connections. */
-const SHUTDOWN_GRACE_MS = 30_000;
+/**
+ * How long `close()` waits for in-flight requests before cutting their connections: short enough
+ * that a SIGTERM'd process ends well within the 10 s Docker and Kubernetes wait before SIGKILL
+ * (event streams end at once; list and export requests that are still running are cut).
+ */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** A running (or ready to run) admin API server. */
 export interface AdminApiServer {
@@ -52,7 +56,10 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
     loginLimiter: createLoginLimiter(database.knex, config.loginLimit ?? DEFAULT_LOGIN_LIMIT),
   };
-  const events = new EventHub(database.knex, logger);
+  // The embedded database serves one connection: a LISTEN connection would hold it.
+  const events = new EventHub(database.knex, logger, {
+    listen: config.database.kind !== 'embedded',
+  });
   const app = createApp(ctx, events);
   let server: Server | undefined;
   let closing: Promise<void> | undefined;

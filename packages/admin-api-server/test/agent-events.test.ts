@@ -1,5 +1,6 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, signSessionToken, type AdminApiServer } from '../src';
+import { serverSentEvents as events } from './helpers/event-stream';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -8,28 +9,6 @@ const servers: AdminApiServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
-
-/** Reads server-sent events from a stream, by name, as they arrive. */
-async function* events(
-  body: ReadableStream<Uint8Array>,
-): AsyncGenerator<{ event: string; data: string }> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const field = (name: string) =>
-        block
-          .split('\n')
-          .find((line) => line.startsWith(`${name}: `))
-          ?.slice(name.length + 2) ?? '';
-      yield { event: field('event'), data: field('data') };
-    }
-  }
-}
 
 it('tells agents connected to another server process about a change within a second', async () => {
   // Two servers with their own pools on one database, like two processes behind a load balancer.

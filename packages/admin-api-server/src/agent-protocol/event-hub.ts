@@ -1,10 +1,22 @@
 import type { Response } from 'express';
 import type { Knex } from 'knex';
+import type { Client } from 'pg';
 import type { Logger } from 'pino';
-import { prunePlatformEvents, recentPlatformEvents } from '../store/platform-events';
+import {
+  PLATFORM_EVENTS_CHANNEL,
+  prunePlatformEvents,
+  recentPlatformEvents,
+} from '../store/platform-events';
 
-/** How often the database is polled for new events. */
+/** How often the database is read for new events while no LISTEN connection is up. */
 const POLL_MS = 250;
+/**
+ * How often it is read while LISTEN is up: only a safety net (a notification lost with a
+ * connection); events are read when their NOTIFY arrives.
+ */
+const LISTENING_POLL_MS = 5_000;
+/** Wait before opening a new LISTEN connection after one failed or ended. */
+const RELISTEN_MS = 1_000;
 /** How far back each poll looks (covers transactions that commit out of id order). */
 const WINDOW_SECONDS = 30;
 /** Interval of the `heartbeat` event (the agent expects one within 45 s). */
@@ -14,9 +26,12 @@ const PRUNE_MS = 3_600_000;
 
 /**
  * The server-sent event streams of the agents connected to this process. Events are rows of
- * `platform_events`, written in the transaction of each change, and found by polling, so an
- * event reaches agents connected to any process sharing the database (and works on the
- * embedded single-connection database, where LISTEN would hold the only connection).
+ * `platform_events`, written in the transaction of each change with a NOTIFY on
+ * {@link PLATFORM_EVENTS_CHANNEL}. Each process holds one LISTEN connection and reads the new
+ * rows when a notification arrives, so an event reaches agents connected to any process sharing
+ * the database at once; one read per process, never one per agent. Without LISTEN (`listen:
+ * false`, for the embedded single-connection database, where it would hold the only connection,
+ * or while the LISTEN connection is being reopened) the process reads every 250 ms instead.
  */
 export class EventHub {
   private readonly streams = new Map<Response, number>();
@@ -24,17 +39,23 @@ export class EventHub {
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private prune: NodeJS.Timeout | undefined;
+  private relisten: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
   private primed = false;
   private polling = false;
+  private pollAgain = false;
+  private closed = false;
 
   constructor(
     private readonly knex: Knex,
     private readonly logger: Logger,
+    private readonly options: { listen: boolean } = { listen: true },
   ) {}
 
-  /** Starts polling; events already stored are not replayed. */
+  /** Starts listening (or polling); events already stored are not replayed. */
   start(): void {
-    this.timer = setInterval(() => void this.poll(), POLL_MS);
+    this.schedulePolls(POLL_MS);
+    if (this.options.listen) void this.listen();
     this.heartbeat = setInterval(() => this.broadcast(undefined, 'heartbeat', '{}'), HEARTBEAT_MS);
     this.prune = setInterval(() => {
       prunePlatformEvents(this.knex).catch((error: unknown) =>
@@ -63,17 +84,79 @@ export class EventHub {
     return [...this.streams.values()].filter((id) => id === projectId).length;
   }
 
-  /** Stops polling and ends every stream. */
+  /** Whether a LISTEN connection is up (for tests and diagnostics). */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
+  /** Stops listening and polling and ends every stream. */
   close(): void {
+    this.closed = true;
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     clearInterval(this.prune);
+    clearTimeout(this.relisten);
+    this.dropListener();
     for (const response of this.streams.keys()) response.end();
     this.streams.clear();
   }
 
+  private schedulePolls(intervalMs: number): void {
+    clearInterval(this.timer);
+    if (!this.closed) this.timer = setInterval(() => void this.poll(), intervalMs);
+  }
+
+  /** Opens the LISTEN connection (outside the pool); on failure or loss, polls and retries. */
+  private async listen(): Promise<void> {
+    let client: Client | undefined;
+    try {
+      client = (await (
+        this.knex.client as { acquireRawConnection(): Promise<Client> }
+      ).acquireRawConnection()) as Client;
+      client.on('notification', () => void this.poll());
+      client.on('error', (error) => this.listenerLost(client!, error));
+      client.on('end', () => this.listenerLost(client!));
+      await client.query(`LISTEN ${PLATFORM_EVENTS_CHANNEL}`);
+    } catch (error) {
+      if (client) endQuietly(client);
+      this.retryListen(error);
+      return;
+    }
+    if (this.closed) {
+      endQuietly(client);
+      return;
+    }
+    this.listener = client;
+    this.schedulePolls(LISTENING_POLL_MS);
+    // Whatever committed while no connection listened.
+    void this.poll();
+  }
+
+  private listenerLost(client: Client, error?: unknown): void {
+    if (this.listener !== client) return;
+    this.dropListener();
+    if (!this.closed) this.retryListen(error);
+  }
+
+  private retryListen(error: unknown): void {
+    if (this.closed) return;
+    this.logger.warn({ err: error }, 'LISTEN for platform events unavailable; polling meanwhile');
+    this.schedulePolls(POLL_MS);
+    clearTimeout(this.relisten);
+    this.relisten = setTimeout(() => void this.listen(), RELISTEN_MS);
+  }
+
+  private dropListener(): void {
+    if (this.listener) endQuietly(this.listener);
+    this.listener = undefined;
+  }
+
   private async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      // A notification during a read: read once more after it, so the new row is not missed.
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
     try {
       const events = await recentPlatformEvents(this.knex, WINDOW_SECONDS);
@@ -92,6 +175,10 @@ export class EventHub {
     } finally {
       this.polling = false;
     }
+    if (this.pollAgain && !this.closed) {
+      this.pollAgain = false;
+      await this.poll();
+    }
   }
 
   private broadcast(projectId: number | undefined, event: string, data: string): void {
@@ -101,4 +188,12 @@ export class EventHub {
       }
     }
   }
+}
+
+/** Closes a connection whose errors and end no longer matter. */
+function endQuietly(client: Client): void {
+  client.removeAllListeners('end');
+  client.removeAllListeners('error');
+  client.on('error', () => undefined);
+  void client.end().catch(() => undefined);
 }

@@ -9,6 +9,7 @@ import * as mcpOAuth from './20261121-007-mcp-oauth';
 import * as accounts from './20261126-001-accounts';
 import * as keyedChain from './20261126-002-keyed-activity-chain';
 import * as agentInterop from './20261126-101-agent-interop';
+import * as rateLimitBuckets from './20261126-201-rate-limit-buckets';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126-001-accounts': accounts,
   '20261126-002-keyed-activity-chain': keyedChain,
   '20261126-101-agent-interop': agentInterop,
+  '20261126-201-rate-limit-buckets': rateLimitBuckets,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config';
 
 /** The outcome of charging one request to a key. */
@@ -18,66 +17,86 @@ export interface TokenRateLimiter {
   consume(key: string, points?: number): Promise<RateLimitDecision>;
 }
 
+// The SET expressions read the row as it was before this charge (`b`, locked by the upsert: a
+// charge that waited for another one's lock sees that one's result); RETURNING reads it after.
+const SUSTAINED_BEFORE = 'CASE WHEN b.window_end <= now() THEN 0 ELSE b.used END';
+const BURST_BEFORE = 'CASE WHEN b.burst_end <= now() THEN 0 ELSE b.burst_used END';
+const SUSTAINED_ADMITS = `(${SUSTAINED_BEFORE}) + :points <= :sustainedPoints`;
+const BURST_ADMITS = `NOT (${SUSTAINED_ADMITS}) AND (${BURST_BEFORE}) + :points <= :burstPoints`;
+
 /**
- * A token bucket built from rate-limiter-flexible's PostgreSQL store: a sustained limiter
- * (`points` per `durationSeconds`) backed by a burst limiter (`burstPoints` per
- * `burstDurationSeconds`) that admits requests once the sustained one is exhausted (the scheme of
- * the library's BurstyRateLimiter, written out so that the burst's remaining count is reported). Each charge is
- * one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` on the `rate_limits` table, so several
- * server processes sharing a database admit exactly the limit between them.
+ * One charge: a new key starts its sustained window (or, for a charge larger than it, the burst);
+ * an existing key's expired windows restart, then the sustained bucket admits if it can, else the
+ * burst bucket, else nothing is counted. The burst window starts at its first use.
+ */
+const CHARGE_SQL = `
+INSERT INTO rate_limit_buckets AS b (key, used, window_end, burst_used, burst_end, outcome)
+VALUES (
+  :key,
+  CASE WHEN :points <= :sustainedPoints THEN :points ELSE 0 END,
+  now() + make_interval(secs => :durationSeconds),
+  CASE WHEN :points > :sustainedPoints AND :points <= :burstPoints THEN :points ELSE 0 END,
+  CASE WHEN :points > :sustainedPoints AND :points <= :burstPoints
+    THEN now() + make_interval(secs => :burstDurationSeconds) ELSE now() END,
+  CASE WHEN :points <= :sustainedPoints THEN 's' WHEN :points <= :burstPoints THEN 'b' ELSE 'r' END
+)
+ON CONFLICT (key) DO UPDATE SET
+  used = (${SUSTAINED_BEFORE}) + CASE WHEN ${SUSTAINED_ADMITS} THEN :points ELSE 0 END,
+  window_end = CASE WHEN b.window_end <= now()
+    THEN now() + make_interval(secs => :durationSeconds) ELSE b.window_end END,
+  burst_used = (${BURST_BEFORE}) + CASE WHEN ${BURST_ADMITS} THEN :points ELSE 0 END,
+  burst_end = CASE WHEN b.burst_end <= now() AND ${BURST_ADMITS}
+    THEN now() + make_interval(secs => :burstDurationSeconds) ELSE b.burst_end END,
+  outcome = CASE WHEN ${SUSTAINED_ADMITS} THEN 's' WHEN ${BURST_ADMITS} THEN 'b' ELSE 'r' END
+RETURNING b.used, b.burst_used, b.burst_end > now() AS burst_running, b.outcome,
+  CAST(ceil(extract(epoch FROM b.window_end - now())) AS integer) AS reset_seconds`.replace(
+  /:(points|sustainedPoints|burstPoints|durationSeconds|burstDurationSeconds)\b/g,
+  // Typed, so that PostgreSQL compares numbers (untyped parameters would compare as text).
+  'CAST(:$1 AS integer)',
+);
+
+interface ChargeRow {
+  used: number;
+  burst_used: number;
+  burst_running: boolean;
+  outcome: 's' | 'b' | 'r';
+  reset_seconds: number;
+}
+
+/**
+ * A token bucket in PostgreSQL: a sustained bucket (`points` per `durationSeconds`) backed by a
+ * burst bucket (`burstPoints` per `burstDurationSeconds`) that admits requests once the sustained
+ * one is exhausted. Both live in one row per key, and each charge is one atomic `INSERT … ON
+ * CONFLICT DO UPDATE … RETURNING`, so several server processes sharing a database admit exactly
+ * the limit between them, and each admitted request reports its own remaining count.
  */
 export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): TokenRateLimiter {
-  const common = {
-    storeClient: knex,
-    storeType: 'knex',
-    tableName: 'rate_limits',
-    tableCreated: true,
-    clearExpiredByTimeout: false,
-  };
-  const sustained = new RateLimiterPostgres({
-    ...common,
-    keyPrefix: 'rate',
-    points: config.points,
-    duration: config.durationSeconds,
-  });
-  const burst = new RateLimiterPostgres({
-    ...common,
-    keyPrefix: 'burst',
-    points: Math.max(config.burstPoints, 0),
-    duration: config.burstDurationSeconds,
-  });
   const limit = config.points + config.burstPoints;
 
-  async function burstRemaining(key: string): Promise<number> {
-    if (config.burstPoints === 0) return 0;
-    const state = await burst.get(key);
-    return state ? Math.max(config.burstPoints - state.consumedPoints, 0) : config.burstPoints;
-  }
-
-  /** Sustained first; once it is exhausted, the burst bucket (as BurstyRateLimiter does). */
   async function charge(key: string, points: number): Promise<RateLimitDecision> {
-    let sustainedRefusal: RateLimiterRes;
-    try {
-      const admitted = await sustained.consume(key, points);
+    const result = await knex.raw<{ rows: ChargeRow[] }>(CHARGE_SQL, {
+      key,
+      points,
+      sustainedPoints: config.points,
+      burstPoints: Math.max(config.burstPoints, 0),
+      durationSeconds: config.durationSeconds,
+      burstDurationSeconds: config.burstDurationSeconds,
+    });
+    const row = result.rows[0]!;
+    const burstLeft = row.burst_running
+      ? Math.max(config.burstPoints - row.burst_used, 0)
+      : config.burstPoints;
+    const resetSeconds = Math.max(row.reset_seconds, 1);
+    if (row.outcome === 's') {
       return {
         allowed: true,
         limit,
-        remaining: admitted.remainingPoints + (await burstRemaining(key)),
-        resetSeconds: Math.ceil(admitted.msBeforeNext / 1000),
+        remaining: Math.max(config.points - row.used, 0) + burstLeft,
+        resetSeconds,
       };
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      sustainedRefusal = error;
     }
-    const resetSeconds = Math.max(Math.ceil(sustainedRefusal.msBeforeNext / 1000), 1);
-    if (config.burstPoints === 0) return { allowed: false, limit, remaining: 0, resetSeconds };
-    try {
-      const admitted = await burst.consume(key, points);
-      return { allowed: true, limit, remaining: admitted.remainingPoints, resetSeconds };
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      return { allowed: false, limit, remaining: 0, resetSeconds };
-    }
+    if (row.outcome === 'b') return { allowed: true, limit, remaining: burstLeft, resetSeconds };
+    return { allowed: false, limit, remaining: 0, resetSeconds };
   }
 
   return { config, consume: (key, points = 1) => charge(key, points) };

@@ -3,6 +3,9 @@ import type { Knex } from 'knex';
 /** The server-sent events that tell agents to drop a cache (platform protocol section 7). */
 export type PlatformEventName = 'refresh-users' | 'refresh-roles' | 'refresh-renderings';
 
+/** The PostgreSQL channel a committed event is announced on; its payload is empty. */
+export const PLATFORM_EVENTS_CHANNEL = 'canopy_platform_events';
+
 /** One stored event. */
 export interface PlatformEvent {
   id: string;
@@ -13,7 +16,8 @@ export interface PlatformEvent {
 
 /**
  * Records an event for the agents of a project. Pass the transaction of the change: the event
- * becomes visible to the pollers of every server process only when the change commits.
+ * becomes visible to every server process only when the change commits, and the NOTIFY sent
+ * with it is delivered to their listeners at that moment too (never for a rolled-back change).
  */
 export async function publishPlatformEvent(
   knex: Knex | Knex.Transaction,
@@ -26,6 +30,7 @@ export async function publishPlatformEvent(
     event,
     data: JSON.stringify(data),
   });
+  await knex.raw('SELECT pg_notify(?, ?)', [PLATFORM_EVENTS_CHANNEL, '']);
 }
 
 /**

@@ -1,0 +1,278 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
+import { bootstrapProject, issueApplicationToken, signSessionToken } from '../src';
+import { buildCliBundle, waitForListening } from './helpers/cli-bundle';
+import { serverSentEvents } from './helpers/event-stream';
+import { TEST_KEYS } from './helpers/test-server';
+
+// Three `serve` processes (the image's command) on one PostgreSQL behind a small round-robin
+// load balancer on loopback, as a deployment with three replicas runs them.
+
+let outDir: string;
+let db: TestDatabase;
+const replicas = new Map<number, ChildProcess>();
+let balancer: Balancer;
+let secret: string;
+let userId: number;
+const streams: AbortController[] = [];
+
+const session = () =>
+  signSessionToken(TEST_KEYS, { userId, sso: false, expiresAt: new Date(Date.now() + 600_000) });
+
+beforeAll(async () => {
+  outDir = buildCliBundle();
+  db = await createTestDatabase('postgres');
+  const ports = await Promise.all([serve(), serve(), serve()]);
+  balancer = await startBalancer(ports);
+  const bootstrap = await bootstrapProject(db.knex, {
+    project: 'Shop',
+    environment: 'Production',
+    adminEmail: 'ada@example.com',
+  });
+  secret = bootstrap.secret!;
+  userId = bootstrap.userId;
+}, 90_000);
+
+afterAll(async () => {
+  for (const controller of streams) controller.abort();
+  for (const child of replicas.values()) child.kill('SIGKILL');
+  await new Promise((done) => balancer?.server.close(done));
+  balancer?.server.closeAllConnections();
+  await db?.drop();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+function serve(): Promise<number> {
+  const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+      RATE_LIMIT_POINTS: '6',
+      RATE_LIMIT_DURATION_SECONDS: '300',
+      RATE_LIMIT_BURST_POINTS: '4',
+      RATE_LIMIT_BURST_DURATION_SECONDS: '600',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  return waitForListening(child, stderr).then((port) => {
+    replicas.set(port, child);
+    return port;
+  });
+}
+
+interface Balancer {
+  readonly server: Server;
+  readonly url: string;
+}
+
+/**
+ * Round robin over the replicas; a replica refusing connections is skipped (nothing was sent to
+ * it, so the request goes to the next one), and a failure after that is a 502, as a proxy that
+ * does not retry non-idempotent requests answers. `X-Served-By` names the replica's port.
+ */
+function startBalancer(ports: number[]): Promise<Balancer> {
+  let next = 0;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    for (let attempt = 0; attempt < ports.length; attempt += 1) {
+      const port = ports[next++ % ports.length]!;
+      const answer = await new Promise<IncomingMessage | 'refused' | 'failed'>((resolve) => {
+        const upstream = request(
+          { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+          resolve,
+        );
+        upstream.on('error', (error: NodeJS.ErrnoException) =>
+          resolve(error.code === 'ECONNREFUSED' ? 'refused' : 'failed'),
+        );
+        upstream.end(body);
+      });
+      if (answer === 'refused') continue;
+      if (answer === 'failed') {
+        res.writeHead(502).end();
+        return;
+      }
+      res.writeHead(answer.statusCode!, { ...answer.headers, 'x-served-by': String(port) });
+      res.flushHeaders();
+      answer.pipe(res);
+      // A replica dying mid-response cuts the client's connection, as a proxy's does.
+      answer.on('error', () => res.destroy());
+      answer.on('aborted', () => res.destroy());
+      return;
+    }
+    res.writeHead(502).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+async function openStream() {
+  const controller = new AbortController();
+  streams.push(controller);
+  const response = await fetch(`${balancer.url}/liana/v4/subscribe-to-events`, {
+    headers: { 'forest-secret-key': secret, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  const events = serverSentEvents(response.body!);
+  expect((await events.next()).value).toEqual({ event: 'heartbeat', data: '{}' });
+  return { events, replica: Number(response.headers.get('x-served-by')) };
+}
+
+let teamCount = 0;
+/**
+ * A change that sends `refresh-renderings` to the project's agents (a team renamed); resolves
+ * when the replica answered (the change is committed by then), with the team's id and that time.
+ */
+async function renameATeam(): Promise<{ teamId: number; committedAt: number }> {
+  teamCount += 1;
+  const created = await fetch(`${balancer.url}/v1/project/Shop/teams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Team ${teamCount}` }),
+  });
+  expect(created.status).toBe(201);
+  const team = (await created.json()) as { id: number };
+  const renamed = await fetch(
+    `${balancer.url}/v1/project/Shop/teams/${encodeURIComponent(`Team ${teamCount}`)}`,
+    {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${session()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Renamed ${teamCount}` }),
+    },
+  );
+  expect(renamed.status).toBe(200);
+  return { teamId: team.id, committedAt: Date.now() };
+}
+
+type Stream = Awaited<ReturnType<typeof openStream>>;
+async function nextRefresh(stream: Stream): Promise<{ event: string; data: string }> {
+  for (;;) {
+    const { value, done } = await stream.events.next();
+    if (done) throw new Error('the stream ended');
+    if (value.event !== 'heartbeat') return value;
+  }
+}
+
+it('a change made through any replica reaches the agents of every replica within a second', async () => {
+  const opened = [await openStream(), await openStream(), await openStream()];
+  expect(new Set(opened.map((stream) => stream.replica)).size).toBe(3);
+  const { teamId, committedAt } = await renameATeam();
+  const received = await Promise.all(opened.map(nextRefresh));
+  const latency = Date.now() - committedAt;
+  for (const event of received) {
+    expect(event).toEqual({
+      event: 'refresh-renderings',
+      data: JSON.stringify({ renderingIds: [teamId] }),
+    });
+  }
+  // Each replica reads the events only on NOTIFY or every 5 s: under a second means NOTIFY.
+  expect(latency).toBeLessThan(1_000);
+}, 30_000);
+
+it('sessions work whichever replica answers', async () => {
+  const served = new Set<string>();
+  for (let i = 0; i < 3; i += 1) {
+    const answer = await fetch(`${balancer.url}/v1/project/Shop`, {
+      headers: { authorization: `Bearer ${session()}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { name: string }).name).toBe('Shop');
+    served.add(answer.headers.get('x-served-by')!);
+  }
+  expect(served.size).toBe(3);
+});
+
+it('the rate limit of a token is exact across the replicas', async () => {
+  const project = await db.knex('projects').where({ name: 'Shop' }).first();
+  const { token } = await issueApplicationToken(db.knex, TEST_KEYS, {
+    project,
+    userId,
+    name: 'replicas',
+    scopes: ['all'],
+    expiresAt: new Date(Date.now() + 600_000),
+    viaSso: false,
+  });
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      fetch(`${balancer.url}/v1/project/Shop/environment/Production/activity-logs`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }).then(async (res) => {
+        await res.arrayBuffer();
+        return { status: res.status, replica: res.headers.get('x-served-by') };
+      }),
+    ),
+  );
+  expect(new Set(answers.map((answer) => answer.replica)).size).toBe(3);
+  // 6 sustained + 4 burst, whichever replica counted them.
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10);
+  expect(answers.filter((answer) => answer.status === 429)).toHaveLength(20);
+}, 30_000);
+
+it('a replica killed with SIGKILL mid-stream loses no ingested log, and its agents reconnect', async () => {
+  const opened = [await openStream(), await openStream(), await openStream()];
+  const victim = opened[0]!.replica;
+  const log = (id: string) => ({
+    id,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    type: 'write',
+    action: 'update',
+    label: 'updated',
+    userId,
+    renderingId: null,
+    collectionName: 'orders',
+    recordIds: ['7'],
+  });
+  /** An agent's batch upload: retried until a replica acknowledges it (ids make it idempotent). */
+  async function upload(batch: number): Promise<number> {
+    const body = JSON.stringify({
+      logs: Array.from({ length: 20 }, (_, i) => log(`kill-${batch}-${i}`)),
+    });
+    for (let attempt = 1; ; attempt += 1) {
+      const answer = await fetch(`${balancer.url}/liana/v1/activity-logs`, {
+        method: 'POST',
+        headers: { 'forest-secret-key': secret, 'content-type': 'application/json' },
+        body,
+      }).catch(() => undefined);
+      if (answer?.status === 200) return attempt;
+      await answer?.arrayBuffer();
+      if (attempt > 20) throw new Error(`batch ${batch} was never acknowledged`);
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+  }
+  const uploads = Array.from({ length: 30 }, (_, batch) => upload(batch));
+  await new Promise((wait) => setTimeout(wait, 50));
+  replicas.get(victim)!.kill('SIGKILL');
+  await Promise.all(uploads);
+
+  const stored = await db
+    .knex('ingested_activity_logs')
+    .where('external_id', 'like', 'kill-%')
+    .count({ n: '*' });
+  expect(stored).toEqual([{ n: '600' }]);
+
+  // The agent of the killed replica sees its stream end, and reconnects through the balancer.
+  await expect(nextRefresh(opened[0]!)).rejects.toThrow();
+  const reconnected = await openStream();
+  expect(reconnected.replica).not.toBe(victim);
+  const { teamId } = await renameATeam();
+  for (const stream of [reconnected, opened[1]!, opened[2]!]) {
+    expect(await nextRefresh(stream)).toEqual({
+      event: 'refresh-renderings',
+      data: JSON.stringify({ renderingIds: [teamId] }),
+    });
+  }
+}, 60_000);
