@@ -10,7 +10,7 @@ import { type CorsStep, corsStep } from './cors';
  * Nesting limit of a request body: far above any document of the protocol (a record with JSON
  * attributes, a chart with a condition tree), far below what recursive code can walk.
  */
-export const BODY_MAX_DEPTH = 64;
+export const BODY_MAX_DEPTH = 128;
 
 /** The first stages of §1.5, shared by the express pipeline and the hot routes. */
 export interface EntrySteps {

@@ -20,9 +20,11 @@ const NUMBER_CAST_OPERATORS = new Set([
 
 /**
  * Bounds of a condition tree received from a request or the platform, checked before any
- * recursive code walks it: front ends build two or three levels and a few dozen conditions.
+ * recursive code walks it: front ends build two or three levels and a few dozen conditions. A
+ * branch is two levels of JSON (the object and its `conditions` array), so 64 levels allow 31
+ * nested branches.
  */
-export const CONDITION_TREE_BOUNDS = { maxDepth: 32, maxContainers: 10_000 } as const;
+export const CONDITION_TREE_BOUNDS = { maxDepth: 64, maxContainers: 10_000 } as const;
 
 /** Operators that compare with `null` meaningfully (`Equal null` is "is null"). */
 const NULL_ACCEPTING_OPERATORS = new Set(['Equal', 'NotEqual']);

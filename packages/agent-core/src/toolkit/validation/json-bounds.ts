@@ -16,7 +16,7 @@ export interface JsonBounds {
  *
  * @example
  * assertJsonBounds(JSON.parse(text), { maxDepth: 32 }, 'filters');
- * // ValidationError: filters is nested deeper than 32 levels
+ * // ValidationError: filters is nested deeper than 32 levels of objects and arrays
  */
 export function assertJsonBounds(value: unknown, bounds: JsonBounds, what: string): void {
   if (typeof value !== 'object' || value === null) return;
@@ -25,7 +25,7 @@ export function assertJsonBounds(value: unknown, bounds: JsonBounds, what: strin
   for (let next = pending.pop(); next; next = pending.pop()) {
     containers += 1;
     if (next.depth > bounds.maxDepth) {
-      throw new ValidationError(`${what} is nested deeper than ${bounds.maxDepth} levels`);
+      throw new ValidationError(`${what} is nested deeper than ${bounds.maxDepth} levels of objects and arrays`);
     }
     if (bounds.maxContainers !== undefined && containers > bounds.maxContainers) {
       throw new ValidationError(
