@@ -148,7 +148,14 @@ async function leaderboard(chart: ChartRequest, scope: Filter['conditionTree']) 
   const relationName = text(body.relationshipFieldName);
   const label = text(body.labelFieldName);
   const relation = relationName ? collection.schema.fields[relationName] : undefined;
-  const limit = body.limit === undefined || body.limit === null ? undefined : Number(body.limit);
+  // A number, or its decimal text as dashboards store it; `true`, `[]` or `""` are not limits.
+  const limit =
+    body.limit === undefined || body.limit === null
+      ? undefined
+      : typeof body.limit === 'number' ||
+          (typeof body.limit === 'string' && /^\s*\d+\s*$/.test(body.limit))
+        ? Number(body.limit)
+        : Number.NaN;
   if (!label) throw new ValidationError(LEADERBOARD_ERROR);
   if (
     limit !== undefined &&
