@@ -25,7 +25,9 @@ export function assertJsonBounds(value: unknown, bounds: JsonBounds, what: strin
   for (let next = pending.pop(); next; next = pending.pop()) {
     containers += 1;
     if (next.depth > bounds.maxDepth) {
-      throw new ValidationError(`${what} is nested deeper than ${bounds.maxDepth} levels of objects and arrays`);
+      throw new ValidationError(
+        `${what} is nested deeper than ${bounds.maxDepth} levels of objects and arrays`,
+      );
     }
     if (bounds.maxContainers !== undefined && containers > bounds.maxContainers) {
       throw new ValidationError(
