@@ -55,7 +55,7 @@ describe('the MCP server mounted with the agent in a host express application', 
     expect(await (await fetch(`${base}/hello`)).text()).toBe('host route');
     expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({
       resource: `${base}/mcp`,
-      authorization_servers: [`${base}/`],
+      authorization_servers: [base],
       scopes_supported: ['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin'],
       resource_name: 'Canopy agent',
     });

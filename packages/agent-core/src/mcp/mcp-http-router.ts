@@ -9,21 +9,26 @@ import {
   InvalidTokenError,
   ServerError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 
 import { AGENT_VERSION } from '../schema/schema-meta';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { isMcpError } from './mcp-error';
-import { type McpAccessClaims, MCP_SCOPES, verifyAccessToken } from './oauth/mcp-tokens';
+import {
+  DEFAULT_SCOPES,
+  type McpAccessClaims,
+  MCP_SCOPES,
+  verifyAccessToken,
+} from './oauth/mcp-tokens';
 import type { McpOAuth } from './oauth/mcp-oauth';
 import { OAuthFailure } from './oauth/oauth-failure';
-import { type McpTool, type ToolContext, ToolError } from './tools';
+import { humanOAuthDescription } from './oauth/oauth-failure';
+import { type McpTool, type ToolContext, ToolError, isToolAllowed } from './tools';
 
 /** What the MCP routes need from the agent. */
 export interface McpRouterDependencies {
@@ -38,6 +43,9 @@ export interface McpRouterDependencies {
   openContext(claims: McpAccessClaims, token: string): Promise<ToolContext>;
   logger: Logger;
 }
+
+/** A request that passed {@link bearerCheck}. */
+type AuthenticatedRequest = Request & { auth: AuthInfo };
 
 const SERVER_INFO = { name: '@canopy/agent-core', version: AGENT_VERSION };
 
@@ -102,7 +110,11 @@ function toolFailure(message: string): CallToolResult {
 }
 
 /** Builds the MCP server of one request, with the tools registered for its caller. */
-function buildServer(dependencies: McpRouterDependencies, context: ToolContext): McpServer {
+function buildServer(
+  dependencies: McpRouterDependencies,
+  context: ToolContext,
+  scopes: readonly string[],
+): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   const names = [...context.collections.keys()];
   for (const tool of dependencies.tools) {
@@ -114,6 +126,11 @@ function buildServer(dependencies: McpRouterDependencies, context: ToolContext):
         annotations: { readOnlyHint: tool.readOnly },
       },
       async (input: Record<string, unknown>) => {
+        if (!isToolAllowed(tool, scopes)) {
+          return toolFailure(
+            `The ${tool.name} tool needs the ${tool.scope} scope, and this access token was granted only ${scopes.join(' ') || 'no scope'}: log in again and grant ${tool.scope} to use it.`,
+          );
+        }
         try {
           return toolResult(await tool.run(input as never, context));
         } catch (error) {
@@ -127,6 +144,85 @@ function buildServer(dependencies: McpRouterDependencies, context: ToolContext):
     );
   }
   return server;
+}
+
+/**
+ * The bearer check of `POST /mcp` (RFC 6750 §3): a missing, invalid or expired token is a 401
+ * whose challenge points to the resource metadata and names every scope the tools use (so that a
+ * client asks for write and action rights, not only read); a token without `mcp:read` is a 403
+ * `insufficient_scope`. Each tool then checks its own scope.
+ */
+function bearerCheck(provider: OAuthServerProvider, resourceMetadataUrl: string): RequestHandler {
+  const refuse = (response: Response, status: number, error: string, description: string) => {
+    response
+      .status(status)
+      .set(
+        'WWW-Authenticate',
+        `Bearer error="${error}", error_description="${description}", scope="${DEFAULT_SCOPES.join(' ')}", resource_metadata="${resourceMetadataUrl}"`,
+      )
+      .json({ error, error_description: description });
+  };
+  return (request, response, next) => {
+    const [type, token] = (request.headers.authorization ?? '').split(' ');
+    if (type?.toLowerCase() !== 'bearer' || !token) {
+      refuse(response, 401, 'invalid_token', 'Missing bearer token: log in to get one.');
+      return;
+    }
+    provider.verifyAccessToken(token).then(
+      (auth) => {
+        if (!auth.scopes.includes('mcp:read') && !auth.scopes.includes('mcp:admin')) {
+          refuse(
+            response,
+            403,
+            'insufficient_scope',
+            'This access token lacks the mcp:read scope.',
+          );
+          return;
+        }
+        (request as AuthenticatedRequest).auth = auth;
+        next();
+      },
+      () => refuse(response, 401, 'invalid_token', 'The access token is invalid or expired.'),
+    );
+  };
+}
+
+/**
+ * Keeps `error_description` a single human line (RFC 6749 §5.2) in the OAuth answers the SDK
+ * writes, whether in a JSON body or in a redirect: its request validation puts a JSON dump of
+ * schema issues there.
+ */
+function humanOAuthErrors(): RequestHandler {
+  return (_request, response, next) => {
+    const json = response.json.bind(response);
+    response.json = (body: unknown) => {
+      const answer = body as { error_description?: unknown } | null;
+      if (answer && typeof answer.error_description === 'string') {
+        return json({
+          ...answer,
+          error_description: humanOAuthDescription(answer.error_description),
+        });
+      }
+      return json(body);
+    };
+    const redirect = response.redirect.bind(response) as (status: number, url: string) => void;
+    response.redirect = ((status: number | string, url?: string) => {
+      const [code, location] = typeof status === 'number' ? [status, url as string] : [302, status];
+      try {
+        const target = new URL(location);
+        const description = target.searchParams.get('error_description');
+        if (description !== null) {
+          target.searchParams.set('error_description', humanOAuthDescription(description));
+          redirect(code, target.href);
+          return;
+        }
+      } catch {
+        // Not an absolute URL: left as it is.
+      }
+      redirect(code, location);
+    }) as Response['redirect'];
+    next();
+  };
 }
 
 /**
@@ -148,7 +244,7 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
     perRequest((base) =>
       metadataHandler({
         resource: `${base}/mcp`,
-        authorization_servers: [`${base}/`],
+        authorization_servers: [base],
         scopes_supported: [...MCP_SCOPES],
         resource_name: 'Canopy agent',
       }),
@@ -158,7 +254,7 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
     '/.well-known/oauth-authorization-server',
     perRequest((base) =>
       metadataHandler({
-        issuer: `${base}/`,
+        issuer: base,
         authorization_endpoint: `${base}/oauth/authorize`,
         token_endpoint: `${base}/oauth/token`,
         registration_endpoint: `${dependencies.serverUrl}/oauth/register`,
@@ -167,12 +263,11 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
         token_endpoint_auth_methods_supported: ['none'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         scopes_supported: [...MCP_SCOPES],
-        revocation_endpoint_auth_methods_supported: ['client_secret_post'],
       }),
     ),
   );
-  router.use('/oauth/authorize', authorizationHandler({ provider }));
-  router.use('/oauth/token', express.json(), tokenHandler({ provider }));
+  router.use('/oauth/authorize', humanOAuthErrors(), authorizationHandler({ provider }));
+  router.use('/oauth/token', humanOAuthErrors(), express.json(), tokenHandler({ provider }));
 
   // Browser-based MCP clients call from any origin (platform protocol §16.3).
   router.use('/mcp', (request, response, next) => {
@@ -187,19 +282,13 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
   });
   router.post(
     '/mcp',
-    perRequest((base) =>
-      requireBearerAuth({
-        verifier: provider,
-        requiredScopes: ['mcp:read'],
-        resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource/mcp`,
-      }),
-    ),
+    perRequest((base) => bearerCheck(provider, `${base}/.well-known/oauth-protected-resource/mcp`)),
     express.json({ limit: '4mb' }),
     async (request, response) => {
-      const auth = request.auth as AuthInfo;
+      const auth = (request as AuthenticatedRequest).auth;
       const claims = (auth.extra as { claims: McpAccessClaims }).claims;
       const context = await dependencies.openContext(claims, auth.token);
-      const server = buildServer(dependencies, context);
+      const server = buildServer(dependencies, context, auth.scopes);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

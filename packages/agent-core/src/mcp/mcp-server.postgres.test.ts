@@ -12,7 +12,7 @@ import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
 import { AGENT_VERSION } from '../schema/schema-meta';
 import { MCP_TOOL_NAMES } from './mcp-options';
-import { connectWithOAuth } from './test-fixtures/mcp-oauth-client';
+import { connectWithOAuth, obtainTokens } from './test-fixtures/mcp-oauth-client';
 
 const ENV_SECRET = 'cd'.repeat(32);
 const AUTH_SECRET = 'mcp-e2e-auth-secret';
@@ -387,6 +387,122 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
     } finally {
       await eve.close();
       sandbox.oauth.login = { userId: 1, renderingId: 1 };
+    }
+  });
+
+  it('refuses every write and action tool to a read-only token, with a clear error', async () => {
+    sandbox.oauth.login = { userId: 1, renderingId: 1, scope: 'mcp:read' };
+    const { client: reader, provider } = await connectWithOAuth(mcpUrl);
+    try {
+      expect(provider.tokens()?.scope).toBe('mcp:read');
+      const before = await db().knex('orders').orderBy('id');
+      const refusals: Record<string, [Record<string, unknown>, string]> = {
+        create: [
+          { collectionName: 'orders', attributes: { reference: 'SO-9', total: 1 } },
+          'mcp:write',
+        ],
+        update: [{ collectionName: 'orders', recordId: 1, attributes: { total: 2 } }, 'mcp:write'],
+        delete: [{ collectionName: 'orders', recordIds: [3] }, 'mcp:write'],
+        associate: [
+          {
+            collectionName: 'customers',
+            relationName: 'orders',
+            parentRecordId: 2,
+            targetRecordId: 1,
+          },
+          'mcp:write',
+        ],
+        dissociate: [
+          {
+            collectionName: 'customers',
+            relationName: 'orders',
+            parentRecordId: 1,
+            targetRecordIds: [1],
+          },
+          'mcp:write',
+        ],
+        executeAction: [
+          {
+            collectionName: 'orders',
+            actionName: 'Mark as paid',
+            recordIds: [2],
+            values: { Note: 'x' },
+          },
+          'mcp:action',
+        ],
+      };
+      for (const [tool, [args, scope]] of Object.entries(refusals)) {
+        expect(await call(reader, tool, args)).toEqual({
+          error: `The ${tool} tool needs the ${scope} scope, and this access token was granted only mcp:read: log in again and grant ${scope} to use it.`,
+        });
+      }
+      expect(await db().knex('orders').orderBy('id')).toEqual(before);
+      const page = await call(reader, 'list', { collectionName: 'orders', fields: ['reference'] });
+      expect(page.records).toHaveLength(before.length);
+    } finally {
+      await reader.close();
+      sandbox.oauth.login = { userId: 1, renderingId: 1 };
+    }
+  });
+
+  it('keeps the platform tokens out of the readable payload of the client tokens', async () => {
+    const { provider } = await connectWithOAuth(mcpUrl);
+    const tokens = provider.tokens();
+    const looksLikeJwt = /[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/;
+    for (const token of [tokens?.access_token, tokens?.refresh_token]) {
+      const payload = jwt.decode(token as string) as Record<string, unknown>;
+      expect(payload).not.toHaveProperty('serverToken');
+      expect(payload).not.toHaveProperty('serverRefreshToken');
+      expect(JSON.stringify(payload)).not.toMatch(looksLikeJwt);
+      // What travels is encrypted: the sealed value is not a base64 of a JWT either.
+      for (const value of Object.values(payload)) {
+        if (typeof value === 'string' && value.length > 40) {
+          expect(Buffer.from(value, 'base64url').toString('latin1')).not.toMatch(looksLikeJwt);
+        }
+      }
+    }
+  });
+
+  it('advertises the scopes and answers OAuth errors as RFC 6749 and RFC 8414 say', async () => {
+    const base = `http://127.0.0.1:${agent.standaloneServerPort}`;
+    const challenge = await fetch(mcpUrl, { method: 'POST', body: '{}' });
+    expect(challenge.headers.get('www-authenticate')).toContain(
+      'scope="mcp:read mcp:write mcp:action"',
+    );
+    const metadata = (await fetch(`${base}/.well-known/oauth-authorization-server`).then((answer) =>
+      answer.json(),
+    )) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(base);
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
+    expect(metadata).not.toHaveProperty('revocation_endpoint');
+    expect(metadata).not.toHaveProperty('revocation_endpoint_auth_methods_supported');
+    const resource = (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`).then(
+      (answer) => answer.json(),
+    )) as Record<string, unknown>;
+    expect(resource.authorization_servers).toEqual([base]);
+    const { provider } = await obtainTokens(mcpUrl);
+    const bad = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: provider.clientInformation()?.client_id }),
+    });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_request');
+    expect(body.error_description).not.toMatch(/[\n{}[\]]/);
+    expect(body.error_description).toMatch(/grant_type/);
+  });
+
+  it('lists records without the foreign-key columns the schema hides', async () => {
+    const schema = await call(admin, 'describeCollection', { collectionName: 'orders' });
+    const names = (schema.fields as { name: string }[]).map((field) => field.name);
+    expect(names).not.toContain('customer_id');
+    const page = await call(admin, 'list', { collectionName: 'orders' });
+    const records = page.records as Record<string, unknown>[];
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) {
+      expect(record).not.toHaveProperty('customer_id');
+      expect(record).toHaveProperty('customer');
     }
   });
 

@@ -6,6 +6,7 @@ import type {
   SqlIntrospection,
 } from '../introspection/introspection';
 import { columnTypeOf, enumValuesOf } from './column-type-of';
+import { integerRangeOf } from './integer-range';
 import { nativeOperators } from './native-operators';
 import { plural, singular, stripKeySuffix } from './relation-names';
 import type { TableModel } from './table-model';
@@ -64,6 +65,8 @@ function columnSchema(
   };
   const enumValues = enumValuesOf(column.type);
   if (enumValues) schema.enumValues = enumValues;
+  const integerRange = integerRangeOf(column, dialect);
+  if (integerRange) schema.integerRange = integerRange;
   if (column.defaultValue?.kind === 'literal') schema.defaultValue = column.defaultValue.value;
   if (!column.allowNull && !isReadOnly && column.defaultValue === undefined) {
     schema.validation = [{ operator: 'Present' }];

@@ -10,7 +10,8 @@ describe('ChartResultBuilder', () => {
       { key: 'a', value: 1 },
       { key: 'b', value: 2 },
     ]);
-    expect(builder.percentage(42)).toEqual({ value: 42 });
+    // agent-http-protocol §10.2: a percentage is the bare number.
+    expect(builder.percentage(42.5)).toBe(42.5);
     expect(builder.objective(3, 10)).toEqual({ value: 3, objective: 10 });
     expect(builder.leaderboard({ low: 1, high: 9, mid: 5 })).toEqual([
       { key: 'high', value: 9 },
@@ -47,6 +48,29 @@ describe('ChartResultBuilder', () => {
       { label: 'Feb 24', values: { value: 0 } },
       { label: 'Mar 24', values: { value: 80 } },
     ]);
+  });
+
+  it('keeps null for a bucket whose only value is null, in timeBased as in multipleTimeBased', () => {
+    expect(
+      builder.timeBased('Month', [
+        { date: '2024-01-15', value: null },
+        { date: '2024-03-02', value: 4 },
+      ]),
+    ).toEqual([
+      { label: 'Jan 24', values: { value: null } },
+      { label: 'Feb 24', values: { value: 0 } },
+      { label: 'Mar 24', values: { value: 4 } },
+    ]);
+    expect(
+      builder.multipleTimeBased(
+        'Month',
+        ['2024-01-15', '2024-03-02'],
+        [{ label: 'web', values: [null, 4] }],
+      ),
+    ).toEqual({
+      labels: ['Jan 24', 'Feb 24', 'Mar 24'],
+      values: [{ key: 'web', values: [null, null, 4] }],
+    });
   });
 
   it('buckets in the caller time zone (a week starting on Monday, across a year boundary)', () => {

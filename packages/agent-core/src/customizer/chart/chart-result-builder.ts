@@ -73,9 +73,11 @@ export class ChartResultBuilder {
     const list = Array.isArray(points)
       ? points
       : Object.entries(points).map(([date, value]) => ({ date, value }));
+    // A bucket without any point is 0; one whose points are all `null` stays `null` (missing
+    // data), as in `multipleTimeBased`.
     return this.bucket(timeRange, list).map(({ label: key, value }) => ({
       label: key,
-      values: { value: value ?? 0 },
+      values: { value: value === undefined ? 0 : value },
     }));
   }
 
@@ -93,14 +95,14 @@ export class ChartResultBuilder {
         dates.map((date, index) => ({ date, value: line.values[index] ?? null })),
       );
       labels = buckets.map((bucket) => bucket.label);
-      return { key: line.label, values: buckets.map((bucket) => bucket.value) };
+      return { key: line.label, values: buckets.map((bucket) => bucket.value ?? null) };
     });
     return { labels, values };
   }
 
-  /** A percentage. */
+  /** A percentage, answered as the bare number (agent-http-protocol §10.2). */
   percentage(value: number): PercentageChart {
-    return { value };
+    return value;
   }
 
   /** A value and its objective. */
@@ -121,7 +123,7 @@ export class ChartResultBuilder {
   private bucket(
     range: ChartTimeRange,
     points: TimeBasedPoint[],
-  ): Array<{ label: string; value: number | null }> {
+  ): Array<{ label: string; value: number | null | undefined }> {
     if (!RANGES.includes(range)) {
       throw new ValidationError(
         `Invalid time range '${String(range)}'. Expected one of: ${RANGES.join(', ')}.`,
@@ -142,14 +144,15 @@ export class ChartResultBuilder {
       const current = sums.get(key) ?? null;
       sums.set(key, typeof point.value === 'number' ? (current ?? 0) + point.value : current);
     }
-    const buckets: Array<{ label: string; value: number | null }> = [];
+    // `undefined`: no point fell in the bucket; `null`: points fell in it, none with a number.
+    const buckets: Array<{ label: string; value: number | null | undefined }> = [];
     for (
       let cursor = first;
       cursor && last && cursor <= last;
       cursor = cursor.plus({ [`${unit}s`]: 1 }).startOf(unit)
     ) {
       const key = label(cursor, range);
-      buckets.push({ label: key, value: sums.get(key) ?? null });
+      buckets.push({ label: key, value: sums.get(key) });
     }
     return buckets;
   }

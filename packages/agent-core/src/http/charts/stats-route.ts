@@ -137,6 +137,9 @@ async function line(chart: ChartRequest) {
   return buildTimeSeries(rows, field, range as ChartTimeRange, chart.data.caller.timezone);
 }
 
+/** Most rows a leaderboard may ask for: like `page[size]`, a bound on what one answer holds. */
+export const MAX_LEADERBOARD_LIMIT = 10_000;
+
 const LEADERBOARD_ERROR =
   'Failed to generate leaderboard chart: parameters do not match pre-requisites';
 
@@ -145,9 +148,22 @@ async function leaderboard(chart: ChartRequest, scope: Filter['conditionTree']) 
   const relationName = text(body.relationshipFieldName);
   const label = text(body.labelFieldName);
   const relation = relationName ? collection.schema.fields[relationName] : undefined;
-  const limit = body.limit === undefined || body.limit === null ? undefined : Number(body.limit);
-  if (!label || (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))) {
-    throw new ValidationError(LEADERBOARD_ERROR);
+  // A number, or its decimal text as dashboards store it; `true`, `[]` or `""` are not limits.
+  const limit =
+    body.limit === undefined || body.limit === null
+      ? undefined
+      : typeof body.limit === 'number' ||
+          (typeof body.limit === 'string' && /^\s*\d+\s*$/.test(body.limit))
+        ? Number(body.limit)
+        : Number.NaN;
+  if (!label) throw new ValidationError(LEADERBOARD_ERROR);
+  if (
+    limit !== undefined &&
+    (!Number.isInteger(limit) || limit <= 0 || limit > MAX_LEADERBOARD_LIMIT)
+  ) {
+    throw new ValidationError(
+      `Invalid leaderboard limit ${JSON.stringify(body.limit)}: expected an integer from 1 to ${MAX_LEADERBOARD_LIMIT}`,
+    );
   }
   const field = text(body.aggregateFieldName);
   if (relation?.type === 'OneToMany') {

@@ -1,9 +1,16 @@
 import express, { type RequestHandler } from 'express';
 
 import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
+import { assertJsonBounds } from '../../toolkit/validation/json-bounds';
 import { type AccessLogStep, accessLogStep } from './access-log';
 import { answerBodyError, DEFAULT_BODY_LIMIT, METHODS_WITH_BODY } from './body-parser';
 import { type CorsStep, corsStep } from './cors';
+
+/**
+ * Nesting limit of a request body: far above any document of the protocol (a record with JSON
+ * attributes, a chart with a condition tree), far below what recursive code can walk.
+ */
+export const BODY_MAX_DEPTH = 128;
 
 /** The first stages of §1.5, shared by the express pipeline and the hot routes. */
 export interface EntrySteps {
@@ -25,7 +32,8 @@ export function entrySteps(
 
 /**
  * §1.5 steps 1–4 as one middleware: CORS (a preflight ends here), JSON body parsing for the
- * methods that carry a body (§1.2) with its plain-text 400/413, then the access log — in that
+ * methods that carry a body (§1.2) with its plain-text 400/413 (and a JSON:API 400 for a body
+ * nested deeper than {@link BODY_MAX_DEPTH} levels), then the access log — in that
  * order, so a preflight or a refused body is not logged, as with separate layers.
  */
 export function entryMiddleware(steps: EntrySteps, limit = DEFAULT_BODY_LIMIT): RequestHandler {
@@ -45,6 +53,12 @@ export function entryMiddleware(steps: EntrySteps, limit = DEFAULT_BODY_LIMIT): 
     parse(request, response, (error?: unknown) => {
       if (error !== undefined && error !== null) {
         if (!answerBodyError(error, response)) next(error);
+        return;
+      }
+      try {
+        assertJsonBounds(request.body, { maxDepth: BODY_MAX_DEPTH }, 'the request body');
+      } catch (bounds) {
+        next(bounds);
         return;
       }
       accessLog?.(request, response);

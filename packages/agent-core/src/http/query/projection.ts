@@ -10,6 +10,18 @@ function describe(error: unknown): string {
 }
 
 /**
+ * The names of a comma-separated field list, trimmed. An empty name (`fields[orders]=,,,`,
+ * `a,,b`) is refused: a list that names nothing is a mistake, not a request for the default.
+ */
+function fieldNames(list: string, source: string): string[] {
+  const names = list.split(',').map((item) => item.trim());
+  if (names.some((name) => name === '')) {
+    throw new ValidationError(`empty field name in ${source} (${JSON.stringify(list)})`);
+  }
+  return names;
+}
+
+/**
  * The default projection (§6.2): every column, plus every column of each to-one relation.
  */
 export function defaultProjection(collection: Collection): Projection {
@@ -50,29 +62,21 @@ export function readRequestedProjection(
   key: string = collection.name,
 ): Projection | null {
   if (header !== undefined && header.trim() !== '') {
-    const projection = new Projection(
-      ...header
-        .split(',')
-        .map((path) => path.trim())
-        .filter(Boolean),
-    );
     try {
+      const projection = new Projection(...fieldNames(header, 'the header'));
       validateProjection(collection, projection);
+      return projection;
     } catch (error) {
       throw new ValidationError(`Invalid Forest-Projection header: ${describe(error)}`, {
         cause: error,
       });
     }
-    return projection;
   }
   const fields = query[`fields[${key}]`];
   if (fields === undefined || fields === '') return null;
   const paths: string[] = [];
   try {
-    for (const name of fields
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean)) {
+    for (const name of fieldNames(fields, `'fields[${key}]'`)) {
       const field = collection.schema.fields[name];
       if (field?.type === 'ManyToOne' || field?.type === 'OneToOne') {
         const sub = query[`fields[${name}]`];
@@ -81,7 +85,7 @@ export function readRequestedProjection(
             `the relation '${name}' needs the fields to read in 'fields[${name}]'`,
           );
         }
-        paths.push(...sub.split(',').map((item) => `${name}:${item.trim()}`));
+        paths.push(...fieldNames(sub, `'fields[${name}]'`).map((item) => `${name}:${item}`));
       } else {
         paths.push(name);
       }

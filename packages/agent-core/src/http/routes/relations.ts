@@ -207,20 +207,24 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
       const visible = await buildFilter(data, target, {}, [
         ConditionTreeFactory.matchIds(target.schema, [targetId]),
       ]);
+      // The target must exist within its scope: associating nothing is a 404, not a silent 204.
+      const [record] = await target.list(
+        data.caller,
+        new PaginatedFilter({ conditionTree: visible.conditionTree }),
+        new Projection(field.type === 'OneToMany' ? field.originKey : field.foreignKeyTarget).union(
+          getCollectionPlan(target).primaryKeys,
+        ),
+      );
+      if (!record) {
+        throw new NotFoundError(`Record does not exists ('${target.name}' ${targetId.join('|')})`);
+      }
       if (field.type === 'OneToMany') {
         await target.update(data.caller, visible, { [field.originKey]: parentValue });
       } else {
-        const [record] = await target.list(
-          data.caller,
-          new PaginatedFilter({ conditionTree: visible.conditionTree }),
-          new Projection(field.foreignKeyTarget),
-        );
-        if (record) {
-          const through = findCollection(context, field.throughCollection);
-          await through.create(data.caller, [
-            { [field.originKey]: parentValue, [field.foreignKey]: record[field.foreignKeyTarget] },
-          ]);
-        }
+        const through = findCollection(context, field.throughCollection);
+        await through.create(data.caller, [
+          { [field.originKey]: parentValue, [field.foreignKey]: record[field.foreignKeyTarget] },
+        ]);
       }
       reportActivity(data, 'update', collectionName, [parentId]);
       response.status(204).end();

@@ -4,6 +4,7 @@ import type { CompositeId } from '../../toolkit/record/record-utils';
 import type { ColumnSchema } from '../../toolkit/schema/field-schema';
 import { validateValue } from '../../toolkit/validation/value-validator';
 import { getCollectionPlan } from './collection-plan';
+import { NotFoundError } from '../errors/http-errors';
 import { NoPrimaryKeyError } from './json-api';
 
 /**
@@ -32,15 +33,40 @@ export function unpackRecordId(collection: Collection, packed: unknown): Composi
   return parts.map((part, index) => readPart(collection, plan.primaryKeys[index] as string, part));
 }
 
-/** One part of a packed id as its column's value (`Number` keys converted), validated. */
+/** An integer as the agent writes one: no sign on zero, no leading zeros, no spaces. */
+const INTEGER_TEXT = /^(0|-?[1-9]\d*)$/;
+/** A decimal as the agent writes one: the integer form with an optional fraction. */
+const DECIMAL_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/**
+ * One part of a packed id as its column's value, validated. A `Number` key is parsed strictly
+ * (no spaces, exponents, hex or leading zeros: a lenient parse could read or delete a record the
+ * caller did not name); outside the column's `integerRange` no record can have it, which is a 404
+ * decided before any query. Integers beyond 2^53 stay texts, so no digit is lost.
+ */
 function readPart(collection: Collection, key: string, part: string): unknown {
   const column = collection.schema.fields[key] as ColumnSchema;
-  const value = column.columnType === 'Number' ? Number(part) : part;
-  if (column.columnType === 'Number' && !Number.isFinite(value)) {
+  if (column.columnType !== 'Number') {
+    validateValue(key, column, part);
+    return part;
+  }
+  const range = column.integerRange;
+  if (!(range ? INTEGER_TEXT : DECIMAL_TEXT).test(part)) {
     throw new ValidationError(
-      `The given value has a wrong type for "${key}": ${part}.\n Expects "Number"`,
+      `The given value has a wrong type for "${key}": ${part}. Expects ${range ? 'an integer' : 'a number'} in plain decimal digits (no spaces, exponent, hex or leading zeros).`,
     );
   }
-  validateValue(key, column, value);
-  return value;
+  if (range && !isWithin(part, range)) {
+    throw new NotFoundError(
+      `Record does not exists: '${collection.name}' ids ("${key}") range from ${range[0]} to ${range[1]}, not ${part}`,
+    );
+  }
+  const value = Number(part);
+  return Number.isSafeInteger(value) || !range ? value : part;
+}
+
+/** Whether an integer text lies within an inclusive range of integer texts. */
+export function isWithin(integer: string, [min, max]: readonly [string, string]): boolean {
+  const value = BigInt(integer);
+  return value >= BigInt(min) && value <= BigInt(max);
 }

@@ -3,14 +3,18 @@ import jwt from 'jsonwebtoken';
 import type { SessionClaims } from '../../http/auth/session-token';
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { OAuthFailure } from './oauth-failure';
+import { sealSecret, unsealSecret } from './sealed-secret';
 
 /** The scopes an MCP token may carry (platform protocol §16.3). */
 export const MCP_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin'] as const;
-const DEFAULT_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action'];
+/** The scopes a token gets when the platform names none, and those the 401 challenge asks for. */
+export const DEFAULT_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action'] as const;
 
 /**
  * Claims of the MCP access token: a superset of the agent's session token, so the agent accepts
- * it as one, plus the snake_case copies of the reference, the platform token and the scopes.
+ * it as one, plus the snake_case copies of the reference and the scopes. The platform's access
+ * token travels encrypted (`platformToken`, see {@link sealSecret}); `serverToken` is its clear
+ * value, present only in the claims {@link verifyAccessToken} returns on the agent side.
  * (`tags` stays an object, as the agent's session check requires.)
  */
 export interface McpAccessClaims extends SessionClaims {
@@ -23,7 +27,11 @@ export interface McpAccessClaims extends SessionClaims {
   clientId: string;
 }
 
-/** Claims of the MCP refresh token. */
+/**
+ * Claims of the MCP refresh token, as {@link verifyRefreshToken} returns them: the platform's
+ * refresh token travels encrypted (`platformRefreshToken`) and `serverRefreshToken` is its clear
+ * value on the agent side.
+ */
 export interface McpRefreshClaims {
   type: 'refresh';
   clientId: string;
@@ -98,8 +106,8 @@ export function issueTokens(
   }
   const scopeText =
     typeof access.scope === 'string' && access.scope ? access.scope : platform.scope;
-  const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : DEFAULT_SCOPES;
-  const claims: Omit<McpAccessClaims, 'iat' | 'exp'> = {
+  const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : [...DEFAULT_SCOPES];
+  const claims: Omit<McpAccessClaims, 'iat' | 'exp' | 'serverToken'> & { platformToken: string } = {
     id: user.id,
     email: user.email,
     firstName: user.firstName,
@@ -113,16 +121,18 @@ export function issueTokens(
     last_name: user.lastName,
     permission_level: user.permissionLevel,
     rendering_id: String(user.renderingId),
-    serverToken: platform.access_token,
+    platformToken: sealSecret(platform.access_token, authSecret),
     scopes,
     clientId,
   };
-  const refreshClaims: Omit<McpRefreshClaims, 'iat' | 'exp'> = {
+  const refreshClaims: Omit<McpRefreshClaims, 'iat' | 'exp' | 'serverRefreshToken'> & {
+    platformRefreshToken: string;
+  } = {
     type: 'refresh',
     clientId,
     userId: user.id,
     renderingId: user.renderingId,
-    serverRefreshToken: platform.refresh_token,
+    platformRefreshToken: sealSecret(platform.refresh_token, authSecret),
     sessionStartedAt,
   };
   return {
@@ -145,16 +155,17 @@ export function verifyRefreshToken(token: string, authSecret: string): McpRefres
   } catch {
     throw new OAuthFailure('invalid_grant', 'The refresh token is invalid or expired.');
   }
-  const claims = payload as Partial<McpRefreshClaims>;
+  const claims = payload as Partial<McpRefreshClaims> & { platformRefreshToken?: unknown };
+  const serverRefreshToken = unsealSecret(claims.platformRefreshToken, authSecret);
   if (
     claims.type !== 'refresh' ||
     typeof claims.clientId !== 'string' ||
-    typeof claims.serverRefreshToken !== 'string' ||
+    serverRefreshToken === null ||
     typeof claims.sessionStartedAt !== 'number'
   ) {
     throw new OAuthFailure('invalid_grant', 'The token is not an MCP refresh token.');
   }
-  return claims as McpRefreshClaims;
+  return { ...(claims as McpRefreshClaims), serverRefreshToken };
 }
 
 /**
@@ -168,8 +179,10 @@ export function verifyAccessToken(token: string, authSecret: string): McpAccessC
   } catch {
     return null;
   }
-  const claims = payload as Partial<McpAccessClaims> & { type?: unknown };
+  const claims = payload as Partial<McpAccessClaims> & { type?: unknown; platformToken?: unknown };
+  const serverToken = unsealSecret(claims.platformToken, authSecret);
   if (
+    serverToken === null ||
     typeof claims !== 'object' ||
     claims.type === 'refresh' ||
     typeof claims.exp !== 'number' ||
@@ -179,5 +192,5 @@ export function verifyAccessToken(token: string, authSecret: string): McpAccessC
   ) {
     return null;
   }
-  return claims as McpAccessClaims;
+  return { ...(claims as McpAccessClaims), serverToken };
 }

@@ -12,3 +12,29 @@ export class OAuthFailure extends Error {
     this.name = 'OAuthFailure';
   }
 }
+
+/**
+ * An `error_description` as one human line (RFC 6749 §5.2): a JSON list of schema issues (what
+ * request validation reports) becomes `grant_type: Required; code: Required`; any other text has
+ * its line breaks and runs of spaces folded.
+ */
+export function humanOAuthDescription(text: string): string {
+  let issues: unknown;
+  try {
+    issues = JSON.parse(text);
+  } catch {
+    issues = undefined;
+  }
+  if (Array.isArray(issues) && issues.length > 0) {
+    return issues
+      .map((issue: { path?: unknown; message?: unknown }) => {
+        const path = Array.isArray(issue.path) && issue.path.length ? issue.path.join('.') : '';
+        const message = typeof issue.message === 'string' ? issue.message : 'invalid';
+        return path ? `${path}: ${message}` : message;
+      })
+      .join('; ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  }
+  return text.replace(/\s+/g, ' ').trim() || 'The request is invalid.';
+}

@@ -139,6 +139,7 @@ export const getActionFormTool = defineTool({
     'Load the form of an action for some records: its fields (type, value, required, allowed ' +
     'values), which fields are required and whether the action can run with the given values.',
   readOnly: true,
+  scope: 'mcp:read',
   input: actionInputs,
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
@@ -162,6 +163,7 @@ export const executeActionTool = defineTool({
     'Run an action on some records with form values (see getActionForm). Returns the ' +
     "action's result: a success message, an error, a redirection or a file description.",
   readOnly: false,
+  scope: 'mcp:action',
   input: (names) => ({
     ...actionInputs(names),
     reasoning: z.string().optional().describe('Why the action is run (kept with approvals)'),

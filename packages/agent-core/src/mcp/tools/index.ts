@@ -26,5 +26,5 @@ export function enabledTools(names: ReadonlySet<McpToolName>): McpTool[] {
   return MCP_TOOLS.filter((tool) => names.has(tool.name));
 }
 
-export type { McpTool } from './tool-definition';
+export { type McpTool, type McpToolScope, isToolAllowed } from './tool-definition';
 export { type ToolContext, ToolError } from './tool-context';

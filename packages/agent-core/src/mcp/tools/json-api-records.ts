@@ -13,16 +13,24 @@ interface Document {
   included?: Resource[];
 }
 
+/** The fields the published schema shows for a collection (`undefined`: show every attribute). */
+export type SchemaFieldNames = (collectionName: string) => ReadonlySet<string> | undefined;
+
 /**
- * Turns the agent's JSON:API answer into plain records for the model: attributes as they are,
- * each linked to-one relation as a nested record from `included` (`null` when unlinked). To-many
- * relations are left out: `listRelated` reads them.
+ * Turns the agent's JSON:API answer into plain records for the model: the attributes the
+ * published schema shows (foreign-key columns it hides stay hidden), each linked to-one relation
+ * as a nested record from `included` (`null` when unlinked). To-many relations are left out:
+ * `listRelated` reads them.
  */
-export function recordsFromDocument(document: unknown): ToolRecord[] {
+export function recordsFromDocument(document: unknown, shown: SchemaFieldNames): ToolRecord[] {
   const { data, included = [] } = (document ?? {}) as Document;
   const byKey = new Map(included.map((resource) => [`${resource.type}|${resource.id}`, resource]));
   const toRecord = (resource: Resource, depth: number): ToolRecord => {
-    const record: ToolRecord = { ...(resource.attributes ?? {}) };
+    const fields = shown(resource.type);
+    const record: ToolRecord = {};
+    for (const [name, value] of Object.entries(resource.attributes ?? {})) {
+      if (!fields || fields.has(name)) record[name] = value;
+    }
     for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
       if (!relationship || !('data' in relationship) || Array.isArray(relationship.data)) continue;
       const linkage = relationship.data;

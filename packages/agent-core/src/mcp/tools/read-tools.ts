@@ -9,6 +9,7 @@ import {
   findToManyRelation,
   packId,
   targetOf,
+  schemaFieldNames,
 } from './tool-context';
 import { defineTool } from './tool-definition';
 import {
@@ -74,7 +75,10 @@ async function readPage(
   count: boolean,
 ) {
   const answer = await context.call({ method: 'GET', path, query });
-  const records = recordsFromDocument(expectSuccess(answer, sortHint(collection)));
+  const records = recordsFromDocument(
+    expectSuccess(answer, sortHint(collection)),
+    schemaFieldNames(context),
+  );
   if (!count) return { records };
   const countQuery = {
     ...query,
@@ -97,6 +101,7 @@ export const listTool = defineTool({
     'List records of a collection, with optional search, filters, sort, field selection and ' +
     'pagination (15 per page by default, at most 100). Set enableCount to get totalCount.',
   readOnly: true,
+  scope: 'mcp:read',
   input: (names) => ({ collectionName: collectionNameInput(names), ...readInputs }),
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
@@ -117,6 +122,7 @@ export const listRelatedTool = defineTool({
     'List the records linked to one record through a to-many relation (e.g. the orders of a ' +
     'customer), with the same options as list.',
   readOnly: true,
+  scope: 'mcp:read',
   input: (names) => ({
     collectionName: collectionNameInput(names),
     relationName: z.string().min(1).describe('A to-many relation of the collection'),

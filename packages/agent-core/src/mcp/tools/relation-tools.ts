@@ -23,6 +23,7 @@ export const associateTool = defineTool({
   name: 'associate',
   description: 'Link an existing record to a parent record through a to-many relation.',
   readOnly: false,
+  scope: 'mcp:write',
   input: (names) => ({ ...relationInputs(names), targetRecordId: recordIdInput }),
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
@@ -48,6 +49,7 @@ export const dissociateTool = defineTool({
   description:
     'Unlink records from a parent record through a to-many relation (not deleting them).',
   readOnly: false,
+  scope: 'mcp:write',
   input: (names) => ({
     ...relationInputs(names),
     targetRecordIds: z.array(recordIdInput).min(1).max(100),

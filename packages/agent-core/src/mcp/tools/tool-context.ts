@@ -87,6 +87,16 @@ export function expectSuccess(answer: AgentAnswer, hint?: (detail: string) => st
   throw new ToolError(`${detail} (HTTP ${answer.status})${extra ? ` ${extra}` : ''}`);
 }
 
+/** The field names the published schema shows for each collection the caller may browse. */
+export function schemaFieldNames(
+  context: ToolContext,
+): (name: string) => ReadonlySet<string> | undefined {
+  return (name) => {
+    const collection = context.collections.get(name);
+    return collection ? new Set(collection.fields.map((field) => field.field)) : undefined;
+  };
+}
+
 /** Record ids travel as strings; composite keys are pipe-joined by the caller. */
 export function packId(id: string | number): string {
   return String(id);

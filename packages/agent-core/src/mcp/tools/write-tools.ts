@@ -2,7 +2,14 @@ import { z } from 'zod';
 
 import type { SchemaCollection } from '../../schema/schema-json';
 import { recordsFromDocument } from './json-api-records';
-import { ToolError, expectSuccess, findCollection, packId, targetOf } from './tool-context';
+import {
+  ToolError,
+  expectSuccess,
+  findCollection,
+  packId,
+  schemaFieldNames,
+  targetOf,
+} from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
 
@@ -54,6 +61,7 @@ export const createTool = defineTool({
     'Create a record. attributes maps field names to values; a to-one relation takes the id of ' +
     'the linked record.',
   readOnly: false,
+  scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),
     attributes: valuesInput('attributes').describe('Field values of the new record'),
@@ -66,7 +74,9 @@ export const createTool = defineTool({
       query: { timezone: 'UTC' },
       body: resource(collection, input.attributes),
     });
-    return { record: recordsFromDocument(expectSuccess(answer))[0] ?? null };
+    return {
+      record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
+    };
   },
 });
 
@@ -75,6 +85,7 @@ export const updateTool = defineTool({
   name: 'update',
   description: 'Update the given fields of one record (other fields are left unchanged).',
   readOnly: false,
+  scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),
     recordId: recordIdInput,
@@ -89,7 +100,9 @@ export const updateTool = defineTool({
       query: { timezone: 'UTC' },
       body: resource(collection, input.attributes, id),
     });
-    return { record: recordsFromDocument(expectSuccess(answer))[0] ?? null };
+    return {
+      record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
+    };
   },
 });
 
@@ -98,6 +111,7 @@ export const deleteTool = defineTool({
   name: 'delete',
   description: 'Delete records of a collection by id.',
   readOnly: false,
+  scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),
     recordIds: z.array(recordIdInput).min(1).max(100).describe('Ids of the records to delete'),

@@ -10,8 +10,8 @@ export interface ValueChart {
 /** Label → value pairs (distribution and leaderboard charts). */
 export type DistributionChart = Array<{ key: string; value: number }>;
 
-/** One value per time bucket. */
-export type TimeBasedChart = Array<{ label: string; values: { value: number } }>;
+/** One value per time bucket (`null`: the bucket's points carry no number). */
+export type TimeBasedChart = Array<{ label: string; values: { value: number | null } }>;
 
 /** Several lines over the same time buckets. */
 export interface MultipleTimeBasedChart {
@@ -19,10 +19,8 @@ export interface MultipleTimeBasedChart {
   values: Array<{ key: string; values: Array<number | null> }> | null;
 }
 
-/** A percentage. */
-export interface PercentageChart {
-  value: number;
-}
+/** A percentage: the bare number (agent-http-protocol §10.2), e.g. `42.5`. */
+export type PercentageChart = number;
 
 /** A value and the objective it is measured against. */
 export interface ObjectiveChart {

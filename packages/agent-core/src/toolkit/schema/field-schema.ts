@@ -39,6 +39,13 @@ export interface ColumnSchema {
   enumValues?: string[];
   /** Rules used by the UI and enforced by `addFieldValidation`. */
   validation?: ValidationRule[];
+  /**
+   * For a `Number` column stored as an integer: the inclusive range of its storage type, as
+   * decimal texts (`['-2147483648', '2147483647']` for a PostgreSQL `integer`). A value outside
+   * it cannot be stored, so an id outside it names no record (404 before any query) and a filter
+   * value outside it is refused. Absent: any finite number.
+   */
+  integerRange?: readonly [min: string, max: string];
 }
 
 /**

@@ -11,6 +11,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATEONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
+const INTEGER = /^-?\d+$/;
+
+/** A column's type facts the value checks use. */
+interface ValueColumn {
+  columnType: ColumnType;
+  enumValues?: string[];
+  integerRange?: readonly [string, string];
+}
+
+/**
+ * Whether a number (or integer text) is an integer within `range` (inclusive, decimal texts):
+ * the values an integer column can store.
+ */
+export function isIntegerWithin(value: unknown, range: readonly [string, string]): boolean {
+  let integer: bigint;
+  if (typeof value === 'number' && Number.isInteger(value)) integer = BigInt(value);
+  else if (typeof value === 'string' && INTEGER.test(value)) integer = BigInt(value);
+  else if (typeof value === 'bigint') integer = value;
+  else return false;
+  return integer >= BigInt(range[0]) && integer <= BigInt(range[1]);
+}
 
 function isOfType(
   value: unknown,
@@ -70,12 +91,16 @@ function isOfType(
  * validateValue('books.price', { columnType: 'Number' }, 'cheap');
  * // ValidationError: The given value has a wrong type for "books.price": "cheap". Expects Number.
  */
-export function validateValue(
-  label: string,
-  column: { columnType: ColumnType; enumValues?: string[] },
-  value: unknown,
-): void {
-  if (isOfType(value, column.columnType, column.enumValues)) return;
+export function validateValue(label: string, column: ValueColumn, value: unknown): void {
+  if (isOfType(value, column.columnType, column.enumValues)) {
+    const range = column.integerRange;
+    if (range && value !== null && value !== undefined && !isIntegerWithin(value, range)) {
+      throw new ValidationError(
+        `The given value is out of range for "${label}": ${describeValue(value)}. Expects an integer from ${range[0]} to ${range[1]}.`,
+      );
+    }
+    return;
+  }
   const isEnum =
     column.columnType === 'Enum' ||
     (Array.isArray(column.columnType) && column.columnType[0] === 'Enum');

@@ -1,4 +1,5 @@
 import type { Caller } from '../../../toolkit/caller';
+import { ValidationError } from '../../../toolkit/errors/canopy-error';
 import type {
   ConditionTree,
   PlainConditionTree,
@@ -49,7 +50,9 @@ const normalize = (name: string) => name.toLowerCase().replace(/[-_]/g, '').repl
 /**
  * Layer 13 — search. A non-blank search is turned into a condition tree (by `replaceSearch` or
  * the default builder over the collection's columns, plus to-one relations when extended) unless
- * the collection below searches natively; `disableSearch` only changes the schema.
+ * the collection below searches natively. Every collection is therefore searchable (the schema
+ * says so) unless `disableSearch` was called: then the schema says it is not, and a search is a
+ * 400 `Collection is not searchable` (agent-http-protocol §6.6).
  */
 export class SearchCollectionDecorator extends CollectionDecorator {
   private replacer: SearchReplacer | null = null;
@@ -68,7 +71,7 @@ export class SearchCollectionDecorator extends CollectionDecorator {
   protected override refineSchema(childSchema: CollectionSchema): CollectionSchema {
     return {
       ...childSchema,
-      searchable: this.disabled ? false : this.replacer ? true : childSchema.searchable,
+      searchable: !this.disabled,
     };
   }
 
@@ -84,6 +87,7 @@ export class SearchCollectionDecorator extends CollectionDecorator {
     if (!filter?.search) return filter;
     const search = filter.search.trim();
     if (search === '') return filter.override({ search: null }) as F;
+    if (this.disabled) throw new ValidationError('Collection is not searchable');
     if (!this.replacer && this.childCollection.schema.searchable) return filter;
 
     const build = (text: string, options: SearchOptions) => this.buildTree(caller, text, options);
