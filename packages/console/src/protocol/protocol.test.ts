@@ -23,6 +23,7 @@ import {
   selectionBody,
   targetCollection,
   writeView,
+  type JsonApiDocument,
   type SchemaCollection,
 } from './index';
 
@@ -152,7 +153,7 @@ describe('query strings', () => {
 });
 
 describe('JSON:API', () => {
-  const document = {
+  const document: JsonApiDocument = {
     data: [
       {
         type: 'orders',

@@ -1,0 +1,28 @@
+import { Alert, Center, Loader, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { humanize } from '../../protocol';
+import { CollectionTable } from '../components/CollectionTable';
+import { collectionOf, useSchema } from '../data';
+
+export function CollectionPage() {
+  const { collection: name } = useParams();
+  const schema = useSchema();
+  if (schema.isPending) return <Center h={200}><Loader aria-label="Loading" /></Center>;
+  if (schema.isError) return <Alert color="red" title="No schema">{schema.error.message}</Alert>;
+  const collection = collectionOf(schema.data, name);
+  if (!collection) {
+    return (
+      <Alert color="yellow" title="Unknown collection">
+        The schema of this environment has no collection named “{name}”.
+      </Alert>
+    );
+  }
+  return (
+    <CollectionTable
+      key={collection.name}
+      collection={collection}
+      source={{ collection: collection.name }}
+      title={<Title order={2} mr="sm">{humanize(collection.name)}</Title>}
+    />
+  );
+}

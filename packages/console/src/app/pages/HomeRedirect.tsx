@@ -1,0 +1,22 @@
+import { Center, Loader, Text } from '@mantine/core';
+import { Navigate } from 'react-router';
+import { useCan, useSchema } from '../data';
+import { useSession } from '../session';
+
+/** Opens the first collection the user may browse. */
+export function HomeRedirect() {
+  const schema = useSchema();
+  const can = useCan();
+  const { workspace } = useSession();
+  if (schema.isPending) return <Center h={200}><Loader aria-label="Loading the schema" /></Center>;
+  const first = schema.data?.collections
+    .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
+    .sort((a, b) => a.name.localeCompare(b.name))[0];
+  if (!first) return <Text c="dimmed">Choose a collection on the left.</Text>;
+  return (
+    <Navigate
+      replace
+      to={`/${encodeURIComponent(workspace.project)}/${encodeURIComponent(workspace.environment)}/data/${encodeURIComponent(first.name)}`}
+    />
+  );
+}
