@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
 import { agentErrorHandler } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
+import { consoleRouter } from './console/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
 import helmet from 'helmet';
@@ -40,6 +41,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
+  app.use(consoleRouter(ctx.config.console ?? { enabled: true }));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ConsoleOptions } from './console/router';
 
 /** One HMAC key for signing application and session tokens; its `id` travels as the JWT `kid`. */
 export interface SigningKey {
@@ -53,6 +54,11 @@ export interface AdminApiServerConfig {
    * `interval` of device authorizations (`OIDC_DEVICE_POLL_INTERVAL_SECONDS`); default 5.
    */
   readonly oidcDevicePollIntervalSeconds?: number;
+  /**
+   * The Canopy Console at `/` (`CANOPY_CONSOLE=off` turns it off) and the workspaces it lists
+   * (`CANOPY_CONSOLE_CONFIG`: a JSON file).
+   */
+  readonly console?: ConsoleOptions;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */
@@ -161,6 +167,10 @@ export function loadConfig(
     ...(env.CANOPY_PUBLIC_URL ? { publicUrl: checkPublicUrl(env.CANOPY_PUBLIC_URL) } : {}),
     oidcAccessTokenTtlSeconds: integer(env, 'OIDC_ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
     oidcDevicePollIntervalSeconds: integer(env, 'OIDC_DEVICE_POLL_INTERVAL_SECONDS', 5, 1),
+    console: {
+      enabled: env.CANOPY_CONSOLE !== 'off',
+      ...(env.CANOPY_CONSOLE_CONFIG ? { configFile: env.CANOPY_CONSOLE_CONFIG } : {}),
+    },
   };
 }
 
