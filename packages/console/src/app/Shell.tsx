@@ -50,7 +50,10 @@ export function Shell() {
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))
     .sort((a, b) => humanize(a.name).localeCompare(humanize(b.name)));
-  const initials = `${session.user.firstName?.[0] ?? ''}${session.user.lastName?.[0] ?? ''}` || '?';
+  const initials =
+    `${session.user.firstName?.[0] ?? ''}${session.user.lastName?.[0] ?? ''}` ||
+    session.user.email.charAt(0).toUpperCase();
+  const displayName = `${session.user.firstName ?? ''} ${session.user.lastName ?? ''}`.trim() || session.user.email;
 
   return (
     <AppShell
@@ -84,7 +87,7 @@ export function Shell() {
                   </Avatar>
                   <div style={{ lineHeight: 1.1 }} className="user-name">
                     <Text size="sm" fw={500} visibleFrom="sm">
-                      {session.user.firstName} {session.user.lastName}
+                      {displayName}
                     </Text>
                     <Text size="xs" c="dimmed" visibleFrom="sm">
                       {session.user.role || session.user.permissionLevel}

@@ -135,7 +135,14 @@ export function SessionProvider({
       new AgentClient({
         baseUrl: workspace.agentUrl,
         timezone,
-        getToken: () => sessionRef.current.token,
+        // The stored token wins: another tab may have signed in again meanwhile.
+        getToken: () => {
+          const stored = readStoredSession();
+          return stored?.workspaceId === sessionRef.current.workspaceId &&
+            stored.user.id === sessionRef.current.user.id
+            ? stored.token
+            : sessionRef.current.token;
+        },
         onUnauthorized: () => {
           pending.current ??= new Promise<boolean>((resolve) => {
             setReauthError(undefined);

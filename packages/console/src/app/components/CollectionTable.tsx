@@ -50,6 +50,7 @@ import {
   PAGE_SIZES,
   readView,
   targetCollection,
+  typeName,
   writeView,
   type AgentRecord,
   type ConditionBranch,
@@ -67,12 +68,30 @@ import { RecordPicker } from './RecordPicker';
 
 const countFormat = new Intl.NumberFormat();
 
-/** The columns shown by default: primary key, then columns and to-one relations, up to 8. */
+/**
+ * The columns shown by default, up to 8: the primary key, the record's label, enums, to-one
+ * relations, then other plain columns; fields imported from relations (`a@@@b`) and JSON last.
+ */
 function defaultColumns(collection: SchemaCollection): string[] {
-  const fields = collection.fields.filter((f) => !isRelation(f) || isToOne(f));
-  const pk = fields.filter((f) => f.isPrimaryKey);
-  const rest = fields.filter((f) => !f.isPrimaryKey && !(typeof f.type === 'object' && !Array.isArray(f.type)));
-  return [...pk, ...rest].slice(0, 8).map((f) => f.field);
+  const label = labelField(collection);
+  const rank = (field: SchemaField): number => {
+    if (field.isPrimaryKey) return 0;
+    if (field.field === label) return 1;
+    if (field.field.includes('@@@')) return 8;
+    const type = typeName(field.type);
+    if (type === 'Enum') return 2;
+    if (isToOne(field)) return 3;
+    if (type === 'String' || type === 'Number' || type === 'Boolean') return 4;
+    if (type === 'Date' || type === 'Dateonly') return 5;
+    if (type === 'Json' || type === 'Object' || type === 'Array') return 9;
+    return 6;
+  };
+  return collection.fields
+    .filter((f) => !isRelation(f) || isToOne(f))
+    .map((field, index) => ({ field, index }))
+    .sort((a, b) => rank(a.field) - rank(b.field) || a.index - b.index)
+    .slice(0, 8)
+    .map(({ field }) => field.field);
 }
 
 function useColumnPrefs(workspace: string, user: number, collection: SchemaCollection) {
@@ -183,6 +202,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       const ms = performance.now() - start;
       const perf = ((window as unknown as { __canopyRenders?: unknown[] }).__canopyRenders ??= []);
       perf.push({ collection: collection.name, rows: list.data!.length, ms });
+      if (performance.getEntriesByName('canopy:signed-in').length && !performance.getEntriesByName('canopy:first-screen').length) {
+        performance.mark('canopy:first-screen');
+      }
       tableRef.current?.setAttribute('data-render-ms', ms.toFixed(1));
     });
   }, [list.data, collection.name]);
@@ -230,7 +252,7 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
           header: humanize(field.field),
           cell: ({ row }) => {
             const record = row.original;
-            const search = record.matches.length ? view.search : undefined;
+            const search = view.search || undefined;
             if (isToOne(field)) {
               const related = record.toOne[field.field];
               if (!related) return <Text span c="dimmed" size="sm">—</Text>;
@@ -467,6 +489,8 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
           verticalSpacing={6}
           aria-label={`${humanize(collection.name)} records`}
           aria-busy={list.isFetching}
+          data-view={params.toString()}
+          data-loaded={!list.isPlaceholderData && !list.isFetching && !count.isFetching}
           aria-rowcount={typeof total === 'number' ? total : undefined}
           style={{ opacity: list.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}
         >
@@ -520,7 +544,7 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
                 data-record-id={row.id}
               >
                 {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id} style={{ maxWidth: 320 }}>
+                  <Table.Td key={cell.id} style={{ maxWidth: 320, whiteSpace: 'nowrap' }}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Table.Td>
                 ))}
@@ -568,6 +592,7 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
               value={Math.min(view.page, pageCount)}
               onChange={(page) => setView({ page }, false)}
               getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
               siblings={1}
             />
           ) : (

@@ -81,12 +81,14 @@ function ValueInput({
   if (kind === 'none' || !field) return null;
   const type = typeName(field.type);
   const common = { 'aria-label': label, size: 'xs' as const, style: { flex: 1, minWidth: 160 } };
+  const inPlace = { comboboxProps: { withinPortal: false } };
+  const pickerInPlace = { popoverProps: { withinPortal: false } };
   if (kind === 'list') {
     const value = Array.isArray(condition.value) ? (condition.value as unknown[]).map(String) : [];
     return field.enums?.length ? (
-      <MultiSelect {...common} data={field.enums} value={value} onChange={onChange} placeholder="Values" searchable />
+      <MultiSelect {...common} {...inPlace} data={field.enums} value={value} onChange={onChange} placeholder="Values" searchable />
     ) : (
-      <TagsInput {...common} value={value} onChange={onChange} placeholder="Type a value, press Enter" />
+      <TagsInput {...common} {...inPlace} value={value} onChange={onChange} placeholder="Type a value, press Enter" />
     );
   }
   if (kind === 'number' || (kind === 'scalar' && type === 'Number')) {
@@ -103,6 +105,7 @@ function ValueInput({
     return (
       <DateTimePicker
         {...common}
+        {...pickerInPlace}
         value={condition.value ? dayjs(String(condition.value)).format('YYYY-MM-DD HH:mm:ss') : null}
         onChange={(value) => onChange(value ? dayjs(value).toISOString() : undefined)}
         placeholder="Pick a date and time"
@@ -114,6 +117,7 @@ function ValueInput({
     return (
       <DatePickerInput
         {...common}
+        {...pickerInPlace}
         value={condition.value ? String(condition.value) : null}
         onChange={(value) => onChange(value ?? undefined)}
         placeholder="Pick a date"
@@ -122,12 +126,13 @@ function ValueInput({
     );
   }
   if (kind === 'scalar' && type === 'Enum' && field.enums?.length) {
-    return <Select {...common} data={field.enums} value={(condition.value as string) ?? null} onChange={(v) => onChange(v ?? undefined)} placeholder="Value" />;
+    return <Select {...common} {...inPlace} data={field.enums} value={(condition.value as string) ?? null} onChange={(v) => onChange(v ?? undefined)} placeholder="Value" />;
   }
   if (kind === 'scalar' && type === 'Boolean') {
     return (
       <Select
         {...common}
+        {...inPlace}
         data={[{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]}
         value={condition.value === undefined ? null : String(condition.value)}
         onChange={(v) => onChange(v === null ? undefined : v === 'true')}
@@ -217,6 +222,8 @@ function GroupEditor({
               <Select
                 aria-label={`Field of condition ${number}`}
                 placeholder="Field"
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: false }}
                 size="xs"
                 searchable
                 data={fieldData}
@@ -230,6 +237,8 @@ function GroupEditor({
               <Select
                 aria-label={`Operator of condition ${number}`}
                 placeholder="Operator"
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: false }}
                 size="xs"
                 data={operators.map((operator) => ({ value: operator, label: operatorLabel(operator) }))}
                 value={condition.operator || null}

@@ -42,6 +42,7 @@ export function LoginPage({
     try {
       const session = await signIn(workspace, Number(renderingId));
       storeSession(session);
+      performance.mark('canopy:signed-in');
       localStorage.setItem(LAST_CHOICE, JSON.stringify({ workspace: workspace.id, rendering: renderingId }));
       onSignedIn(session);
     } catch (caught) {
