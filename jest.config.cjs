@@ -11,7 +11,9 @@ module.exports = {
     readdirSync(join(__dirname, group), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => `${group}/${entry.name}`)
-      .filter((dir) => !VITEST_PROJECTS.has(dir) && existsSync(join(__dirname, dir, 'package.json')))
+      .filter(
+        (dir) => !VITEST_PROJECTS.has(dir) && existsSync(join(__dirname, dir, 'package.json')),
+      )
       .map((dir) => `<rootDir>/${dir}`),
   ),
 };

@@ -11,7 +11,9 @@ export async function openBrowser(options: { width?: number; height?: number } =
   close(): Promise<void>;
 }> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'canopy-console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

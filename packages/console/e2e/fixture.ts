@@ -82,7 +82,11 @@ async function startAgent(
       instantCacheRefresh: true,
     })
     .addDataSource(
-      referenceSql.createSqlDataSource({ uri: uri.toString(), schema: shop.name, dialect: 'postgres' as const }),
+      referenceSql.createSqlDataSource({
+        uri: uri.toString(),
+        schema: shop.name,
+        dialect: 'postgres' as const,
+      }),
     )
     .mountOnStandaloneServer(port, '127.0.0.1');
   await agent.start();

@@ -32,7 +32,11 @@ try {
     `measures: first screen after login ${measures.firstScreenMs ?? '—'} ms, ` +
       `100-row page rendered ${measures.render100Ms?.toFixed(1) ?? '—'} ms after its data arrived`,
   );
-  if (values.results) writeFileSync(values.results, JSON.stringify({ passed, failed, measures, results: suite.results }));
+  if (values.results)
+    writeFileSync(
+      values.results,
+      JSON.stringify({ passed, failed, measures, results: suite.results }),
+    );
 } finally {
   await fixture.close();
 }

@@ -52,13 +52,24 @@ export function App() {
     );
   }
   return (
-    <SessionProvider key={`${session.workspaceId}:${session.user.id}`} workspace={workspace} initial={session} onSignOut={onSignOut}>
+    <SessionProvider
+      key={`${session.workspaceId}:${session.user.id}`}
+      workspace={workspace}
+      initial={session}
+      onSignOut={onSignOut}
+    >
       <Routes>
         <Route element={<Shell />}>
           <Route path="/:project/:environment/data/:collection" element={<CollectionPage />} />
-          <Route path="/:project/:environment/data/:collection/new" element={<RecordFormPage mode="create" />} />
+          <Route
+            path="/:project/:environment/data/:collection/new"
+            element={<RecordFormPage mode="create" />}
+          />
           <Route path="/:project/:environment/data/:collection/:id" element={<RecordPage />} />
-          <Route path="/:project/:environment/data/:collection/:id/edit" element={<RecordFormPage mode="edit" />} />
+          <Route
+            path="/:project/:environment/data/:collection/:id/edit"
+            element={<RecordFormPage mode="edit" />}
+          />
           <Route path="*" element={<HomeRedirect />} />
         </Route>
         <Route path="/login" element={<Navigate to="/" replace />} />

@@ -45,7 +45,8 @@ export function Shell() {
   const base = useDataBase();
   const { collection: current } = useParams();
   const [filter, setFilter] = useState('');
-  const team = workspace.renderings.find((r) => r.id === session.renderingId)?.name ?? session.user.team;
+  const team =
+    workspace.renderings.find((r) => r.id === session.renderingId)?.name ?? session.user.team;
   const collections = (schema.data?.collections ?? [])
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))
@@ -53,7 +54,8 @@ export function Shell() {
   const initials =
     `${session.user.firstName?.[0] ?? ''}${session.user.lastName?.[0] ?? ''}` ||
     session.user.email.charAt(0).toUpperCase();
-  const displayName = `${session.user.firstName ?? ''} ${session.user.lastName ?? ''}`.trim() || session.user.email;
+  const displayName =
+    `${session.user.firstName ?? ''} ${session.user.lastName ?? ''}`.trim() || session.user.email;
 
   return (
     <AppShell
@@ -64,13 +66,24 @@ export function Shell() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle the collection list" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle the collection list"
+            />
             <Logo />
             <Group gap={6} visibleFrom="xs" wrap="nowrap">
               <Badge variant="light" color="gray" size="lg" tt="none">
                 {workspace.project}
               </Badge>
-              <Badge variant="light" color={workspace.development ? 'orange' : 'teal'} size="lg" tt="none">
+              <Badge
+                variant="light"
+                color={workspace.development ? 'orange' : 'teal'}
+                size="lg"
+                tt="none"
+              >
                 {workspace.environment}
               </Badge>
               <Badge variant="outline" color="gray" size="lg" tt="none">

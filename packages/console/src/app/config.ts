@@ -62,7 +62,9 @@ function workspaceOf(raw: Record<string, unknown>): Workspace {
 }
 
 export async function loadConfig(): Promise<ConsoleConfig> {
-  const response = await fetch(`${import.meta.env.BASE_URL}console.config.json`, { headers: { accept: 'application/json' } });
+  const response = await fetch(`${import.meta.env.BASE_URL}console.config.json`, {
+    headers: { accept: 'application/json' },
+  });
   if (response.status === 404) return { workspaces: [] };
   if (!response.ok) {
     throw new Error(`console.config.json answered ${response.status} ${response.statusText}.`);

@@ -4,7 +4,15 @@
  * (a dialog over the page, so nothing being typed is lost).
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { AgentClient, type SessionUser } from '../protocol';
 import type { Workspace } from './config';
 
@@ -62,16 +70,19 @@ function waitForCallback(popup: Window): Promise<Record<string, string>> {
  * Signs in through the agent (`POST /authentication`), the platform's sign-in page in a pop-up
  * (its callback page is on this origin), then `GET /authentication/callback`.
  */
-export async function signIn(
-  workspace: Workspace,
-  renderingId: number,
-): Promise<StoredSession> {
+export async function signIn(workspace: Workspace, renderingId: number): Promise<StoredSession> {
   const popup = window.open('', 'canopy-sign-in', 'popup,width=480,height=640');
   if (!popup) {
-    throw new Error('The browser blocked the sign-in window: allow pop-ups for this site and retry.');
+    throw new Error(
+      'The browser blocked the sign-in window: allow pop-ups for this site and retry.',
+    );
   }
   try {
-    const client = new AgentClient({ baseUrl: workspace.agentUrl, timezone, getToken: () => undefined });
+    const client = new AgentClient({
+      baseUrl: workspace.agentUrl,
+      timezone,
+      getToken: () => undefined,
+    });
     let authorizationUrl: string;
     try {
       authorizationUrl = await client.startLogin(renderingId);
@@ -83,7 +94,9 @@ export async function signIn(
     popup.location.href = authorizationUrl;
     const callback = await waitForCallback(popup);
     if (callback.error) {
-      throw new Error(`The platform refused the sign-in: ${callback.error_description ?? callback.error}`);
+      throw new Error(
+        `The platform refused the sign-in: ${callback.error_description ?? callback.error}`,
+      );
     }
     const { token, user } = await client.finishLogin(callback);
     return { workspaceId: workspace.id, renderingId, token, user };

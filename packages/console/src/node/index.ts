@@ -30,3 +30,6 @@ export interface ConsoleWorkspace {
 export interface ConsoleConfig {
   workspaces: ConsoleWorkspace[];
 }
+
+// The agent protocol client: plain TypeScript over `fetch`, usable in Node 20 and browsers.
+export * from '../protocol';

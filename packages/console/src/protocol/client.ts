@@ -236,7 +236,12 @@ export class AgentClient {
       await this.send('DELETE', `/${segment(collection)}/${segment(selection.ids[0]!)}`, this.tz());
       return;
     }
-    await this.send('DELETE', `/${segment(collection)}`, this.tz(), selectionBody(collection, selection, this.timezone));
+    await this.send(
+      'DELETE',
+      `/${segment(collection)}`,
+      this.tz(),
+      selectionBody(collection, selection, this.timezone),
+    );
   }
 
   // Related data (§8.8 – §8.11) -------------------------------------------------------------

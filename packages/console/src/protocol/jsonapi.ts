@@ -9,7 +9,10 @@ interface Resource extends ResourceIdentifier {
   attributes?: Record<string, unknown>;
   relationships?: Record<
     string,
-    { data?: ResourceIdentifier | ResourceIdentifier[] | null; links?: { related?: { href: string } } }
+    {
+      data?: ResourceIdentifier | ResourceIdentifier[] | null;
+      links?: { related?: { href: string } };
+    }
   >;
 }
 
@@ -68,7 +71,8 @@ function decode(document: JsonApiDocument): AgentRecord[] {
   for (const decorator of Object.values(document.meta?.decorators ?? {})) {
     matches.set(String(decorator.id), decorator.search ?? []);
   }
-  const data = document.data === null ? [] : Array.isArray(document.data) ? document.data : [document.data];
+  const data =
+    document.data === null ? [] : Array.isArray(document.data) ? document.data : [document.data];
   return data.map((resource) => decodeResource(resource, included, matches, 0));
 }
 

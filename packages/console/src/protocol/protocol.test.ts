@@ -61,7 +61,9 @@ describe('condition trees', () => {
   it('gives undefined for a tree with nothing complete, and counts leaves', () => {
     expect(compactTree(and(leaf('a', 'equal', ''), or()))).toBeUndefined();
     expect(compactTree(leaf('a', 'previous_x_days', 'seven'))).toBeUndefined();
-    expect(countLeaves(and(leaf('a', 'present'), or(leaf('b', 'blank'), leaf('c', 'blank'))))).toBe(3);
+    expect(countLeaves(and(leaf('a', 'present'), or(leaf('b', 'blank'), leaf('c', 'blank'))))).toBe(
+      3,
+    );
   });
 
   it('intersects optional trees', () => {
@@ -189,7 +191,9 @@ describe('JSON:API', () => {
 
   it('reads a single record or null, and encodes bodies', () => {
     expect(decodeOne({ data: null })).toBeNull();
-    expect(encodeRecord('orders', { status: 'paid' }, { customer: { type: 'customers', id: '1' } }, '5')).toEqual({
+    expect(
+      encodeRecord('orders', { status: 'paid' }, { customer: { type: 'customers', id: '1' } }, '5'),
+    ).toEqual({
       data: {
         type: 'orders',
         id: '5',
@@ -282,10 +286,9 @@ describe('agent client', () => {
       ),
     });
     expect(await client.count('orders', {})).toBe(3);
-    expect(calls.map((call) => (call.init?.headers as Record<string, string>).authorization)).toEqual([
-      'Bearer old',
-      'Bearer new',
-    ]);
+    expect(
+      calls.map((call) => (call.init?.headers as Record<string, string>).authorization),
+    ).toEqual(['Bearer old', 'Bearer new']);
     expect(calls[0]!.url).toBe('http://agent.test/forest/orders/count?timezone=UTC');
   });
 
@@ -300,7 +303,9 @@ describe('agent client', () => {
             '{"errors":[{"name":"ValidationError","detail":"The given value has a wrong type for \\"total\\"","status":400}]}',
             { status: 400 },
           ),
-          new Response('{"errors":[{"name":"ForbiddenError","detail":"Forbidden"}]}', { status: 403 }),
+          new Response('{"errors":[{"name":"ForbiddenError","detail":"Forbidden"}]}', {
+            status: 403,
+          }),
           new Response('{"meta":{"count":"deactivated"}}'),
         ],
         [],

@@ -50,7 +50,10 @@ export function parseSchema(input: unknown): AgentSchema {
   if (!input || typeof input !== 'object') throw new Error('The schema is not a JSON object.');
   const document = input as Record<string, unknown>;
   if (Array.isArray(document.collections)) {
-    return { collections: document.collections as SchemaCollection[], meta: document.meta as never };
+    return {
+      collections: document.collections as SchemaCollection[],
+      meta: document.meta as never,
+    };
   }
   if (Array.isArray(document.data)) {
     const included = new Map<string, Record<string, unknown>>();
@@ -58,10 +61,12 @@ export function parseSchema(input: unknown): AgentSchema {
       included.set(`${String(item.type)}:${String(item.id)}`, item);
     }
     const resolve = (relation: unknown) =>
-      (((relation as { data?: { type: string; id: string }[] } | undefined)?.data ?? []) as {
-        type: string;
-        id: string;
-      }[]).map((ref) => ({
+      (
+        ((relation as { data?: { type: string; id: string }[] } | undefined)?.data ?? []) as {
+          type: string;
+          id: string;
+        }[]
+      ).map((ref) => ({
         ...((included.get(`${ref.type}:${ref.id}`)?.attributes as object) ?? {}),
       }));
     return {
@@ -73,7 +78,9 @@ export function parseSchema(input: unknown): AgentSchema {
           segments: relationships.segments
             ? (resolve(relationships.segments) as SchemaSegment[])
             : attributes.segments,
-          actions: relationships.actions ? (resolve(relationships.actions) as never) : attributes.actions,
+          actions: relationships.actions
+            ? (resolve(relationships.actions) as never)
+            : attributes.actions,
         };
       }),
       meta: document.meta as never,
@@ -124,14 +131,30 @@ export function typeName(type: ColumnType): string {
  * string column, else the first string column, else the primary key.
  */
 export function labelField(collection: SchemaCollection): string {
+  // Fields imported from a relation (`customer@@@last_name`) describe another record.
   const strings = columns(collection).filter(
-    (field) => typeName(field.type) === 'String' && !field.isPrimaryKey,
+    (field) =>
+      typeName(field.type) === 'String' && !field.isPrimaryKey && !field.field.includes('@@@'),
   );
-  for (const wanted of ['name', 'fullname', 'full_name', 'title', 'label', 'reference', 'email', 'sku']) {
+  for (const wanted of [
+    'name',
+    'fullname',
+    'full_name',
+    'title',
+    'label',
+    'reference',
+    'email',
+    'sku',
+  ]) {
     const match = strings.find((field) => field.field.toLowerCase() === wanted);
     if (match) return match.field;
   }
-  return strings[0]?.field ?? primaryKeys(collection)[0]?.field ?? collection.fields[0]?.field ?? 'id';
+  return (
+    strings.find((field) => !/_id$|Id$/.test(field.field))?.field ??
+    primaryKeys(collection)[0]?.field ??
+    collection.fields[0]?.field ??
+    'id'
+  );
 }
 
 /** `last_name` → `Last name`, `createdAt` → `Created at`, `address@@@city` → `Address city`. */

@@ -37,11 +37,7 @@ export function readView(params: URLSearchParams, prefix = ''): ViewState {
 }
 
 /** Writes the view into a copy of `params`, leaving out what is at its default. */
-export function writeView(
-  params: URLSearchParams,
-  view: ViewState,
-  prefix = '',
-): URLSearchParams {
+export function writeView(params: URLSearchParams, view: ViewState, prefix = ''): URLSearchParams {
   const next = new URLSearchParams(params);
   const set = (key: string, value: string | undefined) => {
     if (value === undefined || value === '') next.delete(`${prefix}${key}`);

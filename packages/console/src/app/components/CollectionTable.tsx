@@ -59,7 +59,18 @@ import {
   type SchemaField,
   type ViewState,
 } from '../../protocol';
-import { collectionOf, receivedAt, relationProjection, rememberDenied, useCan, useCount, useDataBase, useList, useSchema, type ListSource } from '../data';
+import {
+  collectionOf,
+  receivedAt,
+  relationProjection,
+  rememberDenied,
+  useCan,
+  useCount,
+  useDataBase,
+  useList,
+  useSchema,
+  type ListSource,
+} from '../data';
 import { useSession } from '../session';
 import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
 import { ColumnChooser } from './ColumnChooser';
@@ -96,7 +107,9 @@ function defaultColumns(collection: SchemaCollection): string[] {
 
 function useColumnPrefs(workspace: string, user: number, collection: SchemaCollection) {
   const key = `canopy.columns.${workspace}.${user}.${collection.name}`;
-  const available = collection.fields.filter((f) => !isRelation(f) || isToOne(f)).map((f) => f.field);
+  const available = collection.fields
+    .filter((f) => !isRelation(f) || isToOne(f))
+    .map((f) => f.field);
   const read = () => {
     try {
       const stored = JSON.parse(localStorage.getItem(key) ?? 'null') as string[] | null;
@@ -107,7 +120,7 @@ function useColumnPrefs(workspace: string, user: number, collection: SchemaColle
     }
   };
   const [visible, setVisible] = useState(read);
-  useEffect(() => setVisible(read()), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setVisible(read()), [key]);
   return {
     available,
     visible,
@@ -151,7 +164,13 @@ export interface CollectionTableProps {
   title?: ReactNode;
 }
 
-export function CollectionTable({ collection, source, prefix = '', relation, title }: CollectionTableProps) {
+export function CollectionTable({
+  collection,
+  source,
+  prefix = '',
+  relation,
+  title,
+}: CollectionTableProps) {
   const { workspace, session, client } = useSession();
   const schema = useSchema().data!;
   const can = useCan();
@@ -161,7 +180,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
   const [params, setParams] = useSearchParams();
   const view = readView(params, prefix);
   const setView = (next: Partial<ViewState>, resetPage = true) =>
-    setParams(writeView(params, { ...view, ...(resetPage ? { page: 1 } : {}), ...next }, prefix), { replace: false });
+    setParams(writeView(params, { ...view, ...(resetPage ? { page: 1 } : {}), ...next }, prefix), {
+      replace: false,
+    });
   const prefs = useColumnPrefs(workspace.id, session.user.id, collection);
   const [searchText, setSearchText] = useState(view.search);
   useEffect(() => setSearchText(view.search), [view.search]);
@@ -190,7 +211,8 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
   useEffect(() => setSelected(new Set()), [list.data]);
   useEffect(() => {
     const error = list.error ?? count.error;
-    if (error instanceof AgentError && error.status === 403) rememberDenied(collection.name, 'browseEnabled');
+    if (error instanceof AgentError && error.status === 403)
+      rememberDenied(collection.name, 'browseEnabled');
   }, [list.error, count.error, collection.name]);
 
   // Render time of a page, from the decoded answer to the painted table (README: performance).
@@ -202,7 +224,10 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       const ms = performance.now() - start;
       const perf = ((window as unknown as { __canopyRenders?: unknown[] }).__canopyRenders ??= []);
       perf.push({ collection: collection.name, rows: list.data!.length, ms });
-      if (performance.getEntriesByName('canopy:signed-in').length && !performance.getEntriesByName('canopy:first-screen').length) {
+      if (
+        performance.getEntriesByName('canopy:signed-in').length &&
+        !performance.getEntriesByName('canopy:first-screen').length
+      ) {
         performance.mark('canopy:first-screen');
       }
       tableRef.current?.setAttribute('data-render-ms', ms.toFixed(1));
@@ -221,7 +246,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
           size="xs"
           aria-label="Select every record of this page"
           checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
-          indeterminate={rows.some((r) => selected.has(r.id)) && !rows.every((r) => selected.has(r.id))}
+          indeterminate={
+            rows.some((r) => selected.has(r.id)) && !rows.every((r) => selected.has(r.id))
+          }
           onChange={(event) =>
             setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())
           }
@@ -255,7 +282,12 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
             const search = view.search || undefined;
             if (isToOne(field)) {
               const related = record.toOne[field.field];
-              if (!related) return <Text span c="dimmed" size="sm">—</Text>;
+              if (!related)
+                return (
+                  <Text span c="dimmed" size="sm">
+                    —
+                  </Text>
+                );
               const target = collectionOf(schema, targetCollection(field));
               const label = target ? related.values[labelField(target)] : undefined;
               return (
@@ -266,7 +298,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
                 />
               );
             }
-            return <Value field={field} value={record.values[field.field]} search={search} compact />;
+            return (
+              <Value field={field} value={record.values[field.field]} search={search} compact />
+            );
           },
         })),
     ];
@@ -282,7 +316,8 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
   });
 
   const total = count.data;
-  const pageCount = typeof total === 'number' ? Math.max(1, Math.ceil(total / view.size)) : undefined;
+  const pageCount =
+    typeof total === 'number' ? Math.max(1, Math.ceil(total / view.size)) : undefined;
   const first = rows.length ? (view.page - 1) * view.size + 1 : 0;
   const last = (view.page - 1) * view.size + rows.length;
   const name = humanize(collection.name).toLowerCase();
@@ -293,7 +328,10 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
   const canAdd = can(collection.name, 'addEnabled') && !collection.isReadOnly;
   const canEditRelation = related ? can(collection.name, 'editEnabled') : false;
 
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: ['list'] }).then(() => queryClient.invalidateQueries({ queryKey: ['count'] }));
+  const invalidate = () =>
+    queryClient
+      .invalidateQueries({ queryKey: ['list'] })
+      .then(() => queryClient.invalidateQueries({ queryKey: ['count'] }));
 
   const openRecord = (record: AgentRecord) => {
     saveListContext(collection.name, {
@@ -309,7 +347,14 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
     try {
       if (mode === 'delete') await client.remove(collection.name, { ids });
       else
-        await client.dissociate(related!.parent, related!.parentId, related!.relation, collection.name, { ids }, { delete: mode === 'delete-related' });
+        await client.dissociate(
+          related!.parent,
+          related!.parentId,
+          related!.relation,
+          collection.name,
+          { ids },
+          { delete: mode === 'delete-related' },
+        );
       notifications.show({
         color: 'teal',
         message: `${ids.length} ${ids.length === 1 ? 'record' : 'records'} ${mode === 'dissociate' ? 'dissociated' : 'deleted'}.`,
@@ -317,8 +362,13 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       setSelected(new Set());
       await invalidate();
     } catch (error) {
-      if (error instanceof AgentError && error.status === 403) rememberDenied(collection.name, mode === 'dissociate' ? 'editEnabled' : 'deleteEnabled');
-      notifications.show({ color: 'red', title: 'Nothing was changed', message: (error as Error).message });
+      if (error instanceof AgentError && error.status === 403)
+        rememberDenied(collection.name, mode === 'dissociate' ? 'editEnabled' : 'deleteEnabled');
+      notifications.show({
+        color: 'red',
+        title: 'Nothing was changed',
+        message: (error as Error).message,
+      });
     } finally {
       setConfirm(undefined);
     }
@@ -330,7 +380,10 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       return field && (!isRelation(field) || isToOne(field));
     });
     const relationFields = Object.fromEntries(
-      Object.entries(relationProjection(schema, collection, exportable)).map(([rel, fs]) => [rel, fs.slice(-1)]),
+      Object.entries(relationProjection(schema, collection, exportable)).map(([rel, fs]) => [
+        rel,
+        fs.slice(-1),
+      ]),
     );
     const url = client.csvUrl(
       collection.name,
@@ -341,7 +394,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
     );
     setExporting('Starting…');
     try {
-      const blob = await client.downloadCsv(url, (bytes) => setExporting(`${(bytes / 1024).toFixed(0)} KB`));
+      const blob = await client.downloadCsv(url, (bytes) =>
+        setExporting(`${(bytes / 1024).toFixed(0)} KB`),
+      );
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
       link.download = `${collection.name}-${new Date().toISOString().slice(0, 10)}.csv`;
@@ -350,8 +405,13 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (error) {
-      if (error instanceof AgentError && error.status === 403) rememberDenied(collection.name, 'exportEnabled');
-      notifications.show({ color: 'red', title: 'Export failed', message: (error as Error).message });
+      if (error instanceof AgentError && error.status === 403)
+        rememberDenied(collection.name, 'exportEnabled');
+      notifications.show({
+        color: 'red',
+        title: 'Export failed',
+        message: (error as Error).message,
+      });
     } finally {
       setExporting(undefined);
     }
@@ -359,7 +419,13 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
 
   const segments = collection.segments ?? [];
   const sortIcon = (field: string) =>
-    view.sort === field ? <IconChevronUp size={14} /> : view.sort === `-${field}` ? <IconChevronDown size={14} /> : <IconArrowsSort size={14} opacity={0.35} />;
+    view.sort === field ? (
+      <IconChevronUp size={14} />
+    ) : view.sort === `-${field}` ? (
+      <IconChevronDown size={14} />
+    ) : (
+      <IconArrowsSort size={14} opacity={0.35} />
+    );
   const error = list.error ?? count.error;
 
   return (
@@ -369,7 +435,11 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
           {title}
           <TextInput
             aria-label={`Search ${name}`}
-            placeholder={collection.isSearchable === false ? 'Search is off for this collection' : `Search ${name}`}
+            placeholder={
+              collection.isSearchable === false
+                ? 'Search is off for this collection'
+                : `Search ${name}`
+            }
             disabled={collection.isSearchable === false}
             leftSection={<IconSearch size={14} />}
             value={searchText}
@@ -397,7 +467,13 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
               <Button
                 variant={filterCount ? 'light' : 'default'}
                 leftSection={<IconFilter size={16} />}
-                rightSection={filterCount ? <Badge size="xs" circle>{filterCount}</Badge> : undefined}
+                rightSection={
+                  filterCount ? (
+                    <Badge size="xs" circle>
+                      {filterCount}
+                    </Badge>
+                  ) : undefined
+                }
                 onClick={() => {
                   setDraft(asGroup(view.filters));
                   setFilterOpen((open) => !open);
@@ -408,7 +484,11 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
             </Popover.Target>
             <Popover.Dropdown maw="calc(100vw - 32px)">
               <Stack gap="sm">
-                <FilterBuilder value={draft} fields={filterableFields(schema, collection)} onChange={setDraft} />
+                <FilterBuilder
+                  value={draft}
+                  fields={filterableFields(schema, collection)}
+                  onChange={setDraft}
+                />
                 <Group justify="space-between">
                   <Button
                     variant="subtle"
@@ -447,28 +527,56 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
         </Group>
         <Group gap="xs" wrap="wrap">
           {selected.size > 0 && related && canEditRelation && (
-            <Button color="orange" variant="light" leftSection={<IconUnlink size={16} />} onClick={() => setConfirm('dissociate')}>
+            <Button
+              color="orange"
+              variant="light"
+              leftSection={<IconUnlink size={16} />}
+              onClick={() => setConfirm('dissociate')}
+            >
               Dissociate {selected.size}
             </Button>
           )}
           {selected.size > 0 && canDelete && (
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirm(related ? 'delete-related' : 'delete')}>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setConfirm(related ? 'delete-related' : 'delete')}
+            >
               Delete {selected.size}
             </Button>
           )}
-          <ColumnChooser all={prefs.available} visible={prefs.visible} onChange={prefs.set} onReset={prefs.reset} />
+          <ColumnChooser
+            all={prefs.available}
+            visible={prefs.visible}
+            onChange={prefs.set}
+            onReset={prefs.reset}
+          />
           {canExport && (
-            <Button variant="default" leftSection={<IconDownload size={16} />} onClick={exportCsv} loading={exporting !== undefined}>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              onClick={exportCsv}
+              loading={exporting !== undefined}
+            >
               Export CSV
             </Button>
           )}
           {related && canEditRelation && (
-            <Button variant="default" leftSection={<IconLink size={16} />} onClick={() => setAssociating(true)}>
+            <Button
+              variant="default"
+              leftSection={<IconLink size={16} />}
+              onClick={() => setAssociating(true)}
+            >
               Associate
             </Button>
           )}
           {!related && canAdd && (
-            <Button component={Link} to={`${base}/${encodeURIComponent(collection.name)}/new`} leftSection={<IconPlus size={16} />}>
+            <Button
+              component={Link}
+              to={`${base}/${encodeURIComponent(collection.name)}/new`}
+              leftSection={<IconPlus size={16} />}
+            >
               New {humanize(collection.name).replace(/s$/, '').toLowerCase()}
             </Button>
           )}
@@ -476,7 +584,15 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
       </Group>
 
       {error && (
-        <Alert color="red" title={error instanceof AgentError && error.status === 403 ? 'Not allowed' : 'The agent answered with an error'} role="alert">
+        <Alert
+          color="red"
+          title={
+            error instanceof AgentError && error.status === 403
+              ? 'Not allowed'
+              : 'The agent answered with an error'
+          }
+          role="alert"
+        >
           {error.message}
         </Alert>
       )}
@@ -500,16 +616,30 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
                 {group.headers.map((header) => {
                   const field = collection.fields.find((f) => f.field === header.column.id);
                   const sortable = field && field.isSortable !== false && !isRelation(field);
-                  const sorted = view.sort === header.column.id ? 'ascending' : view.sort === `-${header.column.id}` ? 'descending' : 'none';
+                  const sorted =
+                    view.sort === header.column.id
+                      ? 'ascending'
+                      : view.sort === `-${header.column.id}`
+                        ? 'descending'
+                        : 'none';
                   return (
-                    <Table.Th key={header.id} w={header.column.id === '__select' ? 36 : undefined} aria-sort={sortable ? sorted : undefined} style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Th
+                      key={header.id}
+                      w={header.column.id === '__select' ? 36 : undefined}
+                      aria-sort={sortable ? sorted : undefined}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {sortable ? (
                         <UnstyledButton
-                          onClick={() => setView({ sort: nextSort(view.sort, header.column.id) }, false)}
+                          onClick={() =>
+                            setView({ sort: nextSort(view.sort, header.column.id) }, false)
+                          }
                           aria-label={`Sort by ${humanize(header.column.id)}`}
                         >
                           <Group gap={4} wrap="nowrap">
-                            <Text size="sm" fw={600}>{humanize(header.column.id)}</Text>
+                            <Text size="sm" fw={600}>
+                              {humanize(header.column.id)}
+                            </Text>
                             {sortIcon(header.column.id)}
                           </Group>
                         </UnstyledButton>
@@ -527,7 +657,9 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
               Array.from({ length: 8 }, (_, i) => (
                 <Table.Tr key={i}>
                   {columnsDef.map((_c, j) => (
-                    <Table.Td key={j}><Skeleton h={14} radius="sm" /></Table.Td>
+                    <Table.Td key={j}>
+                      <Skeleton h={14} radius="sm" />
+                    </Table.Td>
                   ))}
                 </Table.Tr>
               ))}
@@ -536,7 +668,8 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
                 key={row.id}
                 onClick={() => openRecord(row.original)}
                 onKeyDown={(event) => {
-                  if (event.key === 'Enter' && event.target === event.currentTarget) openRecord(row.original);
+                  if (event.key === 'Enter' && event.target === event.currentTarget)
+                    openRecord(row.original);
                 }}
                 tabIndex={0}
                 style={{ cursor: 'pointer' }}
@@ -554,9 +687,15 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
         </Table>
         {!list.isPending && !error && rows.length === 0 && (
           <Stack align="center" gap={6} py="xl">
-            <Text fw={500}>No {name} {view.search || filterCount || view.segment ? 'match this view' : 'yet'}</Text>
+            <Text fw={500}>
+              No {name} {view.search || filterCount || view.segment ? 'match this view' : 'yet'}
+            </Text>
             {(view.search || filterCount > 0 || view.segment) && (
-              <Button variant="subtle" size="xs" onClick={() => setView({ search: '', filters: undefined, segment: undefined })}>
+              <Button
+                variant="subtle"
+                size="xs"
+                onClick={() => setView({ search: '', filters: undefined, segment: undefined })}
+              >
                 Clear search and filters
               </Button>
             )}
@@ -597,14 +736,33 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
             />
           ) : (
             <Group gap={4}>
-              <Button size="xs" variant="default" disabled={view.page <= 1} onClick={() => setView({ page: view.page - 1 }, false)}>Previous</Button>
-              <Button size="xs" variant="default" disabled={rows.length < view.size} onClick={() => setView({ page: view.page + 1 }, false)}>Next</Button>
+              <Button
+                size="xs"
+                variant="default"
+                disabled={view.page <= 1}
+                onClick={() => setView({ page: view.page - 1 }, false)}
+              >
+                Previous
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                disabled={rows.length < view.size}
+                onClick={() => setView({ page: view.page + 1 }, false)}
+              >
+                Next
+              </Button>
             </Group>
           )}
         </Group>
       </Group>
 
-      <Modal opened={confirm !== undefined} onClose={() => setConfirm(undefined)} title={confirm === 'dissociate' ? 'Dissociate records?' : 'Delete records?'} centered>
+      <Modal
+        opened={confirm !== undefined}
+        onClose={() => setConfirm(undefined)}
+        title={confirm === 'dissociate' ? 'Dissociate records?' : 'Delete records?'}
+        centered
+      >
         <Stack>
           <Text size="sm">
             {confirm === 'dissociate'
@@ -612,15 +770,26 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
               : `The ${selected.size} selected ${selected.size === 1 ? 'record is' : 'records are'} deleted for good. This cannot be undone.`}
           </Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(undefined)}>Cancel</Button>
-            <Button color={confirm === 'dissociate' ? 'orange' : 'red'} onClick={() => runSelectionChange(confirm!)} data-autofocus>
+            <Button variant="default" onClick={() => setConfirm(undefined)}>
+              Cancel
+            </Button>
+            <Button
+              color={confirm === 'dissociate' ? 'orange' : 'red'}
+              onClick={() => runSelectionChange(confirm!)}
+              data-autofocus
+            >
               {confirm === 'dissociate' ? 'Dissociate' : `Delete ${selected.size}`}
             </Button>
           </Group>
         </Stack>
       </Modal>
       {related && relation && (
-        <Modal opened={associating} onClose={() => setAssociating(false)} title={`Associate ${humanize(collection.name).toLowerCase()}`} centered>
+        <Modal
+          opened={associating}
+          onClose={() => setAssociating(false)}
+          title={`Associate ${humanize(collection.name).toLowerCase()}`}
+          centered
+        >
           <RecordPicker
             collection={collection}
             label={`Find a record of ${humanize(collection.name).toLowerCase()}`}
@@ -628,12 +797,19 @@ export function CollectionTable({ collection, source, prefix = '', relation, tit
             onChange={async (picked) => {
               if (!picked) return;
               try {
-                await client.associate(related.parent, related.parentId, related.relation, { type: collection.name, id: picked.id });
+                await client.associate(related.parent, related.parentId, related.relation, {
+                  type: collection.name,
+                  id: picked.id,
+                });
                 notifications.show({ color: 'teal', message: 'Record associated.' });
                 setAssociating(false);
                 await invalidate();
               } catch (error) {
-                notifications.show({ color: 'red', title: 'Not associated', message: (error as Error).message });
+                notifications.show({
+                  color: 'red',
+                  title: 'Not associated',
+                  message: (error as Error).message,
+                });
               }
             }}
           />

@@ -33,7 +33,9 @@ export function ColumnChooser({
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap={4} mah={360} style={{ overflow: 'auto' }}>
-          <Text size="xs" c="dimmed">Shown columns, in order</Text>
+          <Text size="xs" c="dimmed">
+            Shown columns, in order
+          </Text>
           {ordered.map((name) => {
             const shown = visible.includes(name);
             return (
@@ -43,15 +45,31 @@ export function ColumnChooser({
                   label={humanize(name)}
                   checked={shown}
                   onChange={(event) =>
-                    onChange(event.currentTarget.checked ? [...visible, name] : visible.filter((v) => v !== name))
+                    onChange(
+                      event.currentTarget.checked
+                        ? [...visible, name]
+                        : visible.filter((v) => v !== name),
+                    )
                   }
                 />
                 {shown && (
                   <Group gap={0} wrap="nowrap">
-                    <ActionIcon size="sm" variant="subtle" color="gray" aria-label={`Move ${humanize(name)} up`} onClick={() => move(name, -1)}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Move ${humanize(name)} up`}
+                      onClick={() => move(name, -1)}
+                    >
                       <IconArrowUp size={12} />
                     </ActionIcon>
-                    <ActionIcon size="sm" variant="subtle" color="gray" aria-label={`Move ${humanize(name)} down`} onClick={() => move(name, 1)}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Move ${humanize(name)} down`}
+                      onClick={() => move(name, 1)}
+                    >
                       <IconArrowDown size={12} />
                     </ActionIcon>
                   </Group>

@@ -47,10 +47,18 @@ export interface FilterableField {
 }
 
 /** The collection's filterable columns, then each to-one relation's (`customer:last_name`). */
-export function filterableFields(schema: AgentSchema, collection: SchemaCollection): FilterableField[] {
+export function filterableFields(
+  schema: AgentSchema,
+  collection: SchemaCollection,
+): FilterableField[] {
   const own = columns(collection)
     .filter((field) => operatorsFor(field).length > 0)
-    .map((field) => ({ path: field.field, label: humanize(field.field), group: humanize(collection.name), field }));
+    .map((field) => ({
+      path: field.field,
+      label: humanize(field.field),
+      group: humanize(collection.name),
+      field,
+    }));
   const related = collection.fields.filter(isToOne).flatMap((relation) => {
     const target = schema.collections.find((c) => c.name === targetCollection(relation));
     if (!target) return [];
@@ -86,9 +94,23 @@ function ValueInput({
   if (kind === 'list') {
     const value = Array.isArray(condition.value) ? (condition.value as unknown[]).map(String) : [];
     return field.enums?.length ? (
-      <MultiSelect {...common} {...inPlace} data={field.enums} value={value} onChange={onChange} placeholder="Values" searchable />
+      <MultiSelect
+        {...common}
+        {...inPlace}
+        data={field.enums}
+        value={value}
+        onChange={onChange}
+        placeholder="Values"
+        searchable
+      />
     ) : (
-      <TagsInput {...common} {...inPlace} value={value} onChange={onChange} placeholder="Type a value, press Enter" />
+      <TagsInput
+        {...common}
+        {...inPlace}
+        value={value}
+        onChange={onChange}
+        placeholder="Type a value, press Enter"
+      />
     );
   }
   if (kind === 'number' || (kind === 'scalar' && type === 'Number')) {
@@ -106,7 +128,9 @@ function ValueInput({
       <DateTimePicker
         {...common}
         {...pickerInPlace}
-        value={condition.value ? dayjs(String(condition.value)).format('YYYY-MM-DD HH:mm:ss') : null}
+        value={
+          condition.value ? dayjs(String(condition.value)).format('YYYY-MM-DD HH:mm:ss') : null
+        }
         onChange={(value) => onChange(value ? dayjs(value).toISOString() : undefined)}
         placeholder="Pick a date and time"
         clearable
@@ -126,14 +150,26 @@ function ValueInput({
     );
   }
   if (kind === 'scalar' && type === 'Enum' && field.enums?.length) {
-    return <Select {...common} {...inPlace} data={field.enums} value={(condition.value as string) ?? null} onChange={(v) => onChange(v ?? undefined)} placeholder="Value" />;
+    return (
+      <Select
+        {...common}
+        {...inPlace}
+        data={field.enums}
+        value={(condition.value as string) ?? null}
+        onChange={(v) => onChange(v ?? undefined)}
+        placeholder="Value"
+      />
+    );
   }
   if (kind === 'scalar' && type === 'Boolean') {
     return (
       <Select
         {...common}
         {...inPlace}
-        data={[{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]}
+        data={[
+          { value: 'true', label: 'Yes' },
+          { value: 'false', label: 'No' },
+        ]}
         value={condition.value === undefined ? null : String(condition.value)}
         onChange={(v) => onChange(v === null ? undefined : v === 'true')}
         placeholder="Value"
@@ -181,7 +217,9 @@ function GroupEditor({
       <Stack gap="xs">
         <Group justify="space-between">
           <Group gap="xs">
-            <Text size="xs" c="dimmed">Match</Text>
+            <Text size="xs" c="dimmed">
+              Match
+            </Text>
             <SegmentedControl
               size="xs"
               aria-label={`Combine the conditions of group ${path || 'top'}`}
@@ -192,10 +230,17 @@ function GroupEditor({
                 { value: 'or', label: 'any' },
               ]}
             />
-            <Text size="xs" c="dimmed">of these conditions</Text>
+            <Text size="xs" c="dimmed">
+              of these conditions
+            </Text>
           </Group>
           {onRemove && (
-            <ActionIcon variant="subtle" color="gray" onClick={onRemove} aria-label={`Remove group ${path}`}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={onRemove}
+              aria-label={`Remove group ${path}`}
+            >
               <IconTrash size={14} />
             </ActionIcon>
           )}
@@ -230,7 +275,10 @@ function GroupEditor({
                 value={condition.field || null}
                 onChange={(value) => {
                   const next = value ? byPath.get(value)?.field : undefined;
-                  update(index, { field: value ?? '', operator: next ? operatorsFor(next)[0] ?? '' : '' });
+                  update(index, {
+                    field: value ?? '',
+                    operator: next ? (operatorsFor(next)[0] ?? '') : '',
+                  });
                 }}
                 style={{ flex: 1, minWidth: 170 }}
               />
@@ -240,13 +288,18 @@ function GroupEditor({
                 allowDeselect={false}
                 comboboxProps={{ withinPortal: false }}
                 size="xs"
-                data={operators.map((operator) => ({ value: operator, label: operatorLabel(operator) }))}
+                data={operators.map((operator) => ({
+                  value: operator,
+                  label: operatorLabel(operator),
+                }))}
                 value={condition.operator || null}
                 onChange={(value) =>
                   update(index, {
                     field: condition.field,
                     operator: value ?? '',
-                    ...(valueKind(value ?? '') === valueKind(condition.operator) ? { value: condition.value } : {}),
+                    ...(valueKind(value ?? '') === valueKind(condition.operator)
+                      ? { value: condition.value }
+                      : {}),
                   })
                 }
                 disabled={!field}
@@ -258,7 +311,13 @@ function GroupEditor({
                 label={`Value of condition ${number}`}
                 onChange={(value) => update(index, { ...condition, value })}
               />
-              <ActionIcon variant="subtle" color="gray" onClick={() => update(index, undefined)} aria-label={`Remove condition ${number}`} mt={2}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                onClick={() => update(index, undefined)}
+                aria-label={`Remove condition ${number}`}
+                mt={2}
+              >
                 <IconTrash size={14} />
               </ActionIcon>
             </Group>
@@ -269,7 +328,9 @@ function GroupEditor({
             size="compact-xs"
             variant="subtle"
             leftSection={<IconPlus size={12} />}
-            onClick={() => onChange({ ...group, conditions: [...group.conditions, { field: '', operator: '' }] })}
+            onClick={() =>
+              onChange({ ...group, conditions: [...group.conditions, { field: '', operator: '' }] })
+            }
           >
             Add condition
           </Button>
@@ -284,7 +345,10 @@ function GroupEditor({
                   ...group,
                   conditions: [
                     ...group.conditions,
-                    { aggregator: group.aggregator === 'and' ? 'or' : 'and', conditions: [{ field: '', operator: '' }] },
+                    {
+                      aggregator: group.aggregator === 'and' ? 'or' : 'and',
+                      conditions: [{ field: '', operator: '' }],
+                    },
                   ],
                 })
               }

@@ -38,7 +38,10 @@ export function RecordPicker({
       }),
   });
   const records = options.data ?? [];
-  const data = records.map((record) => ({ value: record.id, label: `${String(record.values[labelOf] ?? record.id)} · #${record.id}` }));
+  const data = records.map((record) => ({
+    value: record.id,
+    label: `${String(record.values[labelOf] ?? record.id)} · #${record.id}`,
+  }));
   if (value && !data.some((item) => item.value === value)) {
     data.unshift({ value, label: initialLabel ? `${initialLabel} · #${value}` : `#${value}` });
   }
@@ -55,7 +58,19 @@ export function RecordPicker({
       filter={({ options: all }) => all}
       rightSection={options.isFetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={options.isFetching ? 'Searching…' : 'No record matches'}
-      onChange={(id) => onChange(id ? (records.find((r) => r.id === id) ?? { id, type: collection.name, values: {}, toOne: {}, matches: [] }) : null)}
+      onChange={(id) =>
+        onChange(
+          id
+            ? (records.find((r) => r.id === id) ?? {
+                id,
+                type: collection.name,
+                values: {},
+                toOne: {},
+                matches: [],
+              })
+            : null,
+        )
+      }
       comboboxProps={{ withinPortal: true }}
     />
   );

@@ -1,15 +1,39 @@
 /** How a value is shown: per type, in the user's time zone and locale (issue: "values shown as people expect"). */
-import { Anchor, Badge, Code, Group, Image, Popover, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Code,
+  Group,
+  Image,
+  Popover,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconCheck, IconFile, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { typeName, type SchemaField } from '../../protocol';
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
-const ENUM_COLORS = ['teal', 'blue', 'grape', 'orange', 'cyan', 'pink', 'lime', 'indigo', 'yellow', 'red'];
+const ENUM_COLORS = [
+  'teal',
+  'blue',
+  'grape',
+  'orange',
+  'cyan',
+  'pink',
+  'lime',
+  'indigo',
+  'yellow',
+  'red',
+];
 
 function enumColor(value: string, enums: string[] | null | undefined): string {
   const index = enums?.indexOf(value) ?? -1;
@@ -68,7 +92,9 @@ function LongText({ text, search, limit }: { text: string; search?: string; limi
 function DataUri({ uri, compact }: { uri: string; compact: boolean }) {
   const mime = /^data:([^;,]+)/.exec(uri)?.[1] ?? 'application/octet-stream';
   if (mime.startsWith('image/')) {
-    return <Image src={uri} alt="Image" h={compact ? 28 : 160} w="auto" fit="contain" radius="sm" />;
+    return (
+      <Image src={uri} alt="Image" h={compact ? 28 : 160} w="auto" fit="contain" radius="sm" />
+    );
   }
   return (
     <Anchor href={uri} download="file" size="sm">
@@ -96,27 +122,51 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
     );
   }
   const type = typeName(field.type);
-  if (typeof value === 'string' && value.startsWith('data:')) return <DataUri uri={value} compact={compact} />;
+  if (typeof value === 'string' && value.startsWith('data:'))
+    return <DataUri uri={value} compact={compact} />;
   switch (type) {
     case 'Boolean':
       return value ? (
-        <Group gap={4} wrap="nowrap"><IconCheck size={16} color="var(--mantine-color-teal-6)" /><Text span size="sm">Yes</Text></Group>
+        <Group gap={4} wrap="nowrap">
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" />
+          <Text span size="sm">
+            Yes
+          </Text>
+        </Group>
       ) : (
-        <Group gap={4} wrap="nowrap"><IconX size={16} color="var(--mantine-color-gray-6)" /><Text span size="sm">No</Text></Group>
+        <Group gap={4} wrap="nowrap">
+          <IconX size={16} color="var(--mantine-color-gray-6)" />
+          <Text span size="sm">
+            No
+          </Text>
+        </Group>
       );
     case 'Number': {
       const number = typeof value === 'number' ? value : Number(value);
-      const text = Number.isFinite(number) && !field.isPrimaryKey ? numberFormat.format(number) : String(value);
-      return <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}><Highlight text={text} search={search} /></Text>;
+      const text =
+        Number.isFinite(number) && !field.isPrimaryKey
+          ? numberFormat.format(number)
+          : String(value);
+      return (
+        <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Highlight text={text} search={search} />
+        </Text>
+      );
     }
     case 'Date':
       return (
         <Tooltip label={String(value)} openDelay={600}>
-          <Text span size="sm">{formatDate(value)}</Text>
+          <Text span size="sm">
+            {formatDate(value)}
+          </Text>
         </Tooltip>
       );
     case 'Dateonly':
-      return <Text span size="sm">{formatDateOnly(value)}</Text>;
+      return (
+        <Text span size="sm">
+          {formatDateOnly(value)}
+        </Text>
+      );
     case 'Enum':
       return (
         <Badge variant="light" color={enumColor(String(value), field.enums)} tt="none" radius="sm">
@@ -130,12 +180,20 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
         </Tooltip>
       );
     case 'Point':
-      return <Text span size="sm">{Array.isArray(value) ? `(${value.join(', ')})` : String(value)}</Text>;
+      return (
+        <Text span size="sm">
+          {Array.isArray(value) ? `(${value.join(', ')})` : String(value)}
+        </Text>
+      );
     case 'Json':
     case 'Object': {
       const text = JSON.stringify(value, null, 2);
       if (compact) return <LongText text={JSON.stringify(value)} limit={40} />;
-      return <Code block style={{ maxHeight: 320, overflow: 'auto' }}>{text}</Code>;
+      return (
+        <Code block style={{ maxHeight: 320, overflow: 'auto' }}>
+          {text}
+        </Code>
+      );
     }
     case 'Array':
       return (

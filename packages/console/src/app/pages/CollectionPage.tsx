@@ -7,8 +7,18 @@ import { collectionOf, useSchema } from '../data';
 export function CollectionPage() {
   const { collection: name } = useParams();
   const schema = useSchema();
-  if (schema.isPending) return <Center h={200}><Loader aria-label="Loading" /></Center>;
-  if (schema.isError) return <Alert color="red" title="No schema">{schema.error.message}</Alert>;
+  if (schema.isPending)
+    return (
+      <Center h={200}>
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (schema.isError)
+    return (
+      <Alert color="red" title="No schema">
+        {schema.error.message}
+      </Alert>
+    );
   const collection = collectionOf(schema.data, name);
   if (!collection) {
     return (
@@ -22,7 +32,11 @@ export function CollectionPage() {
       key={collection.name}
       collection={collection}
       source={{ collection: collection.name }}
-      title={<Title order={2} mr="sm">{humanize(collection.name)}</Title>}
+      title={
+        <Title order={2} mr="sm">
+          {humanize(collection.name)}
+        </Title>
+      }
     />
   );
 }

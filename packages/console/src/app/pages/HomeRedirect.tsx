@@ -8,7 +8,12 @@ export function HomeRedirect() {
   const schema = useSchema();
   const can = useCan();
   const { workspace } = useSession();
-  if (schema.isPending) return <Center h={200}><Loader aria-label="Loading the schema" /></Center>;
+  if (schema.isPending)
+    return (
+      <Center h={200}>
+        <Loader aria-label="Loading the schema" />
+      </Center>
+    );
   const first = schema.data?.collections
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .sort((a, b) => a.name.localeCompare(b.name))[0];

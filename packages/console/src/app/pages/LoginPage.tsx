@@ -15,7 +15,10 @@ export function LoginPage({
 }) {
   const last = (() => {
     try {
-      return JSON.parse(localStorage.getItem(LAST_CHOICE) ?? '{}') as { workspace?: string; rendering?: string };
+      return JSON.parse(localStorage.getItem(LAST_CHOICE) ?? '{}') as {
+        workspace?: string;
+        rendering?: string;
+      };
     } catch {
       return {};
     }
@@ -43,7 +46,10 @@ export function LoginPage({
       const session = await signIn(workspace, Number(renderingId));
       storeSession(session);
       performance.mark('canopy:signed-in');
-      localStorage.setItem(LAST_CHOICE, JSON.stringify({ workspace: workspace.id, rendering: renderingId }));
+      localStorage.setItem(
+        LAST_CHOICE,
+        JSON.stringify({ workspace: workspace.id, rendering: renderingId }),
+      );
       onSignedIn(session);
     } catch (caught) {
       setError((caught as Error).message);
@@ -53,7 +59,11 @@ export function LoginPage({
   };
 
   return (
-    <Center mih="100vh" p="md" style={{ background: 'linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%)' }}>
+    <Center
+      mih="100vh"
+      p="md"
+      style={{ background: 'linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%)' }}
+    >
       <Paper component="form" onSubmit={submit} shadow="md" p="xl" w={420} maw="100%" withBorder>
         <Stack>
           <div>
@@ -71,7 +81,10 @@ export function LoginPage({
             <>
               <Select
                 label="Project and environment"
-                data={workspaces.map((w) => ({ value: w.id, label: `${w.project} · ${w.environment}` }))}
+                data={workspaces.map((w) => ({
+                  value: w.id,
+                  label: `${w.project} · ${w.environment}`,
+                }))}
                 value={workspaceId}
                 onChange={(value) => {
                   setWorkspaceId(value);
@@ -83,7 +96,10 @@ export function LoginPage({
               <Select
                 label="Team"
                 description="Your team decides which records you see."
-                data={(workspace?.renderings ?? []).map((r) => ({ value: String(r.id), label: r.name }))}
+                data={(workspace?.renderings ?? []).map((r) => ({
+                  value: String(r.id),
+                  label: r.name,
+                }))}
                 value={renderingId}
                 onChange={setRenderingId}
                 allowDeselect={false}

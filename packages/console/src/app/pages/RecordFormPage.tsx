@@ -100,11 +100,36 @@ function FieldInput({
   const text = value === null || value === undefined ? '' : String(value);
   switch (type) {
     case 'Number':
-      return <NumberInput {...common} value={value === null || value === undefined ? '' : Number(value)} onChange={(v) => onChange(v === '' ? null : Number(v))} thousandSeparator=" " />;
+      return (
+        <NumberInput
+          {...common}
+          value={value === null || value === undefined ? '' : Number(value)}
+          onChange={(v) => onChange(v === '' ? null : Number(v))}
+          thousandSeparator=" "
+        />
+      );
     case 'Boolean':
-      return <Switch label={label} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} disabled={disabled} error={error} mt="lg" />;
+      return (
+        <Switch
+          label={label}
+          checked={value === true}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          disabled={disabled}
+          error={error}
+          mt="lg"
+        />
+      );
     case 'Enum':
-      return <Select {...common} data={field.enums ?? []} value={text || null} onChange={(v) => onChange(v)} clearable={!field.isRequired} searchable />;
+      return (
+        <Select
+          {...common}
+          data={field.enums ?? []}
+          value={text || null}
+          onChange={(v) => onChange(v)}
+          clearable={!field.isRequired}
+          searchable
+        />
+      );
     case 'Date':
       return (
         <DateTimePicker
@@ -116,9 +141,23 @@ function FieldInput({
         />
       );
     case 'Dateonly':
-      return <DatePickerInput {...common} value={text || null} onChange={(v) => onChange(v)} clearable valueFormat="DD MMM YYYY" />;
+      return (
+        <DatePickerInput
+          {...common}
+          value={text || null}
+          onChange={(v) => onChange(v)}
+          clearable
+          valueFormat="DD MMM YYYY"
+        />
+      );
     case 'Time':
-      return <TimeInput {...common} value={text.slice(0, 5)} onChange={(e) => onChange(e.currentTarget.value ? `${e.currentTarget.value}:00` : null)} />;
+      return (
+        <TimeInput
+          {...common}
+          value={text.slice(0, 5)}
+          onChange={(e) => onChange(e.currentTarget.value ? `${e.currentTarget.value}:00` : null)}
+        />
+      );
     case 'Json':
     case 'Object':
       return (
@@ -127,43 +166,82 @@ function FieldInput({
           autosize
           minRows={3}
           styles={{ input: { fontFamily: 'monospace' } }}
-          value={typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value, null, 2)}
+          value={
+            typeof value === 'string'
+              ? value
+              : value === undefined || value === null
+                ? ''
+                : JSON.stringify(value, null, 2)
+          }
           onChange={(e) => onChange(e.currentTarget.value)}
           description="JSON"
         />
       );
     case 'Array':
-      return <TagsInput {...common} value={Array.isArray(value) ? value.map(String) : []} onChange={(v) => onChange(v)} />;
+      return (
+        <TagsInput
+          {...common}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(v) => onChange(v)}
+        />
+      );
     case 'Binary':
       return (
         <Stack gap={4}>
-          <FileInput {...common} placeholder={text ? 'Replace the file' : 'Choose a file'} onChange={async (file) => onChange(file ? await readFile(file) : null)} clearable />
-          {text.startsWith('data:image/') && <Image src={text} alt={label} h={80} w="auto" fit="contain" />}
+          <FileInput
+            {...common}
+            placeholder={text ? 'Replace the file' : 'Choose a file'}
+            onChange={async (file) => onChange(file ? await readFile(file) : null)}
+            clearable
+          />
+          {text.startsWith('data:image/') && (
+            <Image src={text} alt={label} h={80} w="auto" fit="contain" />
+          )}
         </Stack>
       );
     default:
       if (text.startsWith('data:')) {
         return (
           <Stack gap={4}>
-            <FileInput {...common} placeholder="Replace the file" onChange={async (file) => onChange(file ? await readFile(file) : null)} />
-            {text.startsWith('data:image/') && <Image src={text} alt={label} h={80} w="auto" fit="contain" />}
+            <FileInput
+              {...common}
+              placeholder="Replace the file"
+              onChange={async (file) => onChange(file ? await readFile(file) : null)}
+            />
+            {text.startsWith('data:image/') && (
+              <Image src={text} alt={label} h={80} w="auto" fit="contain" />
+            )}
           </Stack>
         );
       }
-      return /description|notes?|comment|message|body|text/i.test(field.field) || text.length > 80 ? (
-        <Textarea {...common} autosize minRows={2} value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+      return /description|notes?|comment|message|body|text/i.test(field.field) ||
+        text.length > 80 ? (
+        <Textarea
+          {...common}
+          autosize
+          minRows={2}
+          value={text}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
       ) : (
         <TextInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} />
       );
   }
 }
 
-function initialValues(collection: SchemaCollection, record: AgentRecord | null | undefined): Values {
+function initialValues(
+  collection: SchemaCollection,
+  record: AgentRecord | null | undefined,
+): Values {
   const values: Values = {};
   for (const field of collection.fields) {
     if (isRelation(field) && !isToOne(field)) continue;
-    if (record) values[field.field] = isToOne(field) ? (record.toOne[field.field]?.id ?? null) : record.values[field.field];
-    else if (field.defaultValue !== undefined && field.defaultValue !== null) values[field.field] = field.defaultValue;
+    if (record)
+      values[field.field] = isToOne(field)
+        ? (record.toOne[field.field]?.id ?? null)
+        : record.values[field.field];
+    else if (field.defaultValue !== undefined && field.defaultValue !== null)
+      values[field.field] = field.defaultValue;
   }
   return values;
 }
@@ -201,10 +279,24 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     setInitial(start);
   }, [collection, mode, record.data]);
 
-  if (schema.isPending || (mode === 'edit' && record.isPending)) return <Center h={200}><Loader aria-label="Loading" /></Center>;
-  if (!collection) return <Alert color="yellow" title="Unknown collection">No collection is named “{name}”.</Alert>;
+  if (schema.isPending || (mode === 'edit' && record.isPending))
+    return (
+      <Center h={200}>
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (!collection)
+    return (
+      <Alert color="yellow" title="Unknown collection">
+        No collection is named “{name}”.
+      </Alert>
+    );
   if (mode === 'edit' && !record.data) {
-    return <Alert color="red" title="Record not found" role="alert">{record.error?.message ?? 'This record does not exist or is outside your scope.'}</Alert>;
+    return (
+      <Alert color="red" title="Record not found" role="alert">
+        {record.error?.message ?? 'This record does not exist or is outside your scope.'}
+      </Alert>
+    );
   }
   const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
   const fields = collection.fields.filter((f) => {
@@ -220,7 +312,8 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     const toOne: Record<string, ResourceIdentifier | null> = {};
     for (const field of fields) {
       const value = values[field.field];
-      if (mode === 'edit' && JSON.stringify(value) === JSON.stringify(initial[field.field])) continue;
+      if (mode === 'edit' && JSON.stringify(value) === JSON.stringify(initial[field.field]))
+        continue;
       if (field.isReadOnly && !isToOne(field)) continue;
       if (field.isRequired && (value === undefined || value === null || value === '')) {
         nextErrors[field.field] = `${humanize(field.field)} is required.`;
@@ -249,14 +342,21 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       } else {
         if (Object.keys(attributes).length) {
           const updated = await client.update(collection.name, id!, attributes);
-          if (!updated) throw new AgentError(404, 'The record is outside what your team may change, or it was deleted.');
+          if (!updated)
+            throw new AgentError(
+              404,
+              'The record is outside what your team may change, or it was deleted.',
+            );
         }
         for (const [relation, target] of Object.entries(toOne)) {
           await client.setToOne(collection.name, id!, relation, target);
         }
       }
       await queryClient.invalidateQueries();
-      notifications.show({ color: 'teal', message: mode === 'create' ? 'Record created.' : 'Changes saved.' });
+      notifications.show({
+        color: 'teal',
+        message: mode === 'create' ? 'Record created.' : 'Changes saved.',
+      });
       navigate(`${listUrl}/${encodeURIComponent(savedId!)}`);
     } catch (error) {
       const message = (error as Error).message;
@@ -271,13 +371,18 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     }
   };
 
-  const title = mode === 'create'
-    ? `New ${humanize(collection.name).replace(/s$/, '').toLowerCase()}`
-    : `Edit ${String(record.data?.values[labelField(collection)] ?? `#${id}`)}`;
+  const title =
+    mode === 'create'
+      ? `New ${humanize(collection.name).replace(/s$/, '').toLowerCase()}`
+      : `Edit ${String(record.data?.values[labelField(collection)] ?? `#${id}`)}`;
 
   return (
     <Stack component="form" onSubmit={submit} gap="md" maw={960} {...{ noValidate: true }}>
-      <Anchor component={Link} to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl} size="sm">
+      <Anchor
+        component={Link}
+        to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+        size="sm"
+      >
         ← {mode === 'edit' ? 'Back to the record' : humanize(collection.name)}
       </Anchor>
       <Title order={2}>{title}</Title>
@@ -299,7 +404,9 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
                 relationLabel={(() => {
                   const related = record.data?.toOne[field.field];
                   const target = collectionOf(schema.data, targetCollection(field));
-                  return related && target ? String(related.values[labelField(target)] ?? '') || undefined : undefined;
+                  return related && target
+                    ? String(related.values[labelField(target)] ?? '') || undefined
+                    : undefined;
                 })()}
                 onChange={(value) => {
                   setValues((current) => ({ ...current, [field.field]: value }));
@@ -311,14 +418,20 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         </Paper>
       )}
       <Group justify="flex-end">
-        <Button variant="default" component={Link} to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}>
+        <Button
+          variant="default"
+          component={Link}
+          to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+        >
           Cancel
         </Button>
         <Button type="submit" loading={saving}>
           {mode === 'create' ? 'Create' : 'Save changes'}
         </Button>
       </Group>
-      <Text size="xs" c="dimmed">Times are in your time zone.</Text>
+      <Text size="xs" c="dimmed">
+        Times are in your time zone.
+      </Text>
     </Stack>
   );
 }

@@ -51,8 +51,18 @@ export function RecordPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const collection = collectionOf(schema.data, name);
 
-  if (schema.isPending || record.isPending) return <Center h={200}><Loader aria-label="Loading the record" /></Center>;
-  if (!collection) return <Alert color="yellow" title="Unknown collection">No collection is named “{name}”.</Alert>;
+  if (schema.isPending || record.isPending)
+    return (
+      <Center h={200}>
+        <Loader aria-label="Loading the record" />
+      </Center>
+    );
+  if (!collection)
+    return (
+      <Alert color="yellow" title="Unknown collection">
+        No collection is named “{name}”.
+      </Alert>
+    );
   const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
   const context = readListContext(collection.name);
   const backUrl = context ? `${listUrl}?${context.search}` : listUrl;
@@ -60,31 +70,56 @@ export function RecordPage() {
     const forbidden = record.error instanceof AgentError && record.error.status === 403;
     return (
       <Stack>
-        <Anchor component={Link} to={backUrl} size="sm">← {humanize(collection.name)}</Anchor>
-        <Alert color={forbidden ? 'orange' : 'red'} title={forbidden ? 'Not allowed' : 'Record not found'} role="alert">
-          {record.error?.message ?? 'This record does not exist, or it is outside what your team may see.'}
+        <Anchor component={Link} to={backUrl} size="sm">
+          ← {humanize(collection.name)}
+        </Anchor>
+        <Alert
+          color={forbidden ? 'orange' : 'red'}
+          title={forbidden ? 'Not allowed' : 'Record not found'}
+          role="alert"
+        >
+          {record.error?.message ??
+            'This record does not exist, or it is outside what your team may see.'}
         </Alert>
       </Stack>
     );
   }
   const data = record.data;
-  const title = String(data.values[labelField(collection)] ?? `#${data.id}`);
+  const label = labelField(collection);
+  const singular = humanize(collection.name).replace(/s$/, '');
+  const title = collection.fields.find((f) => f.field === label)?.isPrimaryKey
+    ? `${singular} #${data.id}`
+    : String(data.values[label] ?? `${singular} #${data.id}`);
   const position = context?.ids.indexOf(data.id) ?? -1;
   const previous = position > 0 ? context!.ids[position - 1] : undefined;
-  const next = position >= 0 && position < context!.ids.length - 1 ? context!.ids[position + 1] : undefined;
-  const toMany = collection.fields.filter(isToMany).filter((f) => collectionOf(schema.data, targetCollection(f)));
+  const next =
+    position >= 0 && position < context!.ids.length - 1 ? context!.ids[position + 1] : undefined;
+  const toMany = collection.fields
+    .filter(isToMany)
+    .filter((f) => collectionOf(schema.data, targetCollection(f)));
   const tab = params.get('tab') ?? 'details';
-  const shown = collection.fields.filter((f) => !isRelation(f) || isToOne(f));
+  // Primary key and label first, imported fields (`a@@@b`) last, the rest in schema order.
+  const place = (f: (typeof collection.fields)[number]) =>
+    f.isPrimaryKey ? 0 : f.field === label ? 1 : f.field.includes('@@@') ? 3 : 2;
+  const shown = collection.fields
+    .filter((f) => !isRelation(f) || isToOne(f))
+    .map((f, index) => ({ f, index }))
+    .sort((a, b) => place(a.f) - place(b.f) || a.index - b.index)
+    .map(({ f }) => f);
 
   const remove = async () => {
     try {
       await client.remove(collection.name, { ids: [data.id] });
-      notifications.show({ color: 'teal', message: `${humanize(collection.name).replace(/s$/, '')} ${title} deleted.` });
+      notifications.show({
+        color: 'teal',
+        message: `${humanize(collection.name).replace(/s$/, '')} ${title} deleted.`,
+      });
       await queryClient.invalidateQueries({ queryKey: ['list'] });
       await queryClient.invalidateQueries({ queryKey: ['count'] });
       navigate(backUrl);
     } catch (error) {
-      if (error instanceof AgentError && error.status === 403) rememberDenied(collection.name, 'deleteEnabled');
+      if (error instanceof AgentError && error.status === 403)
+        rememberDenied(collection.name, 'deleteEnabled');
       notifications.show({ color: 'red', title: 'Not deleted', message: (error as Error).message });
     } finally {
       setConfirmDelete(false);
@@ -96,38 +131,68 @@ export function RecordPage() {
       <Group justify="space-between" wrap="wrap">
         <Stack gap={2}>
           <Breadcrumbs>
-            <Anchor component={Link} to={backUrl} size="sm">{humanize(collection.name)}</Anchor>
-            <Text size="sm" c="dimmed">#{data.id}</Text>
+            <Anchor component={Link} to={backUrl} size="sm">
+              {humanize(collection.name)}
+            </Anchor>
+            <Text size="sm" c="dimmed">
+              #{data.id}
+            </Text>
           </Breadcrumbs>
           <Title order={2}>{title}</Title>
         </Stack>
         <Group gap="xs">
           <Button.Group>
-            <Button variant="default" disabled={!previous} aria-label="Previous record" onClick={() => navigate(`${listUrl}/${encodeURIComponent(previous!)}`)}>
+            <Button
+              variant="default"
+              disabled={!previous}
+              aria-label="Previous record"
+              onClick={() => navigate(`${listUrl}/${encodeURIComponent(previous!)}`)}
+            >
               <IconChevronLeft size={16} />
             </Button>
-            <Button variant="default" disabled={!next} aria-label="Next record" onClick={() => navigate(`${listUrl}/${encodeURIComponent(next!)}`)}>
+            <Button
+              variant="default"
+              disabled={!next}
+              aria-label="Next record"
+              onClick={() => navigate(`${listUrl}/${encodeURIComponent(next!)}`)}
+            >
               <IconChevronRight size={16} />
             </Button>
           </Button.Group>
           {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
-            <Button component={Link} to={`${listUrl}/${encodeURIComponent(data.id)}/edit`} leftSection={<IconEdit size={16} />} variant="light">
+            <Button
+              component={Link}
+              to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
+              leftSection={<IconEdit size={16} />}
+              variant="light"
+            >
               Edit
             </Button>
           )}
           {can(collection.name, 'deleteEnabled') && (
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirmDelete(true)}>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setConfirmDelete(true)}
+            >
               Delete
             </Button>
           )}
         </Group>
       </Group>
 
-      <Tabs value={tab} onChange={(value) => setParams(value === 'details' ? {} : { tab: value ?? 'details' })} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value === 'details' ? {} : { tab: value ?? 'details' })}
+        keepMounted={false}
+      >
         <Tabs.List>
           <Tabs.Tab value="details">Details</Tabs.Tab>
           {toMany.map((field) => (
-            <Tabs.Tab key={field.field} value={field.field}>{humanize(field.field)}</Tabs.Tab>
+            <Tabs.Tab key={field.field} value={field.field}>
+              {humanize(field.field)}
+            </Tabs.Tab>
           ))}
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
@@ -141,17 +206,23 @@ export function RecordPage() {
                   content = related ? (
                     <RelationLink
                       to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
-                      label={String((target && related.values[labelField(target)]) ?? `#${related.id}`)}
+                      label={String(
+                        (target && related.values[labelField(target)]) ?? `#${related.id}`,
+                      )}
                     />
                   ) : (
-                    <Text span c="dimmed" size="sm">—</Text>
+                    <Text span c="dimmed" size="sm">
+                      —
+                    </Text>
                   );
                 } else {
                   content = <Value field={field} value={data.values[field.field]} />;
                 }
                 return (
                   <div key={field.field} data-field={field.field}>
-                    <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>{humanize(field.field)}</Text>
+                    <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>
+                      {humanize(field.field)}
+                    </Text>
                     {content}
                   </div>
                 );
@@ -167,19 +238,31 @@ export function RecordPage() {
                 collection={target}
                 relation={field}
                 prefix={`${field.field}.`}
-                source={{ collection: target.name, related: { parent: collection.name, parentId: data.id, relation: field.field } }}
+                source={{
+                  collection: target.name,
+                  related: { parent: collection.name, parentId: data.id, relation: field.field },
+                }}
               />
             </Tabs.Panel>
           );
         })}
       </Tabs>
 
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this record?" centered>
+      <Modal
+        opened={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        title="Delete this record?"
+        centered
+      >
         <Stack>
           <Text size="sm">“{title}” is deleted for good. This cannot be undone.</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>
-            <Button color="red" onClick={remove} data-autofocus>Delete</Button>
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={remove} data-autofocus>
+              Delete
+            </Button>
           </Group>
         </Stack>
       </Modal>
