@@ -50,7 +50,11 @@ export function useCan() {
     allowed(workspace, session.user.role, collection, right, denied);
 }
 
-/** The fields of the related records shown next to each to-one relation: their label field. */
+/**
+ * The field of the related record shown for each to-one relation: its label. One field only:
+ * agents without `canUseMultipleFieldsProjectionOnRelation` (the reference agent 1.78) read
+ * `fields[customer]` as a single name, and the agent adds the related primary key anyway (§6.2).
+ */
 export function relationProjection(
   schema: AgentSchema,
   collection: SchemaCollection,
@@ -60,9 +64,7 @@ export function relationProjection(
   for (const field of collection.fields) {
     if (!isToOne(field) || !fields.includes(field.field)) continue;
     const target = collectionOf(schema, targetCollection(field));
-    if (!target) continue;
-    const pk = target.fields.filter((f) => f.isPrimaryKey).map((f) => f.field);
-    result[field.field] = [...new Set([...pk, labelField(target)])];
+    if (target) result[field.field] = [labelField(target)];
   }
   return result;
 }

@@ -379,12 +379,7 @@ export function CollectionTable({
       const field = collection.fields.find((f) => f.field === n);
       return field && (!isRelation(field) || isToOne(field));
     });
-    const relationFields = Object.fromEntries(
-      Object.entries(relationProjection(schema, collection, exportable)).map(([rel, fs]) => [
-        rel,
-        fs.slice(-1),
-      ]),
-    );
+    const relationFields = relationProjection(schema, collection, exportable);
     const url = client.csvUrl(
       collection.name,
       { ...listParams, fields: exportable, relationFields },

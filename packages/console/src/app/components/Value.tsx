@@ -1,15 +1,5 @@
 /** How a value is shown: per type, in the user's time zone and locale (issue: "values shown as people expect"). */
-import {
-  Anchor,
-  Badge,
-  Code,
-  Group,
-  Image,
-  Popover,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Anchor, Badge, Code, Group, Image, Popover, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconFile, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -154,12 +144,11 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
       );
     }
     case 'Date':
+      // A native title, not a Tooltip component: a page holds hundreds of these.
       return (
-        <Tooltip label={String(value)} openDelay={600}>
-          <Text span size="sm">
-            {formatDate(value)}
-          </Text>
-        </Tooltip>
+        <Text span size="sm" title={String(value)}>
+          {formatDate(value)}
+        </Text>
       );
     case 'Dateonly':
       return (
@@ -175,9 +164,9 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
       );
     case 'Uuid':
       return (
-        <Tooltip label={String(value)} openDelay={400}>
-          <Code>{compact ? `${String(value).slice(0, 8)}…` : String(value)}</Code>
-        </Tooltip>
+        <Code title={String(value)}>
+          {compact ? `${String(value).slice(0, 8)}…` : String(value)}
+        </Code>
       );
     case 'Point':
       return (
