@@ -85,6 +85,9 @@ async function startAgent(
       referenceSql.createSqlDataSource({
         uri: uri.toString(),
         schema: shop.name,
+        dialect: 'postgres',
+      } as Parameters<typeof referenceSql.createSqlDataSource>[0]),
+        schema: shop.name,
         dialect: 'postgres' as const,
       }),
     )

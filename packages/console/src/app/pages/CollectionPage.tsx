@@ -1,18 +1,14 @@
-import { Alert, Center, Loader, Title } from '@mantine/core';
+import { Alert, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { humanize } from '../../protocol';
 import { CollectionTable } from '../components/CollectionTable';
+import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, useSchema } from '../data';
 
 export function CollectionPage() {
   const { collection: name } = useParams();
   const schema = useSchema();
-  if (schema.isPending)
-    return (
-      <Center h={200}>
-        <Loader aria-label="Loading" />
-      </Center>
-    );
+  if (schema.isPending) return <PageLoader label="Loading" />;
   if (schema.isError)
     return (
       <Alert color="red" title="No schema">
@@ -21,11 +17,7 @@ export function CollectionPage() {
     );
   const collection = collectionOf(schema.data, name);
   if (!collection) {
-    return (
-      <Alert color="yellow" title="Unknown collection">
-        The schema of this environment has no collection named “{name}”.
-      </Alert>
-    );
+    return <UnknownCollection name={name} />;
   }
   return (
     <CollectionTable

@@ -1,4 +1,5 @@
-import { Center, Loader, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
+import { PageLoader } from '../components/States';
 import { Navigate } from 'react-router';
 import { useCan, useSchema } from '../data';
 import { useSession } from '../session';
@@ -8,12 +9,7 @@ export function HomeRedirect() {
   const schema = useSchema();
   const can = useCan();
   const { workspace } = useSession();
-  if (schema.isPending)
-    return (
-      <Center h={200}>
-        <Loader aria-label="Loading the schema" />
-      </Center>
-    );
+  if (schema.isPending) return <PageLoader label="Loading the schema" />;
   const first = schema.data?.collections
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .sort((a, b) => a.name.localeCompare(b.name))[0];

@@ -7,11 +7,9 @@ import {
   Alert,
   Anchor,
   Button,
-  Center,
   FileInput,
   Group,
   Image,
-  Loader,
   NumberInput,
   Paper,
   Select,
@@ -44,6 +42,7 @@ import {
   type SchemaField,
 } from '../../protocol';
 import { RecordPicker } from '../components/RecordPicker';
+import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 
@@ -280,17 +279,8 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   }, [collection, mode, record.data]);
 
   if (schema.isPending || (mode === 'edit' && record.isPending))
-    return (
-      <Center h={200}>
-        <Loader aria-label="Loading" />
-      </Center>
-    );
-  if (!collection)
-    return (
-      <Alert color="yellow" title="Unknown collection">
-        No collection is named “{name}”.
-      </Alert>
-    );
+    return <PageLoader label="Loading" />;
+  if (!collection) return <UnknownCollection name={name} />;
   if (mode === 'edit' && !record.data) {
     return (
       <Alert color="red" title="Record not found" role="alert">

@@ -8,9 +8,7 @@ import {
   Anchor,
   Breadcrumbs,
   Button,
-  Center,
   Group,
-  Loader,
   Modal,
   Paper,
   SimpleGrid,
@@ -35,6 +33,7 @@ import {
 } from '../../protocol';
 import { CollectionTable, readListContext } from '../components/CollectionTable';
 import { RelationLink, Value } from '../components/Value';
+import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 
@@ -51,18 +50,8 @@ export function RecordPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const collection = collectionOf(schema.data, name);
 
-  if (schema.isPending || record.isPending)
-    return (
-      <Center h={200}>
-        <Loader aria-label="Loading the record" />
-      </Center>
-    );
-  if (!collection)
-    return (
-      <Alert color="yellow" title="Unknown collection">
-        No collection is named “{name}”.
-      </Alert>
-    );
+  if (schema.isPending || record.isPending) return <PageLoader label="Loading the record" />;
+  if (!collection) return <UnknownCollection name={name} />;
   const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
   const context = readListContext(collection.name);
   const backUrl = context ? `${listUrl}?${context.search}` : listUrl;
