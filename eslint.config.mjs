@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // The console's browser code.
+    files: ['packages/console/src/app/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs every workspace test suite in one jest run and ends with the one line CI reads:
-// "N passed, N failed". Extra arguments go to jest (e.g. `pnpm test --selectProjects agent-core`).
+// Runs every workspace test suite in one jest run, then the console's unit tests (Vitest) and its
+// browser suite (Playwright on Debian's Chromium), and ends with the one line CI reads:
+// "N passed, N failed". Extra arguments go to jest (e.g. `pnpm test --selectProjects agent-core`)
+// and then only jest runs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,9 +37,51 @@ if (existsSync(outFile)) {
   // A suite that fails to load has no failed test but must still fail the run.
   failed += summary.numRuntimeErrorTestSuites;
 }
+let status = result.status ?? 1;
+
+// The console: Vitest for its unit tests, its own runner for the browser suite (a focused jest
+// run, with arguments, skips both).
+if (process.argv.length === 2) {
+  const consoleDir = join(root, 'packages', 'console');
+  const vitestFile = join(outDir, 'vitest.json');
+  const vitest = spawnSync(
+    process.execPath,
+    [
+      join(consoleDir, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${vitestFile}`,
+    ],
+    { cwd: consoleDir, stdio: 'inherit' },
+  );
+  if (existsSync(vitestFile)) {
+    const summary = JSON.parse(readFileSync(vitestFile, 'utf8'));
+    passed += summary.numPassedTests;
+    failed += summary.numFailedTests + (summary.numFailedTestSuites ?? 0);
+  } else failed += 1;
+  if (vitest.status !== 0) status = status || 1;
+
+  const browserFile = join(outDir, 'browser.json');
+  const browser = spawnSync(
+    process.execPath,
+    [
+      join(consoleDir, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      'e2e/run.ts',
+      '--results',
+      browserFile,
+    ],
+    { cwd: consoleDir, stdio: 'inherit' },
+  );
+  if (existsSync(browserFile)) {
+    const summary = JSON.parse(readFileSync(browserFile, 'utf8'));
+    passed += summary.passed;
+    failed += summary.failed;
+  } else failed += 1;
+  if (browser.status !== 0) status = status || 1;
+}
 rmSync(outDir, { recursive: true, force: true });
 
-const status = result.status ?? 1;
 if (status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(status);

@@ -8,6 +8,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import jwt from 'jsonwebtoken';
 import { customizeShop } from './agent';
+import { consoleWorkspace, type ConsoleWorkspace } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
 import { countShop, seedShop } from './seed';
@@ -29,6 +30,10 @@ async function main(): Promise<void> {
   let agentUrl = '';
   let session = '';
   let appToken = '';
+  let workspaces: ConsoleWorkspace[] = [];
+  // The console's demo logins (throwaway passwords of this run's fresh platform).
+  const adminPassword = randomBytes(9).toString('base64url');
+  const supportPassword = randomBytes(9).toString('base64url');
   const forest = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${agentUrl}/forest${path}`, {
       ...init,
@@ -84,7 +89,8 @@ async function main(): Promise<void> {
       {
         title: 'Start the platform server (admin-api-server) and bootstrap the Shop project',
         run: async () => {
-          platform = await startDemoPlatform();
+          platform = await startDemoPlatform(undefined, () => ({ workspaces }));
+          await platform.setPassword(platform.adminId, adminPassword);
           return `${platform.url}: project ${platform.project}, environment ${platform.environment}, admin ${platform.adminEmail}`;
         },
       },
@@ -125,14 +131,22 @@ async function main(): Promise<void> {
               },
             },
           });
-          await platform!.manage('POST', '/v1/project/Shop/members', {
-            email: 'support@shop.example',
-            firstName: 'Grace',
-            lastName: 'Support',
-            permissionLevel: 'user',
-            roleName: 'Support',
-            teamNames: ['Europe'],
-          });
+          const support = await platform!.manage<{ id: number }>(
+            'POST',
+            '/v1/project/Shop/members',
+            {
+              email: 'support@shop.example',
+              firstName: 'Grace',
+              lastName: 'Support',
+              permissionLevel: 'user',
+              roleName: 'Support',
+              teamNames: ['Europe'],
+            },
+          );
+          await platform!.setPassword(support.id, supportPassword);
+          workspaces = [
+            await consoleWorkspace(platform!, agentUrl, join(workDir, '.canopy-schema.json')),
+          ];
           const project = await platform!.manage<ProjectDetails>('GET', '/v1/project/Shop');
           const operations = project.teams.find((team) => team.name === 'Operations');
           session = signSessionToken(
@@ -347,6 +361,9 @@ async function main(): Promise<void> {
     }
     console.log(`
 Everything is running. Try:
+  Console:     ${platform!.url}/
+               sign in as ${platform!.adminEmail} / ${adminPassword} (team Operations, Admin role)
+               or support@shop.example / ${supportPassword} (team Europe, Support role)
   Agent:       ${agentUrl}/forest
   MCP server:  ${agentUrl}/mcp
   Platform:    ${platform!.url}/v1/openapi.json

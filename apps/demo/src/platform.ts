@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   bootstrapProject,
+  setUserPassword,
   createAdminApiServer,
   loadConfig,
   signSessionToken,
   type AdminApiServer,
+  type ConsoleOptions,
 } from '@canopy/admin-api-server';
 
 /** The platform server of the demo, running in this process, and its demo project. */
@@ -18,6 +20,8 @@ export interface DemoPlatform {
   envSecret: string;
   adminEmail: string;
   adminId: number;
+  /** Sets the password a member signs in with (the store helper the CLI uses). */
+  setPassword(userId: number, password: string): Promise<void>;
   /** Calls the management and public API as the admin (session token). */
   manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -29,27 +33,32 @@ const ADMIN_EMAIL = 'admin@shop.example';
 
 /**
  * Starts admin-api-server in-process: on its embedded PostgreSQL (a fresh data directory), or in
- * the schema `canopy_demo_platform` of `DATABASE_URL`. Creates the demo project, its production
- * environment and the admin user with the server's own bootstrap.
+ * the schema `canopy_demo_platform` of `DATABASE_URL` (or the `?schema=` the URL names). Creates
+ * the demo project, its production environment and the admin user with the server's own
+ * bootstrap. `consoleConfig` gives the workspaces the console at `/` lists.
  */
 export async function startDemoPlatform(
   databaseUrl = process.env.DATABASE_URL,
+  consoleConfig?: ConsoleOptions['config'],
 ): Promise<DemoPlatform> {
   const dataDir = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'canopy-demo-platform-'));
   let platformUrl: string | undefined;
   if (databaseUrl) {
     const url = new URL(databaseUrl);
-    url.searchParams.set('schema', 'canopy_demo_platform');
+    if (!url.searchParams.has('schema')) url.searchParams.set('schema', 'canopy_demo_platform');
     platformUrl = url.toString();
   }
-  const config = loadConfig({
-    ...(platformUrl ? { DATABASE_URL: platformUrl } : { CANOPY_DATA_DIR: dataDir }),
-    // A signing key of the demo's own: tokens it signs are worthless outside this run.
-    CANOPY_TOKEN_SIGNING_KEYS: `demo:${randomBytes(32).toString('hex')}`,
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    HOST: '127.0.0.1',
-  });
+  const config = {
+    ...loadConfig({
+      ...(platformUrl ? { DATABASE_URL: platformUrl } : { CANOPY_DATA_DIR: dataDir }),
+      // A signing key of the demo's own: tokens it signs are worthless outside this run.
+      CANOPY_TOKEN_SIGNING_KEYS: `demo:${randomBytes(32).toString('hex')}`,
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    }),
+    console: { enabled: true, config: consoleConfig },
+  };
   const server: AdminApiServer = await createAdminApiServer(config);
   if (platformUrl) {
     // The demo starts from an empty platform on every run.
@@ -78,6 +87,7 @@ export async function startDemoPlatform(
     envSecret: bootstrap.secret,
     adminEmail: ADMIN_EMAIL,
     adminId: bootstrap.userId,
+    setPassword: (userId, password) => setUserPassword(server.knex, userId, password),
     async manage<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}${path}`, {
         method,

@@ -6,6 +6,7 @@ import {
   agentNotFoundHandler,
 } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
+import { consoleRouter } from './console/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
 import { errorHandler, notFoundHandler } from './errors';
@@ -51,6 +52,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(accountRouter(ctx));
   // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
   app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));
+  app.use(consoleRouter(ctx.config.console ?? { enabled: true }));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './http/export-limits';
+import type { ConsoleOptions } from './console/router';
 
 /** One HMAC key for signing application and session tokens; its `id` travels as the JWT `kid`. */
 export interface SigningKey {
@@ -87,6 +88,11 @@ export interface AdminApiServerConfig {
    * {@link DEFAULT_EXPORT_LIMITS}.
    */
   readonly exports?: Partial<ExportLimits>;
+  /**
+   * The Canopy Console at `/` (`CANOPY_CONSOLE=off` turns it off) and the workspaces it lists
+   * (`CANOPY_CONSOLE_CONFIG`: a JSON file).
+   */
+  readonly console?: ConsoleOptions;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */
@@ -242,6 +248,10 @@ export function loadConfig(
         DEFAULT_EXPORT_LIMITS.maxDurationSeconds,
         1,
       ),
+    },
+    console: {
+      enabled: env.CANOPY_CONSOLE !== 'off',
+      ...(env.CANOPY_CONSOLE_CONFIG ? { configFile: env.CANOPY_CONSOLE_CONFIG } : {}),
     },
   };
 }

@@ -12,6 +12,7 @@ export {
   type LoginLimitConfig,
   type SigningKey,
 } from './config';
+export { consoleRouter, type ConsoleOptions } from './console/router';
 export { runCli, type CliIo } from './cli/run-cli';
 export { buildOpenApiDocument } from './openapi/document';
 

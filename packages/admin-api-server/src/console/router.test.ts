@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import helmet from 'helmet';
+import request from 'supertest';
+import { consoleRouter, type ConsoleOptions } from './router';
+
+const assets = mkdtempSync(join(tmpdir(), 'canopy-console-assets-'));
+mkdirSync(join(assets, 'assets'));
+writeFileSync(join(assets, 'index.html'), '<!doctype html><title>Canopy Console</title>');
+writeFileSync(join(assets, 'assets', 'index-abc.js'), 'console.log(1)');
+afterAll(() => rmSync(assets, { recursive: true, force: true }));
+
+function app(options: ConsoleOptions) {
+  const server = express();
+  server.use(helmet());
+  server.get('/v1/openapi.json', (_req, res) => res.json({ openapi: '3.1.0' }));
+  server.use(consoleRouter(options, assets));
+  server.use((req, res) => res.status(404).json({ code: 'route_not_found', path: req.path }));
+  return server;
+}
+
+it('serves the app at / and for deep links that ask for HTML, with a CSP that lets it reach agents', async () => {
+  const server = app({ enabled: true });
+  for (const path of ['/', '/Shop/Production/data/orders/42']) {
+    const res = await request(server).get(path).set('accept', 'text/html');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Canopy Console');
+    expect(res.headers['content-security-policy']).toContain("connect-src 'self' http: https:");
+  }
+  const asset = await request(server).get('/assets/index-abc.js');
+  expect(asset.status).toBe(200);
+  expect(asset.headers['cache-control']).toContain('immutable');
+});
+
+it('never shadows the platform paths, and answers 404 for missing assets', async () => {
+  const server = app({ enabled: true });
+  expect((await request(server).get('/v1/openapi.json')).body).toEqual({ openapi: '3.1.0' });
+  for (const path of [
+    '/v1/nothing',
+    '/oidc/x',
+    '/oauth/x',
+    '/liana/x',
+    '/forest/x',
+    '/api/x',
+    '/health/x',
+    '/.well-known/x',
+  ]) {
+    const res = await request(server).get(path).set('accept', 'text/html');
+    expect([path, res.status, res.body.code]).toEqual([path, 404, 'route_not_found']);
+  }
+  expect((await request(server).get('/assets/missing.js')).status).toBe(404);
+  expect((await request(server).post('/Shop').set('accept', 'text/html')).status).toBe(404);
+});
+
+it('lists the configured workspaces, from code or a file, and none by default', async () => {
+  const workspaces = [
+    { project: 'Shop', environment: 'Production', agentUrl: 'http://127.0.0.1:1', renderings: [] },
+  ];
+  expect((await request(app({ enabled: true })).get('/console.config.json')).body).toEqual({
+    workspaces: [],
+  });
+  expect(
+    (
+      await request(app({ enabled: true, config: () => ({ workspaces }) })).get(
+        '/console.config.json',
+      )
+    ).body,
+  ).toEqual({ workspaces });
+  const file = join(assets, 'console.config.json');
+  writeFileSync(file, JSON.stringify({ workspaces }));
+  const res = await request(app({ enabled: true, configFile: file })).get('/console.config.json');
+  expect(res.body).toEqual({ workspaces });
+  expect(res.headers['cache-control']).toBe('no-store');
+});
+
+it('serves nothing when turned off', async () => {
+  const res = await request(app({ enabled: false }))
+    .get('/')
+    .set('accept', 'text/html');
+  expect(res.status).toBe(404);
+});

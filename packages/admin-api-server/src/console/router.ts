@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { consoleAssetsDir, type ConsoleConfig } from '@canopy/console';
+import express, { type Router } from 'express';
+
+/** Where the console is served, and what `console.config.json` lists. */
+export interface ConsoleOptions {
+  /** `false` serves no console (`CANOPY_CONSOLE=off`). */
+  readonly enabled: boolean;
+  /** A JSON file with the workspaces (`CANOPY_CONSOLE_CONFIG`), read on each request. */
+  readonly configFile?: string;
+  /** The workspaces, from code (the demo and tests set them once their agent runs). */
+  readonly config?: ConsoleConfig | (() => ConsoleConfig | undefined);
+}
+
+/** Paths of the platform's own APIs: the console never answers under them. */
+const RESERVED = /^\/(v1|oidc|oauth|liana|forest|api|health|\.well-known)(\/|$)/;
+
+/**
+ * The console's Content-Security-Policy: its own scripts only, but `fetch` to any agent
+ * (each environment's API endpoint is on its own origin), data: and blob: images and downloads.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' http: https:",
+  "frame-ancestors 'self'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+/**
+ * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year), its
+ * `console.config.json`, and `index.html` for any other GET that asks for HTML, so deep links
+ * work. Unknown paths under the platform's API prefixes still get their JSON 404.
+ */
+export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssetsDir): Router {
+  const router = express.Router();
+  if (!options.enabled) return router;
+  const indexFile = join(assetsDir, 'index.html');
+
+  router.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) {
+      next();
+      return;
+    }
+    res.setHeader('Content-Security-Policy', CSP);
+    next();
+  });
+
+  router.get('/console.config.json', (_req, res) => {
+    const config =
+      typeof options.config === 'function'
+        ? options.config()
+        : (options.config ??
+          (options.configFile
+            ? (JSON.parse(readFileSync(options.configFile, 'utf8')) as ConsoleConfig)
+            : undefined));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(config ?? { workspaces: [] });
+  });
+
+  router.use(
+    '/assets',
+    express.static(join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+  );
+
+  router.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) {
+      next();
+      return;
+    }
+    if (!req.accepts('html') || req.path.startsWith('/assets/')) {
+      next();
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(indexFile, (error) => {
+      if (error) next(error);
+    });
+  });
+  return router;
+}

@@ -1,0 +1,152 @@
+/**
+ * The browser suite's system: a real admin-api-server (serving the built console) and a real
+ * agent on the demo shop, each in its own PostgreSQL schema, on ephemeral 127.0.0.1 ports. The
+ * agent is the Canopy agent with the demo's customizations, or the reference agent from npm
+ * (`@forestadmin/agent`) on the same database.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgent } from '@canopy/agent-core';
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { customizeShop } from '@canopy/demo/src/agent';
+import { consoleWorkspace, type ConsoleWorkspace } from '@canopy/demo/src/console';
+import { startDemoPlatform, type DemoPlatform } from '@canopy/demo/src/platform';
+import { seedShop } from '@canopy/demo/src/seed';
+import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
+
+export type AgentKind = 'canopy' | 'reference';
+
+export interface User {
+  email: string;
+  password: string;
+  team: string;
+}
+
+export interface Fixture {
+  agentKind: AgentKind;
+  consoleUrl: string;
+  agentUrl: string;
+  admin: User;
+  /** Role Support: no delete and no export on orders; team Europe. */
+  support: User;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function startAgent(
+  kind: AgentKind,
+  platform: DemoPlatform,
+  shop: TestDatabase,
+  schemaPath: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const authSecret = randomBytes(32).toString('hex');
+  if (kind === 'canopy') {
+    const agent = customizeShop(
+      createAgent({
+        authSecret,
+        envSecret: platform.envSecret,
+        serverUrl: platform.url,
+        isProduction: false,
+        schemaPath,
+        loggerLevel: 'Error',
+      }).addDataSource(createSqlDataSource(shop.url)),
+    ).mountOnStandaloneServer(0, '127.0.0.1');
+    await agent.start();
+    return { url: `http://127.0.0.1:${agent.standaloneServerPort}`, stop: () => agent.stop() };
+  }
+  // The reference agent, unmodified, on the same tables.
+  const reference = await import('@forestadmin/agent');
+  const referenceSql = await import('@forestadmin/datasource-sql');
+  const port = await freePort();
+  const uri = new URL(shop.url);
+  uri.search = '';
+  const agent = reference
+    .createAgent({
+      authSecret,
+      envSecret: platform.envSecret,
+      forestServerUrl: platform.url,
+      forestAppUrl: platform.url,
+      isProduction: false,
+      schemaPath,
+      loggerLevel: 'Error',
+      instantCacheRefresh: true,
+    })
+    .addDataSource(
+      referenceSql.createSqlDataSource({
+        uri: uri.toString(),
+        schema: shop.name,
+        dialect: 'postgres',
+      } as Parameters<typeof referenceSql.createSqlDataSource>[0]),
+        schema: shop.name,
+        dialect: 'postgres' as const,
+      }),
+    )
+    .mountOnStandaloneServer(port, '127.0.0.1');
+  await agent.start();
+  return { url: `http://127.0.0.1:${port}`, stop: () => agent.stop() };
+}
+
+export async function startFixture(kind: AgentKind): Promise<Fixture> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const shop = await createTestDatabase('postgres');
+    cleanups.push(() => shop.drop());
+    await seedShop(shop.knex);
+    const platformDb = await createTestDatabase('postgres');
+    cleanups.push(() => platformDb.drop());
+
+    let workspaces: ConsoleWorkspace[] = [];
+    const platform = await startDemoPlatform(platformDb.url, () => ({ workspaces }));
+    cleanups.push(() => platform.close());
+    const adminPassword = randomBytes(12).toString('base64url');
+    const supportPassword = randomBytes(12).toString('base64url');
+    await platform.setPassword(platform.adminId, adminPassword);
+
+    const workDir = mkdtempSync(join(tmpdir(), 'canopy-console-e2e-'));
+    cleanups.push(() => rmSync(workDir, { recursive: true, force: true }));
+    const schemaPath = join(workDir, 'schema.json');
+    const agent = await startAgent(kind, platform, shop, schemaPath);
+    cleanups.push(() => agent.stop());
+
+    await platform.manage('POST', '/v1/project/Shop/roles', {
+      name: 'Support',
+      rights: { collections: { orders: { deleteEnabled: false, exportEnabled: false } } },
+    });
+    await platform.manage('POST', '/v1/project/Shop/teams', { name: 'Europe' });
+    const support = await platform.manage<{ id: number }>('POST', '/v1/project/Shop/members', {
+      email: 'support@shop.example',
+      firstName: 'Grace',
+      lastName: 'Support',
+      permissionLevel: 'user',
+      roleName: 'Support',
+      teamNames: ['Europe'],
+    });
+    await platform.setPassword(support.id, supportPassword);
+    workspaces = [await consoleWorkspace(platform, agent.url, schemaPath)];
+
+    return {
+      agentKind: kind,
+      consoleUrl: platform.url,
+      agentUrl: agent.url,
+      admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },
+      support: { email: 'support@shop.example', password: supportPassword, team: 'Europe' },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,424 @@
+/**
+ * The console's browser suite: a person's day on the demo shop, in a real Chromium, against a
+ * real platform and agent. `core` is what every agent of the protocol must pass (login, list,
+ * filter, record, edit); the full suite adds what the demo's customizations and roles make
+ * testable (CSV, create/delete, a role without delete), performance and screenshots.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openBrowser } from './browser';
+import type { Fixture, User } from './fixture';
+import { expect, Suite } from './harness';
+
+export interface Measures {
+  firstScreenMs?: number;
+  render100Ms?: number;
+}
+
+async function signIn(
+  context: BrowserContext,
+  fixture: Fixture,
+  user: User,
+): Promise<{ page: Page; firstScreenMs: number }> {
+  const page = await context.newPage();
+  await page.goto(fixture.consoleUrl);
+  await page.getByRole('heading', { name: 'Canopy Console' }).waitFor();
+  await page.getByRole('textbox', { name: 'Team', exact: true }).click();
+  await page.getByRole('option', { name: user.team, exact: true }).click();
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  await popup.getByLabel('Email').fill(user.email);
+  await popup.getByLabel('Password').fill(user.password);
+  const submitted = Date.now();
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+  // The first screen: the first collection's table with its rows, measured by the console from
+  // the moment it holds the session token to the painted table.
+  const landed = await Promise.race([
+    page
+      .locator('tbody tr[data-record-id]')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .then(() => ''),
+    page
+      .getByRole('alert')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .then(async () => (await page.getByRole('alert').first().textContent()) ?? 'an alert'),
+  ]);
+  if (landed) throw new Error(`The console says: ${landed}`);
+  await page.waitForFunction(() => performance.getEntriesByName('canopy:first-screen').length > 0);
+  const firstScreenMs = await page.evaluate(
+    () =>
+      performance.getEntriesByName('canopy:first-screen')[0]!.startTime -
+      performance.getEntriesByName('canopy:signed-in')[0]!.startTime,
+  );
+  console.log(
+    `    (sign-in round trip through the platform and the agent: ${Date.now() - submitted} ms)`,
+  );
+  return { page, firstScreenMs };
+}
+
+async function openCollection(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Collections' })
+    .getByRole('link', { name: label, exact: true })
+    .click();
+  await page.getByRole('heading', { name: label, exact: true }).waitFor();
+  await page.locator('tbody tr[data-record-id]').first().waitFor();
+}
+
+async function rowIds(page: Page): Promise<string[]> {
+  return page
+    .locator('tbody tr[data-record-id]')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-record-id')!));
+}
+
+async function rangeText(page: Page): Promise<string> {
+  const range = page.getByTestId('range');
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="range"]')?.textContent?.includes('…'),
+  );
+  return (await range.textContent()) ?? '';
+}
+
+/** Waits until the table shows the answer for the view in the address bar. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const table = document.querySelector('table[data-view]');
+    return (
+      table?.getAttribute('data-view') === window.location.search.replace(/^\?/, '') &&
+      table.getAttribute('data-loaded') === 'true'
+    );
+  });
+}
+
+async function pick(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+export async function runSuite(
+  fixture: Fixture,
+  options: { core: boolean; screenshots?: string },
+): Promise<{ suite: Suite; measures: Measures }> {
+  const suite = new Suite(`console browser suite (${fixture.agentKind} agent)`);
+  const measures: Measures = {};
+  const shot = async (page: Page, name: string) => {
+    if (!options.screenshots) return;
+    mkdirSync(options.screenshots, { recursive: true });
+    await page.screenshot({ path: join(options.screenshots, `${name}.png`) });
+  };
+  const browser = await openBrowser();
+  let page: Page | undefined;
+  try {
+    await suite.test('the sign-in page lists the environment and its teams', async () => {
+      const login = await browser.context.newPage();
+      await login.goto(fixture.consoleUrl);
+      await login.getByRole('heading', { name: 'Canopy Console' }).waitFor();
+      expect(
+        (await login.getByRole('textbox', { name: 'Project and environment' }).inputValue()) ===
+          'Shop · Production',
+        'the workspace is preselected',
+      );
+      await shot(login, 'login');
+      await login.close();
+    });
+
+    const signedIn = await suite.test(
+      'an admin signs in through the platform and lands on a table',
+      async () => {
+        const result = await signIn(browser.context, fixture, fixture.admin);
+        page = result.page;
+        measures.firstScreenMs = result.firstScreenMs;
+        expect(
+          await page.getByRole('button', { name: `Account of ${fixture.admin.email}` }).isVisible(),
+          'the user menu shows the user',
+        );
+      },
+    );
+    if (!signedIn || !page) return { suite, measures };
+    const p = page;
+
+    await suite.test('opens orders with the count and sorts by id, both ways', async () => {
+      await openCollection(p, 'Orders');
+      expect(
+        / of [\d,  ]+$/.test(await rangeText(p)),
+        `the range shows a count: ${await rangeText(p)}`,
+      );
+      await p.getByRole('button', { name: 'Sort by Id' }).click();
+      await p.waitForURL(/sort=id/);
+      await settle(p);
+      const ascending = (await rowIds(p)).map(Number);
+      await p.getByRole('button', { name: 'Sort by Id' }).click();
+      await p.waitForURL(/sort=-id/);
+      await settle(p);
+      const descending = (await rowIds(p)).map(Number);
+      expect(ascending[0]! < ascending[1]!, `ascending ids: ${ascending.slice(0, 3)}`);
+      expect(
+        descending[0]! > descending[1]! && descending[0]! > ascending[0]!,
+        `descending ids: ${descending.slice(0, 3)}`,
+      );
+    });
+
+    await suite.test('paginates and changes the page size; the view is in the URL', async () => {
+      const first = await rowIds(p);
+      await p.getByRole('button', { name: 'Page 2', exact: true }).click();
+      await p.waitForURL(/page=2/);
+      await settle(p);
+      const second = await rowIds(p);
+      expect(second[0] !== first[0], 'page 2 shows other records');
+      await pick(p, 'Records per page', '100 per page');
+      await p.waitForURL(/size=100/);
+      await settle(p);
+      await p.waitForFunction(
+        () => document.querySelectorAll('tbody tr[data-record-id]').length === 100,
+      );
+      const renders = await p.evaluate(
+        () =>
+          (window as unknown as { __canopyRenders: { rows: number; ms: number }[] })
+            .__canopyRenders,
+      );
+      const hundred = renders.filter((r) => r.rows === 100).at(-1);
+      expect(hundred, 'a 100-row render was measured');
+      measures.render100Ms = hundred.ms;
+      // A shared link opens the same view.
+      const link = p.url();
+      const other = await browser.context.newPage();
+      await other.goto(link);
+      await other.waitForFunction(
+        () => document.querySelectorAll('tbody tr[data-record-id]').length === 100,
+      );
+      expect(
+        (await rowIds(other))[0] === (await rowIds(p))[0],
+        'the link shows the same first record',
+      );
+      await other.close();
+      await pick(p, 'Records per page', '25 per page');
+      await settle(p);
+    });
+
+    await suite.test('searches and highlights the matched text', async () => {
+      await openCollection(p, 'Customers');
+      await p.getByLabel('Search customers').fill('Lovelace');
+      await p.getByLabel('Search customers').press('Enter');
+      await p.waitForURL(/q=Lovelace/);
+      await settle(p);
+      await p.locator('tbody mark').first().waitFor();
+      const marked = await p.locator('tbody mark').first().textContent();
+      expect(marked === 'Lovelace', `highlighted: ${marked}`);
+      await shot(p, 'search');
+    });
+
+    let filtered = 0;
+    await suite.test('builds a two-condition filter with a related field', async () => {
+      await openCollection(p, 'Orders');
+      await p.getByRole('button', { name: 'Filter' }).click();
+      await pick(p, 'Field of condition 1', 'Status');
+      await pick(p, 'Operator of condition 1', 'is');
+      await pick(p, 'Value of condition 1', 'paid');
+      await p.getByRole('button', { name: 'Add condition' }).click();
+      await p.getByRole('textbox', { name: 'Field of condition 2', exact: true }).fill('Last name');
+      await p.getByRole('option', { name: 'Customer › Last name', exact: true }).click();
+      await pick(p, 'Operator of condition 2', 'is');
+      await p.getByLabel('Value of condition 2', { exact: true }).fill('Lovelace');
+      await shot(p, 'filter-builder');
+      await p.getByRole('button', { name: 'Apply filter' }).click();
+      await p.waitForURL(/filters=/);
+      await settle(p);
+      const url = new URL(p.url());
+      const tree = JSON.parse(url.searchParams.get('filters')!);
+      expect(
+        tree.aggregator === 'and' && tree.conditions[1].field === 'customer:last_name',
+        `filter in the URL: ${JSON.stringify(tree)}`,
+      );
+      const text = await rangeText(p);
+      filtered = Number(/of ([\d,  ]+)$/.exec(text)?.[1]?.replace(/\D/g, ''));
+      expect(filtered > 0, `filtered count: ${text}`);
+      const statuses = await p.locator('tbody tr[data-record-id]').first().textContent();
+      expect(statuses?.includes('paid'), 'rows are paid orders');
+      await shot(p, 'orders');
+    });
+
+    let recordUrl = '';
+    await suite.test(
+      'opens a record, walks to the next one and switches to a related tab',
+      async () => {
+        const ids = await rowIds(p);
+        await p.locator(`tbody tr[data-record-id="${ids[0]}"]`).click();
+        await p.waitForURL(new RegExp(`/data/orders/${ids[0]}$`));
+        await p.getByRole('tab', { name: 'Details' }).waitFor();
+        if (ids.length > 1) {
+          await p.getByRole('button', { name: 'Next record' }).click();
+          await p.waitForURL(new RegExp(`/data/orders/${ids[1]}$`));
+          await p.getByRole('button', { name: 'Previous record' }).click();
+          await p.waitForURL(new RegExp(`/data/orders/${ids[0]}$`));
+        }
+        recordUrl = p.url();
+        const tab = p.getByRole('tab', {
+          name: fixture.agentKind === 'canopy' ? 'Payments' : /payments/i,
+        });
+        await tab.click();
+        await p.waitForURL(/tab=/);
+        await p.locator('[role="tabpanel"] tbody tr[data-record-id]').first().waitFor();
+        await shot(p, 'record-related');
+        await p.getByRole('tab', { name: 'Details' }).click();
+        await shot(p, 'record');
+      },
+    );
+
+    await suite.test('edits a field and sees the change', async () => {
+      await p.goto(recordUrl);
+      await p.getByRole('link', { name: 'Edit' }).click();
+      await p.getByRole('heading', { name: /^Edit/ }).waitFor();
+      await pick(p, 'Status', 'shipped');
+      await shot(p, 'edit');
+      await p.getByRole('button', { name: 'Save changes' }).click();
+      await p.waitForURL(/\/data\/orders\/\d+$/);
+      await p.locator('[data-field="status"]').getByText('shipped').waitFor();
+    });
+
+    if (options.core) return { suite, measures };
+
+    await suite.test('shows the agent validation error on the field', async () => {
+      await openCollection(p, 'Products');
+      await p.getByRole('link', { name: /^New product/ }).click();
+      await p.getByLabel('Name').fill('Console test lamp');
+      await p.getByRole('button', { name: 'Create' }).click();
+      await p
+        .getByText(/is required/)
+        .first()
+        .waitFor();
+    });
+
+    await suite.test('creates a record, then deletes it', async () => {
+      await p.getByLabel('Sku').fill(`CONSOLE-${Date.now()}`);
+      await p.getByLabel('Category').fill('Lighting');
+      await p.getByLabel('Price').fill('49.9');
+      await p.getByLabel('Stock').fill('3');
+      await p.getByRole('button', { name: 'Create' }).click();
+      await p.getByRole('heading', { name: 'Console test lamp' }).waitFor();
+      const created = p.url();
+      await p.getByRole('button', { name: 'Delete' }).click();
+      await p.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await p.waitForURL(/\/data\/products(\?|$)/);
+      await p.goto(created);
+      await p.getByRole('alert').getByText('Record not found').waitFor();
+    });
+
+    await suite.test('exports the filtered orders as CSV', async () => {
+      await p.goto(
+        recordUrl.replace(/\/\d+$/, '') +
+          `?filters=${encodeURIComponent(
+            JSON.stringify({
+              aggregator: 'and',
+              conditions: [
+                { field: 'status', operator: 'equal', value: 'paid' },
+                { field: 'customer:last_name', operator: 'equal', value: 'Lovelace' },
+              ],
+            }),
+          )}`,
+      );
+      await settle(p);
+      const expected = Number(/of ([\d,  ]+)$/.exec(await rangeText(p))?.[1]?.replace(/\D/g, ''));
+      const [download] = await Promise.all([
+        p.waitForEvent('download'),
+        p.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      const file = await download.path();
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      expect(lines[0]!.startsWith('Id,'), `header: ${lines[0]}`);
+      expect(lines.length - 1 === expected, `${lines.length - 1} CSV rows for ${expected} records`);
+      const status = lines[0]!.split(',').indexOf('Status');
+      expect(status >= 0, `a Status column: ${lines[0]}`);
+      expect(
+        lines.slice(1).every((line) => line.split(',')[status] === 'paid'),
+        'every row is a paid order',
+      );
+    });
+
+    await suite.test('works at tablet width', async () => {
+      await p.setViewportSize({ width: 820, height: 1000 });
+      await p.reload();
+      await p.locator('tbody tr[data-record-id]').first().waitFor();
+      await shot(p, 'tablet');
+      await p.setViewportSize({ width: 1280, height: 800 });
+    });
+
+    await suite.test('a role without delete or export sees neither button', async () => {
+      const other = await openBrowser();
+      try {
+        const { page: support } = await signIn(other.context, fixture, fixture.support);
+        await openCollection(support, 'Orders');
+        await support.locator('tbody input[type="checkbox"]').first().check();
+        expect(
+          !(await support.getByRole('button', { name: /^Delete/ }).count()),
+          'no delete button on the list',
+        );
+        expect(
+          !(await support.getByRole('button', { name: 'Export CSV' }).count()),
+          'no export button',
+        );
+        await support.locator('tbody tr[data-record-id]').first().click();
+        await support.getByRole('tab', { name: 'Details' }).waitFor();
+        expect(
+          !(await support.getByRole('button', { name: 'Delete' }).count()),
+          'no delete button on the record',
+        );
+        expect(await support.getByRole('link', { name: 'Edit' }).count(), 'edit is still there');
+        await openCollection(support, 'Customers');
+        expect(
+          await support.getByRole('button', { name: 'Export CSV' }).count(),
+          'export on customers is allowed',
+        );
+      } finally {
+        await other.close();
+      }
+    });
+
+    await suite.test(
+      'a session that expires asks to sign in again and keeps the typed change',
+      async () => {
+        await p.goto(recordUrl);
+        await p.getByRole('link', { name: 'Edit' }).click();
+        await p.getByRole('heading', { name: /^Edit/ }).waitFor();
+        await pick(p, 'Status', 'delivered');
+        // The token stops being valid (as after its hour): the agent answers 401 to the save.
+        await p.evaluate(() => {
+          const session = JSON.parse(localStorage.getItem('canopy.console.session')!);
+          session.token = `${session.token.slice(0, -4)}AAAA`;
+          localStorage.setItem('canopy.console.session', JSON.stringify(session));
+        });
+        await p.getByRole('button', { name: 'Save changes' }).click();
+        await p.getByRole('dialog', { name: 'Your session has expired' }).waitFor();
+        await shot(p, 'session-expired');
+        const [popup] = await Promise.all([
+          p.waitForEvent('popup'),
+          p.getByRole('button', { name: 'Sign in again' }).click(),
+        ]);
+        // The platform may remember the sign-in: then the window closes by itself.
+        const form = await Promise.race([
+          popup.waitForEvent('close').then(() => false),
+          popup
+            .getByLabel('Email')
+            .waitFor()
+            .then(() => true),
+        ]);
+        if (form) {
+          await popup.getByLabel('Email').fill(fixture.admin.email);
+          await popup.getByLabel('Password').fill(fixture.admin.password);
+          await popup.getByRole('button', { name: 'Sign in' }).click();
+        }
+        // The save went through with what was typed.
+        await p.waitForURL(/\/data\/orders\/\d+$/);
+        await p.locator('[data-field="status"]').getByText('delivered').waitFor();
+      },
+    );
+  } finally {
+    await browser.close();
+  }
+  return { suite, measures };
+}

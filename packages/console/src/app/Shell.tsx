@@ -1,0 +1,166 @@
+import {
+  AppShell,
+  Avatar,
+  Badge,
+  Burger,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Skeleton,
+  Text,
+  TextInput,
+  UnstyledButton,
+  Alert,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, Outlet, useParams } from 'react-router';
+import { humanize } from '../protocol';
+import { useCan, useDataBase, useSchema } from './data';
+import { useSession } from './session';
+
+function Logo() {
+  return (
+    <Group gap={8} wrap="nowrap">
+      <svg width="26" height="26" viewBox="0 0 32 32" aria-hidden="true">
+        <circle cx="16" cy="13" r="11" fill="#12b886" />
+        <circle cx="11" cy="11" r="5" fill="#20c997" />
+        <rect x="14.5" y="19" width="3" height="11" rx="1.5" fill="#8d6e63" />
+      </svg>
+      <Text fw={700} size="lg">
+        Canopy
+      </Text>
+    </Group>
+  );
+}
+
+/** The signed-in layout: header (workspace, user), sidebar (collections), page. */
+export function Shell() {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { workspace, session, signOut } = useSession();
+  const schema = useSchema();
+  const can = useCan();
+  const base = useDataBase();
+  const { collection: current } = useParams();
+  const [filter, setFilter] = useState('');
+  const team =
+    workspace.renderings.find((r) => r.id === session.renderingId)?.name ?? session.user.team;
+  const collections = (schema.data?.collections ?? [])
+    .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
+    .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))
+    .sort((a, b) => humanize(a.name).localeCompare(humanize(b.name)));
+  const initials =
+    `${session.user.firstName?.[0] ?? ''}${session.user.lastName?.[0] ?? ''}` ||
+    session.user.email.charAt(0).toUpperCase();
+  const displayName =
+    `${session.user.firstName ?? ''} ${session.user.lastName ?? ''}`.trim() || session.user.email;
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle the collection list"
+            />
+            <Logo />
+            <Group gap={6} visibleFrom="xs" wrap="nowrap">
+              <Badge variant="light" color="gray" size="lg" tt="none">
+                {workspace.project}
+              </Badge>
+              <Badge
+                variant="light"
+                color={workspace.development ? 'orange' : 'teal'}
+                size="lg"
+                tt="none"
+              >
+                {workspace.environment}
+              </Badge>
+              <Badge variant="outline" color="gray" size="lg" tt="none">
+                {team}
+              </Badge>
+            </Group>
+          </Group>
+          <Menu position="bottom-end" width={240}>
+            <Menu.Target>
+              <UnstyledButton aria-label={`Account of ${session.user.email}`}>
+                <Group gap={8} wrap="nowrap">
+                  <Avatar color="teal" radius="xl" size={32}>
+                    {initials}
+                  </Avatar>
+                  <div style={{ lineHeight: 1.1 }} className="user-name">
+                    <Text size="sm" fw={500} visibleFrom="sm">
+                      {displayName}
+                    </Text>
+                    <Text size="xs" c="dimmed" visibleFrom="sm">
+                      {session.user.role || session.user.permissionLevel}
+                    </Text>
+                  </div>
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{session.user.email}</Menu.Label>
+              <Menu.Item leftSection={<IconLogout size={16} />} onClick={signOut}>
+                Sign out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Collections">
+        <TextInput
+          placeholder="Find a collection"
+          aria-label="Find a collection"
+          leftSection={<IconSearch size={14} />}
+          size="xs"
+          mb="sm"
+          value={filter}
+          onChange={(event) => setFilter(event.currentTarget.value)}
+        />
+        <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4} px={4}>
+          <IconDatabase size={12} style={{ verticalAlign: -1 }} /> Data
+        </Text>
+        <ScrollArea style={{ flex: 1 }}>
+          {schema.isPending &&
+            Array.from({ length: 6 }, (_, i) => <Skeleton key={i} h={28} mb={6} radius="sm" />)}
+          {schema.isError && (
+            <Alert color="red" title="No schema">
+              {schema.error.message}
+            </Alert>
+          )}
+          {schema.data && collections.length === 0 && (
+            <Text size="sm" c="dimmed" px={4}>
+              {filter ? 'No collection matches.' : 'Your role may browse no collection.'}
+            </Text>
+          )}
+          {collections.map((c) => (
+            <NavLink
+              key={c.name}
+              component={Link}
+              to={`${base}/${encodeURIComponent(c.name)}`}
+              label={humanize(c.name)}
+              leftSection={<IconTable size={16} />}
+              active={c.name === current}
+              onClick={close}
+              variant="light"
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

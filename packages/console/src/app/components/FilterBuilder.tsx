@@ -1,0 +1,381 @@
+/**
+ * The filter builder: nested AND/OR groups of conditions on the collection's fields and on the
+ * fields of its to-one relations, with every operator valid for the field type and an input
+ * fitted to the value the operator takes (relative dates are evaluated by the agent in the
+ * user's time zone, sent with every request).
+ */
+import {
+  ActionIcon,
+  Button,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { DatePickerInput, DateTimePicker } from '@mantine/dates';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import {
+  columns,
+  humanize,
+  isBranch,
+  isToOne,
+  operatorLabel,
+  operatorsFor,
+  targetCollection,
+  typeName,
+  valueKind,
+  type AgentSchema,
+  type ConditionBranch,
+  type ConditionLeaf,
+  type ConditionTree,
+  type SchemaCollection,
+  type SchemaField,
+} from '../../protocol';
+
+export interface FilterableField {
+  path: string;
+  label: string;
+  group: string;
+  field: SchemaField;
+}
+
+/** The collection's filterable columns, then each to-one relation's (`customer:last_name`). */
+export function filterableFields(
+  schema: AgentSchema,
+  collection: SchemaCollection,
+): FilterableField[] {
+  const own = columns(collection)
+    .filter((field) => operatorsFor(field).length > 0)
+    .map((field) => ({
+      path: field.field,
+      label: humanize(field.field),
+      group: humanize(collection.name),
+      field,
+    }));
+  const related = collection.fields.filter(isToOne).flatMap((relation) => {
+    const target = schema.collections.find((c) => c.name === targetCollection(relation));
+    if (!target) return [];
+    return columns(target)
+      .filter((field) => operatorsFor(field).length > 0)
+      .map((field) => ({
+        path: `${relation.field}:${field.field}`,
+        label: `${humanize(relation.field)} › ${humanize(field.field)}`,
+        group: humanize(relation.field),
+        field,
+      }));
+  });
+  return [...own, ...related];
+}
+
+function ValueInput({
+  condition,
+  field,
+  label,
+  onChange,
+}: {
+  condition: ConditionLeaf;
+  field: SchemaField | undefined;
+  label: string;
+  onChange(value: unknown): void;
+}) {
+  const kind = valueKind(condition.operator);
+  if (kind === 'none' || !field) return null;
+  const type = typeName(field.type);
+  const common = { 'aria-label': label, size: 'xs' as const, style: { flex: 1, minWidth: 160 } };
+  const inPlace = { comboboxProps: { withinPortal: false } };
+  const pickerInPlace = { popoverProps: { withinPortal: false } };
+  if (kind === 'list') {
+    const value = Array.isArray(condition.value) ? (condition.value as unknown[]).map(String) : [];
+    return field.enums?.length ? (
+      <MultiSelect
+        {...common}
+        {...inPlace}
+        data={field.enums}
+        value={value}
+        onChange={onChange}
+        placeholder="Values"
+        searchable
+      />
+    ) : (
+      <TagsInput
+        {...common}
+        {...inPlace}
+        value={value}
+        onChange={onChange}
+        placeholder="Type a value, press Enter"
+      />
+    );
+  }
+  if (kind === 'number' || (kind === 'scalar' && type === 'Number')) {
+    return (
+      <NumberInput
+        {...common}
+        value={condition.value === undefined ? '' : (condition.value as number)}
+        onChange={(value) => onChange(value === '' ? undefined : value)}
+        placeholder={kind === 'number' ? 'X' : 'Value'}
+      />
+    );
+  }
+  if ((kind === 'date' || kind === 'scalar') && type === 'Date') {
+    return (
+      <DateTimePicker
+        {...common}
+        {...pickerInPlace}
+        value={
+          condition.value ? dayjs(String(condition.value)).format('YYYY-MM-DD HH:mm:ss') : null
+        }
+        onChange={(value) => onChange(value ? dayjs(value).toISOString() : undefined)}
+        placeholder="Pick a date and time"
+        clearable
+      />
+    );
+  }
+  if ((kind === 'date' || kind === 'scalar') && type === 'Dateonly') {
+    return (
+      <DatePickerInput
+        {...common}
+        {...pickerInPlace}
+        value={condition.value ? String(condition.value) : null}
+        onChange={(value) => onChange(value ?? undefined)}
+        placeholder="Pick a date"
+        clearable
+      />
+    );
+  }
+  if (kind === 'scalar' && type === 'Enum' && field.enums?.length) {
+    return (
+      <Select
+        {...common}
+        {...inPlace}
+        data={field.enums}
+        value={(condition.value as string) ?? null}
+        onChange={(v) => onChange(v ?? undefined)}
+        placeholder="Value"
+      />
+    );
+  }
+  if (kind === 'scalar' && type === 'Boolean') {
+    return (
+      <Select
+        {...common}
+        {...inPlace}
+        data={[
+          { value: 'true', label: 'Yes' },
+          { value: 'false', label: 'No' },
+        ]}
+        value={condition.value === undefined ? null : String(condition.value)}
+        onChange={(v) => onChange(v === null ? undefined : v === 'true')}
+        placeholder="Value"
+      />
+    );
+  }
+  return (
+    <TextInput
+      {...common}
+      value={condition.value === undefined ? '' : String(condition.value)}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      placeholder="Value"
+    />
+  );
+}
+
+function GroupEditor({
+  group,
+  fields,
+  depth,
+  path,
+  onChange,
+  onRemove,
+}: {
+  group: ConditionBranch;
+  fields: FilterableField[];
+  depth: number;
+  path: string;
+  onChange(group: ConditionBranch): void;
+  onRemove?(): void;
+}) {
+  const update = (index: number, next: ConditionTree | undefined) => {
+    const conditions = [...group.conditions];
+    if (next === undefined) conditions.splice(index, 1);
+    else conditions[index] = next;
+    onChange({ ...group, conditions });
+  };
+  const byPath = new Map(fields.map((f) => [f.path, f]));
+  const fieldData = [...new Set(fields.map((f) => f.group))].map((name) => ({
+    group: name,
+    items: fields.filter((f) => f.group === name).map((f) => ({ value: f.path, label: f.label })),
+  }));
+  return (
+    <Paper withBorder p="xs" radius="md" bg={depth % 2 ? 'gray.0' : undefined}>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Group gap="xs">
+            <Text size="xs" c="dimmed">
+              Match
+            </Text>
+            <SegmentedControl
+              size="xs"
+              aria-label={`Combine the conditions of group ${path || 'top'}`}
+              value={group.aggregator}
+              onChange={(value) => onChange({ ...group, aggregator: value as 'and' | 'or' })}
+              data={[
+                { value: 'and', label: 'all' },
+                { value: 'or', label: 'any' },
+              ]}
+            />
+            <Text size="xs" c="dimmed">
+              of these conditions
+            </Text>
+          </Group>
+          {onRemove && (
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={onRemove}
+              aria-label={`Remove group ${path}`}
+            >
+              <IconTrash size={14} />
+            </ActionIcon>
+          )}
+        </Group>
+        {group.conditions.map((condition, index) => {
+          const number = path ? `${path}.${index + 1}` : String(index + 1);
+          if (isBranch(condition)) {
+            return (
+              <GroupEditor
+                key={index}
+                group={condition}
+                fields={fields}
+                depth={depth + 1}
+                path={number}
+                onChange={(next) => update(index, next)}
+                onRemove={() => update(index, undefined)}
+              />
+            );
+          }
+          const field = byPath.get(condition.field)?.field;
+          const operators = field ? operatorsFor(field) : [];
+          return (
+            <Group key={index} gap="xs" wrap="wrap" align="flex-start">
+              <Select
+                aria-label={`Field of condition ${number}`}
+                placeholder="Field"
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: false }}
+                size="xs"
+                searchable
+                data={fieldData}
+                value={condition.field || null}
+                onChange={(value) => {
+                  const next = value ? byPath.get(value)?.field : undefined;
+                  update(index, {
+                    field: value ?? '',
+                    operator: next ? (operatorsFor(next)[0] ?? '') : '',
+                  });
+                }}
+                style={{ flex: 1, minWidth: 170 }}
+              />
+              <Select
+                aria-label={`Operator of condition ${number}`}
+                placeholder="Operator"
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: false }}
+                size="xs"
+                data={operators.map((operator) => ({
+                  value: operator,
+                  label: operatorLabel(operator),
+                }))}
+                value={condition.operator || null}
+                onChange={(value) =>
+                  update(index, {
+                    field: condition.field,
+                    operator: value ?? '',
+                    ...(valueKind(value ?? '') === valueKind(condition.operator)
+                      ? { value: condition.value }
+                      : {}),
+                  })
+                }
+                disabled={!field}
+                style={{ width: 190 }}
+              />
+              <ValueInput
+                condition={condition}
+                field={field}
+                label={`Value of condition ${number}`}
+                onChange={(value) => update(index, { ...condition, value })}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                onClick={() => update(index, undefined)}
+                aria-label={`Remove condition ${number}`}
+                mt={2}
+              >
+                <IconTrash size={14} />
+              </ActionIcon>
+            </Group>
+          );
+        })}
+        <Group gap="xs">
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconPlus size={12} />}
+            onClick={() =>
+              onChange({ ...group, conditions: [...group.conditions, { field: '', operator: '' }] })
+            }
+          >
+            Add condition
+          </Button>
+          {depth < 2 && (
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="gray"
+              leftSection={<IconPlus size={12} />}
+              onClick={() =>
+                onChange({
+                  ...group,
+                  conditions: [
+                    ...group.conditions,
+                    {
+                      aggregator: group.aggregator === 'and' ? 'or' : 'and',
+                      conditions: [{ field: '', operator: '' }],
+                    },
+                  ],
+                })
+              }
+            >
+              Add group
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The editor state: the root is always a group. */
+export function asGroup(tree: ConditionTree | undefined): ConditionBranch {
+  if (!tree) return { aggregator: 'and', conditions: [{ field: '', operator: '' }] };
+  return isBranch(tree) ? tree : { aggregator: 'and', conditions: [tree] };
+}
+
+export function FilterBuilder({
+  value,
+  fields,
+  onChange,
+}: {
+  value: ConditionBranch;
+  fields: FilterableField[];
+  onChange(group: ConditionBranch): void;
+}) {
+  return <GroupEditor group={value} fields={fields} depth={0} path="" onChange={onChange} />;
+}

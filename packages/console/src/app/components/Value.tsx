@@ -1,0 +1,221 @@
+/** How a value is shown: per type, in the user's time zone and locale (issue: "values shown as people expect"). */
+import { Anchor, Badge, Code, Group, Image, Popover, Text, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconFile, IconX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { typeName, type SchemaField } from '../../protocol';
+
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+const ENUM_COLORS = [
+  'teal',
+  'blue',
+  'grape',
+  'orange',
+  'cyan',
+  'pink',
+  'lime',
+  'indigo',
+  'yellow',
+  'red',
+];
+
+function enumColor(value: string, enums: string[] | null | undefined): string {
+  const index = enums?.indexOf(value) ?? -1;
+  if (index >= 0) return ENUM_COLORS[index % ENUM_COLORS.length]!;
+  let hash = 0;
+  for (const char of value) hash = (hash * 31 + char.charCodeAt(0)) | 0;
+  return ENUM_COLORS[Math.abs(hash) % ENUM_COLORS.length]!;
+}
+
+/** Wraps each occurrence of `search` (any case) in <mark>. */
+export function Highlight({ text, search }: { text: string; search?: string }) {
+  const needle = search?.trim().toLowerCase();
+  if (!needle) return <>{text}</>;
+  const parts: ReactNode[] = [];
+  const lower = text.toLowerCase();
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, from)) {
+    if (at > from) parts.push(text.slice(from, at));
+    parts.push(<mark key={at}>{text.slice(at, at + needle.length)}</mark>);
+    from = at + needle.length;
+  }
+  parts.push(text.slice(from));
+  return <>{parts}</>;
+}
+
+export function formatDate(value: unknown): string {
+  const date = new Date(String(value));
+  return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
+}
+
+export function formatDateOnly(value: unknown): string {
+  const date = new Date(`${String(value).slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? String(value) : dateFormat.format(date);
+}
+
+function LongText({ text, search, limit }: { text: string; search?: string; limit: number }) {
+  if (text.length <= limit) return <Highlight text={text} search={search} />;
+  return (
+    <Popover width={420} shadow="md" withArrow position="bottom-start">
+      <Popover.Target>
+        <UnstyledButton aria-label="Show the full text" style={{ textAlign: 'left' }}>
+          <Text span size="sm">
+            <Highlight text={`${text.slice(0, limit)}…`} search={search} />
+          </Text>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflow: 'auto' }}>
+          <Highlight text={text} search={search} />
+        </Text>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+function DataUri({ uri, compact }: { uri: string; compact: boolean }) {
+  const mime = /^data:([^;,]+)/.exec(uri)?.[1] ?? 'application/octet-stream';
+  if (mime.startsWith('image/')) {
+    return (
+      <Image src={uri} alt="Image" h={compact ? 28 : 160} w="auto" fit="contain" radius="sm" />
+    );
+  }
+  return (
+    <Anchor href={uri} download="file" size="sm">
+      <Group gap={4} wrap="nowrap">
+        <IconFile size={14} /> {mime}
+      </Group>
+    </Anchor>
+  );
+}
+
+export interface ValueProps {
+  field: SchemaField;
+  value: unknown;
+  search?: string;
+  /** Table cells truncate more and show thumbnails. */
+  compact?: boolean;
+}
+
+export function Value({ field, value, search, compact = false }: ValueProps): ReactNode {
+  if (value === null || value === undefined || value === '') {
+    return (
+      <Text span c="dimmed" size="sm" aria-label="empty">
+        —
+      </Text>
+    );
+  }
+  const type = typeName(field.type);
+  if (typeof value === 'string' && value.startsWith('data:'))
+    return <DataUri uri={value} compact={compact} />;
+  switch (type) {
+    case 'Boolean':
+      return value ? (
+        <Group gap={4} wrap="nowrap">
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" />
+          <Text span size="sm">
+            Yes
+          </Text>
+        </Group>
+      ) : (
+        <Group gap={4} wrap="nowrap">
+          <IconX size={16} color="var(--mantine-color-gray-6)" />
+          <Text span size="sm">
+            No
+          </Text>
+        </Group>
+      );
+    case 'Number': {
+      const number = typeof value === 'number' ? value : Number(value);
+      const text =
+        Number.isFinite(number) && !field.isPrimaryKey
+          ? numberFormat.format(number)
+          : String(value);
+      return (
+        <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Highlight text={text} search={search} />
+        </Text>
+      );
+    }
+    case 'Date':
+      // A native title, not a Tooltip component: a page holds hundreds of these.
+      return (
+        <Text span size="sm" title={String(value)}>
+          {formatDate(value)}
+        </Text>
+      );
+    case 'Dateonly':
+      return (
+        <Text span size="sm">
+          {formatDateOnly(value)}
+        </Text>
+      );
+    case 'Enum':
+      return (
+        <Badge variant="light" color={enumColor(String(value), field.enums)} tt="none" radius="sm">
+          <Highlight text={String(value)} search={search} />
+        </Badge>
+      );
+    case 'Uuid':
+      return (
+        <Code title={String(value)}>
+          {compact ? `${String(value).slice(0, 8)}…` : String(value)}
+        </Code>
+      );
+    case 'Point':
+      return (
+        <Text span size="sm">
+          {Array.isArray(value) ? `(${value.join(', ')})` : String(value)}
+        </Text>
+      );
+    case 'Json':
+    case 'Object': {
+      const text = JSON.stringify(value, null, 2);
+      if (compact) return <LongText text={JSON.stringify(value)} limit={40} />;
+      return (
+        <Code block style={{ maxHeight: 320, overflow: 'auto' }}>
+          {text}
+        </Code>
+      );
+    }
+    case 'Array':
+      return (
+        <Group gap={4}>
+          {(value as unknown[]).map((item, index) => (
+            <Badge key={index} variant="outline" color="gray" tt="none" radius="sm">
+              {typeof item === 'object' ? JSON.stringify(item) : String(item)}
+            </Badge>
+          ))}
+        </Group>
+      );
+    default:
+      return (
+        <Text span size="sm">
+          <LongText text={String(value)} search={search} limit={compact ? 60 : 2000} />
+        </Text>
+      );
+  }
+}
+
+/** A to-one relation: a link to the related record, labelled with its label field. */
+export function RelationLink({
+  to,
+  label,
+  search,
+}: {
+  to: string;
+  label: string;
+  search?: string;
+}) {
+  return (
+    <Anchor component={Link} to={to} size="sm" onClick={(event) => event.stopPropagation()}>
+      <Highlight text={label} search={search} />
+    </Anchor>
+  );
+}

@@ -1,0 +1,137 @@
+/** Data hooks over the agent client (TanStack Query): schema, lists, counts, records. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import {
+  isToOne,
+  labelField,
+  targetCollection,
+  type AgentSchema,
+  type ListParams,
+  type SchemaCollection,
+} from '../protocol';
+import { allowed, loadSchema, type Right } from './config';
+import { useSession } from './session';
+import { useSyncExternalStore } from 'react';
+
+export function useSchema() {
+  const { workspace } = useSession();
+  return useQuery({
+    queryKey: ['schema', workspace.id],
+    queryFn: () => loadSchema(workspace),
+    staleTime: Infinity,
+  });
+}
+
+export function collectionOf(schema: AgentSchema | undefined, name: string | undefined) {
+  return schema?.collections.find((collection) => collection.name === name);
+}
+
+/** Rights refused by the agent during this session (a 403), remembered so buttons disappear. */
+const denied = new Set<string>();
+const listeners = new Set<() => void>();
+let version = 0;
+export function rememberDenied(collection: string, right: Right): void {
+  if (denied.has(`${collection}:${right}`)) return;
+  denied.add(`${collection}:${right}`);
+  version += 1;
+  listeners.forEach((listener) => listener());
+}
+
+export function useCan() {
+  const { workspace, session } = useSession();
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => version,
+  );
+  return (collection: string, right: Right) =>
+    allowed(workspace, session.user.role, collection, right, denied);
+}
+
+/**
+ * The field of the related record shown for each to-one relation: its label. One field only:
+ * agents without `canUseMultipleFieldsProjectionOnRelation` (the reference agent 1.78) read
+ * `fields[customer]` as a single name, and the agent adds the related primary key anyway (§6.2).
+ */
+export function relationProjection(
+  schema: AgentSchema,
+  collection: SchemaCollection,
+  fields: string[],
+): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const field of collection.fields) {
+    if (!isToOne(field) || !fields.includes(field.field)) continue;
+    const target = collectionOf(schema, targetCollection(field));
+    if (target) result[field.field] = [labelField(target)];
+  }
+  return result;
+}
+
+export interface ListSource {
+  collection: string;
+  related?: { parent: string; parentId: string; relation: string };
+}
+
+/** When each list answer was decoded: the table measures its render time from there. */
+export const receivedAt = new WeakMap<object, number>();
+
+export function useList(source: ListSource, params: ListParams) {
+  const { client, workspace } = useSession();
+  return useQuery({
+    queryKey: ['list', workspace.id, source, params],
+    queryFn: async () => {
+      const records = await (source.related
+        ? client.listRelated(
+            source.related.parent,
+            source.related.parentId,
+            source.related.relation,
+            source.collection,
+            params,
+          )
+        : client.list(source.collection, params));
+      receivedAt.set(records, performance.now());
+      return records;
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCount(source: ListSource, params: ListParams) {
+  const { client, workspace } = useSession();
+  const { filters, search, searchExtended, segment } = params;
+  const filtering = { filters, search, searchExtended, segment };
+  return useQuery({
+    queryKey: ['count', workspace.id, source, filtering],
+    queryFn: () =>
+      source.related
+        ? client.countRelated(
+            source.related.parent,
+            source.related.parentId,
+            source.related.relation,
+            source.collection,
+            filtering,
+          )
+        : client.count(source.collection, filtering),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRecord(collection: string, id: string | undefined) {
+  const { client, workspace } = useSession();
+  return useQuery({
+    queryKey: ['record', workspace.id, collection, id],
+    queryFn: () => client.get(collection, id!),
+    enabled: id !== undefined,
+  });
+}
+
+/** `/:project/:environment/data` of the current workspace. */
+export function useDataBase(): string {
+  const { project, environment } = useParams();
+  const { workspace } = useSession();
+  return `/${encodeURIComponent(project ?? workspace.project)}/${encodeURIComponent(
+    environment ?? workspace.environment,
+  )}/data`;
+}

@@ -1,0 +1,23 @@
+import { Text } from '@mantine/core';
+import { PageLoader } from '../components/States';
+import { Navigate } from 'react-router';
+import { useCan, useSchema } from '../data';
+import { useSession } from '../session';
+
+/** Opens the first collection the user may browse. */
+export function HomeRedirect() {
+  const schema = useSchema();
+  const can = useCan();
+  const { workspace } = useSession();
+  if (schema.isPending) return <PageLoader label="Loading the schema" />;
+  const first = schema.data?.collections
+    .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
+    .sort((a, b) => a.name.localeCompare(b.name))[0];
+  if (!first) return <Text c="dimmed">Choose a collection on the left.</Text>;
+  return (
+    <Navigate
+      replace
+      to={`/${encodeURIComponent(workspace.project)}/${encodeURIComponent(workspace.environment)}/data/${encodeURIComponent(first.name)}`}
+    />
+  );
+}

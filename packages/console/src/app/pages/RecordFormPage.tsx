@@ -1,0 +1,427 @@
+/**
+ * Create and edit forms generated from the schema: the input fitted to each type, required and
+ * read-only flags, default values, enum pickers, relation pickers with search, files as data
+ * URIs. The agent's validation errors are shown on the field they name.
+ */
+import {
+  Alert,
+  Anchor,
+  Button,
+  FileInput,
+  Group,
+  Image,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  AgentError,
+  humanize,
+  isRelation,
+  isToOne,
+  labelField,
+  targetCollection,
+  typeName,
+  type AgentRecord,
+  type ResourceIdentifier,
+  type SchemaCollection,
+  type SchemaField,
+} from '../../protocol';
+import { RecordPicker } from '../components/RecordPicker';
+import { PageLoader, UnknownCollection } from '../components/States';
+import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
+import { useSession } from '../session';
+
+type Values = Record<string, unknown>;
+
+/** The agent's message names the field in quotes (`… for "total": …`): put it on that field. */
+function fieldOfError(message: string, fields: SchemaField[]): string | undefined {
+  return fields.find((f) => new RegExp(`["'\`]${f.field}["'\`]`).test(message))?.field;
+}
+
+function readFile(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+function FieldInput({
+  field,
+  value,
+  onChange,
+  error,
+  disabled,
+  relationLabel,
+}: {
+  field: SchemaField;
+  value: unknown;
+  onChange(value: unknown): void;
+  error?: string;
+  disabled: boolean;
+  relationLabel?: string;
+}) {
+  const schema = useSchema().data!;
+  const label = humanize(field.field);
+  const common = { label, error, disabled, required: field.isRequired && !disabled };
+  if (isToOne(field)) {
+    const target = collectionOf(schema, targetCollection(field));
+    if (!target) return null;
+    return (
+      <RecordPicker
+        collection={target}
+        label={label}
+        value={value ? String(value) : null}
+        initialLabel={relationLabel}
+        onChange={(record) => onChange(record?.id ?? null)}
+        error={error}
+        required={field.isRequired}
+      />
+    );
+  }
+  const type = typeName(field.type);
+  const text = value === null || value === undefined ? '' : String(value);
+  switch (type) {
+    case 'Number':
+      return (
+        <NumberInput
+          {...common}
+          value={value === null || value === undefined ? '' : Number(value)}
+          onChange={(v) => onChange(v === '' ? null : Number(v))}
+          thousandSeparator=" "
+        />
+      );
+    case 'Boolean':
+      return (
+        <Switch
+          label={label}
+          checked={value === true}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          disabled={disabled}
+          error={error}
+          mt="lg"
+        />
+      );
+    case 'Enum':
+      return (
+        <Select
+          {...common}
+          data={field.enums ?? []}
+          value={text || null}
+          onChange={(v) => onChange(v)}
+          clearable={!field.isRequired}
+          searchable
+        />
+      );
+    case 'Date':
+      return (
+        <DateTimePicker
+          {...common}
+          value={text ? dayjs(text).format('YYYY-MM-DD HH:mm:ss') : null}
+          onChange={(v) => onChange(v ? dayjs(v).toISOString() : null)}
+          clearable
+          valueFormat="DD MMM YYYY HH:mm"
+        />
+      );
+    case 'Dateonly':
+      return (
+        <DatePickerInput
+          {...common}
+          value={text || null}
+          onChange={(v) => onChange(v)}
+          clearable
+          valueFormat="DD MMM YYYY"
+        />
+      );
+    case 'Time':
+      return (
+        <TimeInput
+          {...common}
+          value={text.slice(0, 5)}
+          onChange={(e) => onChange(e.currentTarget.value ? `${e.currentTarget.value}:00` : null)}
+        />
+      );
+    case 'Json':
+    case 'Object':
+      return (
+        <Textarea
+          {...common}
+          autosize
+          minRows={3}
+          styles={{ input: { fontFamily: 'monospace' } }}
+          value={
+            typeof value === 'string'
+              ? value
+              : value === undefined || value === null
+                ? ''
+                : JSON.stringify(value, null, 2)
+          }
+          onChange={(e) => onChange(e.currentTarget.value)}
+          description="JSON"
+        />
+      );
+    case 'Array':
+      return (
+        <TagsInput
+          {...common}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(v) => onChange(v)}
+        />
+      );
+    case 'Binary':
+      return (
+        <Stack gap={4}>
+          <FileInput
+            {...common}
+            placeholder={text ? 'Replace the file' : 'Choose a file'}
+            onChange={async (file) => onChange(file ? await readFile(file) : null)}
+            clearable
+          />
+          {text.startsWith('data:image/') && (
+            <Image src={text} alt={label} h={80} w="auto" fit="contain" />
+          )}
+        </Stack>
+      );
+    default:
+      if (text.startsWith('data:')) {
+        return (
+          <Stack gap={4}>
+            <FileInput
+              {...common}
+              placeholder="Replace the file"
+              onChange={async (file) => onChange(file ? await readFile(file) : null)}
+            />
+            {text.startsWith('data:image/') && (
+              <Image src={text} alt={label} h={80} w="auto" fit="contain" />
+            )}
+          </Stack>
+        );
+      }
+      return /description|notes?|comment|message|body|text/i.test(field.field) ||
+        text.length > 80 ? (
+        <Textarea
+          {...common}
+          autosize
+          minRows={2}
+          value={text}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      ) : (
+        <TextInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+      );
+  }
+}
+
+function initialValues(
+  collection: SchemaCollection,
+  record: AgentRecord | null | undefined,
+): Values {
+  const values: Values = {};
+  for (const field of collection.fields) {
+    if (isRelation(field) && !isToOne(field)) continue;
+    if (record)
+      values[field.field] = isToOne(field)
+        ? (record.toOne[field.field]?.id ?? null)
+        : record.values[field.field];
+    else if (field.defaultValue !== undefined && field.defaultValue !== null)
+      values[field.field] = field.defaultValue;
+  }
+  return values;
+}
+
+function prepare(field: SchemaField, value: unknown): unknown {
+  const type = typeName(field.type);
+  if ((type === 'Json' || type === 'Object') && typeof value === 'string') {
+    if (!value.trim()) return null;
+    return JSON.parse(value);
+  }
+  if (value === '' && type !== 'String') return null;
+  return value;
+}
+
+export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
+  const { collection: name, id } = useParams();
+  const schema = useSchema();
+  const record = useRecord(name!, mode === 'edit' ? id : undefined);
+  const { client } = useSession();
+  const base = useDataBase();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const collection = collectionOf(schema.data, name);
+  const [values, setValues] = useState<Values>({});
+  const [initial, setInitial] = useState<Values>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const ready = collection && (mode === 'create' || record.data);
+
+  useEffect(() => {
+    if (!collection || (mode === 'edit' && !record.data)) return;
+    const start = initialValues(collection, mode === 'edit' ? record.data : null);
+    setValues(start);
+    setInitial(start);
+  }, [collection, mode, record.data]);
+
+  if (schema.isPending || (mode === 'edit' && record.isPending))
+    return <PageLoader label="Loading" />;
+  if (!collection) return <UnknownCollection name={name} />;
+  if (mode === 'edit' && !record.data) {
+    return (
+      <Alert color="red" title="Record not found" role="alert">
+        {record.error?.message ?? 'This record does not exist or is outside your scope.'}
+      </Alert>
+    );
+  }
+  const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
+  const fields = collection.fields.filter((f) => {
+    if (isRelation(f) && !isToOne(f)) return false;
+    if (mode === 'create' && f.isReadOnly && !isToOne(f)) return false;
+    return true;
+  });
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const nextErrors: Record<string, string> = {};
+    const attributes: Values = {};
+    const toOne: Record<string, ResourceIdentifier | null> = {};
+    for (const field of fields) {
+      const value = values[field.field];
+      if (mode === 'edit' && JSON.stringify(value) === JSON.stringify(initial[field.field]))
+        continue;
+      if (field.isReadOnly && !isToOne(field)) continue;
+      if (field.isRequired && (value === undefined || value === null || value === '')) {
+        nextErrors[field.field] = `${humanize(field.field)} is required.`;
+        continue;
+      }
+      if (isToOne(field)) {
+        toOne[field.field] = value ? { type: targetCollection(field)!, id: String(value) } : null;
+        continue;
+      }
+      if (value === undefined) continue;
+      try {
+        attributes[field.field] = prepare(field, value);
+      } catch {
+        nextErrors[field.field] = 'This is not valid JSON.';
+      }
+    }
+    setErrors(nextErrors);
+    setFormError(undefined);
+    if (Object.keys(nextErrors).length) return;
+    setSaving(true);
+    try {
+      let savedId = id;
+      if (mode === 'create') {
+        const created = await client.create(collection.name, attributes, toOne);
+        savedId = created.id;
+      } else {
+        if (Object.keys(attributes).length) {
+          const updated = await client.update(collection.name, id!, attributes);
+          if (!updated)
+            throw new AgentError(
+              404,
+              'The record is outside what your team may change, or it was deleted.',
+            );
+        }
+        for (const [relation, target] of Object.entries(toOne)) {
+          await client.setToOne(collection.name, id!, relation, target);
+        }
+      }
+      await queryClient.invalidateQueries();
+      notifications.show({
+        color: 'teal',
+        message: mode === 'create' ? 'Record created.' : 'Changes saved.',
+      });
+      navigate(`${listUrl}/${encodeURIComponent(savedId!)}`);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (error instanceof AgentError && error.status === 403) {
+        rememberDenied(collection.name, mode === 'create' ? 'addEnabled' : 'editEnabled');
+      }
+      const field = fieldOfError(message, fields);
+      if (field) setErrors({ [field]: message });
+      else setFormError(message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title =
+    mode === 'create'
+      ? `New ${humanize(collection.name).replace(/s$/, '').toLowerCase()}`
+      : `Edit ${String(record.data?.values[labelField(collection)] ?? `#${id}`)}`;
+
+  return (
+    <Stack component="form" onSubmit={submit} gap="md" maw={960} {...{ noValidate: true }}>
+      <Anchor
+        component={Link}
+        to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+        size="sm"
+      >
+        ← {mode === 'edit' ? 'Back to the record' : humanize(collection.name)}
+      </Anchor>
+      <Title order={2}>{title}</Title>
+      {formError && (
+        <Alert color="red" title="The agent refused the change" role="alert">
+          {formError}
+        </Alert>
+      )}
+      {!ready ? null : (
+        <Paper withBorder p="md" radius="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            {fields.map((field) => (
+              <FieldInput
+                key={field.field}
+                field={field}
+                value={values[field.field]}
+                error={errors[field.field]}
+                disabled={!!field.isReadOnly && !isToOne(field)}
+                relationLabel={(() => {
+                  const related = record.data?.toOne[field.field];
+                  const target = collectionOf(schema.data, targetCollection(field));
+                  return related && target
+                    ? String(related.values[labelField(target)] ?? '') || undefined
+                    : undefined;
+                })()}
+                onChange={(value) => {
+                  setValues((current) => ({ ...current, [field.field]: value }));
+                  setErrors(({ [field.field]: _gone, ...rest }) => rest);
+                }}
+              />
+            ))}
+          </SimpleGrid>
+        </Paper>
+      )}
+      <Group justify="flex-end">
+        <Button
+          variant="default"
+          component={Link}
+          to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+        >
+          Cancel
+        </Button>
+        <Button type="submit" loading={saving}>
+          {mode === 'create' ? 'Create' : 'Save changes'}
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed">
+        Times are in your time zone.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,260 @@
+/**
+ * A record: every field, to-one links, and one tab per to-many relation with its own table
+ * (filter, sort, paginate, export, associate, dissociate); previous/next within the list it was
+ * opened from; edit and delete where the role allows.
+ */
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconChevronLeft, IconChevronRight, IconEdit, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  AgentError,
+  humanize,
+  isRelation,
+  isToMany,
+  isToOne,
+  labelField,
+  targetCollection,
+} from '../../protocol';
+import { CollectionTable, readListContext } from '../components/CollectionTable';
+import { RelationLink, Value } from '../components/Value';
+import { PageLoader, UnknownCollection } from '../components/States';
+import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
+import { useSession } from '../session';
+
+export function RecordPage() {
+  const { collection: name, id } = useParams();
+  const schema = useSchema();
+  const record = useRecord(name!, id);
+  const can = useCan();
+  const base = useDataBase();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { client } = useSession();
+  const [params, setParams] = useSearchParams();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const collection = collectionOf(schema.data, name);
+
+  if (schema.isPending || record.isPending) return <PageLoader label="Loading the record" />;
+  if (!collection) return <UnknownCollection name={name} />;
+  const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
+  const context = readListContext(collection.name);
+  const backUrl = context ? `${listUrl}?${context.search}` : listUrl;
+  if (record.isError || !record.data) {
+    const forbidden = record.error instanceof AgentError && record.error.status === 403;
+    return (
+      <Stack>
+        <Anchor component={Link} to={backUrl} size="sm">
+          ← {humanize(collection.name)}
+        </Anchor>
+        <Alert
+          color={forbidden ? 'orange' : 'red'}
+          title={forbidden ? 'Not allowed' : 'Record not found'}
+          role="alert"
+        >
+          {record.error?.message ??
+            'This record does not exist, or it is outside what your team may see.'}
+        </Alert>
+      </Stack>
+    );
+  }
+  const data = record.data;
+  const label = labelField(collection);
+  const singular = humanize(collection.name).replace(/s$/, '');
+  const title = collection.fields.find((f) => f.field === label)?.isPrimaryKey
+    ? `${singular} #${data.id}`
+    : String(data.values[label] ?? `${singular} #${data.id}`);
+  const position = context?.ids.indexOf(data.id) ?? -1;
+  const previous = position > 0 ? context!.ids[position - 1] : undefined;
+  const next =
+    position >= 0 && position < context!.ids.length - 1 ? context!.ids[position + 1] : undefined;
+  const toMany = collection.fields
+    .filter(isToMany)
+    .filter((f) => collectionOf(schema.data, targetCollection(f)));
+  const tab = params.get('tab') ?? 'details';
+  // Primary key and label first, imported fields (`a@@@b`) last, the rest in schema order.
+  const place = (f: (typeof collection.fields)[number]) =>
+    f.isPrimaryKey ? 0 : f.field === label ? 1 : f.field.includes('@@@') ? 3 : 2;
+  const shown = collection.fields
+    .filter((f) => !isRelation(f) || isToOne(f))
+    .map((f, index) => ({ f, index }))
+    .sort((a, b) => place(a.f) - place(b.f) || a.index - b.index)
+    .map(({ f }) => f);
+
+  const remove = async () => {
+    try {
+      await client.remove(collection.name, { ids: [data.id] });
+      notifications.show({
+        color: 'teal',
+        message: `${humanize(collection.name).replace(/s$/, '')} ${title} deleted.`,
+      });
+      await queryClient.invalidateQueries({ queryKey: ['list'] });
+      await queryClient.invalidateQueries({ queryKey: ['count'] });
+      navigate(backUrl);
+    } catch (error) {
+      if (error instanceof AgentError && error.status === 403)
+        rememberDenied(collection.name, 'deleteEnabled');
+      notifications.show({ color: 'red', title: 'Not deleted', message: (error as Error).message });
+    } finally {
+      setConfirmDelete(false);
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Stack gap={2}>
+          <Breadcrumbs>
+            <Anchor component={Link} to={backUrl} size="sm">
+              {humanize(collection.name)}
+            </Anchor>
+            <Text size="sm" c="dimmed">
+              #{data.id}
+            </Text>
+          </Breadcrumbs>
+          <Title order={2}>{title}</Title>
+        </Stack>
+        <Group gap="xs">
+          <Button.Group>
+            <Button
+              variant="default"
+              disabled={!previous}
+              aria-label="Previous record"
+              onClick={() => navigate(`${listUrl}/${encodeURIComponent(previous!)}`)}
+            >
+              <IconChevronLeft size={16} />
+            </Button>
+            <Button
+              variant="default"
+              disabled={!next}
+              aria-label="Next record"
+              onClick={() => navigate(`${listUrl}/${encodeURIComponent(next!)}`)}
+            >
+              <IconChevronRight size={16} />
+            </Button>
+          </Button.Group>
+          {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
+            <Button
+              component={Link}
+              to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
+              leftSection={<IconEdit size={16} />}
+              variant="light"
+            >
+              Edit
+            </Button>
+          )}
+          {can(collection.name, 'deleteEnabled') && (
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setConfirmDelete(true)}
+            >
+              Delete
+            </Button>
+          )}
+        </Group>
+      </Group>
+
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value === 'details' ? {} : { tab: value ?? 'details' })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="details">Details</Tabs.Tab>
+          {toMany.map((field) => (
+            <Tabs.Tab key={field.field} value={field.field}>
+              {humanize(field.field)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="details" pt="md">
+          <Paper withBorder p="md" radius="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
+              {shown.map((field) => {
+                let content;
+                if (isToOne(field)) {
+                  const related = data.toOne[field.field];
+                  const target = collectionOf(schema.data, targetCollection(field));
+                  content = related ? (
+                    <RelationLink
+                      to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
+                      label={String(
+                        (target && related.values[labelField(target)]) ?? `#${related.id}`,
+                      )}
+                    />
+                  ) : (
+                    <Text span c="dimmed" size="sm">
+                      —
+                    </Text>
+                  );
+                } else {
+                  content = <Value field={field} value={data.values[field.field]} />;
+                }
+                return (
+                  <div key={field.field} data-field={field.field}>
+                    <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>
+                      {humanize(field.field)}
+                    </Text>
+                    {content}
+                  </div>
+                );
+              })}
+            </SimpleGrid>
+          </Paper>
+        </Tabs.Panel>
+        {toMany.map((field) => {
+          const target = collectionOf(schema.data, targetCollection(field))!;
+          return (
+            <Tabs.Panel key={field.field} value={field.field} pt="md">
+              <CollectionTable
+                collection={target}
+                relation={field}
+                prefix={`${field.field}.`}
+                source={{
+                  collection: target.name,
+                  related: { parent: collection.name, parentId: data.id, relation: field.field },
+                }}
+              />
+            </Tabs.Panel>
+          );
+        })}
+      </Tabs>
+
+      <Modal
+        opened={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        title="Delete this record?"
+        centered
+      >
+        <Stack>
+          <Text size="sm">“{title}” is deleted for good. This cannot be undone.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={remove} data-autofocus>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

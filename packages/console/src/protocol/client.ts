@@ -1,0 +1,372 @@
+/**
+ * The agent client: every call the console makes to an agent's `/forest` routes (agent protocol
+ * §3, §8), with the session token of the agent's own login flow. Plain TypeScript over `fetch`.
+ */
+import type { ConditionTree } from './conditions';
+import { compactTree } from './conditions';
+import type { AgentRecord, JsonApiDocument, ResourceIdentifier } from './jsonapi';
+import { decodeList, decodeOne, encodeRecord } from './jsonapi';
+import type { ListParams } from './query';
+import { countQuery, csvQuery, listQuery, segment } from './query';
+
+/** The payload of the agent session token (agent protocol §3.2). */
+export interface SessionUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  team: string;
+  role: string;
+  permissionLevel: string;
+  renderingId: number;
+  tags?: Record<string, string>;
+  exp: number;
+}
+
+/** An error answer of the agent, with what it said (§14). */
+export class AgentError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errorName = 'Error',
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'AgentError';
+  }
+}
+
+export interface AgentClientOptions {
+  /** The agent's base URL (the environment's API endpoint), without `/forest`. */
+  baseUrl: string;
+  timezone: string;
+  getToken(): string | undefined;
+  /**
+   * Called on a 401 of a private route: resolve `true` once a fresh token is available (the
+   * call is then sent again), `false` to give up.
+   */
+  onUnauthorized?(): Promise<boolean>;
+  fetch?: typeof fetch;
+}
+
+/** A selection of records (§6.9). */
+export interface Selection {
+  ids: string[];
+  /** Every record matching `filters`/`search`, except `ids`. */
+  allRecords?: boolean;
+  filters?: ConditionTree;
+  search?: string;
+  segment?: string;
+}
+
+async function readError(response: Response): Promise<AgentError> {
+  const text = await response.text().catch(() => '');
+  let detail = text || response.statusText || `HTTP ${response.status}`;
+  let name = 'Error';
+  let data: unknown;
+  try {
+    const body = JSON.parse(text) as {
+      errors?: { detail?: string; name?: string; data?: unknown }[];
+      error?: unknown;
+      error_description?: string;
+    };
+    const first = body.errors?.[0];
+    if (first) {
+      detail = first.detail ?? detail;
+      name = first.name ?? name;
+      data = first.data;
+    } else if (body.error_description) {
+      detail = body.error_description;
+    }
+  } catch {
+    // Not JSON (plain-text 400/404/413 answers, §14.4): the text is the message.
+  }
+  if (response.status === 403 && detail === 'Forbidden') {
+    detail = 'Your role does not allow this. Ask an administrator of the project for the right.';
+  }
+  return new AgentError(response.status, detail, name, data);
+}
+
+export class AgentClient {
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly options: AgentClientOptions) {
+    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl.replace(/\/+$/, '');
+  }
+
+  get timezone(): string {
+    return this.options.timezone;
+  }
+
+  url(path: string, query?: string): string {
+    return `${this.baseUrl}/forest${path}${query ? `?${query}` : ''}`;
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    query: string,
+    body?: unknown,
+    retry = true,
+  ): Promise<Response> {
+    const token = this.options.getToken();
+    const response = await this.fetcher(this.url(path, query), {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 401 && retry && this.options.onUnauthorized) {
+      if (await this.options.onUnauthorized()) return this.send(method, path, query, body, false);
+    }
+    if (!response.ok) throw await readError(response);
+    return response;
+  }
+
+  private tz(): string {
+    return `timezone=${encodeURIComponent(this.timezone)}`;
+  }
+
+  // Authentication (§3) ---------------------------------------------------------------------
+
+  /** `POST /authentication`: the platform URL where the user signs in. */
+  async startLogin(renderingId: number): Promise<string> {
+    const response = await this.fetcher(this.url('/authentication'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ renderingId }),
+    });
+    if (!response.ok) throw await readError(response);
+    return ((await response.json()) as { authorizationUrl: string }).authorizationUrl;
+  }
+
+  /** `GET /authentication/callback` with what the platform handed back (code, state, iss…). */
+  async finishLogin(
+    callback: Record<string, string>,
+  ): Promise<{ token: string; user: SessionUser }> {
+    const query = new URLSearchParams(callback).toString();
+    const response = await this.fetcher(this.url('/authentication/callback', query));
+    if (!response.ok) throw await readError(response);
+    const body = (await response.json()) as { token: string; tokenData: SessionUser };
+    return { token: body.token, user: body.tokenData };
+  }
+
+  // Records (§8) -----------------------------------------------------------------------------
+
+  async list(collection: string, params: ListParams): Promise<AgentRecord[]> {
+    const response = await this.send(
+      'GET',
+      `/${segment(collection)}`,
+      listQuery(collection, params, this.timezone),
+    );
+    return decodeList((await response.json()) as JsonApiDocument);
+  }
+
+  /** The number of matching records, or `null` when the collection is not countable. */
+  async count(collection: string, params: ListParams): Promise<number | null> {
+    const response = await this.send(
+      'GET',
+      `/${segment(collection)}/count`,
+      countQuery(collection, params, this.timezone),
+    );
+    const body = (await response.json()) as { count?: number; meta?: { count?: unknown } };
+    return typeof body.count === 'number' ? body.count : null;
+  }
+
+  async get(collection: string, id: string): Promise<AgentRecord | null> {
+    const response = await this.send('GET', `/${segment(collection)}/${segment(id)}`, this.tz());
+    return decodeOne((await response.json()) as JsonApiDocument);
+  }
+
+  async create(
+    collection: string,
+    values: Record<string, unknown>,
+    toOne: Record<string, ResourceIdentifier | null> = {},
+  ): Promise<AgentRecord> {
+    const response = await this.send(
+      'POST',
+      `/${segment(collection)}`,
+      this.tz(),
+      encodeRecord(collection, values, toOne),
+    );
+    const record = decodeOne((await response.json()) as JsonApiDocument);
+    if (!record) throw new AgentError(500, 'The agent answered the creation without a record.');
+    return record;
+  }
+
+  /** Updates columns; `null` when the record is out of the user's scope (§8.5). */
+  async update(
+    collection: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<AgentRecord | null> {
+    const response = await this.send(
+      'PUT',
+      `/${segment(collection)}/${segment(id)}`,
+      this.tz(),
+      encodeRecord(collection, values, {}, id),
+    );
+    return decodeOne((await response.json()) as JsonApiDocument);
+  }
+
+  /** Links (or unlinks, with `null`) a to-one relation (§8.12). */
+  async setToOne(
+    collection: string,
+    id: string,
+    relation: string,
+    target: ResourceIdentifier | null,
+  ): Promise<void> {
+    await this.send(
+      'PUT',
+      `/${segment(collection)}/${segment(id)}/relationships/${segment(relation)}`,
+      this.tz(),
+      { data: target },
+    );
+  }
+
+  /** Deletes records: one with `DELETE /{c}/{id}`, several with a selection body (§8.6, §8.7). */
+  async remove(collection: string, selection: Selection): Promise<void> {
+    if (!selection.allRecords && selection.ids.length === 1) {
+      await this.send('DELETE', `/${segment(collection)}/${segment(selection.ids[0]!)}`, this.tz());
+      return;
+    }
+    await this.send(
+      'DELETE',
+      `/${segment(collection)}`,
+      this.tz(),
+      selectionBody(collection, selection, this.timezone),
+    );
+  }
+
+  // Related data (§8.8 – §8.11) -------------------------------------------------------------
+
+  private relationPath(collection: string, parentId: string, relation: string): string {
+    return `/${segment(collection)}/${segment(parentId)}/relationships/${segment(relation)}`;
+  }
+
+  async listRelated(
+    collection: string,
+    parentId: string,
+    relation: string,
+    target: string,
+    params: ListParams,
+  ): Promise<AgentRecord[]> {
+    const response = await this.send(
+      'GET',
+      this.relationPath(collection, parentId, relation),
+      listQuery(target, params, this.timezone),
+    );
+    return decodeList((await response.json()) as JsonApiDocument);
+  }
+
+  async countRelated(
+    collection: string,
+    parentId: string,
+    relation: string,
+    target: string,
+    params: ListParams,
+  ): Promise<number | null> {
+    const response = await this.send(
+      'GET',
+      `${this.relationPath(collection, parentId, relation)}/count`,
+      countQuery(target, params, this.timezone),
+    );
+    const body = (await response.json()) as { count?: number };
+    return typeof body.count === 'number' ? body.count : null;
+  }
+
+  async associate(
+    collection: string,
+    parentId: string,
+    relation: string,
+    target: ResourceIdentifier,
+  ): Promise<void> {
+    await this.send('POST', this.relationPath(collection, parentId, relation), this.tz(), {
+      data: [target],
+    });
+  }
+
+  /** Dissociates the selected related records, or deletes them with `{delete: true}`. */
+  async dissociate(
+    collection: string,
+    parentId: string,
+    relation: string,
+    target: string,
+    selection: Selection,
+    options: { delete?: boolean } = {},
+  ): Promise<void> {
+    await this.send(
+      'DELETE',
+      this.relationPath(collection, parentId, relation),
+      `${this.tz()}${options.delete ? '&delete=true' : ''}`,
+      selectionBody(target, selection, this.timezone),
+    );
+  }
+
+  // CSV (§8.14) ------------------------------------------------------------------------------
+
+  /** The export URL of a list (or of a relation, with `related`). */
+  csvUrl(
+    collection: string,
+    params: ListParams,
+    header: string[],
+    filename: string,
+    related?: { parent: string; parentId: string; relation: string },
+  ): string {
+    const path = related
+      ? `${this.relationPath(related.parent, related.parentId, related.relation)}.csv`
+      : `/${segment(collection)}.csv`;
+    return this.url(path, csvQuery(collection, params, this.timezone, header, filename));
+  }
+
+  /**
+   * Downloads an export: the response is read as it streams in (`onProgress` gets the bytes
+   * so far) and handed back as a Blob.
+   */
+  async downloadCsv(url: string, onProgress?: (bytes: number) => void): Promise<Blob> {
+    const response = await this.fetcher(url, {
+      headers: { authorization: `Bearer ${this.options.getToken() ?? ''}`, accept: 'text/csv' },
+    });
+    if (!response.ok) throw await readError(response);
+    if (!response.body) return response.blob();
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.byteLength;
+      onProgress?.(bytes);
+    }
+    return new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' });
+  }
+}
+
+/** A selection body (§6.9). */
+export function selectionBody(collection: string, selection: Selection, timezone: string) {
+  const filters = compactTree(selection.filters);
+  return {
+    data: {
+      type: 'action-requests',
+      attributes: {
+        collection_name: collection,
+        ids: selection.allRecords ? [] : selection.ids,
+        all_records: selection.allRecords ?? false,
+        all_records_ids_excluded: selection.allRecords ? selection.ids : [],
+        all_records_subset_query: {
+          filters: filters ? JSON.stringify(filters) : null,
+          search: selection.search?.trim() || null,
+          segment: selection.segment ?? null,
+          timezone,
+        },
+      },
+    },
+  };
+}
