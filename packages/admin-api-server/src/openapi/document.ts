@@ -135,7 +135,8 @@ function errors(extra: Record<string, string> = {}): Record<string, unknown> {
       headers: RATE_LIMIT_HEADERS,
     },
     '404': {
-      description: 'Unknown project, environment or resource',
+      description:
+        'Unknown project (or one the token is not bound to: the same answer), environment or resource',
       content: json(ref('Error')),
       headers: RATE_LIMIT_HEADERS,
     },

@@ -22,7 +22,8 @@ const ERRORS = {
   '401': { description: 'Missing or invalid session token', content: json(ref('AuthError')) },
   '403': { description: 'Not an admin of the project', content: json(ref('AuthError')) },
   '404': {
-    description: 'Unknown project, environment, member, role or team',
+    description:
+      'Unknown project (or one the caller is no member of: the same answer), environment, member, role or team',
     content: json(ref('Error')),
   },
   '409': {
