@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import {
   addProjectMember,
@@ -10,7 +9,7 @@ import {
   issueApplicationToken,
 } from '../src';
 import { TEST_KEYS } from './helpers/test-server';
-import { buildCliBundle, waitForListening } from './helpers/cli-bundle';
+import { buildCliBundle, startServeProcess } from './helpers/cli-bundle';
 
 let outDir: string;
 let db: TestDatabase;
@@ -26,25 +25,15 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-function serve(): Promise<number> {
-  const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-      RATE_LIMIT_POINTS: '6',
-      RATE_LIMIT_DURATION_SECONDS: '300',
-      RATE_LIMIT_BURST_POINTS: '4',
-      RATE_LIMIT_BURST_DURATION_SECONDS: '600',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function serve(): Promise<number> {
+  const { child, port } = await startServeProcess(outDir, db.url, {
+    RATE_LIMIT_POINTS: '6',
+    RATE_LIMIT_DURATION_SECONDS: '300',
+    RATE_LIMIT_BURST_POINTS: '4',
+    RATE_LIMIT_BURST_DURATION_SECONDS: '600',
   });
   children.push(child);
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  return waitForListening(child, stderr);
+  return port;
 }
 
 it('two server processes started together on one fresh database share the rate limit exactly', async () => {
