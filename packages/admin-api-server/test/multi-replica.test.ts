@@ -10,7 +10,8 @@ import { serverSentEvents } from './helpers/event-stream';
 import { TEST_KEYS } from './helpers/test-server';
 
 // Three `serve` processes (the image's command) on one PostgreSQL behind a small round-robin
-// load balancer on loopback, as a deployment with three replicas runs them.
+// load balancer on loopback, as a deployment with three replicas runs them. They start together
+// on a fresh database (one applies the migrations, the others wait).
 
 let outDir: string;
 let db: TestDatabase;
