@@ -7,6 +7,7 @@ import {
   signSessionToken,
   type AdminApiServer,
 } from '../src';
+import { reportedActivityLog } from './helpers/agent-fixtures';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -291,18 +292,8 @@ describe('permissions built from the model', () => {
 });
 
 describe('activity-log ingestion', () => {
-  const log = (id: string, overrides: Record<string, unknown> = {}) => ({
-    id,
-    createdAt: '2026-11-21T10:00:00.000Z',
-    type: 'write',
-    action: 'update',
-    label: 'updated',
-    userId,
-    renderingId: null,
-    collectionName: 'orders',
-    recordIds: ['7'],
-    ...overrides,
-  });
+  const log = (id: string, overrides: Record<string, unknown> = {}) =>
+    reportedActivityLog(id, userId, overrides);
 
   it('stores a batch once: a retried batch only counts duplicates', async () => {
     const batch = { logs: [log('a-1'), log('a-2'), log('a-1')] };

@@ -1,16 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, issueApplicationToken, signSessionToken } from '../src';
-import { buildCliBundle, waitForListening } from './helpers/cli-bundle';
+import { buildCliBundle, startServeProcess } from './helpers/cli-bundle';
+import { reportedActivityLog } from './helpers/agent-fixtures';
 import { serverSentEvents } from './helpers/event-stream';
 import { TEST_KEYS } from './helpers/test-server';
 
 // Three `serve` processes (the image's command) on one PostgreSQL behind a small round-robin
-// load balancer on loopback, as a deployment with three replicas runs them.
+// load balancer on loopback, as a deployment with three replicas runs them. They start together
+// on a fresh database (one applies the migrations, the others wait).
 
 let outDir: string;
 let db: TestDatabase;
@@ -46,27 +47,15 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-function serve(): Promise<number> {
-  const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-      RATE_LIMIT_POINTS: '6',
-      RATE_LIMIT_DURATION_SECONDS: '300',
-      RATE_LIMIT_BURST_POINTS: '4',
-      RATE_LIMIT_BURST_DURATION_SECONDS: '600',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function serve(): Promise<number> {
+  const { child, port } = await startServeProcess(outDir, db.url, {
+    RATE_LIMIT_POINTS: '6',
+    RATE_LIMIT_DURATION_SECONDS: '300',
+    RATE_LIMIT_BURST_POINTS: '4',
+    RATE_LIMIT_BURST_DURATION_SECONDS: '600',
   });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  return waitForListening(child, stderr).then((port) => {
-    replicas.set(port, child);
-    return port;
-  });
+  replicas.set(port, child);
+  return port;
 }
 
 interface Balancer {
@@ -225,21 +214,10 @@ it('the rate limit of a token is exact across the replicas', async () => {
 it('a replica killed with SIGKILL mid-stream loses no ingested log, and its agents reconnect', async () => {
   const opened = [await openStream(), await openStream(), await openStream()];
   const victim = opened[0]!.replica;
-  const log = (id: string) => ({
-    id,
-    createdAt: '2026-11-21T10:00:00.000Z',
-    type: 'write',
-    action: 'update',
-    label: 'updated',
-    userId,
-    renderingId: null,
-    collectionName: 'orders',
-    recordIds: ['7'],
-  });
   /** An agent's batch upload: retried until a replica acknowledges it (ids make it idempotent). */
   async function upload(batch: number): Promise<number> {
     const body = JSON.stringify({
-      logs: Array.from({ length: 20 }, (_, i) => log(`kill-${batch}-${i}`)),
+      logs: Array.from({ length: 20 }, (_, i) => reportedActivityLog(`kill-${batch}-${i}`, userId)),
     });
     for (let attempt = 1; ; attempt += 1) {
       const answer = await fetch(`${balancer.url}/liana/v1/activity-logs`, {

@@ -86,7 +86,8 @@ export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): Tok
     const burstLeft = row.burst_running
       ? Math.max(config.burstPoints - row.burst_used, 0)
       : config.burstPoints;
-    const resetSeconds = Math.max(row.reset_seconds, 1);
+    // The window's end is stored to the millisecond: rounding may add one to a whole window.
+    const resetSeconds = Math.min(Math.max(row.reset_seconds, 1), config.durationSeconds);
     if (row.outcome === 's') {
       return {
         allowed: true,

@@ -1,7 +1,8 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TEST_KEYS } from './test-server';
 
 export const PACKAGE_DIR = resolve(__dirname, '..', '..');
 
@@ -51,4 +52,34 @@ export function waitForListening(child: ChildProcess, stderr: string[] = []): Pr
       reject(new Error(`serve exited early with ${code}: ${stderr.join('')}`)),
     );
   });
+}
+
+/**
+ * Starts `node cli.js serve` from a bundle on `databaseUrl` with the test signing key, on
+ * 127.0.0.1 and a free port, plus `env`; resolves with the child and its port.
+ */
+export async function startServeProcess(
+  outDir: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(outDir, 'cli.js'), 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  try {
+    return { child, port: await waitForListening(child, stderr) };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
 }
