@@ -435,7 +435,7 @@ describe('robustness under random and mutated requests', () => {
         },
       ),
       {
-        numRuns: Number(process.env.ROBUSTNESS_RUNS ?? 1500),
+        numRuns: Number(process.env.ROBUSTNESS_RUNS ?? 1200),
         seed: process.env.ROBUSTNESS_SEED ? Number(process.env.ROBUSTNESS_SEED) : undefined,
       },
     );
@@ -793,7 +793,7 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
           path: `${route}?${q(nested(branches))}`,
         })),
     ),
-    fc.integer({ min: 32, max: 3000 }).chain((branches) =>
+    fc.integer({ min: 32, max: 2000 }).chain((branches) =>
       fc.constantFrom('stats-object', 'stats-text', 'bulk-delete', 'action').map((kind): Probe => {
         const tree = nested(branches);
         if (kind === 'stats-object' || kind === 'stats-text') {
@@ -815,7 +815,7 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
         };
       }),
     ),
-    fc.integer({ min: 10_001, max: 10_100 }).map((width): Probe => ({
+    fc.constantFrom(10_001, 10_050).map((width): Probe => ({
       category: 'wide tree',
       expect: 'invalid',
       method: 'POST',
@@ -833,7 +833,7 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
         },
       }),
     })),
-    fc.integer({ min: 129, max: 5000 }).map((depth): Probe => ({
+    fc.integer({ min: 129, max: 3000 }).map((depth): Probe => ({
       category: 'deep body',
       expect: 'invalid',
       method: 'PUT',
@@ -981,8 +981,8 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
   const probe = fc.oneof(
     { arbitrary: outOfRangeIds, weight: 3 },
     { arbitrary: malformedIds, weight: 3 },
-    { arbitrary: mismatches, weight: 4 },
-    { arbitrary: deepTrees, weight: 2 },
+    { arbitrary: mismatches, weight: 5 },
+    { arbitrary: deepTrees, weight: 1 },
     { arbitrary: projections, weight: 1 },
     { arbitrary: chartBounds, weight: 1 },
     { arbitrary: associations, weight: 1 },
@@ -1072,5 +1072,5 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
     ]);
     expect(rowsAfter.rows).toEqual(rowsBefore.rows);
     expect(services.errors).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 });
