@@ -377,6 +377,14 @@ describe('activity-log ingestion', () => {
       .send('{"logs": [')
       .expect(400);
     expect(unreadable.body.errors[0]).toMatchObject({ status: 400 });
+    const encoded = await agent('post', '/liana/v1/activity-logs')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'foo')
+      .send('{"logs": []}')
+      .expect(415);
+    expect(encoded.body).toEqual({
+      errors: [{ detail: 'The request body must be UTF-8 JSON.', status: 415 }],
+    });
   });
 
   it("keeps the agent's id, inbox and workflow, and takes logs without a label", async () => {
