@@ -1,12 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import fc from 'fast-check';
-import {
-  buildOpenApiDocument,
-  issueEnvironmentSecret,
-  signSessionToken,
-  type AdminApiServer,
-} from '../src';
-import { seed, startTestServer, TEST_KEYS, type Seed } from './helpers/test-server';
+import { buildOpenApiDocument, type AdminApiServer } from '../src';
+import { startWithCredentials, type Seed } from './helpers/test-server';
 
 /**
  * Property test of issue 17: over every route of the server — the public `/v1` API and the
@@ -54,15 +49,7 @@ function routeTable(stack: unknown[]): { method: string; path: string }[] {
 }
 
 beforeAll(async () => {
-  server = await startTestServer(db());
-  port = await server.listen(0, '127.0.0.1');
-  s = await seed(server);
-  secret = await issueEnvironmentSecret(server.knex, s.production.id);
-  session = signSessionToken(TEST_KEYS, {
-    userId: s.admin.id,
-    sso: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
+  ({ server, port, s, secret, session } = await startWithCredentials(db()));
   const note = await fetch(
     `http://127.0.0.1:${port}/v1/project/${s.project.name}/environment/Production/notes`,
     {
@@ -415,4 +402,4 @@ it(`answers ${RUNS} generated hostile requests over every route without a 5xx, a
   expect(samples.length).toBeGreaterThanOrEqual(Math.min(RUNS, 5_000));
   expect(byRoute.size).toBe(routes.length);
   expect(failures.slice(0, 20)).toEqual([]);
-}, 170_000);
+}, 400_000);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { useTestDatabase } from '@canopy/test-databases';
-import { issueEnvironmentSecret, signSessionToken, type AdminApiServer } from '../src';
-import { seed, startTestServer, TEST_KEYS, type Seed } from './helpers/test-server';
+import type { AdminApiServer } from '../src';
+import { startWithCredentials, type Seed } from './helpers/test-server';
 
 // Finding 3 of issue 17: each input below answered a 500 (or read a body for nobody); each must be
 // a 4xx in its protocol's shape, decided by the shared parsers before the database sees it.
@@ -14,15 +14,7 @@ let secret: string;
 let session: string;
 
 beforeAll(async () => {
-  server = await startTestServer(db());
-  port = await server.listen(0, '127.0.0.1');
-  s = await seed(server);
-  secret = await issueEnvironmentSecret(server.knex, s.production.id);
-  session = signSessionToken(TEST_KEYS, {
-    userId: s.admin.id,
-    sso: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
+  ({ server, port, s, secret, session } = await startWithCredentials(db()));
 });
 afterAll(() => server.close());
 

@@ -6,6 +6,8 @@ import {
   createProject,
   createUser,
   issueApplicationToken,
+  issueEnvironmentSecret,
+  signSessionToken,
   type AdminApiServer,
   type AdminApiServerConfig,
   type CliIo,
@@ -134,4 +136,29 @@ export function recordingCliIo(
     stdout,
     stderr,
   };
+}
+
+/** A listening server with every credential its routes take (see {@link startWithCredentials}). */
+export interface CredentialedServer {
+  server: AdminApiServer;
+  port: number;
+  s: Seed;
+  /** Env secret of the seeded project's Production environment (agent protocol). */
+  secret: string;
+  /** Session token of the seeded admin (management API), valid for an hour. */
+  session: string;
+}
+
+/** Starts and seeds a server listening on 127.0.0.1, with an env secret and a session token. */
+export async function startWithCredentials(db: TestDatabase): Promise<CredentialedServer> {
+  const server = await startTestServer(db);
+  const port = await server.listen(0, '127.0.0.1');
+  const s = await seed(server);
+  const secret = await issueEnvironmentSecret(server.knex, s.production.id);
+  const session = signSessionToken(TEST_KEYS, {
+    userId: s.admin.id,
+    sso: false,
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  return { server, port, s, secret, session };
 }
