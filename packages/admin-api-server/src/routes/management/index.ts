@@ -1,6 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { authenticateSession, requireSession } from '../../auth';
-import { invalidParameter } from '../../errors';
 import { publicOrigin, required, type ServerContext } from '../../http/context';
 import { chargeRequest } from '../../rate-limit';
 import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
