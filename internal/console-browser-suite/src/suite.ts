@@ -113,6 +113,8 @@ export async function runSuite(
     await page.screenshot({ path: join(options.screenshots, `${name}.png`) });
   };
   const browser = await openBrowser();
+  // Generous: CI machines and shared hosts can be slow; every wait still ends.
+  browser.context.setDefaultTimeout(60_000);
   let page: Page | undefined;
   try {
     await suite.test('the sign-in page lists the environment and its teams', async () => {
@@ -350,6 +352,7 @@ export async function runSuite(
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();
+      other.context.setDefaultTimeout(60_000);
       try {
         const { page: support } = await signIn(other.context, fixture, fixture.support);
         await openCollection(support, 'Orders');
