@@ -361,10 +361,8 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     }
   };
 
-  const title =
-    mode === 'create'
-      ? `New ${humanize(collection.name).replace(/s$/, '').toLowerCase()}`
-      : `Edit ${String(record.data?.values[labelField(collection)] ?? `#${id}`)}`;
+  const singular = humanize(collection.name).replace(/s$/, '').toLowerCase();
+  const title = mode === 'create' ? `New ${singular}` : `Edit ${singular} #${id}`;
 
   return (
     <Stack component="form" onSubmit={submit} gap="md" maw={960} {...{ noValidate: true }}>

@@ -113,6 +113,8 @@ export async function runSuite(
     await page.screenshot({ path: join(options.screenshots, `${name}.png`) });
   };
   const browser = await openBrowser();
+  // Generous: CI machines and shared hosts can be slow; every wait still ends.
+  browser.context.setDefaultTimeout(60_000);
   let page: Page | undefined;
   try {
     await suite.test('the sign-in page lists the environment and its teams', async () => {
@@ -248,7 +250,8 @@ export async function runSuite(
       'opens a record, walks to the next one and switches to a related tab',
       async () => {
         const ids = await rowIds(p);
-        await p.locator(`tbody tr[data-record-id="${ids[0]}"]`).click();
+        // The id cell: other cells may hold links to related records.
+        await p.locator(`tbody tr[data-record-id="${ids[0]}"] td`).nth(1).click();
         await p.waitForURL(new RegExp(`/data/orders/${ids[0]}$`));
         await p.getByRole('tab', { name: 'Details' }).waitFor();
         if (ids.length > 1) {
@@ -350,6 +353,7 @@ export async function runSuite(
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();
+      other.context.setDefaultTimeout(60_000);
       try {
         const { page: support } = await signIn(other.context, fixture, fixture.support);
         await openCollection(support, 'Orders');
@@ -362,7 +366,8 @@ export async function runSuite(
           !(await support.getByRole('button', { name: 'Export CSV' }).count()),
           'no export button',
         );
-        await support.locator('tbody tr[data-record-id]').first().click();
+        await support.locator('tbody tr[data-record-id] td').nth(1).click();
+        await support.waitForURL(/\/data\/orders\/\d+$/);
         await support.getByRole('tab', { name: 'Details' }).waitFor();
         expect(
           !(await support.getByRole('button', { name: 'Delete' }).count()),

@@ -87,9 +87,6 @@ async function startAgent(
         schema: shop.name,
         dialect: 'postgres',
       } as Parameters<typeof referenceSql.createSqlDataSource>[0]),
-        schema: shop.name,
-        dialect: 'postgres' as const,
-      }),
     )
     .mountOnStandaloneServer(port, '127.0.0.1');
   await agent.start();
