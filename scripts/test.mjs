@@ -40,7 +40,7 @@ if (existsSync(outFile)) {
 let status = result.status ?? 1;
 
 // The console: Vitest for its unit tests, its own runner for the browser suite (a focused jest
-// run, with arguments, skips both).
+// run, with arguments, skips them).
 if (process.argv.length === 2) {
   const consoleDir = join(root, 'packages', 'console');
   const vitestFile = join(outDir, 'vitest.json');
@@ -62,23 +62,32 @@ if (process.argv.length === 2) {
   } else failed += 1;
   if (vitest.status !== 0) status = status || 1;
 
-  const browserFile = join(outDir, 'browser.json');
-  const browser = spawnSync(
-    process.execPath,
-    [
-      join(consoleDir, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-      'e2e/run.ts',
-      '--results',
-      browserFile,
-    ],
-    { cwd: consoleDir, stdio: 'inherit' },
-  );
-  if (existsSync(browserFile)) {
-    const summary = JSON.parse(readFileSync(browserFile, 'utf8'));
-    passed += summary.passed;
-    failed += summary.failed;
-  } else failed += 1;
-  if (browser.status !== 0) status = status || 1;
+  // The browser suite against our agent, then its core against the reference agent from npm, so
+  // the console stays free of anything Canopy-agent-specific.
+  const suiteDir = join(root, 'internal', 'console-browser-suite');
+  for (const args of [
+    ['--agent', 'canopy'],
+    ['--agent', 'reference', '--core'],
+  ]) {
+    const browserFile = join(outDir, `browser-${args[1]}.json`);
+    const browser = spawnSync(
+      process.execPath,
+      [
+        join(suiteDir, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        'src/run.ts',
+        ...args,
+        '--results',
+        browserFile,
+      ],
+      { cwd: suiteDir, stdio: 'inherit' },
+    );
+    if (existsSync(browserFile)) {
+      const summary = JSON.parse(readFileSync(browserFile, 'utf8'));
+      passed += summary.passed;
+      failed += summary.failed;
+    } else failed += 1;
+    if (browser.status !== 0) status = status || 1;
+  }
 }
 rmSync(outDir, { recursive: true, force: true });
 
