@@ -133,7 +133,7 @@ describe('schema hash check and upload', () => {
     const nul = schemaUpload('h-nul', ['orders']);
     nul.included[0]!.attributes.name = 'Sh\u0000ip';
     const refused = await agent('post', '/forest/apimaps').send(nul).expect(400);
-    expect(refused.body.errors[0].detail).toMatch(/must not contain NUL/);
+    expect(refused.body.errors[0].detail).toMatch(/must not hold NUL/);
   });
 
   it('keeps one whole upload when the same environment uploads concurrently', async () => {
@@ -383,7 +383,13 @@ describe('activity-log ingestion', () => {
       .send('{"logs": []}')
       .expect(415);
     expect(encoded.body).toEqual({
-      errors: [{ detail: 'The request body must be UTF-8 JSON.', status: 415 }],
+      errors: [
+        {
+          detail:
+            'The request body must be UTF-8 JSON (or a UTF-8 form), sent without Content-Encoding or with gzip, deflate or br.',
+          status: 415,
+        },
+      ],
     });
   });
 

@@ -74,7 +74,9 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
       next();
       return;
     }
-    if (!req.accepts('html') || req.path.startsWith('/assets/')) {
+    // Only a browser navigation (which asks for text/html by name) gets the console's page: an API
+    // client that sends no Accept header keeps the JSON 404 of an unknown route.
+    if (!req.get('accept')?.includes('text/html') || req.path.startsWith('/assets/')) {
       next();
       return;
     }

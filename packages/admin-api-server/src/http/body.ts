@@ -13,17 +13,18 @@ const CLOSERS = new Set([0x5d, 0x7d]);
 const NUL_ESCAPE = Buffer.from('u0000');
 
 /**
- * Checks a JSON body before it is parsed: nesting no deeper than {@link MAX_JSON_DEPTH} and no
- * `\u0000` in a string (PostgreSQL text cannot hold one). One pass over the bytes, no recursion.
+ * Checks a JSON body before it is parsed: nesting no deeper than {@link MAX_JSON_DEPTH} and, unless
+ * `allowNul` (a route that checks its values one by one), no `\u0000` in a string (PostgreSQL text
+ * cannot hold one). One pass over the bytes, no recursion.
  */
-export function checkJsonText(body: Buffer): void {
+export function checkJsonText(body: Buffer, { allowNul = false } = {}): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i += 1) {
     const byte = body[i]!;
     if (inString) {
       if (byte === BACKSLASH) {
-        if (body[i + 1] === 0x75 && body.subarray(i + 1, i + 6).equals(NUL_ESCAPE)) {
+        if (!allowNul && body[i + 1] === 0x75 && body.subarray(i + 1, i + 6).equals(NUL_ESCAPE)) {
           throw new ApiError(
             400,
             'invalid_body',
@@ -71,8 +72,11 @@ function checkFormText(body: Buffer): void {
  * {@link checkJsonText}, `Content-Encoding` identity, gzip, deflate or br (anything else is a 415).
  * Routes place it after their authentication, so no body is read for an unknown caller.
  */
-export function jsonBody(limit: string = PUBLIC_BODY_LIMIT): RequestHandler {
-  return express.json({ limit, verify: (_req, _res, body) => checkJsonText(body) });
+export function jsonBody(
+  limit: string = PUBLIC_BODY_LIMIT,
+  options: { allowNul?: boolean } = {},
+): RequestHandler {
+  return express.json({ limit, verify: (_req, _res, body) => checkJsonText(body, options) });
 }
 
 /** The one form body reader (login forms): 100 kB at most, no NUL in a field. */

@@ -90,55 +90,51 @@ export function oidcRouter(ctx: ServerContext): Router {
     res.type('html').send(loginPage(details.uid));
   });
 
-  router.post(
-    `${OIDC_PATH}/interaction/:uid/login`,
-    formBody(),
-    async (req, res) => {
-      const provider = await providerFor(req);
-      const details = await provider.interactionDetails(req, res);
-      const outcome = await attemptFormLogin(ctx.loginLimiter, req);
-      const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
-      const clientId = String(details.params.client_id);
-      const cli = clientId === CLI_CLIENT_ID;
-      const client = await provider.Client.find(clientId);
-      const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
-      // canopy-cloud logins are bound to no environment (membership is checked per lookup).
-      const member =
-        user &&
-        (cli ||
-          (await ctx
-            .knex('project_memberships as m')
-            .join('environments as e', 'e.project_id', 'm.project_id')
-            .where({ 'm.user_id': user.id, 'e.id': environmentId })
-            .first('m.id')));
-      if (!user || !member) {
-        if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
-        res
-          .status(outcome.kind === 'limited' ? 429 : 401)
-          .type('html')
-          .send(
-            loginPage(
-              details.uid,
-              outcome.kind === 'limited'
-                ? limitedMessage(outcome.retryAfterSeconds)
-                : user
-                  ? 'This account is not a member of the project of this agent.'
-                  : 'Wrong email or password.',
-            ),
-          );
-        return;
-      }
-      const grant = new provider.Grant({ accountId: String(user.id), clientId });
-      grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
-      const grantId = await grant.save();
-      await provider.interactionFinished(
-        req,
-        res,
-        { login: { accountId: String(user.id) }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
-    },
-  );
+  router.post(`${OIDC_PATH}/interaction/:uid/login`, formBody(), async (req, res) => {
+    const provider = await providerFor(req);
+    const details = await provider.interactionDetails(req, res);
+    const outcome = await attemptFormLogin(ctx.loginLimiter, req);
+    const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
+    const clientId = String(details.params.client_id);
+    const cli = clientId === CLI_CLIENT_ID;
+    const client = await provider.Client.find(clientId);
+    const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
+    // canopy-cloud logins are bound to no environment (membership is checked per lookup).
+    const member =
+      user &&
+      (cli ||
+        (await ctx
+          .knex('project_memberships as m')
+          .join('environments as e', 'e.project_id', 'm.project_id')
+          .where({ 'm.user_id': user.id, 'e.id': environmentId })
+          .first('m.id')));
+    if (!user || !member) {
+      if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
+      res
+        .status(outcome.kind === 'limited' ? 429 : 401)
+        .type('html')
+        .send(
+          loginPage(
+            details.uid,
+            outcome.kind === 'limited'
+              ? limitedMessage(outcome.retryAfterSeconds)
+              : user
+                ? 'This account is not a member of the project of this agent.'
+                : 'Wrong email or password.',
+          ),
+        );
+      return;
+    }
+    const grant = new provider.Grant({ accountId: String(user.id), clientId });
+    grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: String(user.id) }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  });
 
   // The redirect URI of agent clients: the page a front end lands on after login. It hands the
   // authorization response over, to be passed to the agent's GET /forest/authentication/callback

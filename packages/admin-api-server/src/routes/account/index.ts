@@ -1,7 +1,8 @@
-import express, { Router, type Request, type Response } from 'express';
-import { authenticateSession, revokeSession } from '../../auth';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { authenticateSession, revokeSession, type Session } from '../../auth';
 import { clientAddress, limitedMessage } from '../../auth/login-limiter';
 import { ApiError, unauthorized } from '../../errors';
+import { formBody, jsonBody } from '../../http/body';
 import type { ServerContext } from '../../http/context';
 import { redeemAccountToken } from '../../store/model/account-tokens';
 import {
@@ -56,17 +57,25 @@ const INVALID_TOKEN =
  * one-time token or the user's own session.
  */
 export function accountRouter(ctx: ServerContext): Router {
-  const form = express.urlencoded({ extended: false, limit: '4kb' });
+  const form = formBody();
+  // The one-time token is the only credential of the first route, so its body is read with a small
+  // limit; the others read theirs once the session is known.
+  const json = jsonBody('16kb');
+  const signedIn: RequestHandler = async (req, res, next) => {
+    res.locals.session = await authenticateSession(ctx, req);
+    next();
+  };
+  const sessionOf = (res: Response) => res.locals.session as Session;
   return Router()
-    .post('/v1/account/password', async (req, res) => {
+    .post('/v1/account/password', json, async (req, res) => {
       const { token, password } = parse.redeem(req.body);
       const result = await redeem(ctx, clientAddress(req), token, password);
       if (typeof result === 'number') throw tooMany(result);
       if (result === 'invalid') throw new ApiError(400, 'invalid_token', INVALID_TOKEN);
       res.status(204).end();
     })
-    .put('/v1/account/password', async (req, res) => {
-      const session = await authenticateSession(ctx, req);
+    .put('/v1/account/password', signedIn, json, async (req, res) => {
+      const session = sessionOf(res);
       const { currentPassword, newPassword } = parse.change(req.body);
       const user = await ctx.knex('users').where({ id: session.userId }).first('email');
       const outcome = await ctx.loginLimiter.attempt({
@@ -79,8 +88,8 @@ export function accountRouter(ctx: ServerContext): Router {
       await setUserPassword(ctx.knex, session.userId, newPassword);
       res.status(204).end();
     })
-    .post('/v1/account/sessions/revoke', async (req, res) => {
-      const session = await authenticateSession(ctx, req);
+    .post('/v1/account/sessions/revoke', signedIn, json, async (req, res) => {
+      const session = sessionOf(res);
       const { everywhere } = parse.revoke(req.body ?? {});
       await revokeSession(ctx.knex, session, everywhere);
       res.status(204).end();
