@@ -345,7 +345,9 @@ export class AgentClient {
       bytes += value.byteLength;
       onProgress?.(bytes);
     }
-    return new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' });
+    // Blob's own parameter type, so the module also type-checks without the DOM library (Node).
+    const parts = chunks as unknown as NonNullable<ConstructorParameters<typeof Blob>[0]>;
+    return new Blob(parts, { type: 'text/csv;charset=utf-8' });
   }
 }
 
