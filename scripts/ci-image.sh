@@ -174,7 +174,7 @@ pass "GET /v1/openapi.json → OpenAPI $openapi_version"
 
 rootfs="$(buildah mount "$container")"
 if [ -d "$rootfs$workdir/console" ] || [ -d "$rootfs$workdir/node_modules/@canopy/console" ]; then
-  console_type="$(curl -fsS -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/")" ||
+  console_type="$(curl -fsS -H 'Accept: text/html' -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/")" ||
     fail "GET / (the console is in the image)"
   case "$console_type" in "200 text/html"*) ;; *) fail "GET / answered $console_type, not the console's HTML" ;; esac
   pass "GET / → $console_type (console)"
