@@ -81,3 +81,19 @@ it('serves nothing when turned off', async () => {
     .set('accept', 'text/html');
   expect(res.status).toBe(404);
 });
+
+it('serves the app from an install under a dot-directory (node_modules/.pnpm), as in the image', async () => {
+  const installed = join(assets, 'node_modules', '.pnpm', 'app');
+  mkdirSync(installed, { recursive: true });
+  writeFileSync(join(installed, 'index.html'), '<!doctype html><title>Installed Console</title>');
+  const server = express().use(consoleRouter({ enabled: true }, installed));
+  const res = await request(server).get('/').set('accept', 'text/html');
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('Installed Console');
+});
+
+it('keeps the JSON 404 for API clients that do not ask for HTML', async () => {
+  const res = await request(app({ enabled: true })).get('/v2/nothing');
+  expect(res.status).toBe(404);
+  expect(res.body).toEqual({ code: 'route_not_found', path: '/v2/nothing' });
+});

@@ -41,7 +41,6 @@ const CSP = [
 export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssetsDir): Router {
   const router = express.Router();
   if (!options.enabled) return router;
-  const indexFile = join(assetsDir, 'index.html');
 
   router.use((req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) {
@@ -81,7 +80,9 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexFile, (error) => {
+    // Relative to `root`: an installed console sits under node_modules/.pnpm, and `send` refuses a
+    // path with a dot-directory outside its root.
+    res.sendFile('index.html', { root: assetsDir }, (error) => {
       if (error) next(error);
     });
   });
