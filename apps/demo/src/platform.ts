@@ -74,11 +74,13 @@ export async function startDemoPlatform(
   });
   if (!bootstrap.secret)
     throw new Error('The demo environment existed already: its secret is unknown.');
-  const session = signSessionToken(config.signingKeys, {
-    userId: bootstrap.userId,
-    sso: false,
-    expiresAt: new Date(Date.now() + 12 * 3_600_000),
-  });
+  // Signed for each call: setting a password revokes the sessions issued before it.
+  const session = () =>
+    signSessionToken(config.signingKeys, {
+      userId: bootstrap.userId,
+      sso: false,
+      expiresAt: new Date(Date.now() + 12 * 3_600_000),
+    });
 
   return {
     url,
@@ -91,7 +93,7 @@ export async function startDemoPlatform(
     async manage<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${session()}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
