@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createAgent, signSessionToken, type Agent } from '@canopy/agent-core';
+import { createAgent, sealSecret, signSessionToken, type Agent } from '@canopy/agent-core';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -278,7 +278,13 @@ async function main(): Promise<void> {
             ...claims
           } = jwt.decode(session) as Record<string, unknown>;
           const token = jwt.sign(
-            { ...claims, scopes: ['mcp:read', 'mcp:write', 'mcp:action'], clientId: 'canopy-demo' },
+            {
+              ...claims,
+              scopes: ['mcp:read', 'mcp:write', 'mcp:action'],
+              clientId: 'canopy-demo',
+              // The user's platform credential travels sealed: only the agent can read it.
+              platformToken: sealSecret(session, authSecret),
+            },
             authSecret,
             { expiresIn: 600 },
           );
