@@ -251,9 +251,9 @@ async function main(): Promise<void> {
                 data: { attributes: { value: unknown } };
               }
             ).data.attributes.value;
-          const rate = (await chart('deliveryRate')) as { value: number };
+          const rate = (await chart('deliveryRate')) as number;
           const months = (await chart('ordersPerMonth')) as unknown[];
-          return `delivery rate ${rate.value} %, ${months.length} months of orders`;
+          return `delivery rate ${rate} %, ${months.length} months of orders`;
         },
       },
       {

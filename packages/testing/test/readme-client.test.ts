@@ -80,7 +80,7 @@ test('client.chart() answers the value of each kind of chart', async () => {
     { key: 'paid', value: 3 },
     { key: 'pending', value: 1 },
   ]);
-  expect(await client.chart('conversion')).toEqual({ value: 42 });
+  expect(await client.chart('conversion')).toEqual(42);
   expect(await client.chart('target')).toEqual({ value: 80, objective: 100 });
   expect(await client.chart('topCustomers')).toEqual([
     { key: 'Alan', value: 5 }, // sorted by value, descending
