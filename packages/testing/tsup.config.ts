@@ -1,13 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tsup.config.base';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['cjs', 'esm'],
-  dts: { resolve: false },
-  tsconfig: 'tsconfig.build.json',
-  target: 'node20',
-  platform: 'node',
-  sourcemap: true,
-  clean: true,
-  splitting: false,
-});
+export default packageBuildConfig({ index: 'src/index.ts' });
