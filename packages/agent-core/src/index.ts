@@ -42,7 +42,8 @@ export {
 } from './toolkit/schema/schema-utils';
 
 // Toolkit: callers, records, errors
-export type { Caller, PermissionLevel } from './toolkit/caller';
+export { callerIdentity } from './toolkit/caller';
+export type { Caller, CallerIdentity, PermissionLevel } from './toolkit/caller';
 export {
   getPrimaryKey,
   getFieldValue,

@@ -1,3 +1,4 @@
+import type { CallerIdentity } from '../toolkit/caller';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
 import type { PermissionSource } from './permission-source';
@@ -90,17 +91,7 @@ export interface IpWhitelist {
 }
 
 /** The user a login resolved to (platform protocol §6.5), before the agent signs its token. */
-export interface AuthenticatedUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  team: string;
-  role: string;
-  permissionLevel: 'admin' | 'developer' | 'editor' | 'user';
-  renderingId: number;
-  tags: Record<string, string>;
-}
+export type AuthenticatedUser = CallerIdentity;
 
 /** OpenID Connect relying party of the platform (platform protocol §6.1–6.5). */
 export interface AuthenticationClient {

@@ -4,6 +4,7 @@ import type { Logger } from '../toolkit/interfaces/logger';
 import type { AuthenticatedUser, AuthenticationClient } from './agent-services';
 import { AuthenticationError } from './authentication-error';
 import { isPlatformError, PlatformError } from './platform-error';
+import { identityFromUserInfo, type UserInfoBody } from './user-info';
 import type { PlatformHttpClient } from './platform-http-client';
 
 /** The provider metadata the agent relies on (protocol §6.1). */
@@ -26,21 +27,6 @@ interface Provider {
   metadata: ProviderMetadata;
   client: RegisteredClient;
   keys: ReturnType<typeof createRemoteJWKSet>;
-}
-
-interface UserInfoBody {
-  data?: {
-    id?: unknown;
-    attributes?: {
-      email?: string;
-      first_name?: string;
-      last_name?: string;
-      teams?: string[];
-      role?: string;
-      permission_level?: AuthenticatedUser['permissionLevel'];
-      tags?: { key: string; value: string }[];
-    };
-  };
 }
 
 const DISCOVERY = '/oidc/.well-known/openid-configuration';
@@ -225,22 +211,11 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
       }
       throw error;
     }
-    const attributes = body?.data?.attributes;
-    const id = Number(body?.data?.id);
-    if (!attributes || !Number.isInteger(id)) {
+    const user = identityFromUserInfo(renderingId, body);
+    if (!user) {
       throw badResponse(this.http.url(path), 'the user info has no data.id or attributes');
     }
-    return {
-      id,
-      email: attributes.email ?? '',
-      firstName: attributes.first_name ?? '',
-      lastName: attributes.last_name ?? '',
-      team: attributes.teams?.[0] ?? '',
-      role: attributes.role ?? '',
-      permissionLevel: attributes.permission_level ?? 'user',
-      renderingId,
-      tags: Object.fromEntries((attributes.tags ?? []).map(({ key, value }) => [key, value])),
-    };
+    return user;
   }
 }
 

@@ -2,6 +2,43 @@
 export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
 
 /**
+ * Who a user is, as the platform knows them: what the login returns, what a session token and an
+ * MCP access token carry, and what every {@link Caller} starts from. Build one with
+ * {@link callerIdentity}, never field by field.
+ */
+export interface CallerIdentity {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  team: string;
+  role: string;
+  permissionLevel: PermissionLevel;
+  renderingId: number;
+  tags: Record<string, string>;
+}
+
+/**
+ * The identity fields of `source` and nothing else (a session token's `iat`/`exp`, an MCP
+ * token's scopes and the like are left out); `tags` defaults to `{}`.
+ */
+export function callerIdentity(
+  source: Omit<CallerIdentity, 'tags'> & { tags?: Record<string, string> },
+): CallerIdentity {
+  return {
+    id: source.id,
+    email: source.email,
+    firstName: source.firstName,
+    lastName: source.lastName,
+    team: source.team,
+    role: source.role,
+    permissionLevel: source.permissionLevel,
+    renderingId: source.renderingId,
+    tags: source.tags ?? {},
+  };
+}
+
+/**
  * The identity on whose behalf every operation runs. `timezone` (an IANA name such as
  * `Europe/Paris`) drives relative date operators, in-memory date grouping and search on dates.
  *
@@ -11,17 +48,11 @@ export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
  *   team: 'Operations', role: 'Admin', tags: {}, timezone: 'Europe/London',
  * };
  */
-export interface Caller {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  team: string;
-  role: string;
-  tags: Record<string, string>;
+export interface Caller
+  extends
+    Omit<CallerIdentity, 'permissionLevel' | 'renderingId'>,
+    Partial<Pick<CallerIdentity, 'permissionLevel' | 'renderingId'>> {
   timezone: string;
-  permissionLevel?: PermissionLevel;
-  renderingId?: number;
   requestId?: string;
   environment?: string;
   project?: string;

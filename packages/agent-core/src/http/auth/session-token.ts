@@ -1,19 +1,10 @@
 import jwt from 'jsonwebtoken';
 
-import type { PermissionLevel } from '../../toolkit/caller';
+import type { CallerIdentity } from '../../toolkit/caller';
 import { UnauthorizedError } from '../errors/http-errors';
 
 /** Claims of the session token (agent-http-protocol §3.4). */
-export interface SessionClaims {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  team: string;
-  role: string;
-  permissionLevel: PermissionLevel;
-  renderingId: number;
-  tags: Record<string, string>;
+export interface SessionClaims extends CallerIdentity {
   iat?: number;
   exp?: number;
 }

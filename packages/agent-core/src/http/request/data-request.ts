@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Caller } from '../../toolkit/caller';
+import { type Caller, callerIdentity } from '../../toolkit/caller';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { getSessionClaims } from '../auth/authenticate';
 import type { SessionClaims } from '../auth/session-token';
@@ -37,15 +37,7 @@ export function openDataRequest(
   const requestId = randomUUID();
   response.setHeader('x-forest-correlation-id', requestId);
   const caller: Caller = {
-    id: claims.id,
-    email: claims.email,
-    firstName: claims.firstName,
-    lastName: claims.lastName,
-    team: claims.team,
-    role: claims.role,
-    tags: claims.tags ?? {},
-    permissionLevel: claims.permissionLevel,
-    renderingId: claims.renderingId,
+    ...callerIdentity(claims),
     timezone,
     requestId,
     request: {

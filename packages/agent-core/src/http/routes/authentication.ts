@@ -1,6 +1,7 @@
 import { type Router } from 'express';
 
 import type { AuthenticationClient } from '../../platform/agent-services';
+import { callerIdentity } from '../../toolkit/caller';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import { signSessionToken } from '../auth/session-token';
 
@@ -50,20 +51,7 @@ export function mountAuthenticationRoutes(
         );
       return;
     }
-    const token = signSessionToken(
-      {
-        id: user.id,
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        team: user.team,
-        role: user.role,
-        permissionLevel: user.permissionLevel,
-        renderingId: user.renderingId,
-        tags: user.tags,
-      },
-      authSecret,
-    );
+    const token = signSessionToken(callerIdentity(user), authSecret);
     const [, payload = ''] = token.split('.');
     response.json({ token, tokenData: JSON.parse(Buffer.from(payload, 'base64url').toString()) });
   });

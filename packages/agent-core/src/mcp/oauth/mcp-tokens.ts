@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 
 import type { SessionClaims } from '../../http/auth/session-token';
 import type { AuthenticatedUser } from '../../platform/agent-services';
+import { callerIdentity } from '../../toolkit/caller';
 import { OAuthFailure } from './oauth-failure';
 import { sealSecret, unsealSecret } from './sealed-secret';
 
@@ -108,15 +109,7 @@ export function issueTokens(
     typeof access.scope === 'string' && access.scope ? access.scope : platform.scope;
   const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : [...DEFAULT_SCOPES];
   const claims: Omit<McpAccessClaims, 'iat' | 'exp' | 'serverToken'> & { platformToken: string } = {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    team: user.team,
-    role: user.role,
-    permissionLevel: user.permissionLevel,
-    renderingId: user.renderingId,
-    tags: user.tags,
+    ...callerIdentity(user),
     first_name: user.firstName,
     last_name: user.lastName,
     permission_level: user.permissionLevel,

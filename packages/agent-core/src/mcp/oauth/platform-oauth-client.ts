@@ -1,6 +1,7 @@
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { isPlatformError } from '../../platform/platform-error';
 import type { PlatformHttpClient } from '../../platform/platform-http-client';
+import { identityFromUserInfo, type UserInfoBody } from '../../platform/user-info';
 import { OAuthFailure } from './oauth-failure';
 import type { PlatformTokens } from './mcp-tokens';
 
@@ -16,21 +17,6 @@ export interface RegisteredClient {
 export interface PlatformEnvironment {
   id: string;
   apiEndpoint: string | null;
-}
-
-interface UserInfoBody {
-  data?: {
-    id?: string;
-    attributes?: {
-      email?: string;
-      first_name?: string;
-      last_name?: string;
-      teams?: string[];
-      role?: string;
-      permission_level?: AuthenticatedUser['permissionLevel'];
-      tags?: { key: string; value: string }[];
-    };
-  };
 }
 
 /** The platform calls of the MCP server's OAuth façade (platform protocol §10, §16.4). */
@@ -89,21 +75,10 @@ export class PlatformOAuthClient {
       }
       throw error;
     }
-    const attributes = body?.data?.attributes;
-    const id = Number(body?.data?.id);
-    if (!attributes || !Number.isInteger(id)) {
+    const user = identityFromUserInfo(renderingId, body);
+    if (!user) {
       throw new OAuthFailure('server_error', 'The platform user info has no id or attributes.');
     }
-    return {
-      id,
-      email: attributes.email ?? '',
-      firstName: attributes.first_name ?? '',
-      lastName: attributes.last_name ?? '',
-      team: attributes.teams?.[0] ?? '',
-      role: attributes.role ?? '',
-      permissionLevel: attributes.permission_level ?? 'user',
-      renderingId,
-      tags: Object.fromEntries((attributes.tags ?? []).map(({ key, value }) => [key, value])),
-    };
+    return user;
   }
 }
