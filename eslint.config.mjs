@@ -2,6 +2,29 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+// agent-core's layers, lowest first (shared/docs/architecture.md; README "Layers"): a layer may
+// import only from the layers before it. Tests and test fixtures are exempt (they wire layers
+// together); `operations/` applies as soon as the folder exists.
+const AGENT_CORE = 'packages/agent-core/src';
+const LAYERS = [
+  ['toolkit'],
+  ['customizer'],
+  ['platform'],
+  ['operations'],
+  ['http', 'schema', 'mcp', 'ai'],
+  ['agent', 'index.ts'],
+];
+const layerZones = LAYERS.flatMap((layer, index) => {
+  const above = LAYERS.slice(index + 1).flat();
+  if (above.length === 0) return [];
+  return layer.map((folder) => ({
+    target: `./${AGENT_CORE}/${folder}`,
+    from: above.map((upper) => `./${AGENT_CORE}/${upper}`),
+    message: `agent-core's ${folder}/ is below ${above.join(', ')}: it may not import them (see the README's "Layers").`,
+  }));
+});
 
 export default tseslint.config(
   {
@@ -21,6 +44,28 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': 'off',
     },
+  },
+  {
+    // Boundaries between packages and between agent-core's layers.
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs'] }),
+      ],
+    },
+    rules: {
+      // A package reaches another through its name (and its package.json), never through a path
+      // into its folder.
+      'import-x/no-relative-packages': 'error',
+      // Whatever a file imports is declared by the package it belongs to.
+      'import-x/no-extraneous-dependencies': ['error', { devDependencies: true }],
+    },
+  },
+  {
+    files: [`${AGENT_CORE}/**/*.ts`],
+    ignores: ['**/*.test.ts', '**/test-fixtures/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
   },
   {
     // The console's browser code.

@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import type { DatabaseConfig } from '../config';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres } from '@canopy/embedded-postgres';
 
 /** An open database and how to release what was opened for it. */
 export interface OpenDatabase {
@@ -44,7 +44,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
     }
     return { knex, close: () => knex.destroy() };
   }
-  const embedded = await startEmbeddedPostgres(config.dataDir);
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
   const knex = knexFactory(knexConfigFromUrl(embedded.url, 1));
   return {
     knex,

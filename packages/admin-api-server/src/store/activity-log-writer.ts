@@ -1,50 +1,12 @@
+import { ACTIVITY_LOG_ACTIONS, type ActivityLogAction } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { registeredChainKeys } from '../integrity/chain-keys';
 import { chainHash, GENESIS_HASH } from '../integrity/hash-chain';
 
-/** The `action` values of activity logs (the published contract's list). */
-export const ACTIVITY_ACTIONS = [
-  'create',
-  'read',
-  'update',
-  'delete',
-  'action',
-  'search',
-  'filter',
-  'listRelatedData',
-  'describeCollection',
-  'index',
-  'select',
-  'dashboard',
-  'workspace',
-  'export',
-  'createNote',
-  'openNote',
-  'deleteNote',
-  'createMessage',
-  'createApproval',
-  'approveApproval',
-  'rejectApproval',
-  'ignoreApprovalWarning',
-  'markApprovalAsFailed',
-  'startProcessingInboxTask',
-  'completeInboxTask',
-  'cancelInboxTask',
-  'cancelInboxTaskNotTreated',
-  'autoCancelInboxTask',
-  'assignUserToInboxTask',
-  'unassignUserFromInboxTask',
-  'sendApprovalBackInReview',
-  'triggerWorkflow',
-  'abortWorkflow',
-  'completeWorkflow',
-  'selectWorkflowOption',
-  'completeWorkflowStep',
-  'reviseWorkflowStep',
-  'resumeWorkflow',
-] as const;
+/** The `action` values of activity logs (the published contract's list, kept in one place). */
+export const ACTIVITY_ACTIONS = ACTIVITY_LOG_ACTIONS;
 /** One activity-log action. */
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+export type ActivityAction = ActivityLogAction;
 /** Whether an activity read or wrote data. */
 export type ActivityType = 'read' | 'write';
 

@@ -1,3 +1,4 @@
+import type { AgentActivityLogAction } from '@canopy/platform-protocol';
 import type { CallerIdentity } from '../toolkit/caller';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
@@ -48,18 +49,7 @@ export interface AgentHttpOptions {
 }
 
 /** The `action` values an agent reports (the public API's activity-log actions it can cause). */
-export type AgentActivityAction =
-  | 'index'
-  | 'read'
-  | 'search'
-  | 'filter'
-  | 'export'
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'action'
-  | 'listRelatedData'
-  | 'describeCollection';
+export type AgentActivityAction = AgentActivityLogAction;
 
 /** One operation to report. The recorder adds the id and the time. */
 export interface ActivityLogInput {

@@ -1,48 +1,8 @@
+import { ACTIVITY_LOG_ACTIONS, isActivityLogAction } from '@canopy/platform-protocol';
 import type { ActivityLogEntry } from './types';
 
 /** The `action` values of an activity log (public API spec, section 2.5). */
-export const ACTIVITY_LOG_ACTIONS = [
-  'create',
-  'read',
-  'update',
-  'delete',
-  'action',
-  'search',
-  'filter',
-  'listRelatedData',
-  'describeCollection',
-  'index',
-  'select',
-  'dashboard',
-  'workspace',
-  'export',
-  'createNote',
-  'openNote',
-  'deleteNote',
-  'createMessage',
-  'createApproval',
-  'approveApproval',
-  'rejectApproval',
-  'ignoreApprovalWarning',
-  'markApprovalAsFailed',
-  'startProcessingInboxTask',
-  'completeInboxTask',
-  'cancelInboxTask',
-  'cancelInboxTaskNotTreated',
-  'autoCancelInboxTask',
-  'assignUserToInboxTask',
-  'unassignUserFromInboxTask',
-  'sendApprovalBackInReview',
-  'triggerWorkflow',
-  'abortWorkflow',
-  'completeWorkflow',
-  'selectWorkflowOption',
-  'completeWorkflowStep',
-  'reviseWorkflowStep',
-  'resumeWorkflow',
-] as const;
-
-const ACTIONS = new Set<string>(ACTIVITY_LOG_ACTIONS);
+export { ACTIVITY_LOG_ACTIONS };
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;
@@ -77,7 +37,7 @@ export function parseActivityLogBatch(body: unknown): ActivityLogEntry[] {
     }
     if (log.type !== 'read' && log.type !== 'write')
       throw new Error(`${at('type')} must be read or write`);
-    if (typeof log.action !== 'string' || !ACTIONS.has(log.action)) {
+    if (typeof log.action !== 'string' || !isActivityLogAction(log.action)) {
       throw new Error(
         `${at('action')} must be one of the activity-log actions (got ${JSON.stringify(log.action)})`,
       );

@@ -1,0 +1,6 @@
+export {
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  restrictToOwner,
+  startEmbeddedPostgres,
+} from './start-embedded-postgres';

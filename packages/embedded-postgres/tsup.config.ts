@@ -1,0 +1,3 @@
+import { packageBuildConfig } from '../../tsup.config.base';
+
+export default packageBuildConfig({ index: 'src/index.ts' });
