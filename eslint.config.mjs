@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
@@ -61,6 +62,32 @@ export default tseslint.config(
       // Whatever a file imports is declared by the package it belongs to.
       'import-x/no-extraneous-dependencies': ['error', { devDependencies: true }],
     },
+  },
+  {
+    // agent-core's tests, benches and examples also use packages that depend on agent-core:
+    // they are declared by internal/agent-core-tests (see its README), not by agent-core.
+    files: [
+      'packages/agent-core/**/*.test.ts',
+      'packages/agent-core/**/test-fixtures/**',
+      'packages/agent-core/{test,bench,examples}/**',
+    ],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          devDependencies: true,
+          packageDir: [
+            join(import.meta.dirname, 'packages/agent-core'),
+            join(import.meta.dirname, 'internal/agent-core-tests'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The shared build config at the root is the workspace's tooling, not a package's code.
+    files: ['packages/*/tsup.config.ts'],
+    rules: { 'import-x/no-relative-packages': 'off' },
   },
   {
     files: [`${AGENT_CORE}/**/*.ts`],

@@ -25,15 +25,15 @@ module.exports = {
     '<rootDir>/packages/plugin-flattener/test/agent-http.test.ts',
     '<rootDir>/apps/demo/test/shop-agent.test.ts',
   ],
-  // The override must come before the preset's `@canopy/(…|testing|…)` entry: jest uses the
-  // first pattern that matches.
-  moduleNameMapper: {
-    '^@canopy/testing$': path.join(
-      root,
-      'packages/admin-api-server/test/platform-sandbox/index.ts',
-    ),
-    ...base.moduleNameMapper,
-  },
+  // `@canopy/testing` is left to resolver.cjs (the adapter for the tests, the package for the
+  // adapter); every other workspace package maps to its sources as in the preset.
+  moduleNameMapper: Object.fromEntries(
+    Object.entries(base.moduleNameMapper).map(([pattern, target]) => [
+      pattern.replace('|testing', ''),
+      target,
+    ]),
+  ),
+  resolver: path.join(__dirname, 'resolver.cjs'),
   // As in admin-api-server's own config: oidc-provider 9 and jose 6 are ES modules only.
   transformIgnorePatterns: ['^(?!.*/\\.pnpm/(oidc-provider@|jose@6)).*/node_modules/'],
 };

@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../src';
 import { startTestServer } from './helpers/test-server';
-import { browser, readForm } from './helpers/browser';
+import { browser, readForm } from '@canopy/test-browser';
 
 const db = useTestDatabase('postgres');
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

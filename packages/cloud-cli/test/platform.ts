@@ -14,7 +14,7 @@ import {
 } from '@canopy/admin-api-server';
 import type { TestDatabase } from '@canopy/test-databases';
 // The same browser the platform's own tests use to walk its pages.
-import { browser, readForm } from '../../admin-api-server/test/helpers/browser';
+import { browser, readForm } from '@canopy/test-browser';
 
 /** The developer who logs in (a member of project Shop). */
 export const DEVELOPER = { email: 'dev@example.com', password: 'correct horse battery' };

@@ -1,13 +1,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CompositeColumnType, DataSourceFactory } from '@canopy/agent-core';
+import {
+  type Agent,
+  type CompositeColumnType,
+  createAgent,
+  type DataSourceFactory,
+  signSessionToken,
+} from '@canopy/agent-core';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
-// createAgent and the session-token signer are not exported by agent-core's index yet.
-import { type Agent, createAgent } from '../../agent-core/src/agent';
-import { signSessionToken } from '../../agent-core/src/http';
 import { flattenColumn, flattenJsonColumn, flattenRelation } from '../src';
 import { makeShop } from './shop';
 

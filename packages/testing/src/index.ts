@@ -3,6 +3,7 @@ export { createServerSandbox } from './sandbox/create-server-sandbox';
 export type { ServerSandbox, ServerSandboxOptions } from './sandbox/create-server-sandbox';
 export { TEST_USER, TEST_ROLE, TEST_TEAM, TEST_RENDERING_ID } from './sandbox/test-user';
 export { ACTIVITY_LOG_ACTIONS } from './sandbox/activity-logs';
+export { schemaFromDocument } from './sandbox/schema-document';
 export type { SandboxOAuth, SandboxOAuthClient, SandboxOAuthLogin } from './sandbox/oauth';
 export type { SandboxActionApproval } from './sandbox/action-approvals';
 export type {

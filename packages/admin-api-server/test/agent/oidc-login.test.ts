@@ -1,7 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, type AdminApiServer } from '../../src';
 import { startTestServer } from '../helpers/test-server';
-import { CookieJar } from '../helpers/browser';
+import { CookieJar } from '@canopy/test-browser';
 import { startScenarioAgent } from './agent-scenario';
 import { managementApi } from '../helpers/management-api';
 

@@ -9,7 +9,7 @@ import { createSqlDataSource } from '@forestadmin/datasource-sql';
 type DataSourceFactory = ReturnType<typeof createSqlDataSource>;
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { createUser, setUserPassword, type AdminApiServer } from '../../src';
-import { readForm } from '../helpers/browser';
+import { readForm } from '@canopy/test-browser';
 import { createSupportShop, managementApi } from '../helpers/management-api';
 import { loginThroughOidc } from '../helpers/oidc-login';
 import { startTestServer } from '../helpers/test-server';

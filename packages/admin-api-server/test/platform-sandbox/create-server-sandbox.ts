@@ -12,7 +12,7 @@ import type {
   SandboxSchema,
   ServerSandbox,
   ServerSandboxOptions,
-} from '../../../testing/src';
+} from '@canopy/testing';
 import { acquireServer, releaseServer, type PooledServer } from './server-pool';
 import { PlatformWorld, type WorldEnvironment } from './platform-world';
 

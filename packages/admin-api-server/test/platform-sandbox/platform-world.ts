@@ -8,9 +8,14 @@ import type {
   SandboxRole,
   SandboxSchema,
   SandboxUser,
-} from '../../../testing/src';
-import { TEST_RENDERING_ID, TEST_ROLE, TEST_TEAM, TEST_USER } from '../../../testing/src';
-import { schemaFromDocument } from '../../../testing/src/sandbox/schema-document';
+} from '@canopy/testing';
+import {
+  schemaFromDocument,
+  TEST_RENDERING_ID,
+  TEST_ROLE,
+  TEST_TEAM,
+  TEST_USER,
+} from '@canopy/testing';
 import {
   ADMIN_ROLE_NAME,
   createUser,

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+
+// The import-boundary rules of eslint.config.mjs, run on a probe file written for the time of
+// the test at the place named (module resolution needs a real file): they must refuse an upward
+// import between agent-core's layers and a path into another package, and accept an import the
+// boundaries allow. (Undeclared packages: see the README's manual check; through ESLint's API the
+// rule does not resolve workspace packages as the CLI does.)
+const root = join(__dirname, '..', '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+async function problems(folder: string, code: string): Promise<string[]> {
+  const file = join(root, folder, `boundary-probe-${process.pid}.ts`);
+  const created = !existsSync(join(root, folder));
+  mkdirSync(join(root, folder), { recursive: true });
+  writeFileSync(file, code);
+  try {
+    const [result] = await eslint.lintFiles([file]);
+    return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+  } finally {
+    rmSync(created ? join(root, folder) : file, { recursive: true, force: true });
+  }
+}
+
+jest.setTimeout(60_000);
+
+describe('import boundaries', () => {
+  it('refuses an upward import from a lower layer of agent-core', async () => {
+    const found = await problems(
+      'packages/agent-core/src/toolkit',
+      "import { createAgentRouter } from '../http';\n\nexport const probe = createAgentRouter;\n",
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*toolkit\/ is below customizer/),
+    ]);
+  });
+
+  it('places the operations layer below the adapters (it applies once src/operations/ exists)', async () => {
+    const found = await problems(
+      'packages/agent-core/src/operations',
+      "import { createAgentRouter } from '../http';\n\nexport const probe = createAgentRouter;\n",
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*operations\/ is below http/),
+    ]);
+  });
+
+  it('accepts a downward import', async () => {
+    const found = await problems(
+      'packages/agent-core/src/http',
+      "import { ValidationError } from '../toolkit/errors/canopy-error';\n\nexport const probe = ValidationError;\n",
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("refuses a path into another package's folder", async () => {
+    const found = await problems(
+      'packages/plugin-flattener/test',
+      "import { createAgent } from '../../agent-core/src/agent';\n\nexport const probe = createAgent;\n",
+    );
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-relative-packages: /)]);
+  });
+});

@@ -1,0 +1,1 @@
+export { browser, CookieJar, type Page, readForm } from './browser';
