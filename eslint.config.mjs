@@ -85,6 +85,19 @@ export default tseslint.config(
     },
   },
   {
+    // The console's build config uses tsup, a build tool of the workspace root.
+    files: ['packages/console/*.config.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          devDependencies: true,
+          packageDir: [import.meta.dirname, join(import.meta.dirname, 'packages/console')],
+        },
+      ],
+    },
+  },
+  {
     // The shared build config at the root is the workspace's tooling, not a package's code.
     files: ['packages/*/tsup.config.ts'],
     rules: { 'import-x/no-relative-packages': 'off' },

@@ -1,4 +1,4 @@
-import { CookieJar } from './browser';
+import { CookieJar } from '@canopy/test-browser';
 
 /** What the agent answers at the end of a login: its session token and the user's claims. */
 export interface AgentLogin {
