@@ -20,6 +20,8 @@ async function packPackages(directory: string): Promise<string[]> {
   const tarballs = join(directory, 'tarballs');
   await mkdir(tarballs, { recursive: true });
   for (const [name, entries] of [
+    ['platform-protocol', ['src/index.ts']],
+    ['embedded-postgres', ['src/index.ts']],
     ['agent-core', ['src/index.ts']],
     ['datasource-sql', ['src/index.ts']],
     ['cloud-cli', ['src/index.ts', 'src/cli.ts']],
