@@ -6,14 +6,14 @@ import type { ActionResult } from '../../toolkit/action/action-result';
 import { UnprocessableError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { changeActionForm, loadActionForm, searchActionForm } from '../../operations/action-form';
-import type { ActionRecords, ActionTarget } from '../../operations/action-selection';
+import type { ActionTarget } from '../../operations/action-selection';
 import { type ExecuteActionRequest, executeAction } from '../../operations/execute-action';
 import { HttpForbiddenError, NotFoundError } from '../errors/http-errors';
 import type { FlatQuery } from '../query/query-string';
-import { readSelection, selectionTree, type Selection } from '../query/selection';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import { decodeWireFields, encodeFormAnswer, type WireField } from './form-values';
+import { actionRecords, readActionSelection, wireFields } from './action-request';
+import { decodeWireFields, encodeFormAnswer } from './form-values';
 
 /**
  * The slug → action map of each collection for the unsafe endpoint; two actions of a collection
@@ -165,37 +165,6 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
       requesterId: requester === undefined || requester === null ? null : Number(requester),
     };
   }
-}
-
-/** The selection of an action's request; a global action runs on all records. */
-function readActionSelection(action: ActionTarget, body: unknown, query: FlatQuery): Selection {
-  const scope = action.collection.schema.actions[action.name]?.scope;
-  const selection = readSelection(action.collection, withIds(body), query);
-  return scope === 'Global'
-    ? { ...selection, ids: [], allRecords: true, excludedIds: [] }
-    : selection;
-}
-
-/** The records of a selection as the action operations take them. */
-function actionRecords(action: ActionTarget, selection: Selection): ActionRecords {
-  return {
-    filter: selection.parameters,
-    selection: selectionTree(action.collection, selection),
-    parent: selection.parent,
-    packedIds: selection.ids.map((id) => id.map(String).join('|')),
-  };
-}
-
-function wireFields(attributes: Record<string, unknown>): WireField[] {
-  return Array.isArray(attributes.fields) ? (attributes.fields as WireField[]) : [];
-}
-
-/** Hook bodies of global actions may omit `ids`; an empty list is what they mean. */
-function withIds(body: unknown): unknown {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.attributes)) return body;
-  const attributes = body.data.attributes;
-  if (attributes.ids !== undefined || attributes.all_records === true) return body;
-  return { ...body, data: { ...body.data, attributes: { ...attributes, ids: [] } } };
 }
 
 function verifySignedApproval(token: string, envSecret: string | undefined): unknown {
