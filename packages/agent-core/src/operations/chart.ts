@@ -6,7 +6,7 @@ import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-
 import { Filter } from '../toolkit/query/filter';
 import { assertChartAllowed } from '../http/charts/chart-permission';
 import { hasPreviousPeriod, shiftToPreviousPeriod } from '../http/charts/previous-period';
-import { buildTimeSeries } from '../http/charts/time-series';
+import { buildTimeSeries } from '../toolkit/chart/time-series';
 import { injectContextVariables } from '../http/permissions/context-variables';
 import { parseFilters } from '../http/query/filters';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
