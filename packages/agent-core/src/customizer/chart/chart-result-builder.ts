@@ -10,6 +10,7 @@ import type {
   ValueChart,
 } from '../../toolkit/chart/chart';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
+import { eachPeriod, periodLabel, periodStart } from '../../toolkit/chart/time-buckets';
 import { toDateTime } from '../../toolkit/evaluator/time-zone';
 
 /** A point of a time-based chart. */
@@ -19,29 +20,6 @@ export interface TimeBasedPoint {
 }
 
 const RANGES: ChartTimeRange[] = ['Day', 'Week', 'Month', 'Quarter', 'Year'];
-const UNITS = {
-  Day: 'day',
-  Week: 'week',
-  Month: 'month',
-  Quarter: 'quarter',
-  Year: 'year',
-} as const;
-
-function label(date: DateTime, range: ChartTimeRange): string {
-  switch (range) {
-    case 'Day':
-      return date.toFormat('dd/MM/yyyy');
-    case 'Week':
-      return `W${date.weekNumber}-${date.weekYear}`;
-    case 'Month':
-      return date.setLocale('en-US').toFormat('MMM yy');
-    case 'Quarter':
-      return `Q${date.quarter}-${date.year}`;
-    case 'Year':
-      return date.toFormat('yyyy');
-  }
-}
-
 /**
  * Builds chart results (spec §4.4). Dates are bucketed in the caller's time zone.
  *
@@ -129,7 +107,6 @@ export class ChartResultBuilder {
         `Invalid time range '${String(range)}'. Expected one of: ${RANGES.join(', ')}.`,
       );
     }
-    const unit = UNITS[range];
     const sums = new Map<string, number | null>();
     let first: DateTime | null = null;
     let last: DateTime | null = null;
@@ -137,21 +114,18 @@ export class ChartResultBuilder {
       const date = toDateTime(point.date, this.timezone);
       if (!date)
         throw new ValidationError(`Invalid date in chart data: ${JSON.stringify(point.date)}.`);
-      const start = date.startOf(unit);
+      const start = periodStart(date, range);
       if (!first || start < first) first = start;
       if (!last || start > last) last = start;
-      const key = label(start, range);
+      const key = periodLabel(start, range);
       const current = sums.get(key) ?? null;
       sums.set(key, typeof point.value === 'number' ? (current ?? 0) + point.value : current);
     }
     // `undefined`: no point fell in the bucket; `null`: points fell in it, none with a number.
     const buckets: Array<{ label: string; value: number | null | undefined }> = [];
-    for (
-      let cursor = first;
-      cursor && last && cursor <= last;
-      cursor = cursor.plus({ [`${unit}s`]: 1 }).startOf(unit)
-    ) {
-      const key = label(cursor, range);
+    if (!first || !last) return buckets;
+    for (const cursor of eachPeriod(first, last, range)) {
+      const key = periodLabel(cursor, range);
       buckets.push({ label: key, value: sums.get(key) });
     }
     return buckets;
