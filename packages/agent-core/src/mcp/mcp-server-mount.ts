@@ -15,7 +15,7 @@ import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
 import { PlatformOAuthClient } from './oauth/platform-oauth-client';
 import { requestApproval } from './platform-approvals';
-import { type ToolContext, enabledTools } from './tools';
+import { type ToolContext, UploadStore, enabledTools } from './tools';
 
 /** What the agent gives the MCP server when it starts. */
 export interface McpStartContext {
@@ -40,6 +40,7 @@ export class McpServerMount {
   private readonly checkers = new WeakMap<AgentServices, PermissionChecker>();
   private environmentUrl: Promise<string | null> | null = null;
   private platform: PlatformHttpClient | null = null;
+  private readonly uploads = new UploadStore();
 
   constructor(
     readonly options: ResolvedMcpOptions,
@@ -96,6 +97,7 @@ export class McpServerMount {
       tools: enabledTools(options.enabledTools),
       openContext: (claims, token) => this.openContext(claims, token),
       logger: context.logger,
+      maxUploadBytes: options.maxUploadBytes,
     });
     if (!options.standalone) return;
     const app = express();
@@ -119,6 +121,7 @@ export class McpServerMount {
     this.router = null;
     this.platform = null;
     this.services = null;
+    this.uploads.clear();
     await this.dispatch.close();
     const server = this.server;
     this.server = null;
@@ -164,6 +167,8 @@ export class McpServerMount {
       call: (call) => this.dispatch.call({ ...call, token }),
       requestApproval: (request) =>
         requestApproval(platform, claims.serverToken, claims.renderingId, request),
+      uploads: this.uploads,
+      maxUploadBytes: this.options.maxUploadBytes,
     };
   }
 }
