@@ -44,6 +44,43 @@ export interface AgentTestClient {
   clearPermissionOverride(): Promise<void>;
   /** The schema file the client read. */
   readonly schema: SchemaFile;
+  /**
+   * The record history of an agent started with `auditTrail` (`<prefix>/_audit-trail/…`): a
+   * record's rows (newest first, paged), the record as it was at a time, the rows of a request.
+   */
+  readonly auditTrail: AuditTrailClient;
+}
+
+/** One history row, as the agent's `_audit-trail` routes answer it. */
+export interface AuditTrailRow {
+  id: number;
+  correlationId: string;
+  occurredAt: string;
+  caller: { id: number | null; email: string | null; renderingId: number | null };
+  collection: string;
+  recordId: string | null;
+  operation: 'create' | 'update' | 'delete' | 'action';
+  actionName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** Reads the record history of the agent (see {@link AgentTestClient.auditTrail}). */
+export interface AuditTrailClient {
+  /** A record's rows, newest first; `total` counts every row of the record. */
+  history(
+    collection: string,
+    id: string | number,
+    page?: { number?: number; size?: number },
+  ): Promise<{ rows: AuditTrailRow[]; total: number }>;
+  /** The record's values at `time` (`null` if it did not exist then). */
+  at(
+    collection: string,
+    id: string | number,
+    time: Date | string,
+  ): Promise<Record<string, unknown> | null>;
+  /** The rows written by one request (its `x-forest-correlation-id` header). */
+  correlation(correlationId: string): Promise<AuditTrailRow[]>;
 }
 
 async function postToSandbox(serverUrl: string, envSecret: string, path: string, body: unknown) {
@@ -120,8 +157,39 @@ export async function createAgentTestClient(
       await http.json({ method: 'POST', path: `${prefix}/_charts/${encodeURIComponent(name)}` }),
     );
 
+  const audit = `${prefix}/_audit-trail`;
+  const auditTrail: AuditTrailClient = {
+    async history(collection, id, page = {}) {
+      const answer = await http.json<{ data: AuditTrailRow[]; meta: { count: number } }>({
+        method: 'GET',
+        path: `${audit}/records/${encodeURIComponent(collection)}/${encodeURIComponent(String(id))}`,
+        query: {
+          'page[number]': page.number === undefined ? undefined : String(page.number),
+          'page[size]': page.size === undefined ? undefined : String(page.size),
+        },
+      });
+      return { rows: answer.data, total: answer.meta.count };
+    },
+    async at(collection, id, time) {
+      const answer = await http.json<{ data: { values: Record<string, unknown> | null } }>({
+        method: 'GET',
+        path: `${audit}/records/${encodeURIComponent(collection)}/${encodeURIComponent(String(id))}/at`,
+        query: { time: time instanceof Date ? time.toISOString() : time },
+      });
+      return answer.data.values;
+    },
+    async correlation(correlationId) {
+      const answer = await http.json<{ data: AuditTrailRow[] }>({
+        method: 'GET',
+        path: `${audit}/correlations/${encodeURIComponent(correlationId)}`,
+      });
+      return answer.data;
+    },
+  };
+
   return {
     schema,
+    auditTrail,
     collection: (name) => new CollectionClient(http, prefix, name, schema),
     chart,
     valueChart: chart,
