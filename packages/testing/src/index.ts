@@ -23,6 +23,7 @@ export type {
   AgentTestClient,
   AgentTestClientOptions,
   AuditTrailClient,
+  AuditTrailQuery,
   AuditTrailRow,
 } from './client/create-agent-test-client';
 export { CollectionClient, RelationClient, type ClientRecordId } from './client/collection-client';

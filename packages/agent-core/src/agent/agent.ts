@@ -470,6 +470,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         isProduction: options.isProduction,
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
         loggerLevel: options.loggerLevel,
+        auditTrail: options.auditTrail !== null,
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,

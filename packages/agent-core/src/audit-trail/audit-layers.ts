@@ -116,23 +116,33 @@ export class AuditActionCollectionDecorator extends CollectionDecorator {
   ): Promise<ActionResult> {
     const recorder = this.dataSource.recorder;
     if (!recorder) return this.childCollection.execute(caller, name, formValues, filter);
-    return recorder.run(this, caller, async (inner, unit) => {
-      const keys = getPrimaryKeys(this.schema);
-      const scope = this.schema.actions[name]?.scope;
-      const records =
-        scope === 'Global' || keys.length === 0
-          ? []
-          : await this.childCollection.list(
-              inner,
-              asListFilter(filter).override({ page: null }),
-              new Projection(...keys),
-            );
-      const ids = records.length > 0 ? records.map((record) => packId(keys, record)) : [null];
-      for (const id of ids) {
-        unit.rows.push(recorder.row(inner, unit, this, 'action', id, null, null, name));
-      }
-      return this.childCollection.execute(inner, name, formValues, filter);
-    });
+    let ids: (string | null)[] = [null];
+    try {
+      return await recorder.run(this, caller, async (inner, unit) => {
+        const keys = getPrimaryKeys(this.schema);
+        const scope = this.schema.actions[name]?.scope;
+        const records =
+          scope === 'Global' || keys.length === 0
+            ? []
+            : await this.childCollection.list(
+                inner,
+                asListFilter(filter).override({ page: null }),
+                new Projection(...keys),
+              );
+        if (records.length > 0) ids = records.map((record) => packId(keys, record));
+        const rows = ids.map((id) =>
+          recorder.row(inner, unit, this, 'action', id, null, null, name),
+        );
+        unit.rows.push(...rows);
+        const result = await this.childCollection.execute(inner, name, formValues, filter);
+        if (result.type === 'Error') for (const row of rows) row.operation = 'action_failed';
+        return result;
+      });
+    } catch (error) {
+      // The run was rolled back: its failure is recorded on its own.
+      await recorder.recordFailure(this, caller, name, ids);
+      throw error;
+    }
   }
 }
 

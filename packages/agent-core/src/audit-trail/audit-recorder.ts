@@ -11,7 +11,7 @@ import type { RecordData } from '../toolkit/record/record-utils';
 import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
 import { type AuditOperation, type AuditRow, AuditTable } from './audit-store';
 import type { ResolvedAuditTrailOptions } from './audit-trail-options';
-import { snapshot } from './audit-values';
+import { snapshot, toJsonValue } from './audit-values';
 import { baseCollection } from './audit-layers';
 
 /** The rows of one request (or one action run) not yet written, and where they will go. */
@@ -163,6 +163,26 @@ export class AuditRecorder {
     return driver.transaction((handle) => execute(handle));
   }
 
+  /** Records that an action threw (its run was rolled back); a failure to record is logged. */
+  async recordFailure(
+    collection: Collection,
+    caller: Caller,
+    actionName: string,
+    ids: readonly (string | null)[],
+  ): Promise<void> {
+    try {
+      await this.run(collection, { ...caller, transaction: undefined }, async (inner, unit) => {
+        for (const id of ids) {
+          unit.rows.push(
+            this.row(inner, unit, collection, 'action_failed', id, null, null, actionName),
+          );
+        }
+      });
+    } catch (error) {
+      this.logger('Warn', `auditTrail: could not record the failure of '${actionName}'.`, error);
+    }
+  }
+
   /** One history row of a unit; values reduced to the stored fields, redacted ones masked. */
   row(
     caller: Caller,
@@ -185,6 +205,8 @@ export class AuditRecorder {
       occurredAt: new Date(),
       callerId: Number.isFinite(caller.id) ? caller.id : null,
       callerEmail: caller.email ?? null,
+      callerFirstName: caller.firstName ?? null,
+      callerLastName: caller.lastName ?? null,
       renderingId: caller.renderingId ?? null,
       collection: collection.name,
       recordId,
@@ -192,6 +214,14 @@ export class AuditRecorder {
       actionName,
       before: before ? snapshot(before, fields, isRedacted) : null,
       after: after ? snapshot(after, fields, isRedacted) : null,
+      changedFields:
+        before && after
+          ? fields.filter(
+              (field) =>
+                JSON.stringify(toJsonValue(before[field])) !==
+                JSON.stringify(toJsonValue(after[field])),
+            )
+          : null,
     };
   }
 
@@ -215,10 +245,5 @@ export class AuditRecorder {
     const top = this.published.collections.find((candidate) => candidate.name === collectionName);
     const rename = top as unknown as { fromChild?: (name: string) => string } | undefined;
     return typeof rename?.fromChild === 'function' ? rename.fromChild(field) : field;
-  }
-
-  /** Logs a failure of the history reader without the values. */
-  warn(message: string, error?: unknown): void {
-    this.logger('Warn', message, error);
   }
 }

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 import type { RecordData } from '../toolkit/record/record-utils';
 
-/** What a history row records. */
-export type AuditOperation = 'create' | 'update' | 'delete' | 'action';
+/** What a history row records (`action_failed`: an action that threw or answered an error). */
+export type AuditOperation = 'create' | 'update' | 'delete' | 'action' | 'action_failed';
 
 /** One history row, as written. */
 export interface AuditRow {
@@ -11,6 +11,8 @@ export interface AuditRow {
   occurredAt: Date;
   callerId: number | null;
   callerEmail: string | null;
+  callerFirstName: string | null;
+  callerLastName: string | null;
   renderingId: number | null;
   collection: string;
   /** Packed record id (`"12"`, composite keys pipe-joined); `null` for a global action. */
@@ -19,6 +21,8 @@ export interface AuditRow {
   actionName: string | null;
   before: RecordData | null;
   after: RecordData | null;
+  /** Fields an update changed (redacted ones included, though their values are masked). */
+  changedFields: string[] | null;
 }
 
 /** One history row, as read back (with its sequence number). */
@@ -54,6 +58,8 @@ export class AuditTable {
         table.datetime('occurred_at', { precision: 3 }).notNullable();
         table.bigInteger('caller_id').nullable();
         table.string('caller_email', 255).nullable();
+        table.string('caller_first_name', 255).nullable();
+        table.string('caller_last_name', 255).nullable();
         table.bigInteger('rendering_id').nullable();
         table.string('collection_name', 255).notNullable();
         table.string('record_id', 255).nullable();
@@ -61,6 +67,7 @@ export class AuditTable {
         table.string('action_name', 255).nullable();
         table.text('before_values').nullable();
         table.text('after_values').nullable();
+        table.text('changed_fields').nullable();
         table.index(['collection_name', 'record_id', 'id'], `${this.table}_record_idx`);
         table.index(['correlation_id'], `${this.table}_correlation_idx`);
       },
@@ -76,6 +83,8 @@ export class AuditTable {
         occurred_at: row.occurredAt,
         caller_id: row.callerId,
         caller_email: row.callerEmail,
+        caller_first_name: row.callerFirstName,
+        caller_last_name: row.callerLastName,
         rendering_id: row.renderingId,
         collection_name: row.collection,
         record_id: row.recordId,
@@ -83,30 +92,23 @@ export class AuditTable {
         action_name: row.actionName,
         before_values: row.before === null ? null : JSON.stringify(row.before),
         after_values: row.after === null ? null : JSON.stringify(row.after),
+        changed_fields: row.changedFields === null ? null : JSON.stringify(row.changedFields),
       })),
     );
   }
 
-  /** A record's rows, newest first, one page; and how many there are. */
+  /** A record's rows, oldest first (at most `limit`). */
   async history(
     db: Knex,
     collection: string,
     recordId: string,
-    page: { size: number; number: number },
-  ): Promise<{ rows: StoredAuditRow[]; total: number }> {
-    const where = { collection_name: collection, record_id: recordId };
-    const [rows, [count]] = await Promise.all([
-      this.from(db)
-        .where(where)
-        .orderBy('id', 'desc')
-        .limit(page.size)
-        .offset((page.number - 1) * page.size),
-      this.from(db).where(where).count({ total: '*' }),
-    ]);
-    return {
-      rows: (rows as Record<string, unknown>[]).map(toRow),
-      total: Number((count as { total?: unknown } | undefined)?.total ?? 0),
-    };
+    limit = 10_000,
+  ): Promise<StoredAuditRow[]> {
+    const rows = (await this.from(db)
+      .where({ collection_name: collection, record_id: recordId })
+      .orderBy('id', 'asc')
+      .limit(limit)) as Record<string, unknown>[];
+    return rows.map(toRow);
   }
 
   /** The last row of a record that changed its values at or before `time`, if any. */
@@ -125,10 +127,10 @@ export class AuditTable {
     return row ? toRow(row) : null;
   }
 
-  /** The rows of one correlation id, in the order they were written. */
-  async correlation(db: Knex, correlationId: string): Promise<StoredAuditRow[]> {
+  /** The rows of some correlation ids, in the order they were written. */
+  async correlation(db: Knex, correlationIds: readonly string[]): Promise<StoredAuditRow[]> {
     const rows = (await this.from(db)
-      .where({ correlation_id: correlationId })
+      .whereIn('correlation_id', [...correlationIds])
       .orderBy('id', 'asc')
       .limit(10_000)) as Record<string, unknown>[];
     return rows.map(toRow);
@@ -151,6 +153,8 @@ function toRow(row: Record<string, unknown>): StoredAuditRow {
     occurredAt: new Date(row.occurred_at as string | Date),
     callerId: nullableNumber(row.caller_id),
     callerEmail: (row.caller_email as string | null) ?? null,
+    callerFirstName: (row.caller_first_name as string | null) ?? null,
+    callerLastName: (row.caller_last_name as string | null) ?? null,
     renderingId: nullableNumber(row.rendering_id),
     collection: String(row.collection_name),
     recordId: (row.record_id as string | null) ?? null,
@@ -158,5 +162,6 @@ function toRow(row: Record<string, unknown>): StoredAuditRow {
     actionName: (row.action_name as string | null) ?? null,
     before: parse(row.before_values),
     after: parse(row.after_values),
+    changedFields: (parse(row.changed_fields) as unknown as string[] | null) ?? null,
   };
 }

@@ -25,10 +25,12 @@ type Row = {
   operation: string;
   recordId: string | null;
   actionName: string | null;
-  correlationId: string;
-  caller: { id: number | null; email: string | null };
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
+  correlationKey: string;
+  userId: number | null;
+  userEmail: string | null;
+  previousValues: Record<string, unknown> | null;
+  newValues: Record<string, unknown> | null;
+  status: string;
 };
 
 /**
@@ -150,6 +152,13 @@ describe('audit trail on PostgreSQL', () => {
               );
               return resultBuilder.success('Moved');
             },
+          })
+          .addAction('Drain then fail', {
+            scope: 'Single',
+            execute: async (context) => {
+              await context.collection.update(context.filter, { balance: 0 });
+              throw new Error('The bank is closed');
+            },
           }),
       )
       .mountOnStandaloneServer(0, '127.0.0.1');
@@ -198,26 +207,42 @@ describe('audit trail on PostgreSQL', () => {
     ).toBe(200);
     expect((await rest(`/accounts/${id}`, adminToken, { method: 'DELETE' })).status).toBe(204);
 
-    const history = await rest(`/_audit-trail/records/accounts/${id}`);
+    const history = await rest(`/_audit-trail/accounts/${id}`);
     expect(history.status).toBe(200);
-    expect(history.body?.meta.count).toBe(3);
+    expect(history.body?.meta).toEqual({
+      count: 3,
+      availableUsers: [
+        {
+          id: 1,
+          firstName: TEST_USER.firstName,
+          lastName: TEST_USER.lastName,
+          email: 'user1@canopy.test',
+        },
+      ],
+    });
     const [deleted, updated, inserted] = history.body?.data as Row[];
     expect(inserted).toMatchObject({
       operation: 'create',
       recordId: id,
-      correlationId: createCorrelation,
-      caller: { id: 1, email: 'user1@canopy.test' },
-      before: null,
-      after: { id: Number(id), holder: 'Dee', balance: 70, pin: '[REDACTED]', region: 'EU' },
+      correlationKey: createCorrelation,
+      userId: 1,
+      userEmail: 'user1@canopy.test',
+      status: 'done',
+      previousValues: null,
+      newValues: { id: Number(id), holder: 'Dee', balance: 70, pin: '[REDACTED]', region: 'EU' },
     });
-    expect(inserted?.after).not.toHaveProperty('internal_note');
-    expect(inserted?.after).not.toHaveProperty('owner');
+    expect(inserted?.newValues).not.toHaveProperty('internal_note');
+    expect(inserted?.newValues).not.toHaveProperty('owner');
     expect(updated).toMatchObject({
       operation: 'update',
-      before: { balance: 70, pin: '[REDACTED]' },
-      after: { balance: 80, pin: '[REDACTED]' },
+      previousValues: { balance: 70 },
+      newValues: { balance: 80 },
     });
-    expect(deleted).toMatchObject({ operation: 'delete', before: { balance: 80 }, after: null });
+    expect(deleted).toMatchObject({
+      operation: 'delete',
+      previousValues: { balance: 80, holder: 'Dee' },
+      newValues: null,
+    });
     const stored = await db().knex(`${HISTORY}.record_history`).where({ record_id: id });
     expect(
       stored
@@ -227,6 +252,13 @@ describe('audit trail on PostgreSQL', () => {
         )
         .join(''),
     ).not.toContain('4321');
+    const oldestFirst = await rest(`/_audit-trail/accounts/${id}?sort=timestamp&page[number]=1`);
+    expect(oldestFirst.body?.data.map((row: Row) => row.operation)).toEqual([
+      'create',
+      'update',
+      'delete',
+    ]);
+    expect(oldestFirst.body?.meta).toEqual({ count: 3 });
   });
 
   it('leaves no row when the write fails, and the change when it succeeds', async () => {
@@ -267,61 +299,117 @@ describe('audit trail on PostgreSQL', () => {
     expect(run).toMatchObject({
       actionName: 'Move 5 to Cy',
       recordId: '1',
-      before: null,
-      after: null,
+      previousValues: null,
+      newValues: null,
     });
-    const together = await client.auditTrail.correlation(run?.correlationId as string);
+    const together = await client.auditTrail.correlation(run?.correlationKey as string, {
+      collection: 'accounts',
+      recordId: 1,
+    });
     expect(
-      together.map((row) => [row.operation, row.recordId, row.after?.balance ?? null]),
+      together.map((row) => [row.operation, row.recordId, row.newValues?.balance ?? null]),
     ).toEqual([
       ['action', '1', null],
       ['update', '1', 95],
       ['update', '3', 15],
     ]);
+    const many = await rest('/_audit-trail/correlations', adminToken, {
+      method: 'POST',
+      body: JSON.stringify({
+        collection: 'accounts',
+        recordId: '1',
+        correlationKeys: [run?.correlationKey, 'unknown-key'],
+      }),
+    });
+    expect(many.body?.data).toHaveLength(3);
+    const missing = await rest('/_audit-trail/correlations?recordId=1&correlationKeys=a');
+    expect(missing.status).toBe(400);
+    expect(missing.body?.errors[0].detail).toBe('Missing collection');
   });
 
-  it('pages a history and answers the record as it was at a time', async () => {
+  it('pages and filters a history, and answers the record as it was at a time', async () => {
     const t0 = new Date();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await client.collection('accounts').update(2, { balance: 60 });
     const t1 = new Date();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await client.collection('accounts').update(2, { balance: 70 });
-    expect(await client.auditTrail.at('accounts', 2, t0)).toBeNull();
-    expect(await client.auditTrail.at('accounts', 2, t1)).toMatchObject({
+    await client.collection('accounts').update(2, { balance: 70, holder: 'Bobby' });
+    expect(await client.auditTrail.state('accounts', 2, t0)).toBeNull();
+    expect(await client.auditTrail.state('accounts', 2, t1)).toMatchObject({
       balance: 60,
       holder: 'Bob',
     });
-    expect(await client.auditTrail.at('accounts', 2, new Date())).toMatchObject({ balance: 70 });
-    const first = await client.auditTrail.history('accounts', 2, { size: 1 });
-    const second = await client.auditTrail.history('accounts', 2, { size: 1, number: 2 });
+    expect(await client.auditTrail.state('accounts', 2, new Date())).toMatchObject({
+      balance: 70,
+      holder: 'Bobby',
+    });
+    const first = await client.auditTrail.history('accounts', 2, { page: { size: 1 } });
+    const second = await client.auditTrail.history('accounts', 2, {
+      page: { size: 1, number: 2 },
+    });
     expect(first.total).toBe(2);
-    expect([first.rows[0]?.after?.balance, second.rows[0]?.after?.balance]).toEqual([70, 60]);
+    expect([first.rows[0]?.newValues?.balance, second.rows[0]?.newValues?.balance]).toEqual([
+      70, 60,
+    ]);
+    expect((await client.auditTrail.history('accounts', 2, { fields: ['holder'] })).total).toBe(1);
+    expect((await client.auditTrail.history('accounts', 2, { search: 'bobby' })).total).toBe(1);
+    expect((await client.auditTrail.history('accounts', 2, { userIds: [2] })).total).toBe(0);
+    expect(
+      (await client.auditTrail.history('accounts', 2, { startDate: t1.toISOString() })).total,
+    ).toBe(1);
+    // Invalid pages fall back to the defaults (protocol §13.1).
+    expect((await rest('/_audit-trail/accounts/2?page[size]=1000')).body?.data).toHaveLength(2);
 
-    const bad = await rest('/_audit-trail/records/accounts/2/at?time=yesterday');
-    expect(bad.status).toBe(400);
-    expect(bad.body?.errors[0].detail).toMatch(/'time' must be an ISO 8601 date-time/);
-    const badPage = await rest('/_audit-trail/records/accounts/2?page[size]=1000');
-    expect(badPage.status).toBe(400);
-    expect((await rest('/_audit-trail/records/nope/2')).status).toBe(404);
+    const noAt = await rest('/_audit-trail/accounts/2/state');
+    expect(noAt.status).toBe(400);
+    expect(noAt.body?.errors[0].detail).toBe('Missing "at" query parameter');
+    const badDate = await rest('/_audit-trail/accounts/2?startDate=yesterday');
+    expect(badDate.status).toBe(400);
+    expect(badDate.body?.errors[0].detail).toMatch(/^Invalid startDate 'yesterday'/);
+    const before = await rest(`/_audit-trail/accounts/2/state?at=${t0.toISOString()}`);
+    expect(before.status).toBe(404);
+    expect(before.body?.errors[0].detail).toBe('Record did not exist at this timestamp');
+    expect((await rest('/_audit-trail/nope/2')).status).toBe(404);
   });
 
   it('checks the read right and the scope like reading the record', async () => {
     await sandbox.setScope('accounts', { field: 'region', operator: 'Equal', value: 'EU' }, 2);
     const scoped = token({ id: 2, roleId: 2, renderingId: 2, permissionLevel: 'user' });
-    expect((await rest('/_audit-trail/records/accounts/1', scoped)).status).toBe(200);
-    const outside = await rest('/_audit-trail/records/accounts/2', scoped);
+    expect((await rest('/_audit-trail/accounts/1', scoped)).status).toBe(200);
+    const outside = await rest('/_audit-trail/accounts/2', scoped);
     expect(outside.status).toBe(404);
+    expect(outside.body?.errors[0].detail).toBe('Record does not exists');
     expect(
-      (await rest('/_audit-trail/records/accounts/2/at?time=2030-01-01T00:00:00Z', scoped)).status,
+      (await rest('/_audit-trail/accounts/2/state?at=2030-01-01T00:00:00Z', scoped)).status,
     ).toBe(404);
 
     const noRead = token({ id: 3, roleId: 3, renderingId: 3, permissionLevel: 'user' });
-    expect((await rest('/_audit-trail/records/accounts/1', noRead)).status).toBe(403);
+    expect((await rest('/_audit-trail/accounts/1', noRead)).status).toBe(403);
     const { rows } = await client.auditTrail.history('accounts', 1);
-    const correlation = rows[0]?.correlationId as string;
-    expect((await rest(`/_audit-trail/correlations/${correlation}`, noRead)).status).toBe(404);
-    expect((await rest('/_audit-trail/records/accounts/1')).status).toBe(200);
-    expect((await fetch(`${base}/forest/_audit-trail/records/accounts/1`)).status).toBe(401);
+    const key = rows[0]?.correlationKey as string;
+    expect(
+      (await rest(`/_audit-trail/correlation/${key}?collection=accounts&recordId=1`, noRead))
+        .status,
+    ).toBe(403);
+    expect((await rest('/_audit-trail/accounts/1')).status).toBe(200);
+    expect((await fetch(`${base}/forest/_audit-trail/accounts/1?timezone=UTC`)).status).toBe(401);
+  });
+
+  it('advertises canUseAuditTrail in the capabilities', async () => {
+    const answer = await rest('/_internal/capabilities', adminToken, {
+      method: 'POST',
+      body: JSON.stringify({ collectionNames: [] }),
+    });
+    expect(answer.body?.agentCapabilities.canUseAuditTrail).toBe(true);
+  });
+
+  it('records an action that throws as action_failed, its writes rolled back', async () => {
+    const before = (await db().knex('accounts').where({ id: 1 }).first()).balance;
+    const action = await client.collection('accounts').action('Drain then fail', { recordId: 1 });
+    await expect(action.execute()).rejects.toThrow();
+    expect((await db().knex('accounts').where({ id: 1 }).first()).balance).toBe(before);
+    const { rows } = await client.auditTrail.history('accounts', 1);
+    expect(rows[0]).toMatchObject({ operation: 'action_failed', actionName: 'Drain then fail' });
+    expect(rows.filter((row) => row.correlationKey === rows[0]?.correlationKey)).toHaveLength(1);
   });
 });

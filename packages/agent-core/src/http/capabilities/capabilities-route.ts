@@ -71,7 +71,7 @@ export function mountInternalRoutes(router: Router, context: HttpContext): void 
         canUseProjectionViaHeader: true,
         canUseProjectionViaHeaderOnList: true,
         canUseMultipleFieldsProjectionOnRelation: true,
-        canUseAuditTrail: false,
+        canUseAuditTrail: context.services.options.auditTrail === true,
       },
       collections: dataSource.collections.filter((c) => wanted.has(c.name)).map(describeCollection),
     });
