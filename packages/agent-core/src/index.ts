@@ -246,7 +246,8 @@ export {
   type SearchReplacer,
   type SearchOptions,
 } from './customizer/decorators/search/search-collection';
-export { parseSearch, type SearchToken } from './customizer/decorators/search/search-query';
+export { parseSearch, type SearchToken } from './toolkit/search/search-query';
+export { buildSearchTree, type SearchField } from './toolkit/search/search-tree';
 export type { SegmentDefinition } from './customizer/decorators/segment/segment-collection';
 export type { BinaryMode } from './customizer/decorators/binary/binary-collection';
 

@@ -232,7 +232,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         'mountAiMcpServer() was already called on this agent.',
       );
     }
-    this.mcp = new McpServerMount(resolveMcpOptions(options), this.options.prefix);
+    this.mcp = new McpServerMount(resolveMcpOptions(options));
     return this;
   }
 

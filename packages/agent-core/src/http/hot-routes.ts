@@ -5,13 +5,13 @@ import { checkClientIp } from './ip-whitelist/ip-whitelist-guard';
 import type { EntrySteps } from './pipeline/entry';
 import type { HttpContext } from './request/http-context';
 import type { HttpRequest, HttpResponse } from './request/node-http';
-import { countRecords, getRecord, listRecords } from './routes/records';
+import { serveCount, serveGet, serveList } from './routes/records';
 
 /**
  * Serves the three hot data routes — `GET /{c}` (list), `GET /{c}/count` and `GET /{c}/{id}` —
  * straight from the request line, without express's routers: one pass over the path, the stages
  * of §1.5 that apply to a GET in their order (CORS, access log, session check, IP whitelist), then
- * the route's handler; errors go to the same translator as every other route. Returns `false`,
+ * the route's adapter (the same function express calls, over the same operation); errors go to the same translator as every other route. Returns `false`,
  * having done nothing, for every other request (another method, another path, a path express
  * would read differently: empty or odd segments, undecodable escapes), which the express
  * pipeline then serves as before. They use node's request and response API only: the standalone
@@ -50,9 +50,9 @@ export function createHotRoutes(
     try {
       checkSession(request);
       if (ipWhitelist) checkClientIp(ipWhitelist, request);
-      if (route === LIST) await listRecords(context, request, response, name);
-      else if (route === COUNT) await countRecords(context, request, response, name);
-      else await getRecord(context, request, response, name, id);
+      if (route === LIST) await serveList(context, request, response, name);
+      else if (route === COUNT) await serveCount(context, request, response, name);
+      else await serveGet(context, request, response, name, id);
     } catch (error) {
       translateError(error, request, response);
     }

@@ -12,6 +12,9 @@ import { createAgent } from '../agent/create-agent';
 import { MCP_TOOL_NAMES, type McpServerOptions } from './mcp-options';
 import { connectWithOAuth } from './test-fixtures/mcp-oauth-client';
 
+// Each test starts an agent and logs in with OAuth: seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 const ENV_SECRET = 'ef'.repeat(32);
 const AUTH_SECRET = 'mcp-controls-auth-secret';
 

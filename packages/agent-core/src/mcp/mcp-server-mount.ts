@@ -2,14 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type RequestHandler } from 'express';
 
-import { PermissionChecker } from '../http/permissions/permission-checker';
 import type { AgentServices } from '../platform/agent-services';
 import type { PlatformHttpClient } from '../platform/platform-http-client';
 import { generateSchema } from '../schema/schema-generator';
 import type { SchemaCollection } from '../schema/schema-json';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
-import { AgentDispatcher } from './agent-dispatcher';
+import { createOperationContext, type OperationContext } from '../operations/context';
+import { AgentOperations } from './agent-operations';
 import type { ResolvedMcpOptions } from './mcp-options';
 import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
@@ -27,27 +27,20 @@ export interface McpStartContext {
 
 /**
  * The MCP server of an agent (`agent.mountAiMcpServer`): its routes are served at the agent's
- * origin root ({@link wrap}) or on their own port, and its tools call the agent's current
- * router in memory as the MCP token's user.
+ * origin root ({@link wrap}) or on their own port, and its tools run the current agent's
+ * operations (`src/operations/`) in memory as the MCP token's user.
  */
 export class McpServerMount {
-  private router: RequestHandler | null = null;
   private services: AgentServices | null = null;
   private routes: RequestHandler | null = null;
   private server: Server | null = null;
-  private readonly dispatch: AgentDispatcher;
   private readonly schemas = new WeakMap<DataSource, Promise<SchemaCollection[]>>();
-  private readonly checkers = new WeakMap<AgentServices, PermissionChecker>();
+  private readonly operations = new WeakMap<AgentServices, OperationContext>();
   private environmentUrl: Promise<string | null> | null = null;
   private platform: PlatformHttpClient | null = null;
   private readonly uploads = new UploadStore();
 
-  constructor(
-    readonly options: ResolvedMcpOptions,
-    prefix: string,
-  ) {
-    this.dispatch = new AgentDispatcher(() => this.router, prefix);
-  }
+  constructor(readonly options: ResolvedMcpOptions) {}
 
   /** The port of the standalone MCP server once listening, else `null`. */
   get listeningPort(): number | null {
@@ -56,11 +49,10 @@ export class McpServerMount {
   }
 
   /**
-   * Serves the agent `router` built for `services`: tools call it from now on. Returns the
+   * Serves the agent `router` built for `services`: tools run its operations from now on. Returns the
    * handler to serve at the origin: the MCP routes ahead of the router (unless standalone).
    */
   wrap(router: RequestHandler, services: AgentServices): RequestHandler {
-    this.router = router;
     this.services = services;
     if (this.options.standalone) return router;
     return (request, response, next) => {
@@ -85,7 +77,6 @@ export class McpServerMount {
       options.allowedOAuthClients,
     );
     this.environmentUrl = null;
-    await this.dispatch.open();
     // Loaded here, not at import: the MCP SDK costs ~24 MB of memory to agents that never
     // mount the MCP server.
     const { createMcpRouter } = await import('./mcp-http-router');
@@ -95,7 +86,7 @@ export class McpServerMount {
       serverUrl: context.serverUrl,
       publicUrl: (request) => this.publicUrl(request, platform),
       tools: enabledTools(options.enabledTools),
-      openContext: (claims, token) => this.openContext(claims, token),
+      openContext: (claims) => this.openContext(claims),
       logger: context.logger,
       maxUploadBytes: options.maxUploadBytes,
     });
@@ -118,11 +109,9 @@ export class McpServerMount {
   /** Stops serving the MCP routes (and closes the standalone server). */
   async stop(): Promise<void> {
     this.routes = null;
-    this.router = null;
     this.platform = null;
     this.services = null;
     this.uploads.clear();
-    await this.dispatch.close();
     const server = this.server;
     this.server = null;
     if (!server) return;
@@ -141,7 +130,7 @@ export class McpServerMount {
     return (await this.environmentUrl) ?? `${request.protocol}://${request.get('host')}`;
   }
 
-  private async openContext(claims: McpAccessClaims, token: string): Promise<ToolContext> {
+  private async openContext(claims: McpAccessClaims): Promise<ToolContext> {
     const { services, platform } = this;
     if (!services || !platform) throw new Error('The agent is not running.');
     let schema = this.schemas.get(services.dataSource);
@@ -149,11 +138,12 @@ export class McpServerMount {
       schema = generateSchema(services.dataSource, services.options).then((s) => s.collections);
       this.schemas.set(services.dataSource, schema);
     }
-    let checker = this.checkers.get(services);
-    if (!checker) {
-      checker = new PermissionChecker(services.permissions);
-      this.checkers.set(services, checker);
+    let operations = this.operations.get(services);
+    if (!operations) {
+      operations = createOperationContext(services);
+      this.operations.set(services, operations);
     }
+    const checker = operations.permissions;
     const visible = new Map<string, SchemaCollection>();
     for (const collection of await schema) {
       if (await checker.hasCollectionRight(claims, collection.name, 'browse')) {
@@ -164,7 +154,7 @@ export class McpServerMount {
       claims,
       collections: visible,
       services,
-      call: (call) => this.dispatch.call({ ...call, token }),
+      agent: new AgentOperations(operations, claims),
       requestApproval: (request) =>
         requestApproval(platform, claims.serverToken, claims.renderingId, request),
       uploads: this.uploads,

@@ -180,7 +180,7 @@ export async function aggregateRecords(
   options: TranslationOptions,
 ): Promise<AggregateResult[]> {
   const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models);
+  const tree = filterCondition(filter, model, environment.models, options.timezone);
   validateCondition(context, tree);
   const recorder = new ConditionRecorder();
   const shape = environment.statements

@@ -148,7 +148,7 @@ export async function listRecords(
   options: TranslationOptions,
 ): Promise<RecordData[]> {
   const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models);
+  const tree = filterCondition(filter, model, environment.models, options.timezone);
   validateCondition(context, tree);
   const page = pageBindings(environment, filter.page);
 

@@ -19,7 +19,7 @@ export function restrictToFilter(
   filter: Filter | null,
   options: TranslationOptions,
 ): Knex.QueryBuilder {
-  const tree = filterCondition(filter, model, environment.models);
+  const tree = filterCondition(filter, model, environment.models, options.timezone);
   const probe = new QueryContext(environment, model);
   validateCondition(probe, tree);
   if (!probe.hasJoins) {

@@ -5,26 +5,15 @@ import { actionSlug } from '../../schema/action-schema-generator';
 import type { ActionResult } from '../../toolkit/action/action-result';
 import { UnprocessableError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
+import { changeActionForm, loadActionForm, searchActionForm } from '../../operations/action-form';
+import type { ActionTarget } from '../../operations/action-selection';
+import { type ExecuteActionRequest, executeAction } from '../../operations/execute-action';
 import { HttpForbiddenError, NotFoundError } from '../errors/http-errors';
-import { readSelection, selectionTree, type Selection } from '../query/selection';
-import { reportActivity } from '../request/activity-log';
-import { buildFilter } from '../request/build-filter';
-import { type DataRequest, findCollection, openDataRequest } from '../request/data-request';
+import type { FlatQuery } from '../query/query-string';
+import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import { parentRestriction } from '../routes/relations';
-import { type ActionSelection, authorizeExecution, canTrigger } from './action-authorization';
-import {
-  decodeValues,
-  decodeWireFields,
-  encodeFormAnswer,
-  flattenFields,
-  type WireField,
-} from './form-values';
-
-interface ResolvedAction {
-  collection: Collection;
-  name: string;
-}
+import { actionRecords, readActionSelection, wireFields } from './action-request';
+import { decodeWireFields, encodeFormAnswer } from './form-values';
 
 /**
  * The slug → action map of each collection for the unsafe endpoint; two actions of a collection
@@ -56,14 +45,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Action routes of agent-http-protocol §9 (execute and the load/change/search hooks). */
+/**
+ * Action routes of agent-http-protocol §9 (execute and the load/change/search hooks): adapters
+ * over `src/operations/` (action-form, execute-action).
+ */
 export function mountActionRoutes(router: Router, context: HttpContext): void {
   const { options } = context.services;
   const unsafeIndex = options.useUnsafeActionEndpoint
     ? buildUnsafeSlugIndex(context.services.dataSource.collections)
     : null;
 
-  const resolve = (request: Request): ResolvedAction => {
+  const resolve = (request: Request): ActionTarget => {
     const { collectionName, slug } = request.params as Record<string, string>;
     const collection = findCollection(context, collectionName as string);
     let name: string | undefined;
@@ -89,7 +81,13 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
   router.post(base, async (request, response) => {
     const action = resolve(request);
     const data = openDataRequest(context, request, response);
-    await execute(data, response, action, request.body);
+    const result = await executeAction(
+      context,
+      data,
+      action,
+      readExecution(action, request.body, data.query),
+    );
+    sendResult(response, result);
   });
 
   router.post(`${base}/hooks/:hook`, async (request, response) => {
@@ -99,56 +97,57 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     if (hook !== 'load' && hook !== 'change' && hook !== 'search') {
       throw new NotFoundError(`Unknown action hook '${hook}': expected load, change or search`);
     }
-    if (!(await canTrigger(data, action.collection, action.name))) {
-      throw new HttpForbiddenError("You don't have permission to trigger this action.");
-    }
-    const selection = readActionSelection(action, request.body, data);
-    const { scoped } = await selectionFilters(data, action, selection);
-    const { collection, name } = action;
-    const attributes = selection.attributes;
+    const { collection } = action;
+    const read = () => readActionSelection(action, request.body, data.query);
     if (hook === 'load') {
-      const values = isObject(attributes.values) ? attributes.values : {};
-      const form = await collection.getForm(data.caller, name, {}, scoped, {});
-      const decoded =
-        Object.keys(values).length > 0 ? decodeValues(collection, form, values) : undefined;
-      const elements = decoded
-        ? await collection.getForm(data.caller, name, decoded, scoped, {})
-        : form;
-      response.json(encodeFormAnswer(collection, elements));
-      return;
-    }
-    const fields = Array.isArray(attributes.fields) ? (attributes.fields as WireField[]) : [];
-    const values = decodeWireFields(collection, fields);
-    if (hook === 'change') {
-      const changedField =
-        typeof attributes.changed_field === 'string' ? attributes.changed_field : null;
-      const elements = await collection.getForm(data.caller, name, values, scoped, {
-        changedField,
+      const elements = await loadActionForm(context, data, action, () => {
+        const selection = read();
+        const { values } = selection.attributes;
+        return {
+          records: actionRecords(action, selection),
+          values: isObject(values) ? values : {},
+        };
       });
       response.json(encodeFormAnswer(collection, elements));
       return;
     }
-    const searchField =
-      typeof attributes.search_field === 'string' ? attributes.search_field : null;
-    const searched = fields.find((field) => field?.field === searchField);
-    const searchValue = typeof searched?.searchValue === 'string' ? searched.searchValue : null;
-    const elements = await collection.getForm(data.caller, name, values, scoped, {
-      searchField,
-      searchValue,
+    if (hook === 'change') {
+      const elements = await changeActionForm(context, data, action, () => {
+        const selection = read();
+        const { attributes } = selection;
+        return {
+          records: actionRecords(action, selection),
+          values: decodeWireFields(collection, wireFields(attributes)),
+          changedField:
+            typeof attributes.changed_field === 'string' ? attributes.changed_field : null,
+        };
+      });
+      response.json(encodeFormAnswer(collection, elements));
+      return;
+    }
+    const field = await searchActionForm(context, data, action, () => {
+      const selection = read();
+      const { attributes } = selection;
+      const fields = wireFields(attributes);
+      const searchField =
+        typeof attributes.search_field === 'string' ? attributes.search_field : null;
+      const searched = fields.find((candidate) => candidate?.field === searchField);
+      return {
+        records: actionRecords(action, selection),
+        values: decodeWireFields(collection, fields),
+        searchField,
+        searchValue: typeof searched?.searchValue === 'string' ? searched.searchValue : null,
+      };
     });
-    const field = flattenFields(elements).find((candidate) => candidate.id === searchField);
-    if (!field)
-      throw new ValidationError(`The form has no field '${String(searchField)}' to search`);
     response.json({ fields: encodeFormAnswer(collection, [field]).fields, layout: [] });
   });
 
-  async function execute(
-    data: DataRequest,
-    response: Response,
-    action: ResolvedAction,
+  /** Reads an execution request: refuses a forged requester, verifies a signed approval. */
+  function readExecution(
+    action: ActionTarget,
     rawBody: unknown,
-  ): Promise<void> {
-    const { collection, name } = action;
+    query: FlatQuery,
+  ): ExecuteActionRequest {
     const rawAttributes =
       isObject(rawBody) && isObject(rawBody.data) ? rawBody.data.attributes : undefined;
     if (isObject(rawAttributes) && 'requester_id' in rawAttributes)
@@ -157,60 +156,15 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     const signed = isObject(rawAttributes) ? rawAttributes.signed_approval_request : undefined;
     if (typeof signed === 'string' && signed !== '')
       body = verifySignedApproval(signed, options.envSecret);
-    const selection = readActionSelection(action, body, data);
+    const selection = readActionSelection(action, body, query);
     const requester = selection.attributes.requester_id;
-    const requesterId = requester === undefined || requester === null ? null : Number(requester);
-    const filters = await selectionFilters(data, action, selection);
-    await authorizeExecution(data, collection, name, filters, requesterId);
-    const form = await collection.getForm(data.caller, name, undefined, filters.scoped, {
-      includeHiddenFields: true,
-    });
-    const rawValues = isObject(selection.attributes.values) ? selection.attributes.values : {};
-    const values = decodeValues(collection, form, rawValues);
-    const result = await collection.execute(data.caller, name, values, filters.scoped);
-    reportActivity(
-      data,
-      'action',
-      collection.name,
-      selection.ids.map((id) => id.map(String).join('|')),
-      name,
-    );
-    sendResult(response, result);
+    const { values } = selection.attributes;
+    return {
+      records: actionRecords(action, selection),
+      values: isObject(values) ? values : {},
+      requesterId: requester === undefined || requester === null ? null : Number(requester),
+    };
   }
-
-  function readActionSelection(
-    action: ResolvedAction,
-    body: unknown,
-    data: DataRequest,
-  ): Selection {
-    const scope = action.collection.schema.actions[action.name]?.scope;
-    const selection = readSelection(action.collection, withIds(body), data.query);
-    return scope === 'Global'
-      ? { ...selection, ids: [], allRecords: true, excludedIds: [] }
-      : selection;
-  }
-
-  async function selectionFilters(
-    data: DataRequest,
-    action: ResolvedAction,
-    selection: Selection,
-  ): Promise<ActionSelection> {
-    const extra = [selectionTree(action.collection, selection)];
-    if (selection.parent) extra.push(await parentRestriction(data, selection.parent));
-    const scoped = await buildFilter(data, action.collection, selection.parameters, extra);
-    const unscoped = await buildFilter(data, action.collection, selection.parameters, extra, {
-      withScope: false,
-    });
-    return { scoped, unscoped };
-  }
-}
-
-/** Hook bodies of global actions may omit `ids`; an empty list is what they mean. */
-function withIds(body: unknown): unknown {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.attributes)) return body;
-  const attributes = body.data.attributes;
-  if (attributes.ids !== undefined || attributes.all_records === true) return body;
-  return { ...body, data: { ...body.data, attributes: { ...attributes, ids: [] } } };
 }
 
 function verifySignedApproval(token: string, envSecret: string | undefined): unknown {

@@ -11,7 +11,8 @@ export function toSnakeCase(operator: string): string {
   return operator.replace(/(?!^)([A-Z])/g, '_$1').toLowerCase();
 }
 
-function describeCollection(collection: Collection) {
+/** One collection in the capabilities answer (§11). */
+export function describeCollectionCapabilities(collection: Collection) {
   const fields: Record<string, unknown>[] = [];
   for (const [name, field] of Object.entries(collection.schema.fields)) {
     if (field.type === 'Column') {
@@ -73,7 +74,7 @@ export function mountInternalRoutes(router: Router, context: HttpContext): void 
         canUseMultipleFieldsProjectionOnRelation: true,
         canUseAuditTrail: context.services.options.auditTrail === true,
       },
-      collections: dataSource.collections.filter((c) => wanted.has(c.name)).map(describeCollection),
+      collections: dataSource.collections.filter((c) => wanted.has(c.name)).map(describeCollectionCapabilities),
     });
   });
 

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 
-import { NotFoundError } from '../errors/http-errors';
+import { renderCollectionChart, renderDataSourceChart } from '../../operations/render-chart';
 import { readQuery } from '../query/query-string';
 import { unpackRecordId } from '../serializer/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
@@ -27,27 +27,19 @@ function chartParameters(request: Request): Record<string, string> {
  * permission check beyond authentication (quirk 14).
  */
 export function mountApiChartRoutes(router: Router, context: HttpContext): void {
-  const { dataSource } = context.services;
-
   const dataSourceChart = async (request: Request, response: Response) => {
     const data = openDataRequest(context, request, response);
     const name = request.params.chartName as string;
-    if (!dataSource.schema.charts.includes(name)) {
-      throw new NotFoundError(`Chart '${name}' does not exist on the data source`);
-    }
-    return dataSource.renderChart(data.caller, name, chartParameters(request));
+    return renderDataSourceChart(context, data, name, chartParameters(request));
   };
 
   const collectionChart = async (request: Request, response: Response) => {
     const data = openDataRequest(context, request, response);
     const collection = findCollection(context, request.params.collectionName as string);
-    const name = request.params.chartName as string;
-    if (!collection.schema.charts.includes(name)) {
-      throw new NotFoundError(`Chart '${name}' does not exist on '${collection.name}'`);
-    }
-    const parameters = chartParameters(request);
-    const recordId = unpackRecordId(collection, parameters.record_id);
-    return collection.renderChart(data.caller, name, recordId, parameters);
+    return renderCollectionChart(data, collection, request.params.chartName as string, () => {
+      const parameters = chartParameters(request);
+      return { recordId: unpackRecordId(collection, parameters.record_id), parameters };
+    });
   };
 
   router.post('/_charts/:chartName', async (request, response) => {

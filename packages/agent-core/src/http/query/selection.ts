@@ -4,7 +4,7 @@ import type { ConditionTree } from '../../toolkit/query/condition-tree/condition
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
 import type { CompositeId } from '../../toolkit/record/record-utils';
 import { unpackRecordId } from '../serializer/record-id';
-import type { FilterParameters } from '../request/build-filter';
+import type { FilterParameters } from '../../operations/filter';
 import type { FlatQuery } from './query-string';
 
 /** A selection of records read from a bulk body (§6.9). */

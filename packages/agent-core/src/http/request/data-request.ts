@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
+import type { OperationCaller } from '../../operations/context';
 import type { Caller } from '../../toolkit/caller';
-import type { Collection } from '../../toolkit/interfaces/collection';
 import { getSessionClaims } from '../auth/authenticate';
-import type { SessionClaims } from '../auth/session-token';
-import { NotFoundError } from '../errors/http-errors';
 import { type FlatQuery, readQuery } from '../query/query-string';
 import { parseTimezone } from '../query/timezone';
 import type { HttpContext } from './http-context';
 import type { HttpRequest, HttpResponse } from './node-http';
 
-/** One authenticated data request: who calls, in which time zone, with which parameters. */
-export interface DataRequest {
+/**
+ * One authenticated data request: who calls (an operation's caller), in which time zone, with
+ * which parameters.
+ */
+export interface DataRequest extends OperationCaller {
   readonly context: HttpContext;
-  readonly claims: SessionClaims;
-  readonly caller: Caller;
   readonly query: FlatQuery;
   readonly request: HttpRequest;
 }
@@ -69,9 +68,4 @@ function decodeSafely(value: string): string {
   }
 }
 
-/** The collection a route names; an unknown name is a 404 that says so. */
-export function findCollection(context: HttpContext, name: string): Collection {
-  const collection = context.collections.get(name);
-  if (!collection) throw new NotFoundError(`Collection '${name}' does not exist`);
-  return collection;
-}
+export { findCollection } from '../../operations/context';

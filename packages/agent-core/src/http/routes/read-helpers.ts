@@ -1,6 +1,4 @@
 import type { Collection } from '../../toolkit/interfaces/collection';
-import { Aggregation } from '../../toolkit/query/aggregation';
-import type { Filter } from '../../toolkit/query/filter';
 import type { Projection } from '../../toolkit/query/projection';
 import { createPerCollectionCache } from '../cache/per-collection-cache';
 import { defaultProjection, readRequestedProjection, withPrimaryKeys } from '../query/projection';
@@ -28,16 +26,3 @@ export function readProjection(
 
 /** Each distinct requested projection is computed once per collection (they are not mutated). */
 const projectionCache = createPerCollectionCache<Projection>();
-
-const COUNT = new Aggregation({ operation: 'Count' });
-
-/** `{count}` for a countable collection, else the disabled-count answer of §8.2. */
-export async function countAnswer(
-  data: DataRequest,
-  collection: Collection,
-  filter: Filter,
-): Promise<{ count: number } | { meta: { count: 'deactivated' } }> {
-  if (!collection.schema.countable) return { meta: { count: 'deactivated' } };
-  const [row] = await collection.aggregate(data.caller, filter, COUNT);
-  return { count: Number(row?.value ?? 0) };
-}

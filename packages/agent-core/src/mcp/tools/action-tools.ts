@@ -61,14 +61,6 @@ function findAction(collection: SchemaCollection, name: string): SchemaAction {
   return action;
 }
 
-/** The endpoint of an action, relative to the agent's prefix. */
-function actionPath(context: ToolContext, action: SchemaAction): string {
-  const prefix = context.services.options.prefix.replace(/\/+$/, '');
-  return action.endpoint.startsWith(`${prefix}/`)
-    ? action.endpoint.slice(prefix.length)
-    : action.endpoint;
-}
-
 function isEmpty(value: unknown): boolean {
   return (
     value === undefined ||
@@ -92,20 +84,15 @@ async function loadForm(
   ids: string[],
   values: Record<string, unknown>,
 ): Promise<LoadedForm> {
-  const answer = await context.call({
-    method: 'POST',
-    path: `${actionPath(context, action)}/hooks/load`,
-    query: { timezone: 'UTC' },
-    body: {
-      data: {
-        type: 'action-requests',
-        attributes: {
-          collection_name: collection.name,
-          ids,
-          values,
-          all_records: false,
-          all_records_ids_excluded: [],
-        },
+  const answer = await context.agent.loadActionForm(collection.name, action.name, {
+    data: {
+      type: 'action-requests',
+      attributes: {
+        collection_name: collection.name,
+        ids,
+        values,
+        all_records: false,
+        all_records_ids_excluded: [],
       },
     },
   });
@@ -205,22 +192,17 @@ export const executeActionTool = defineTool({
         `"${action.name}" needs values for the required fields ${missing.map((name) => `"${name}"`).join(', ')}.`,
       );
     }
-    const answer = await context.call({
-      method: 'POST',
-      path: actionPath(context, action),
-      query: { timezone: 'UTC' },
-      body: {
-        data: {
-          type: 'custom-action-requests',
-          attributes: {
-            collection_name: collection.name,
-            ids,
-            values: form.values,
-            all_records: false,
-            all_records_ids_excluded: [],
-            smart_action_id: action.id,
-            signed_approval_request: null,
-          },
+    const answer = await context.agent.executeAction(collection.name, action.name, {
+      data: {
+        type: 'custom-action-requests',
+        attributes: {
+          collection_name: collection.name,
+          ids,
+          values: form.values,
+          all_records: false,
+          all_records_ids_excluded: [],
+          smart_action_id: action.id,
+          signed_approval_request: null,
         },
       },
     });

@@ -29,13 +29,9 @@ export const describeCollectionTool = defineTool({
   input: (names) => ({ collectionName: collectionNameInput(names) }),
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
-    const capabilities = expectSuccess(
-      await context.call({
-        method: 'POST',
-        path: '/_internal/capabilities',
-        body: { collectionNames: [collection.name] },
-      }),
-    ) as { collections?: { fields?: { name: string; operators?: string[] }[] }[] };
+    const capabilities = expectSuccess(await context.agent.capabilities([collection.name])) as {
+      collections?: { fields?: { name: string; operators?: string[] }[] }[];
+    };
     const operators = new Map(
       (capabilities.collections?.[0]?.fields ?? []).map((field) => [
         field.name,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import type { SchemaCollection } from '../../schema/schema-json';
+import type { AgentAnswer, ReadQuery } from '../agent-operations';
 import { recordsFromDocument } from './json-api-records';
 import {
   type ToolContext,
@@ -31,9 +32,9 @@ type ReadInput = {
 };
 
 /** The query string of a read (agent-http-protocol §6) from a tool's reading options. */
-function readQuery(collection: string, input: ReadInput): Record<string, string | undefined> {
+function readQuery(collection: string, input: ReadInput): ReadQuery {
   const pagination = input.pagination ?? { size: 15, number: 1 };
-  const query: Record<string, string | undefined> = {
+  const query: ReadQuery = {
     timezone: 'UTC',
     'page[size]': String(pagination.size),
     'page[number]': String(pagination.number),
@@ -67,14 +68,16 @@ function sortHint(collection: SchemaCollection) {
       : '';
 }
 
+/** Reads a page and, with `count`, the total, through `read` and `total` (list or related). */
 async function readPage(
   context: ToolContext,
-  path: string,
-  query: Record<string, string | undefined>,
+  read: (query: ReadQuery) => Promise<AgentAnswer>,
+  total: (query: ReadQuery) => Promise<AgentAnswer>,
+  query: ReadQuery,
   collection: SchemaCollection,
   count: boolean,
 ) {
-  const answer = await context.call({ method: 'GET', path, query });
+  const answer = await read(query);
   const records = recordsFromDocument(
     expectSuccess(answer, sortHint(collection)),
     schemaFieldNames(context),
@@ -86,13 +89,12 @@ async function readPage(
     'page[number]': undefined,
     sort: undefined,
   };
-  const counted = expectSuccess(
-    await context.call({ method: 'GET', path: `${path}/count`, query: countQuery }),
-  ) as { count?: number; meta?: { count?: unknown } };
+  const counted = expectSuccess(await total(countQuery)) as {
+    count?: number;
+    meta?: { count?: unknown };
+  };
   return { records, totalCount: counted.count ?? counted.meta?.count ?? null };
 }
-
-const segment = (value: string | number) => encodeURIComponent(String(value));
 
 /** `list`: a page of a collection's records, with optional total (protocol §16.6). */
 export const listTool = defineTool({
@@ -110,7 +112,8 @@ export const listTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     return readPage(
       context,
-      `/${segment(collection.name)}`,
+      (query) => context.agent.list(collection.name, query),
+      (query) => context.agent.count(collection.name, query),
       readQuery(collection.name, input as ReadInput),
       collection,
       input.enableCount,
@@ -139,10 +142,11 @@ export const listRelatedTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const relation = findToManyRelation(collection, input.relationName);
     const target = findCollection(context, targetOf(relation));
-    const path = `/${segment(collection.name)}/${segment(packId(input.parentRecordId))}/relationships/${segment(relation.field)}`;
+    const parentId = packId(input.parentRecordId);
     return readPage(
       context,
-      path,
+      (query) => context.agent.listRelated(collection.name, parentId, relation.field, query),
+      (query) => context.agent.countRelated(collection.name, parentId, relation.field, query),
       readQuery(target.name, input as ReadInput),
       target,
       input.enableCount,

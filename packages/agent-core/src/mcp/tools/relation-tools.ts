@@ -10,8 +10,6 @@ import {
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput } from './tool-inputs';
 
-const segment = (value: string | number) => encodeURIComponent(String(value));
-
 const relationInputs = (names: readonly string[]) => ({
   collectionName: collectionNameInput(names),
   relationName: z.string().min(1).describe('A to-many relation of the collection'),
@@ -32,12 +30,12 @@ export const associateTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const relation = findToManyRelation(collection, input.relationName);
     const target = packId(input.targetRecordId);
-    const answer = await context.call({
-      method: 'POST',
-      path: `/${segment(collection.name)}/${segment(packId(input.parentRecordId))}/relationships/${segment(relation.field)}`,
-      query: { timezone: 'UTC' },
-      body: { data: [{ id: target, type: targetOf(relation) }] },
-    });
+    const answer = await context.agent.associate(
+      collection.name,
+      packId(input.parentRecordId),
+      relation.field,
+      target,
+    );
     expectSuccess(answer);
     return {
       success: true,
@@ -64,11 +62,11 @@ export const dissociateTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const relation = findToManyRelation(collection, input.relationName);
     const ids = input.targetRecordIds.map(packId);
-    const answer = await context.call({
-      method: 'DELETE',
-      path: `/${segment(collection.name)}/${segment(packId(input.parentRecordId))}/relationships/${segment(relation.field)}`,
-      query: { timezone: 'UTC' },
-      body: {
+    const answer = await context.agent.dissociate(
+      collection.name,
+      packId(input.parentRecordId),
+      relation.field,
+      {
         data: {
           type: 'action-requests',
           attributes: {
@@ -79,7 +77,7 @@ export const dissociateTool = defineTool({
           },
         },
       },
-    });
+    );
     expectSuccess(answer);
     return {
       success: true,

@@ -1,7 +1,7 @@
 import type { SessionClaims } from '../../http/auth/session-token';
 import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
-import type { AgentAnswer, AgentCall } from '../agent-dispatcher';
+import type { AgentAnswer, AgentOperations } from '../agent-operations';
 import type { ApprovalRequest } from '../platform-approvals';
 import type { UploadStore } from './upload-store';
 
@@ -12,8 +12,8 @@ export interface ToolContext {
   /** The collections of the published schema the caller may browse, by name. */
   readonly collections: ReadonlyMap<string, SchemaCollection>;
   readonly services: AgentServices;
-  /** Calls the agent's REST interface as the caller. */
-  call(call: Omit<AgentCall, 'token'>): Promise<AgentAnswer>;
+  /** The agent's operations, run in memory as the caller. */
+  readonly agent: AgentOperations;
   /** Files an approval request on the platform as the caller; resolves its id. */
   requestApproval(request: ApprovalRequest): Promise<string>;
   /** The files uploaded with `uploadActionFile`. */

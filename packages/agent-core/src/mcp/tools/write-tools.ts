@@ -13,8 +13,6 @@ import {
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
 
-const segment = (value: string | number) => encodeURIComponent(String(value));
-
 /**
  * The JSON:API resource of a write: column values as attributes, to-one relations (given as the
  * target's id) as relationships. To-many relations are refused: `associate` links them.
@@ -71,12 +69,10 @@ export const createTool = defineTool({
   }),
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
-    const answer = await context.call({
-      method: 'POST',
-      path: `/${segment(collection.name)}`,
-      query: { timezone: 'UTC' },
-      body: resource(collection, input.attributes),
-    });
+    const answer = await context.agent.create(
+      collection.name,
+      resource(collection, input.attributes),
+    );
     return {
       record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
     };
@@ -100,12 +96,11 @@ export const updateTool = defineTool({
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
     const id = packId(input.recordId);
-    const answer = await context.call({
-      method: 'PUT',
-      path: `/${segment(collection.name)}/${segment(id)}`,
-      query: { timezone: 'UTC' },
-      body: resource(collection, input.attributes, id),
-    });
+    const answer = await context.agent.update(
+      collection.name,
+      id,
+      resource(collection, input.attributes, id),
+    );
     return {
       record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
     };
@@ -128,19 +123,14 @@ export const deleteTool = defineTool({
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
     const ids = input.recordIds.map(packId);
-    const answer = await context.call({
-      method: 'DELETE',
-      path: `/${segment(collection.name)}`,
-      query: { timezone: 'UTC' },
-      body: {
-        data: {
-          type: 'action-requests',
-          attributes: {
-            collection_name: collection.name,
-            ids,
-            all_records: false,
-            all_records_ids_excluded: [],
-          },
+    const answer = await context.agent.delete(collection.name, {
+      data: {
+        type: 'action-requests',
+        attributes: {
+          collection_name: collection.name,
+          ids,
+          all_records: false,
+          all_records_ids_excluded: [],
         },
       },
     });

@@ -2,7 +2,7 @@ import { buildBookshop, makeCaller } from '../../../../test/fixtures';
 import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
 import { Projection } from '../../../toolkit/query/projection';
 import { Sort } from '../../../toolkit/query/sort';
-import { parseSearch } from './search-query';
+import { parseSearch } from '../../../toolkit/search/search-query';
 
 const caller = makeCaller();
 const sort = new Sort({ field: 'id', ascending: true });

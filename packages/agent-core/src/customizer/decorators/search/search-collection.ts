@@ -11,8 +11,7 @@ import type { CollectionSchema } from '../../../toolkit/schema/collection-schema
 import type { ColumnSchema } from '../../../toolkit/schema/field-schema';
 import { CollectionCustomizationContext } from '../../context/customization-context';
 import { CollectionDecorator } from '../collection-decorator';
-import { searchCondition } from './search-conditions';
-import { parseSearch } from './search-query';
+import { buildSearchTree } from '../../../toolkit/search/search-tree';
 
 /** Options of the default search tree builder. */
 export interface SearchOptions {
@@ -44,8 +43,6 @@ export type SearchReplacer = (
   extended: boolean,
   context: SearchContext,
 ) => ConditionTree | PlainConditionTree | null | Promise<ConditionTree | PlainConditionTree | null>;
-
-const normalize = (name: string) => name.toLowerCase().replace(/[-_]/g, '').replace(/\./g, ':');
 
 /**
  * Layer 13 — search. A non-blank search is turned into a condition tree (by `replaceSearch` or
@@ -132,33 +129,11 @@ export class SearchCollectionDecorator extends CollectionDecorator {
   }
 
   private buildTree(caller: Caller, text: string, options: SearchOptions): ConditionTree | null {
-    const fields = this.searchFields(options);
-    const allFields = this.searchFields({ extended: true });
-    const groups = parseSearch(text).map((tokens) =>
-      tokens.map((token) => {
-        let targets = fields;
-        if (token.field) {
-          const wanted = normalize(token.field);
-          const matching = allFields.filter(([name]) => normalize(name) === wanted);
-          if (matching.length) targets = matching;
-        }
-        const value =
-          token.field && targets === fields ? `${token.field}:${token.text}` : token.text;
-        const conditions = targets
-          .map(([name, column]) =>
-            searchCondition(name, column, value, token.negated, token.quoted, caller.timezone),
-          )
-          .filter((condition): condition is PlainConditionTree => condition !== null);
-        if (token.negated)
-          return conditions.length ? toConditionTree({ aggregator: 'And', conditions }) : null;
-        return conditions.length
-          ? toConditionTree({ aggregator: 'Or', conditions })
-          : ConditionTreeFactory.MatchNone;
-      }),
-    );
-    return (
-      ConditionTreeFactory.union(groups.map((group) => ConditionTreeFactory.intersect(group))) ??
-      null
+    return buildSearchTree(
+      text,
+      this.searchFields(options),
+      this.searchFields({ extended: true }),
+      caller.timezone,
     );
   }
 }

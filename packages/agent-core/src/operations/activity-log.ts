@@ -1,5 +1,5 @@
-import type { AgentActivityAction } from '../../platform/agent-services';
-import type { DataRequest } from './data-request';
+import type { AgentActivityAction } from '../platform/agent-services';
+import type { OperationCaller, OperationContext } from './context';
 
 const WRITES: ReadonlySet<AgentActivityAction> = new Set(['create', 'update', 'delete', 'action']);
 
@@ -22,18 +22,19 @@ function defaultLabel(action: AgentActivityAction, collectionName: string | null
  * default label with the other logs of its action and collection.
  */
 export function reportActivity(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   action: AgentActivityAction,
   collectionName: string | null,
   recordIds: readonly string[] = [],
   label?: string,
 ): void {
-  data.context.services.activityLogs.record({
+  context.services.activityLogs.record({
     type: WRITES.has(action) ? 'write' : 'read',
     action,
     label: label ?? defaultLabel(action, collectionName),
-    userId: data.claims.id,
-    renderingId: data.claims.renderingId ?? null,
+    userId: who.claims.id,
+    renderingId: who.claims.renderingId ?? null,
     collectionName,
     recordIds: [...recordIds],
   });

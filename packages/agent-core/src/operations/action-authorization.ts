@@ -1,18 +1,18 @@
-import type { ActionRightsJson, RoleCondition } from '../../platform/permission-source';
-import type { Collection } from '../../toolkit/interfaces/collection';
-import { Aggregation } from '../../toolkit/query/aggregation';
-import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
-import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
-import type { Filter } from '../../toolkit/query/filter';
-import { parseConditionTreeJson } from '../query/filters';
-import { isRightGranted, rolesOf } from '../permissions/role-right';
-import type { DataRequest } from '../request/data-request';
+import type { ActionRightsJson, RoleCondition } from '../platform/permission-source';
+import type { Collection } from '../toolkit/interfaces/collection';
+import { Aggregation } from '../toolkit/query/aggregation';
+import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
+import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
+import type { Filter } from '../toolkit/query/filter';
+import { parseConditionTreeJson } from '../http/query/filters';
+import { isRightGranted, rolesOf } from '../http/permissions/role-right';
+import type { OperationCaller, OperationContext } from './context';
 import {
   ApprovalNotAllowedError,
   CustomActionRequiresApprovalError,
   CustomActionTriggerForbiddenError,
   InvalidActionConditionError,
-} from './action-errors';
+} from '../http/actions/action-errors';
 
 const COUNT = new Aggregation({ operation: 'Count' });
 
@@ -42,21 +42,26 @@ function stripSources(json: unknown): unknown {
   return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, stripSources(value)]));
 }
 
-async function count(data: DataRequest, collection: Collection, filter: Filter): Promise<number> {
-  const [row] = await collection.aggregate(data.caller, filter, COUNT);
+async function count(
+  who: OperationCaller,
+  collection: Collection,
+  filter: Filter,
+): Promise<number> {
+  const [row] = await collection.aggregate(who.caller, filter, COUNT);
   return Number(row?.value ?? 0);
 }
 
 async function matchesAll(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   filter: Filter,
   condition: unknown,
 ): Promise<boolean> {
   const tree = parseCondition(collection, condition);
-  const total = await count(data, collection, filter);
+  const total = await count(who, collection, filter);
   const matching = await count(
-    data,
+    who,
     collection,
     filter.override({ conditionTree: ConditionTreeFactory.intersect(filter.conditionTree, tree) }),
   );
@@ -64,7 +69,8 @@ async function matchesAll(
 }
 
 async function rolesAllowedToApprove(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   rights: ActionRightsJson,
   selection: ActionSelection,
@@ -73,7 +79,7 @@ async function rolesAllowedToApprove(
   const conditions = rights.userApprovalConditions ?? [];
   for (const roleId of rolesOf(rights.userApprovalEnabled) ?? []) {
     const condition = conditionOf(conditions, roleId);
-    if (!condition || (await matchesAll(data, collection, selection.unscoped, condition))) {
+    if (!condition || (await matchesAll(context, who, collection, selection.unscoped, condition))) {
       roles.add(roleId);
     }
   }
@@ -85,28 +91,29 @@ async function rolesAllowedToApprove(
  * approval requirement) or, when the request carries a verified `requesterId`, the approval path.
  */
 export async function authorizeExecution(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   actionName: string,
   selection: ActionSelection,
   requesterId: number | null,
 ): Promise<void> {
-  const rights = await data.context.permissions.getActionRights(collection.name, actionName);
+  const rights = await context.permissions.getActionRights(collection.name, actionName);
   if (rights === null) return;
   if (!rights) throw new CustomActionTriggerForbiddenError();
-  const user = await data.context.permissions.getUser(data.claims);
+  const user = await context.permissions.getUser(who.claims);
   const roleId = user?.roleId;
 
   if (requesterId !== null) {
     const right =
-      requesterId === data.claims.id ? rights.selfApprovalEnabled : rights.userApprovalEnabled;
+      requesterId === who.claims.id ? rights.selfApprovalEnabled : rights.userApprovalEnabled;
     const condition = conditionOf(rights.userApprovalConditions, roleId);
     const allowed =
       isRightGranted(right, roleId) &&
-      (!condition || (await matchesAll(data, collection, selection.unscoped, condition)));
+      (!condition || (await matchesAll(context, who, collection, selection.unscoped, condition)));
     if (!allowed) {
       throw new ApprovalNotAllowedError(
-        await rolesAllowedToApprove(data, collection, rights, selection),
+        await rolesAllowedToApprove(context, who, collection, rights, selection),
       );
     }
     return;
@@ -116,7 +123,7 @@ export async function authorizeExecution(
   const triggerCondition = conditionOf(rights.triggerConditions, roleId);
   if (
     triggerCondition &&
-    !(await matchesAll(data, collection, selection.scoped, triggerCondition))
+    !(await matchesAll(context, who, collection, selection.scoped, triggerCondition))
   ) {
     throw new CustomActionTriggerForbiddenError();
   }
@@ -125,7 +132,7 @@ export async function authorizeExecution(
   if (approvalCondition) {
     const tree = parseCondition(collection, approvalCondition);
     const matching = await count(
-      data,
+      who,
       collection,
       selection.scoped.override({
         conditionTree: ConditionTreeFactory.intersect(selection.scoped.conditionTree, tree),
@@ -134,19 +141,20 @@ export async function authorizeExecution(
     if (matching === 0) return;
   }
   throw new CustomActionRequiresApprovalError(
-    await rolesAllowedToApprove(data, collection, rights, selection),
+    await rolesAllowedToApprove(context, who, collection, rights, selection),
   );
 }
 
 /** Hooks only need the trigger right (§9.7); refused hooks are a plain 403 ForbiddenError. */
 export async function canTrigger(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   actionName: string,
 ): Promise<boolean> {
-  const rights = await data.context.permissions.getActionRights(collection.name, actionName);
+  const rights = await context.permissions.getActionRights(collection.name, actionName);
   if (rights === null) return true;
   if (!rights) return false;
-  const user = await data.context.permissions.getUser(data.claims);
+  const user = await context.permissions.getUser(who.claims);
   return isRightGranted(rights.triggerEnabled, user?.roleId);
 }

@@ -1,13 +1,16 @@
-import { UnprocessableError, ValidationError } from '../../toolkit/errors/canopy-error';
-import type { Collection } from '../../toolkit/interfaces/collection';
-import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
-import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
-import { Filter } from '../../toolkit/query/filter';
-import { HttpForbiddenError } from '../errors/http-errors';
-import { parseFilters } from '../query/filters';
-import type { DataRequest } from './data-request';
+import { HttpForbiddenError } from '../http/errors/http-errors';
+import { parseFilters } from '../http/query/filters';
+import { UnprocessableError, ValidationError } from '../toolkit/errors/canopy-error';
+import type { Collection } from '../toolkit/interfaces/collection';
+import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
+import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
+import { Filter } from '../toolkit/query/filter';
+import type { OperationCaller, OperationContext } from './context';
 
-/** The filtering parameters of a request (§6.1), from the query string or a subset query. */
+/**
+ * The filtering parameters of a request (§6.1), from the query string, a subset query or an MCP
+ * tool: `filters` is the wire condition tree (a JSON string or the parsed object).
+ */
 export interface FilterParameters {
   filters?: unknown;
   search?: unknown;
@@ -42,7 +45,8 @@ export function isTruthyFlag(value: unknown): boolean {
  * with `extra` trees (ids, parent links).
  */
 export async function buildFilter(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   parameters: FilterParameters,
   extra: readonly (ConditionTree | null)[] = [],
@@ -60,9 +64,9 @@ export async function buildFilter(
   }
   const tree = parseFilters(collection, parameters.filters);
   let scope =
-    options.withScope === false ? null : data.context.permissions.getScope(data.claims, collection);
+    options.withScope === false ? null : context.permissions.getScope(who.claims, collection);
   if (scope instanceof Promise) scope = await scope;
-  const liveQuerySegment = await readLiveQuerySegment(data, collection, parameters);
+  const liveQuerySegment = await readLiveQuerySegment(context, who, collection, parameters);
   return new Filter({
     conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra),
     search,
@@ -72,8 +76,33 @@ export async function buildFilter(
   });
 }
 
+/**
+ * The filter of an action's selection built once, with and without the caller's scope (the
+ * approval path checks conditions on the unscoped selection, §9.7): the request's parameters are
+ * parsed and the live query segment is read one time for both.
+ */
+export async function buildScopedAndUnscoped(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  parameters: FilterParameters,
+  extra: readonly (ConditionTree | null)[],
+): Promise<{ scoped: Filter; unscoped: Filter }> {
+  const unscoped = await buildFilter(context, who, collection, parameters, extra, {
+    withScope: false,
+  });
+  let scope = context.permissions.getScope(who.claims, collection);
+  if (scope instanceof Promise) scope = await scope;
+  const tree = parseFilters(collection, parameters.filters);
+  const scoped = scope
+    ? unscoped.override({ conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra) })
+    : unscoped;
+  return { scoped, unscoped };
+}
+
 async function readLiveQuerySegment(
-  data: DataRequest,
+  context: OperationContext,
+  who: OperationCaller,
   collection: Collection,
   parameters: FilterParameters,
 ): Promise<Filter['liveQuerySegment']> {
@@ -81,8 +110,8 @@ async function readLiveQuerySegment(
   if (!query) return null;
   const connectionName = asText(parameters.connectionName);
   if (!connectionName) throw new UnprocessableError('Missing native query connection attribute');
-  if (!PRIVILEGED.has(data.claims.permissionLevel)) {
-    const rendering = await data.context.permissions.getRendering(data.claims);
+  if (!PRIVILEGED.has(who.claims.permissionLevel)) {
+    const rendering = await context.permissions.getRendering(who.claims);
     const allowed = new Set(
       (rendering.collections?.[collection.name]?.segments ?? []).map(normalizeSql),
     );
@@ -95,6 +124,6 @@ async function readLiveQuerySegment(
       'Invalid segment query: it must be a single "SELECT … FROM …" statement',
     );
   }
-  const contextVariables = await data.context.permissions.getContextVariables(data.claims);
+  const contextVariables = await context.permissions.getContextVariables(who.claims);
   return { query, connectionName, contextVariables: { ...contextVariables } };
 }

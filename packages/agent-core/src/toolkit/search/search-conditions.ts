@@ -1,6 +1,6 @@
-import type { PlainConditionTree } from '../../../toolkit/query/condition-tree/condition-tree';
-import type { Operator } from '../../../toolkit/query/operators';
-import type { ColumnSchema } from '../../../toolkit/schema/field-schema';
+import type { PlainConditionTree } from '../query/condition-tree/condition-tree';
+import type { Operator } from '../query/operators';
+import type { ColumnSchema } from '../schema/field-schema';
 import { DateTime } from 'luxon';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
