@@ -87,6 +87,7 @@ describe('audit trail on PostgreSQL', () => {
     return {
       status: response.status,
       headers: response.headers,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
       body: text ? (JSON.parse(text) as Record<string, any>) : null,
     };
   };
