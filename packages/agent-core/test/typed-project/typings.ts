@@ -8,36 +8,36 @@
  * (removeField, removeCollection) included.
  */
 export type Schema = {
-  audit_entries: {
+  'audit_entries': {
     plain: {
-      id: number;
-      message: string;
+      'id': number;
+      'message': string;
     };
     nested: {};
     flat: {};
   };
-  customers: {
+  'customers': {
     plain: {
-      first_name: string;
-      fullName: string;
-      id: number;
-      last_name: string;
-      password_hash: string;
+      'first_name': string;
+      'fullName': string;
+      'id': number;
+      'last_name': string;
+      'password_hash': string;
     };
     nested: {};
     flat: {};
   };
-  orders: {
+  'orders': {
     plain: {
-      amount: number;
-      customer_id: number;
-      customerFirstName: string;
-      customerName: string;
-      id: number;
-      internal_note: string;
+      'amount': number;
+      'customer_id': number;
+      'customerFirstName': string;
+      'customerName': string;
+      'id': number;
+      'internal_note': string;
     };
     nested: {
-      customer: Schema['customers']['plain'] & Schema['customers']['nested'];
+      'customer': Schema['customers']['plain'] & Schema['customers']['nested'];
     };
     flat: {
       'customer:first_name': string;
@@ -51,26 +51,26 @@ export type Schema = {
 
 /** Collections and fields as the agent exports them: what records read through its API hold. */
 export type ExportedSchema = {
-  customers: {
+  'customers': {
     plain: {
-      firstName: string;
-      fullName: string;
-      id: number;
-      lastName: string;
+      'firstName': string;
+      'fullName': string;
+      'id': number;
+      'lastName': string;
     };
     nested: {};
     flat: {};
   };
-  orders: {
+  'orders': {
     plain: {
-      amount: number;
-      customer_id: number;
-      customerFirstName: string;
-      customerName: string;
-      id: number;
+      'amount': number;
+      'customer_id': number;
+      'customerFirstName': string;
+      'customerName': string;
+      'id': number;
     };
     nested: {
-      customer: ExportedSchema['customers']['plain'] & ExportedSchema['customers']['nested'];
+      'customer': ExportedSchema['customers']['plain'] & ExportedSchema['customers']['nested'];
     };
     flat: {
       'customer:firstName': string;
@@ -86,7 +86,8 @@ export type CollectionName = keyof Schema & string;
 
 /** A field of a collection: a column, or a path through to-one relations (`customer:email`). */
 export type FieldName<N extends CollectionName> =
-  (keyof Schema[N]['plain'] & string) | (keyof Schema[N]['flat'] & string);
+  | (keyof Schema[N]['plain'] & string)
+  | (keyof Schema[N]['flat'] & string);
 
 /** A record of a collection as customization code sees it (hooks, actions, computed fields). */
 export type CollectionRecord<N extends CollectionName> = Schema[N]['plain'] & Schema[N]['nested'];
@@ -95,5 +96,5 @@ export type CollectionRecord<N extends CollectionName> = Schema[N]['plain'] & Sc
 export type ExportedCollectionName = keyof ExportedSchema & string;
 
 /** A record of a collection as the agent exports it (REST API, test client). */
-export type ExportedRecord<N extends ExportedCollectionName> = ExportedSchema[N]['plain'] &
-  ExportedSchema[N]['nested'];
+export type ExportedRecord<N extends ExportedCollectionName> =
+  ExportedSchema[N]['plain'] & ExportedSchema[N]['nested'];
