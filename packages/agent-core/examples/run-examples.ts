@@ -15,6 +15,7 @@ import { startWithAi } from './ai-proxy';
 import { generateSchema } from './generate-schema';
 import { startMcpServer } from './mcp-server';
 import { mountOnExpress } from './mount-on-express';
+import { readHistory, startWithHistory } from './record-history';
 import { startAgent } from './start-an-agent';
 
 const SEED = `
@@ -127,6 +128,39 @@ export async function runExamples(postgresUrl: string): Promise<string[]> {
       await new Promise((resolve) => provider.server.close(resolve));
     }
     ran.push('ai-proxy');
+
+    const withHistory = await startWithHistory(config('record-history'));
+    try {
+      const origin = `http://127.0.0.1:${withHistory.standaloneServerPort}`;
+      const client = await createAgentTestClient({
+        agentEnvSecret: 'ab'.repeat(32),
+        agentAuthSecret: 'a-long-random-string',
+        agentUrl: origin,
+        serverUrl: sandbox.url,
+        agentSchemaPath: join(directory, 'record-history.json'),
+      });
+      await client
+        .collection('customers')
+        .update(2, { last_name: 'M. Turing', password_hash: 'z' });
+      await client.collection('customers').update(2, { last_name: 'Turing' });
+      const history = await readHistory(origin, sessionToken(), 'customers', '2');
+      assert.equal(
+        JSON.stringify(history.entries.map((entry) => [entry.operation, entry.newValues])),
+        JSON.stringify([
+          ['update', { last_name: 'Turing' }],
+          ['update', { last_name: 'M. Turing', password_hash: '[REDACTED]' }],
+        ]),
+      );
+      assert.equal(history.asItWas?.last_name, 'M. Turing');
+      assert.equal(history.sameRequest.length, 1);
+      assert.equal(
+        (await admin.query(`SELECT count(*) FROM ${schema}.canopy_history`)).rows[0].count,
+        '2',
+      );
+    } finally {
+      await withHistory.stop();
+    }
+    ran.push('record-history');
     return ran;
   } finally {
     await sandbox.close();

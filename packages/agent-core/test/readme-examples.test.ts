@@ -26,6 +26,7 @@ describe('README examples', () => {
       'generate-schema',
       'mcp-server',
       'ai-proxy',
+      'record-history',
     ]);
   }, 120_000);
 });

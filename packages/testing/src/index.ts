@@ -20,7 +20,13 @@ export type {
 
 // Test client: drives a running agent the way the admin front end does.
 export { createAgentTestClient } from './client/create-agent-test-client';
-export type { AgentTestClient, AgentTestClientOptions } from './client/create-agent-test-client';
+export type {
+  AgentTestClient,
+  AgentTestClientOptions,
+  AuditTrailClient,
+  AuditTrailQuery,
+  AuditTrailRow,
+} from './client/create-agent-test-client';
 export { CollectionClient, RelationClient, type ClientRecordId } from './client/collection-client';
 export {
   ActionClient,

@@ -1,6 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
+import {
+  type AuditTrailOptions,
+  type ResolvedAuditTrailOptions,
+  resolveAuditTrailOptions,
+} from '../audit-trail/audit-trail-options';
 import { type AgentOptionProblem, AgentOptionsError } from './agent-options-error';
 import { createDefaultLogger } from './default-logger';
 
@@ -45,6 +50,14 @@ export interface AgentOptions {
    * default `false`. The agent then refuses to start when two actions of a collection share a slug.
    */
   useUnsafeActionEndpoint?: boolean;
+  /**
+   * Record history: one row per create, update, delete and action run (caller, time, values
+   * before and after, correlation id), readable under `<prefix>/_audit-trail/`. Default: off.
+   *
+   * @example
+   * { auditTrail: { redact: ['password'] } }
+   */
+  auditTrail?: AuditTrailOptions;
 }
 
 /** {@link AgentOptions} after validation, with every default applied. */
@@ -64,6 +77,8 @@ export interface ResolvedAgentOptions {
   readonly typingsPath: string | null;
   readonly typingsMaxDepth: number;
   readonly useUnsafeActionEndpoint: boolean;
+  /** `null`: no audit trail. */
+  readonly auditTrail: ResolvedAuditTrailOptions | null;
 }
 
 const LOGGER_LEVELS: readonly LoggerLevel[] = ['Debug', 'Info', 'Warn', 'Error'];
@@ -81,6 +96,7 @@ const KNOWN_OPTIONS = new Set([
   'typingsPath',
   'typingsMaxDepth',
   'useUnsafeActionEndpoint',
+  'auditTrail',
 ]);
 
 /** What to read instead of the process (tests). */
@@ -184,6 +200,13 @@ export function resolveAgentOptions(
     fail('typingsMaxDepth', `must be a non-negative integer, got ${describe(typingsMaxDepth)}`);
   }
 
+  let auditTrail: ResolvedAuditTrailOptions | null = null;
+  try {
+    auditTrail = resolveAuditTrailOptions(options.auditTrail);
+  } catch (error) {
+    fail('auditTrail', (error as Error).message);
+  }
+
   if (problems.length > 0) throw new AgentOptionsError(problems);
 
   const userLogger = options.logger ?? createDefaultLogger();
@@ -204,6 +227,7 @@ export function resolveAgentOptions(
     typingsPath,
     typingsMaxDepth,
     useUnsafeActionEndpoint,
+    auditTrail,
   };
 }
 

@@ -1,5 +1,8 @@
 import type { Express, RequestHandler } from 'express';
 import type { AgentServices } from '../platform/agent-services';
+import { AuditRecorder } from '../audit-trail/audit-recorder';
+import { findAuditLayers } from '../audit-trail/find-audit-layers';
+import { withAuditTrail } from '../audit-trail/audit-routes';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { assertUniqueActionSlugs } from '../schema/action-schema-generator';
 import { hashSchema } from '../schema/schema-hash';
@@ -79,6 +82,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   private readonly customizer = new DataSourceCustomizer();
   private mcp: McpServerMount | null = null;
   private ai: AiProviderDefinition | null = null;
+  private readonly recorders = new Map<DataSource, AuditRecorder>();
 
   constructor(
     /** The validated options. */
@@ -309,7 +313,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         await this.mcp?.stop();
         await this.standalone?.close();
         await platform.close(0);
-        await dataSource?.close?.();
+        await this.closeDataSource(dataSource);
         options.logger('Error', `The agent failed to start: ${(error as Error).message}`);
         throw error;
       }
@@ -336,7 +340,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       try {
         router = await this.prepare(running.platform, dataSource, false);
       } catch (error) {
-        await dataSource.close?.();
+        await this.closeDataSource(dataSource);
         logger(
           'Error',
           `The agent failed to restart; the previous version keeps serving: ${(error as Error).message}`,
@@ -346,7 +350,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       this.slot.set(router);
       const previous = running.dataSource;
       this.running = { platform: running.platform, dataSource };
-      if (previous !== dataSource) await previous.close?.();
+      if (previous !== dataSource) await this.closeDataSource(previous);
       logger('Info', 'Agent restarted.');
     });
   }
@@ -369,7 +373,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       await this.standalone?.close();
       if (!running) return;
       await running.platform.close();
-      await running.dataSource.close?.();
+      await this.closeDataSource(running.dataSource);
       this.options.logger('Info', 'Agent stopped.');
     });
   }
@@ -466,15 +470,45 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         isProduction: options.isProduction,
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
         loggerLevel: options.loggerLevel,
+        auditTrail: options.auditTrail !== null,
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,
       ipWhitelist,
       authentication: platform.authentication,
     };
-    const rest = this.dependencies.createRouter(services);
+    let rest = this.dependencies.createRouter(services);
+    if (options.auditTrail) {
+      const auditLayers = findAuditLayers(dataSource);
+      if (!auditLayers) {
+        throw new AgentError(
+          'AGENT_START_FAILED',
+          'auditTrail needs the data source built by the agent (its customizer adds the history layers).',
+        );
+      }
+      const [writes, actions] = auditLayers;
+      const recorder = await AuditRecorder.open(
+        options.auditTrail,
+        writes,
+        dataSource,
+        options.logger,
+      );
+      writes.recorder = recorder;
+      actions.recorder = recorder;
+      this.recorders.set(dataSource, recorder);
+      rest = withAuditTrail(rest, services, recorder, writes);
+    }
     const router = this.ai ? withAiProxy(rest, services, this.ai) : rest;
     return this.mcp ? this.mcp.wrap(router, services) : router;
+  }
+
+  /** Closes a data source and its history recorder. */
+  private async closeDataSource(dataSource: DataSource | null): Promise<void> {
+    if (!dataSource) return;
+    const recorder = this.recorders.get(dataSource);
+    this.recorders.delete(dataSource);
+    await recorder?.close();
+    await dataSource.close?.();
   }
 
   /** The `restartAgent` callback given to data sources: restarts, logging instead of throwing. */

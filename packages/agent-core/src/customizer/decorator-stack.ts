@@ -1,4 +1,8 @@
 import type { DataSource } from '../toolkit/interfaces/data-source';
+import {
+  AuditActionDataSourceDecorator,
+  AuditDataSourceDecorator,
+} from '../audit-trail/audit-layers';
 import { ActionCollectionDecorator } from './decorators/action/action-collection';
 import { BinaryCollectionDecorator } from './decorators/binary/binary-collection';
 import { ChartDataSourceDecorator } from './decorators/chart/chart-collection';
@@ -52,6 +56,8 @@ export class DecoratorStack {
   readonly chart: ChartDataSourceDecorator;
   readonly internalHook: DataSourceDecorator<HookCollectionDecorator>;
   readonly action: DataSourceDecorator<ActionCollectionDecorator>;
+  readonly auditWrites: AuditDataSourceDecorator;
+  readonly auditActions: AuditActionDataSourceDecorator;
   readonly schema: DataSourceDecorator<SchemaCollectionDecorator>;
   readonly writeRelations: DataSourceDecorator<WriteRelationsCollectionDecorator>;
   readonly writeReplace: DataSourceDecorator<WriteReplaceCollectionDecorator>;
@@ -99,7 +105,11 @@ export class DecoratorStack {
     );
     this.chart = layer((child) => new ChartDataSourceDecorator(child));
     this.internalHook = layer((child) => new DataSourceDecorator(child, HookCollectionDecorator));
+    // Record history (inert without the agent's `auditTrail` option): writes below the actions
+    // (so writes of action code are recorded), action runs above them (one unit per run).
+    this.auditWrites = layer((child) => new AuditDataSourceDecorator(child));
     this.action = layer((child) => new DataSourceDecorator(child, ActionCollectionDecorator));
+    this.auditActions = layer((child) => new AuditActionDataSourceDecorator(child));
     this.schema = layer((child) => new DataSourceDecorator(child, SchemaCollectionDecorator));
     this.writeRelations = layer(
       (child) => new DataSourceDecorator(child, WriteRelationsCollectionDecorator),

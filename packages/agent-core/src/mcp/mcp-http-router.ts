@@ -28,7 +28,7 @@ import {
 import type { McpOAuth } from './oauth/mcp-oauth';
 import { OAuthFailure } from './oauth/oauth-failure';
 import { humanOAuthDescription } from './oauth/oauth-failure';
-import { type McpTool, type ToolContext, ToolError, isToolAllowed } from './tools';
+import { type McpTool, type ToolContext, ToolError, isToolAllowed, toolAnnotations } from './tools';
 
 /** What the MCP routes need from the agent. */
 export interface McpRouterDependencies {
@@ -42,6 +42,8 @@ export interface McpRouterDependencies {
   /** Opens the context of one authenticated MCP request. */
   openContext(claims: McpAccessClaims, token: string): Promise<ToolContext>;
   logger: Logger;
+  /** Largest file `uploadActionFile` accepts: the JSON body limit of `POST /mcp` follows it. */
+  maxUploadBytes: number;
 }
 
 /** A request that passed {@link bearerCheck}. */
@@ -123,7 +125,7 @@ function buildServer(
       {
         description: tool.description,
         inputSchema: tool.input(names),
-        annotations: { readOnlyHint: tool.readOnly },
+        annotations: toolAnnotations(tool),
       },
       async (input: Record<string, unknown>) => {
         if (!isToolAllowed(tool, scopes)) {
@@ -283,7 +285,9 @@ export function createMcpRouter(dependencies: McpRouterDependencies): Router {
   router.post(
     '/mcp',
     perRequest((base) => bearerCheck(provider, `${base}/.well-known/oauth-protected-resource/mcp`)),
-    express.json({ limit: '4mb' }),
+    express.json({
+      limit: Math.max(4 * 1024 * 1024, Math.ceil((dependencies.maxUploadBytes * 4) / 3) + 65_536),
+    }),
     async (request, response) => {
       const auth = (request as AuthenticatedRequest).auth;
       const claims = (auth.extra as { claims: McpAccessClaims }).claims;

@@ -3,6 +3,7 @@ import {
   DEFAULT_MCP_SERVER_PORT,
   MCP_TOOL_NAMES,
   resolveEnabledTools,
+  resolveMaxUploadBytes,
   resolveMcpOptions,
   resolveMcpPort,
 } from './mcp-options';
@@ -51,6 +52,44 @@ describe('enabled tools', () => {
   });
 });
 
+describe('disabled tools and upload bound', () => {
+  it('removes the disabled tools (option, else CANOPY_MCP_DISABLED_TOOLS) from the enabled ones', () => {
+    expect([...resolveEnabledTools(['list', 'delete'], undefined, ['delete'])]).toEqual([
+      'describeCollection',
+      'list',
+    ]);
+    expect([
+      ...resolveEnabledTools(undefined, undefined, undefined, 'delete, executeAction'),
+    ]).toEqual(MCP_TOOL_NAMES.filter((name) => name !== 'delete' && name !== 'executeAction'));
+  });
+
+  it('refuses unknown disabled names and disabling describeCollection, saying why', () => {
+    expect(thrown(() => resolveEnabledTools(undefined, undefined, ['dlete'])).message).toMatch(
+      /^disabledTools names unknown MCP tools: "dlete"\. Valid tools: /,
+    );
+    const error = thrown(() =>
+      resolveEnabledTools(undefined, undefined, undefined, 'describeCollection'),
+    );
+    expect(isMcpError(error, 'INVALID_MCP_OPTIONS')).toBe(true);
+    expect(error.message).toBe(
+      'CANOPY_MCP_DISABLED_TOOLS cannot disable describeCollection: the other tools need the ' +
+        'fields and actions it describes to build their arguments.',
+    );
+  });
+
+  it('bounds uploads by the option, else CANOPY_MCP_MAX_UPLOAD_BYTES, else 5 MiB', () => {
+    expect(resolveMaxUploadBytes(undefined, undefined)).toBe(5 * 1024 * 1024);
+    expect(resolveMaxUploadBytes(undefined, '1000')).toBe(1000);
+    expect(resolveMaxUploadBytes(10, '1000')).toBe(10);
+    expect(thrown(() => resolveMaxUploadBytes(-1, undefined)).message).toBe(
+      'maxUploadBytes must be a positive integer of bytes, got -1.',
+    );
+    expect(thrown(() => resolveMaxUploadBytes(undefined, '1.5')).message).toBe(
+      'CANOPY_MCP_MAX_UPLOAD_BYTES must be a positive integer of bytes, got "1.5".',
+    );
+  });
+});
+
 describe('standalone port', () => {
   it('defaults to 3931, else MCP_SERVER_PORT, else the option', () => {
     expect(DEFAULT_MCP_SERVER_PORT).toBe(3931);
@@ -71,6 +110,7 @@ describe('mountAiMcpServer options', () => {
   it('applies defaults and the environment', () => {
     expect(resolveMcpOptions({ standalone: true }, { MCP_SERVER_PORT: '4100' })).toEqual({
       enabledTools: new Set(MCP_TOOL_NAMES),
+      maxUploadBytes: 5 * 1024 * 1024,
       standalone: { port: 4100, host: undefined },
       publicUrl: null,
       appUrl: null,

@@ -12,6 +12,7 @@ export const MCP_TOOL_NAMES = [
   'dissociate',
   'getActionForm',
   'executeAction',
+  'uploadActionFile',
 ] as const;
 
 /** The name of one MCP tool. */
@@ -30,6 +31,23 @@ export interface McpServerOptions {
    * agent.mountAiMcpServer({ enabledTools: ['list', 'listRelated'] }); // read-only assistant
    */
   enabledTools?: McpToolName[];
+  /**
+   * Tools to hide, applied after `enabledTools`; default: `CANOPY_MCP_DISABLED_TOOLS`
+   * (comma-separated). `describeCollection` cannot be disabled (every other tool needs the
+   * collection's fields and actions to build its arguments). Unknown names are refused.
+   *
+   * @example
+   * agent.mountAiMcpServer({ disabledTools: ['delete', 'executeAction'] });
+   */
+  disabledTools?: McpToolName[];
+  /**
+   * Largest file `uploadActionFile` accepts, in bytes (after base64 decoding); default
+   * `CANOPY_MCP_MAX_UPLOAD_BYTES`, else 5 MiB.
+   *
+   * @example
+   * agent.mountAiMcpServer({ maxUploadBytes: 1_000_000 });
+   */
+  maxUploadBytes?: number;
   /**
    * Serve the MCP and OAuth routes on their own HTTP server instead of the agent's origin:
    * `true` listens on `MCP_SERVER_PORT` (default 3931), an object picks the port (`0`: any free
@@ -77,6 +95,7 @@ export interface McpServerOptions {
 /** Options after validation, defaults applied. */
 export interface ResolvedMcpOptions {
   enabledTools: ReadonlySet<McpToolName>;
+  maxUploadBytes: number;
   standalone: { port: number; host: string | undefined } | null;
   publicUrl: string | null;
   appUrl: string | null;
@@ -91,34 +110,79 @@ function invalid(message: string): McpError {
   return new McpError('INVALID_MCP_OPTIONS', message);
 }
 
-/**
- * The enabled tools: the option, else the comma-separated `CANOPY_MCP_ENABLED_TOOLS`, else all;
- * `describeCollection` always added.
- *
- * @throws McpError `INVALID_MCP_OPTIONS` naming the unknown tools and listing the valid ones.
- */
-export function resolveEnabledTools(
+/** Default bound of `uploadActionFile` (5 MiB). */
+export const DEFAULT_MCP_MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+function toolNames(
+  source: string,
   option: readonly string[] | undefined,
   variable: string | undefined,
-): Set<McpToolName> {
+): string[] | undefined {
   const fromVariable = variable
     ?.split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const names =
-    option ?? (fromVariable && fromVariable.length > 0 ? fromVariable : [...MCP_TOOL_NAMES]);
+  const names = option ?? (fromVariable && fromVariable.length > 0 ? fromVariable : undefined);
+  if (names === undefined) return undefined;
+  const label = option
+    ? source
+    : `CANOPY_MCP_${source === 'enabledTools' ? 'ENABLED' : 'DISABLED'}_TOOLS`;
   if (!Array.isArray(names)) {
-    throw invalid(`enabledTools must be an array of tool names, got ${JSON.stringify(names)}.`);
+    throw invalid(`${label} must be an array of tool names, got ${JSON.stringify(names)}.`);
   }
-  const unknown = names.filter((name) => !KNOWN.has(name));
+  const unknown = names.filter((name) => typeof name !== 'string' || !KNOWN.has(name));
   if (unknown.length > 0) {
-    const source = option ? 'enabledTools' : 'CANOPY_MCP_ENABLED_TOOLS';
     throw invalid(
-      `${source} names unknown MCP tools: ${unknown.map((name) => JSON.stringify(name)).join(', ')}. ` +
+      `${label} names unknown MCP tools: ${unknown.map((name) => JSON.stringify(name)).join(', ')}. ` +
         `Valid tools: ${MCP_TOOL_NAMES.join(', ')}.`,
     );
   }
-  return new Set<McpToolName>(['describeCollection', ...(names as McpToolName[])]);
+  return names;
+}
+
+/**
+ * The enabled tools: the option, else the comma-separated `CANOPY_MCP_ENABLED_TOOLS`, else all;
+ * then the disabled ones (option, else `CANOPY_MCP_DISABLED_TOOLS`) removed;
+ * `describeCollection` always kept.
+ *
+ * @throws McpError `INVALID_MCP_OPTIONS` naming the unknown tools and listing the valid ones, or
+ *   when `describeCollection` is disabled.
+ */
+export function resolveEnabledTools(
+  option: readonly string[] | undefined,
+  variable: string | undefined,
+  disabledOption?: readonly string[],
+  disabledVariable?: string,
+): Set<McpToolName> {
+  const enabled = toolNames('enabledTools', option, variable) ?? [...MCP_TOOL_NAMES];
+  const disabled = new Set(toolNames('disabledTools', disabledOption, disabledVariable) ?? []);
+  if (disabled.has('describeCollection')) {
+    throw invalid(
+      `${disabledOption ? 'disabledTools' : 'CANOPY_MCP_DISABLED_TOOLS'} cannot disable describeCollection: ` +
+        'the other tools need the fields and actions it describes to build their arguments.',
+    );
+  }
+  return new Set<McpToolName>([
+    'describeCollection',
+    ...(enabled as McpToolName[]).filter((name) => !disabled.has(name)),
+  ]);
+}
+
+/**
+ * The upload bound: the option, else `CANOPY_MCP_MAX_UPLOAD_BYTES`, else 5 MiB.
+ *
+ * @throws McpError `INVALID_MCP_OPTIONS` when it is not a positive integer.
+ */
+export function resolveMaxUploadBytes(option: unknown, variable: string | undefined): number {
+  const raw = option ?? (variable && variable.trim() !== '' ? Number(variable) : undefined);
+  if (raw === undefined) return DEFAULT_MCP_MAX_UPLOAD_BYTES;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw <= 0) {
+    const source = option === undefined ? 'CANOPY_MCP_MAX_UPLOAD_BYTES' : 'maxUploadBytes';
+    throw invalid(
+      `${source} must be a positive integer of bytes, got ${JSON.stringify(option ?? variable)}.`,
+    );
+  }
+  return raw;
 }
 
 /**
@@ -202,7 +266,13 @@ export function resolveMcpOptions(
     throw invalid(`publicUrl must be an origin without a path, got ${JSON.stringify(publicUrl)}.`);
   }
   return {
-    enabledTools: resolveEnabledTools(options.enabledTools, env.CANOPY_MCP_ENABLED_TOOLS),
+    enabledTools: resolveEnabledTools(
+      options.enabledTools,
+      env.CANOPY_MCP_ENABLED_TOOLS,
+      options.disabledTools,
+      env.CANOPY_MCP_DISABLED_TOOLS,
+    ),
+    maxUploadBytes: resolveMaxUploadBytes(options.maxUploadBytes, env.CANOPY_MCP_MAX_UPLOAD_BYTES),
     standalone: standalone
       ? { port: resolveMcpPort(settings.port, env.MCP_SERVER_PORT), host: settings.host }
       : null,

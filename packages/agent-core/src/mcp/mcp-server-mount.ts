@@ -15,7 +15,7 @@ import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
 import { PlatformOAuthClient } from './oauth/platform-oauth-client';
 import { requestApproval } from './platform-approvals';
-import { type ToolContext, enabledTools } from './tools';
+import { type ToolContext, UploadStore, enabledTools } from './tools';
 
 /** What the agent gives the MCP server when it starts. */
 export interface McpStartContext {
@@ -38,6 +38,7 @@ export class McpServerMount {
   private readonly operations = new WeakMap<AgentServices, OperationContext>();
   private environmentUrl: Promise<string | null> | null = null;
   private platform: PlatformHttpClient | null = null;
+  private readonly uploads = new UploadStore();
 
   constructor(readonly options: ResolvedMcpOptions) {}
 
@@ -87,6 +88,7 @@ export class McpServerMount {
       tools: enabledTools(options.enabledTools),
       openContext: (claims) => this.openContext(claims),
       logger: context.logger,
+      maxUploadBytes: options.maxUploadBytes,
     });
     if (!options.standalone) return;
     const app = express();
@@ -109,6 +111,7 @@ export class McpServerMount {
     this.routes = null;
     this.platform = null;
     this.services = null;
+    this.uploads.clear();
     const server = this.server;
     this.server = null;
     if (!server) return;
@@ -154,6 +157,8 @@ export class McpServerMount {
       agent: new AgentOperations(operations, claims),
       requestApproval: (request) =>
         requestApproval(platform, claims.serverToken, claims.renderingId, request),
+      uploads: this.uploads,
+      maxUploadBytes: this.options.maxUploadBytes,
     };
   }
 }

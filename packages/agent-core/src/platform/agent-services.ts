@@ -44,6 +44,8 @@ export interface AgentHttpOptions {
    * { loggerLevel: 'Warn' }
    */
   readonly loggerLevel?: LoggerLevel;
+  /** The record history routes are mounted (`canUseAuditTrail` in capabilities). */
+  readonly auditTrail?: boolean;
   /** Origins allowed by CORS besides the defaults of the protocol. */
   readonly corsOrigins?: readonly string[];
 }

@@ -57,4 +57,25 @@ export interface Caller
   environment?: string;
   project?: string;
   request?: { ip?: string };
+  /**
+   * A transaction opened on a data source's driver (see {@link CallerTransaction}). Every layer
+   * of the customizer passes the caller down unchanged, so a data source that recognizes
+   * `driver` as its own runs the operation inside `handle`.
+   */
+  transaction?: CallerTransaction;
+}
+
+/**
+ * The transaction hook of data sources: `driver` is the `nativeDriver` of the collections whose
+ * data source opened the transaction (for the SQL data source, its knex instance), `handle` the
+ * open transaction (a knex transaction). A data source runs an operation in `handle` when the
+ * caller carries a transaction whose `driver` is its own, and ignores it otherwise.
+ *
+ * @example
+ * await knex.transaction((handle) =>
+ *   collection.update({ ...caller, transaction: { driver: knex, handle } }, filter, patch));
+ */
+export interface CallerTransaction {
+  readonly driver: unknown;
+  readonly handle: unknown;
 }

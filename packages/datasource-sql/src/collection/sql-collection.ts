@@ -48,13 +48,25 @@ export class SqlCollection extends BaseCollection {
     return this.environment.knex;
   }
 
+  /**
+   * The environment of one operation: the data source's own, or — when the caller carries a
+   * transaction opened on this data source's knex (`caller.transaction.driver`) — the same with
+   * that transaction as `knex` and no statement cache (cached statements run on pooled
+   * connections, outside the transaction).
+   */
+  private env(caller: Caller | undefined): SqlEnvironment {
+    const transaction = caller?.transaction;
+    if (!transaction || transaction.driver !== this.environment.knex) return this.environment;
+    return { ...this.environment, knex: transaction.handle as Knex, statements: undefined };
+  }
+
   override async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
     return listRecords(
-      this.environment,
+      this.env(caller),
       this.model,
       filter.liveQuerySegment
         ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
@@ -71,7 +83,7 @@ export class SqlCollection extends BaseCollection {
     limit?: number,
   ): Promise<AggregateResult[]> {
     return aggregateRecords(
-      this.environment,
+      this.env(caller),
       this.model,
       filter?.liveQuerySegment
         ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
@@ -82,13 +94,13 @@ export class SqlCollection extends BaseCollection {
     );
   }
 
-  override async create(_caller: Caller, records: RecordData[]): Promise<RecordData[]> {
+  override async create(caller: Caller, records: RecordData[]): Promise<RecordData[]> {
     this.assertWritable();
     const rows = records.map((record) =>
       toWriteValues(this.model, record, this.environment.dialect),
     );
     if (rows.length === 0) return [];
-    const { knex, dialect } = this.environment;
+    const { knex, dialect } = this.env(caller);
     const table = tableName(this.environment, this.model.name);
     try {
       if (dialect === 'postgres') {
@@ -127,10 +139,10 @@ export class SqlCollection extends BaseCollection {
     this.assertWritable();
     const values = toWriteValues(this.model, patch, this.environment.dialect);
     if (Object.keys(values).length === 0) return;
-    const { knex } = this.environment;
-    const statement = knex(tableName(this.environment, this.model.name));
+    const environment = this.env(caller);
+    const statement = environment.knex(tableName(environment, this.model.name));
     const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
-    restrictToFilter(this.environment, this.model, statement, resolved, this.translation(caller));
+    restrictToFilter(environment, this.model, statement, resolved, this.translation(caller));
     try {
       await statement.update(values);
     } catch (error) {
@@ -140,10 +152,10 @@ export class SqlCollection extends BaseCollection {
 
   override async delete(caller: Caller, filter: Filter): Promise<void> {
     this.assertWritable();
-    const { knex } = this.environment;
-    const statement = knex(tableName(this.environment, this.model.name));
+    const environment = this.env(caller);
+    const statement = environment.knex(tableName(environment, this.model.name));
     const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
-    restrictToFilter(this.environment, this.model, statement, resolved, this.translation(caller));
+    restrictToFilter(environment, this.model, statement, resolved, this.translation(caller));
     try {
       await statement.delete();
     } catch (error) {

@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 
 import { TEST_RENDERING_ID, TEST_ROLE, TEST_TEAM, TEST_USER } from '../sandbox/test-user';
 import type { ActionRights, CollectionRights, PermissionOverrides } from '../sandbox/types';
-import { AgentHttp } from './agent-http';
+import { AgentHttp, AgentHttpError } from './agent-http';
 import { chartValue, CollectionClient } from './collection-client';
 import { readSchemaFile, type SchemaFile } from './schema-file';
 
@@ -44,6 +44,62 @@ export interface AgentTestClient {
   clearPermissionOverride(): Promise<void>;
   /** The schema file the client read. */
   readonly schema: SchemaFile;
+  /**
+   * The record history of an agent started with `auditTrail` (`<prefix>/_audit-trail/…`): a
+   * record's rows (newest first, paged), the record as it was at a time, the rows of a request.
+   */
+  readonly auditTrail: AuditTrailClient;
+}
+
+/** One history entry, as the agent's `_audit-trail` routes answer it (protocol §13.1). */
+export interface AuditTrailRow {
+  id: number;
+  timestamp: string;
+  operation: 'create' | 'update' | 'delete' | 'action' | 'action_failed';
+  collection: string;
+  recordId: string | null;
+  userId: number | null;
+  userFirstName: string | null;
+  userLastName: string | null;
+  userEmail: string | null;
+  actionName: string | null;
+  correlationKey: string;
+  previousValues: Record<string, unknown> | null;
+  newValues: Record<string, unknown> | null;
+  status: 'pending' | 'done';
+}
+
+/** Options of {@link AuditTrailClient.history}. */
+export interface AuditTrailQuery {
+  page?: { number?: number; size?: number };
+  /** Oldest first (newest first by default). */
+  oldestFirst?: boolean;
+  userIds?: number[];
+  startDate?: string;
+  endDate?: string;
+  fields?: string[];
+  search?: string;
+}
+
+/** Reads the record history of the agent (see {@link AgentTestClient.auditTrail}). */
+export interface AuditTrailClient {
+  /** A record's entries; `total` counts those matching the query. */
+  history(
+    collection: string,
+    id: string | number,
+    query?: AuditTrailQuery,
+  ): Promise<{ rows: AuditTrailRow[]; total: number }>;
+  /** The record's values at `time` (`null` if it did not exist then). */
+  state(
+    collection: string,
+    id: string | number,
+    time: Date | string,
+  ): Promise<Record<string, unknown> | null>;
+  /** The entries of one request (its `x-forest-correlation-id`), seen from one of its records. */
+  correlation(
+    correlationKey: string,
+    record: { collection: string; recordId: string | number },
+  ): Promise<AuditTrailRow[]>;
 }
 
 async function postToSandbox(serverUrl: string, envSecret: string, path: string, body: unknown) {
@@ -120,8 +176,51 @@ export async function createAgentTestClient(
       await http.json({ method: 'POST', path: `${prefix}/_charts/${encodeURIComponent(name)}` }),
     );
 
+  const audit = `${prefix}/_audit-trail`;
+  const auditTrail: AuditTrailClient = {
+    async history(collection, id, query = {}) {
+      const answer = await http.json<{ data: AuditTrailRow[]; meta: { count: number } }>({
+        method: 'GET',
+        path: `${audit}/${encodeURIComponent(collection)}/${encodeURIComponent(String(id))}`,
+        query: {
+          'page[number]': query.page?.number === undefined ? undefined : String(query.page.number),
+          'page[size]': query.page?.size === undefined ? undefined : String(query.page.size),
+          sort: query.oldestFirst ? 'timestamp' : undefined,
+          userIds: query.userIds?.join(','),
+          startDate: query.startDate,
+          endDate: query.endDate,
+          fields: query.fields?.join(','),
+          search: query.search,
+        },
+      });
+      return { rows: answer.data, total: answer.meta.count };
+    },
+    async state(collection, id, time) {
+      try {
+        const answer = await http.json<{ data: Record<string, unknown> }>({
+          method: 'GET',
+          path: `${audit}/${encodeURIComponent(collection)}/${encodeURIComponent(String(id))}/state`,
+          query: { at: time instanceof Date ? time.toISOString() : time },
+        });
+        return answer.data;
+      } catch (error) {
+        if (error instanceof AgentHttpError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    async correlation(correlationKey, record) {
+      const answer = await http.json<{ data: AuditTrailRow[] }>({
+        method: 'GET',
+        path: `${audit}/correlation/${encodeURIComponent(correlationKey)}`,
+        query: { collection: record.collection, recordId: String(record.recordId) },
+      });
+      return answer.data;
+    },
+  };
+
   return {
     schema,
+    auditTrail,
     collection: (name) => new CollectionClient(http, prefix, name, schema),
     chart,
     valueChart: chart,

@@ -72,9 +72,11 @@ export function mountInternalRoutes(router: Router, context: HttpContext): void 
         canUseProjectionViaHeader: true,
         canUseProjectionViaHeaderOnList: true,
         canUseMultipleFieldsProjectionOnRelation: true,
-        canUseAuditTrail: false,
+        canUseAuditTrail: context.services.options.auditTrail === true,
       },
-      collections: dataSource.collections.filter((c) => wanted.has(c.name)).map(describeCollectionCapabilities),
+      collections: dataSource.collections
+        .filter((c) => wanted.has(c.name))
+        .map(describeCollectionCapabilities),
     });
   });
 

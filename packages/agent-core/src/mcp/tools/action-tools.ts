@@ -11,6 +11,7 @@ import {
 } from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
+import { resolveUploadHandles } from './upload-tool';
 
 /** One field of a loaded action form, as the agent sends it (protocol §13.5). */
 interface WireFormField {
@@ -40,7 +41,12 @@ const actionInputs = (names: readonly string[]) => ({
     .array(recordIdInput)
     .nullable()
     .describe('Records the action runs on; null for a global action'),
-  values: valuesInput('values').optional().describe('Form values by field name'),
+  values: valuesInput('values')
+    .optional()
+    .describe(
+      'Form values by field name; a File field takes a fileHandle from uploadActionFile (a ' +
+        'FileList field a list of them)',
+    ),
 });
 
 function findAction(collection: SchemaCollection, name: string): SchemaAction {
@@ -126,6 +132,9 @@ export const getActionFormTool = defineTool({
     'Load the form of an action for some records: its fields (type, value, required, allowed ' +
     'values), which fields are required and whether the action can run with the given values.',
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:read',
   input: actionInputs,
   async run(input, context) {
@@ -136,10 +145,17 @@ export const getActionFormTool = defineTool({
       collection,
       action,
       (input.recordIds ?? []).map(packId),
-      input.values ?? {},
+      resolveUploadHandles(context, input.values ?? {}),
     );
     const { requiredFields, canExecute } = summary(form);
-    return { fields: form.fields, canExecute, requiredFields, skippedFields: form.skippedFields };
+    // Uploaded files are shown by their handle, not echoed back as data URIs.
+    const given = input.values ?? {};
+    const fields = form.fields.map((field) =>
+      field.name in given && field.value !== given[field.name]
+        ? { ...field, value: given[field.name] }
+        : field,
+    );
+    return { fields, canExecute, requiredFields, skippedFields: form.skippedFields };
   },
 });
 
@@ -150,6 +166,9 @@ export const executeActionTool = defineTool({
     'Run an action on some records with form values (see getActionForm). Returns the ' +
     "action's result: a success message, an error, a redirection or a file description.",
   readOnly: false,
+  destructive: true,
+  idempotent: false,
+  openWorld: true,
   scope: 'mcp:action',
   input: (names) => ({
     ...actionInputs(names),
@@ -159,7 +178,8 @@ export const executeActionTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const action = findAction(collection, input.actionName);
     const ids = (input.recordIds ?? []).map(packId);
-    const form = await loadForm(context, collection, action, ids, input.values ?? {});
+    const values = resolveUploadHandles(context, input.values ?? {});
+    const form = await loadForm(context, collection, action, ids, values);
     if (form.skippedFields.length > 0) {
       throw new ToolError(
         `The form of "${action.name}" has no field ${form.skippedFields.map((name) => `"${name}"`).join(', ')}. ` +

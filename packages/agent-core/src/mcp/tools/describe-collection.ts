@@ -22,6 +22,9 @@ export const describeCollectionTool = defineTool({
     'Describe a collection: its fields (type, filter operators, primary key, read-only, required, ' +
     'sortable), its relations and its actions. Call it before filtering or writing.',
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:read',
   input: (names) => ({ collectionName: collectionNameInput(names) }),
   async run(input, context) {

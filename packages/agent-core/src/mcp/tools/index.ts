@@ -5,6 +5,7 @@ import { describeCollectionTool } from './describe-collection';
 import { listRelatedTool, listTool } from './read-tools';
 import { associateTool, dissociateTool } from './relation-tools';
 import type { McpTool } from './tool-definition';
+import { uploadActionFileTool } from './upload-tool';
 import { createTool, deleteTool, updateTool } from './write-tools';
 
 /** Every tool, in the order `tools/list` shows them. */
@@ -19,6 +20,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   dissociateTool,
   getActionFormTool,
   executeActionTool,
+  uploadActionFileTool,
 ];
 
 /** The tools whose names are enabled. */
@@ -26,5 +28,6 @@ export function enabledTools(names: ReadonlySet<McpToolName>): McpTool[] {
   return MCP_TOOLS.filter((tool) => names.has(tool.name));
 }
 
-export { type McpTool, type McpToolScope, isToolAllowed } from './tool-definition';
+export { type McpTool, type McpToolScope, isToolAllowed, toolAnnotations } from './tool-definition';
+export { UploadStore } from './upload-store';
 export { type ToolContext, ToolError } from './tool-context';

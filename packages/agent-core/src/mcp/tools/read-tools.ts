@@ -103,6 +103,9 @@ export const listTool = defineTool({
     'List records of a collection, with optional search, filters, sort, field selection and ' +
     'pagination (15 per page by default, at most 100). Set enableCount to get totalCount.',
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:read',
   input: (names) => ({ collectionName: collectionNameInput(names), ...readInputs }),
   async run(input, context) {
@@ -125,6 +128,9 @@ export const listRelatedTool = defineTool({
     'List the records linked to one record through a to-many relation (e.g. the orders of a ' +
     'customer), with the same options as list.',
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:read',
   input: (names) => ({
     collectionName: collectionNameInput(names),

@@ -21,6 +21,9 @@ export const associateTool = defineTool({
   name: 'associate',
   description: 'Link an existing record to a parent record through a to-many relation.',
   readOnly: false,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:write',
   input: (names) => ({ ...relationInputs(names), targetRecordId: recordIdInput }),
   async run(input, context) {
@@ -47,6 +50,9 @@ export const dissociateTool = defineTool({
   description:
     'Unlink records from a parent record through a to-many relation (not deleting them).',
   readOnly: false,
+  destructive: true,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:write',
   input: (names) => ({
     ...relationInputs(names),

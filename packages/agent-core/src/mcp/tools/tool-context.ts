@@ -3,6 +3,7 @@ import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
 import type { AgentAnswer, AgentOperations } from '../agent-operations';
 import type { ApprovalRequest } from '../platform-approvals';
+import type { UploadStore } from './upload-store';
 
 /** What a tool call knows: the caller, the published schema and a way to call the agent. */
 export interface ToolContext {
@@ -15,6 +16,10 @@ export interface ToolContext {
   readonly agent: AgentOperations;
   /** Files an approval request on the platform as the caller; resolves its id. */
   requestApproval(request: ApprovalRequest): Promise<string>;
+  /** The files uploaded with `uploadActionFile`. */
+  readonly uploads: UploadStore;
+  /** Largest file `uploadActionFile` accepts, in bytes. */
+  readonly maxUploadBytes: number;
 }
 
 /**

@@ -10,8 +10,17 @@ export type McpToolScope = 'mcp:read' | 'mcp:write' | 'mcp:action';
 export interface McpTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: McpToolName;
   readonly description: string;
-  /** Reads only (an MCP annotation clients use to skip confirmations). */
+  /** Reads only (MCP annotation `readOnlyHint`; clients use it to skip confirmations). */
   readonly readOnly: boolean;
+  /** May delete or overwrite data (MCP annotation `destructiveHint`; meaningful when not read-only). */
+  readonly destructive: boolean;
+  /** Calling it twice with the same arguments has no further effect (`idempotentHint`). */
+  readonly idempotent: boolean;
+  /**
+   * Reaches beyond the agent's data sources (`openWorldHint`): only actions, whose code may call
+   * any service.
+   */
+  readonly openWorld: boolean;
   /** The scope the access token must carry for a call (refused with a tool error otherwise). */
   readonly scope: McpToolScope;
   /** The input's fields; `collectionNames` become the enum of every `collectionName`. */
@@ -28,4 +37,21 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: McpTool<Shape>): M
 /** Whether granted scopes allow a tool: its own scope, or `mcp:admin`. */
 export function isToolAllowed(tool: McpTool, scopes: readonly string[]): boolean {
   return scopes.includes(tool.scope) || scopes.includes('mcp:admin');
+}
+
+/** The MCP annotations of a tool (every hint set, none left to the client's default). */
+export function toolAnnotations(tool: McpTool): {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+} {
+  return {
+    title: tool.name,
+    readOnlyHint: tool.readOnly,
+    destructiveHint: tool.destructive,
+    idempotentHint: tool.idempotent,
+    openWorldHint: tool.openWorld,
+  };
 }

@@ -59,6 +59,9 @@ export const createTool = defineTool({
     'Create a record. attributes maps field names to values; a to-one relation takes the id of ' +
     'the linked record.',
   readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
   scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),
@@ -81,6 +84,9 @@ export const updateTool = defineTool({
   name: 'update',
   description: 'Update the given fields of one record (other fields are left unchanged).',
   readOnly: false,
+  destructive: true,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),
@@ -106,6 +112,9 @@ export const deleteTool = defineTool({
   name: 'delete',
   description: 'Delete records of a collection by id.',
   readOnly: false,
+  destructive: true,
+  idempotent: true,
+  openWorld: false,
   scope: 'mcp:write',
   input: (names) => ({
     collectionName: collectionNameInput(names),

@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+
+import type { RecordData } from '../toolkit/record/record-utils';
+
+/** What a history row records (`action_failed`: an action that threw or answered an error). */
+export type AuditOperation = 'create' | 'update' | 'delete' | 'action' | 'action_failed';
+
+/** One history row, as written. */
+export interface AuditRow {
+  correlationId: string;
+  occurredAt: Date;
+  callerId: number | null;
+  callerEmail: string | null;
+  callerFirstName: string | null;
+  callerLastName: string | null;
+  renderingId: number | null;
+  collection: string;
+  /** Packed record id (`"12"`, composite keys pipe-joined); `null` for a global action. */
+  recordId: string | null;
+  operation: AuditOperation;
+  actionName: string | null;
+  before: RecordData | null;
+  after: RecordData | null;
+  /** Fields an update changed (redacted ones included, though their values are masked). */
+  changedFields: string[] | null;
+}
+
+/** One history row, as read back (with its sequence number). */
+export interface StoredAuditRow extends AuditRow {
+  id: number;
+}
+
+/**
+ * The history table (`canopy_audit_trail` by default) on one database, through knex or a knex
+ * transaction: created at start when missing, appended to, and read by record or correlation id.
+ */
+export class AuditTable {
+  constructor(
+    readonly schema: string | null,
+    readonly table: string,
+  ) {}
+
+  private from(db: Knex): Knex.QueryBuilder {
+    return this.schema ? db.withSchema(this.schema).table(this.table) : db.table(this.table);
+  }
+
+  /** Creates the table and its indexes when missing (and the PostgreSQL schema). */
+  async ensure(db: Knex): Promise<void> {
+    const postgres = /^(pg|postgres|postgresql)$/.test(String(db.client.config.client));
+    if (this.schema && postgres) await db.schema.createSchemaIfNotExists(this.schema);
+    const builder = this.schema ? db.schema.withSchema(this.schema) : db.schema;
+    if (await builder.hasTable(this.table)) return;
+    await (this.schema ? db.schema.withSchema(this.schema) : db.schema).createTable(
+      this.table,
+      (table) => {
+        table.bigIncrements('id').primary();
+        table.string('correlation_id', 64).notNullable();
+        table.datetime('occurred_at', { precision: 3 }).notNullable();
+        table.bigInteger('caller_id').nullable();
+        table.string('caller_email', 255).nullable();
+        table.string('caller_first_name', 255).nullable();
+        table.string('caller_last_name', 255).nullable();
+        table.bigInteger('rendering_id').nullable();
+        table.string('collection_name', 255).notNullable();
+        table.string('record_id', 255).nullable();
+        table.string('operation', 16).notNullable();
+        table.string('action_name', 255).nullable();
+        table.text('before_values').nullable();
+        table.text('after_values').nullable();
+        table.text('changed_fields').nullable();
+        table.index(['collection_name', 'record_id', 'id'], `${this.table}_record_idx`);
+        table.index(['correlation_id'], `${this.table}_correlation_idx`);
+      },
+    );
+  }
+
+  /** Appends rows (in their order). */
+  async insert(db: Knex, rows: readonly AuditRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.from(db).insert(
+      rows.map((row) => ({
+        correlation_id: row.correlationId,
+        occurred_at: row.occurredAt,
+        caller_id: row.callerId,
+        caller_email: row.callerEmail,
+        caller_first_name: row.callerFirstName,
+        caller_last_name: row.callerLastName,
+        rendering_id: row.renderingId,
+        collection_name: row.collection,
+        record_id: row.recordId,
+        operation: row.operation,
+        action_name: row.actionName,
+        before_values: row.before === null ? null : JSON.stringify(row.before),
+        after_values: row.after === null ? null : JSON.stringify(row.after),
+        changed_fields: row.changedFields === null ? null : JSON.stringify(row.changedFields),
+      })),
+    );
+  }
+
+  /** A record's rows, oldest first (at most `limit`). */
+  async history(
+    db: Knex,
+    collection: string,
+    recordId: string,
+    limit = 10_000,
+  ): Promise<StoredAuditRow[]> {
+    const rows = (await this.from(db)
+      .where({ collection_name: collection, record_id: recordId })
+      .orderBy('id', 'asc')
+      .limit(limit)) as Record<string, unknown>[];
+    return rows.map(toRow);
+  }
+
+  /** The last row of a record that changed its values at or before `time`, if any. */
+  async lastChangeAt(
+    db: Knex,
+    collection: string,
+    recordId: string,
+    time: Date,
+  ): Promise<StoredAuditRow | null> {
+    const row = (await this.from(db)
+      .where({ collection_name: collection, record_id: recordId })
+      .whereIn('operation', ['create', 'update', 'delete'])
+      .where('occurred_at', '<=', time)
+      .orderBy('id', 'desc')
+      .first()) as Record<string, unknown> | undefined;
+    return row ? toRow(row) : null;
+  }
+
+  /** The rows of some correlation ids, in the order they were written. */
+  async correlation(db: Knex, correlationIds: readonly string[]): Promise<StoredAuditRow[]> {
+    const rows = (await this.from(db)
+      .whereIn('correlation_id', [...correlationIds])
+      .orderBy('id', 'asc')
+      .limit(10_000)) as Record<string, unknown>[];
+    return rows.map(toRow);
+  }
+}
+
+function parse(value: unknown): RecordData | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as RecordData;
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+function toRow(row: Record<string, unknown>): StoredAuditRow {
+  return {
+    id: Number(row.id),
+    correlationId: String(row.correlation_id),
+    occurredAt: new Date(row.occurred_at as string | Date),
+    callerId: nullableNumber(row.caller_id),
+    callerEmail: (row.caller_email as string | null) ?? null,
+    callerFirstName: (row.caller_first_name as string | null) ?? null,
+    callerLastName: (row.caller_last_name as string | null) ?? null,
+    renderingId: nullableNumber(row.rendering_id),
+    collection: String(row.collection_name),
+    recordId: (row.record_id as string | null) ?? null,
+    operation: row.operation as AuditOperation,
+    actionName: (row.action_name as string | null) ?? null,
+    before: parse(row.before_values),
+    after: parse(row.after_values),
+    changedFields: (parse(row.changed_fields) as unknown as string[] | null) ?? null,
+  };
+}
