@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, isApiError } from './api-error';
+import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
 export type ErrorBody = { error: string; message: string } | { code: string; message: string };
@@ -61,19 +61,16 @@ function fromExpressError(error: object): ApiError | undefined {
 }
 
 /** The codes of the client errors express and its middleware (send, body parsers) raise. */
-const CLIENT_ERROR_CODES: Record<number, string> = {
+const CLIENT_ERROR_CODES: Record<number, ApiErrorCode> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',
-  408: 'request_timeout',
-  411: 'length_required',
   412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   416: 'range_not_satisfiable',
-  431: 'request_header_fields_too_large',
 };
 
 // PostgreSQL errors a value of the request can cause (class 22, data exception; 54001, a nesting
