@@ -84,7 +84,7 @@ it('registers agent clients with oidc-provider reading the body itself: no "alre
     const created = await register(
       JSON.stringify({ redirect_uris: ['https://evil.example/cb'], canopy_environment_id: '999' }),
     );
-    const client = await created.json();
+    const client = (await created.json()) as { client_id: string; redirect_uris: string[] };
     expect(created.status).toBe(201);
     expect(client.redirect_uris).toEqual([`http://127.0.0.1:${port}/oidc/callback`]);
     const stored = await runSql(
