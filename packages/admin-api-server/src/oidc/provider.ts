@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Configuration, Provider } from 'oidc-provider';
+import type { Configuration, Provider, errors as OidcErrors } from 'oidc-provider';
 import type { SigningKey } from '../config';
 import { MAX_JSON_DEPTH } from '../http/body';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
@@ -197,7 +197,7 @@ export async function createOidcProvider(
 }
 
 /** oidc-provider's error classes, once the module is loaded (it is loaded lazily). */
-let oidcErrors: typeof import('oidc-provider').errors;
+let oidcErrors: typeof OidcErrors;
 
 /** What is wrong with a parsed JSON body (too deep, a NUL character), or `undefined`. */
 function bodyProblem(body: unknown): string | undefined {
