@@ -38,7 +38,8 @@ beforeAll(async () => {
   });
   secret = bootstrap.secret!;
   userId = bootstrap.userId;
-}, 90_000);
+  // Building the bundle and starting three processes takes long on a busy machine.
+}, 180_000);
 
 afterAll(async () => {
   for (const controller of streams) controller.abort();
