@@ -1,15 +1,27 @@
 /**
- * Benchmark of the activity-log list on 10,000,000 rows (BENCH_ROWS to change it).
+ * Benchmark of the public API's activity-log list against a raw `pg` server running the same SQL.
  *
- *   pnpm --filter @canopy/admin-api-server bench
+ *   flock /tmp/canopy-bench.lock pnpm --filter @canopy/admin-api-server bench
+ *   BENCH_100M=1 flock /tmp/canopy-bench.lock pnpm --filter @canopy/admin-api-server bench
+ *
+ * 1,000,000 rows by default, 100,000,000 with BENCH_100M=1 (BENCH_ROWS sets any count). Three
+ * processes are loaded in turn by the same autocannon run, 10 connections each (BENCH_CONNECTIONS):
+ * the raw baseline (bench/raw-pg-server.mjs: node `http` + `pg`, no auth, no limit), then
+ * `canopy-admin-api serve` (built from the sources) with its rate-limit counters in PostgreSQL,
+ * then in Redis (CANOPY_REDIS_URL, default redis://127.0.0.1:6379/0; BENCH_REDIS=0 skips it).
+ * It prints each one's req/s, the ratio to raw, and the peak RSS of each server process.
  *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
  * endpoint would flag them); ingestion through the service, measured separately, is.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import type { Knex } from 'knex';
 import {
   addProjectMember,
   createAdminApiServer,
@@ -22,11 +34,15 @@ import {
 } from '../src';
 import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
+import { buildCliBundle } from '../test/helpers/cli-bundle';
 
 const URL_ =
   process.env.BENCH_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test?schema=canopy_admin_api_bench';
-const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const ROWS = Number(
+  process.env.BENCH_ROWS ?? (process.env.BENCH_100M === '1' ? 100_000_000 : 1_000_000),
+);
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const USERS = 100;
@@ -186,48 +202,77 @@ async function measureIngestion(server: AdminApiServer): Promise<void> {
   await knex('projects').where({ id: project.id }).delete();
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+/** Peak resident set size of a process while `during` runs, in MB (from /proc). */
+async function peakRss<T>(pid: number, during: () => Promise<T>): Promise<[T, number]> {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      // the process is gone
+    }
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await during();
+    sample();
+    return [result, peak];
+  } finally {
+    clearInterval(timer);
+  }
 }
 
-async function rawSql(sql: string, bindings: readonly Knex.Value[], server: AdminApiServer) {
-  const latencies: number[] = [];
-  const deadline = Date.now() + DURATION * 1000;
-  const workers = Array.from({ length: CONNECTIONS }, async () => {
-    while (Date.now() < deadline) {
-      const started = process.hrtime.bigint();
-      await server.knex.raw(sql, bindings);
-      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
+/** Starts a child whose first stdout line with a `port` (a JSON log line) names its port. */
+function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
+  const port = new Promise<number>((resolvePort, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { port?: number; msg?: string };
+        if (typeof entry.port === 'number') {
+          resolvePort(entry.port);
+          // Keep draining stdout (request logs) without reading it.
+          lines.close();
+          child.stdout!.resume();
+        }
+      } catch {
+        // not a JSON line
+      }
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${args[0]} exited with ${code}: ${stderr.join('')}`)),
+    );
   });
-  await Promise.all(workers);
-  latencies.sort((a, b) => a - b);
-  return {
-    perSecond: latencies.length / DURATION,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
   };
+  return { child, port, stop };
 }
 
 async function main(): Promise<void> {
   const server = await createAdminApiServer({
-    database: { kind: 'url', url: URL_, poolSize: CONNECTIONS + 2 },
+    database: { kind: 'url', url: URL_, poolSize: 2 },
     port: 0,
     host: '127.0.0.1',
     signingKeys: KEYS,
-    rateLimit: {
-      points: 1_000_000_000,
-      durationSeconds: 3600,
-      burstPoints: 0,
-      burstDurationSeconds: 3600,
-    },
+    rateLimit: { points: 1, durationSeconds: 1, burstPoints: 0, burstDurationSeconds: 1 },
     defaultTokenLifetimeDays: 1,
     logLevel: 'silent',
     trustProxy: false,
   });
+  const children: { stop(): Promise<void> }[] = [];
+  let bundle: string | undefined;
   try {
     await generate(server);
-    await measureIngestion(server);
+    if (process.env.BENCH_INGESTION !== '0') await measureIngestion(server);
     const project = await server.knex('projects').where({ name: 'Bench' }).first();
     const environment = await server
       .knex('environments')
@@ -242,7 +287,6 @@ async function main(): Promise<void> {
       expiresAt: new Date(Date.now() + 3_600_000),
       viaSso: false,
     });
-    const port = await server.listen();
     const since = new Date(T0 + SPAN_MS / 4).toISOString();
     const filters = {
       projectId: project.id,
@@ -263,16 +307,18 @@ async function main(): Promise<void> {
       `query: userId=${user.id} action=update createdAt.gte=${since}: ${matching.toLocaleString()} matching rows; deep page after row ${deepOffset.toLocaleString()}`,
     );
 
-    const base = `http://127.0.0.1:${port}/v1/project/Bench/environment/Production/activity-logs?limit=100&userId=${user.id}&action=update&createdAt.gte=${encodeURIComponent(since)}`;
+    const path = `/v1/project/Bench/environment/Production/activity-logs?limit=100&userId=${user.id}&action=update&createdAt.gte=${encodeURIComponent(since)}`;
     const cases = [
       {
         name: 'first page',
-        url: base,
+        key: 'first',
+        path,
         sql: activityLogQuery(server.knex, filters).limit(101).toSQL(),
       },
       {
         name: 'deep cursor page',
-        url: `${base}&cursor=${cursor}`,
+        key: 'deep',
+        path: `${path}&cursor=${cursor}`,
         sql: activityLogQuery(server.knex, {
           ...filters,
           after: { createdAt: deepRow.created_at, id: String(deepRow.id) },
@@ -291,26 +337,105 @@ async function main(): Promise<void> {
         /Index (Only )?Scan/.test(planText) && !/Seq Scan on activity_logs/.test(planText);
       log(`   uses an index: ${usesIndex ? 'yes' : 'NO'}`);
       if (!usesIndex) process.exitCode = 1;
+    }
 
-      const http = await autocannon({
-        // A worker thread generates the load, so it does not share the server's event loop.
-        workers: 1,
-        url: c.url,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        headers: { Authorization: `Bearer ${token}` },
+    // The processes under load: the raw baseline, then the platform with each limiter store.
+    const schema = new URL(URL_).searchParams.get('schema') ?? undefined;
+    const databaseUrl = URL_.replace(/\?.*$/, '');
+    const raw = startChild(process.execPath, [join(__dirname, 'raw-pg-server.mjs')], {
+      PATH: process.env.PATH,
+      RAW_DATABASE_URL: databaseUrl,
+      RAW_SCHEMA: schema,
+      RAW_POOL_SIZE: String(CONNECTIONS),
+      RAW_QUERIES: JSON.stringify(Object.fromEntries(cases.map((c) => [c.key, c.sql.toNative()]))),
+    });
+    children.push(raw);
+    bundle = buildCliBundle();
+    const platformEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+      PATH: process.env.PATH,
+      DATABASE_URL: URL_,
+      DATABASE_POOL_SIZE: String(CONNECTIONS),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CANOPY_TOKEN_SIGNING_KEYS: `${KEYS[0]!.id}:${KEYS[0]!.secret}`,
+      // Limits that never refuse during the run, so every request is still charged.
+      RATE_LIMIT_POINTS: '1000000000',
+      RATE_LIMIT_DURATION_SECONDS: '3600',
+      NODE_ENV: 'production',
+      ...extra,
+    });
+    const targets: {
+      name: string;
+      process: ReturnType<typeof startChild>;
+      url: (c: (typeof cases)[number]) => string;
+      headers: Record<string, string>;
+    }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
+    const auth = { Authorization: `Bearer ${token}` };
+    const pgLimited = startChild(
+      process.execPath,
+      [join(bundle, 'cli.js'), 'serve'],
+      platformEnv({}),
+    );
+    children.push(pgLimited);
+    targets.push({
+      name: 'platform, limits in PostgreSQL',
+      process: pgLimited,
+      url: (c) => c.path,
+      headers: auth,
+    });
+    if (process.env.BENCH_REDIS !== '0') {
+      const redisLimited = startChild(
+        process.execPath,
+        [join(bundle, 'cli.js'), 'serve'],
+        platformEnv({
+          CANOPY_REDIS_URL: REDIS_URL,
+          CANOPY_REDIS_KEY_PREFIX: `canopy-bench:${Date.now()}:`,
+        }),
+      );
+      children.push(redisLimited);
+      targets.push({
+        name: 'platform, limits in Redis',
+        process: redisLimited,
+        url: (c) => c.path,
+        headers: auth,
       });
-      const sql = await rawSql(c.sql.sql, c.sql.bindings, server);
-      log(`== ${c.name} (${CONNECTIONS} connections, ${DURATION} s)`);
+    }
+    const ports = await Promise.all(targets.map((t) => t.process.port));
+
+    for (const c of cases) {
+      log(`\n== ${c.name}: ${CONNECTIONS} connections, ${DURATION} s each, one autocannon run`);
+      let rawPerSecond = 0;
+      for (const [index, target] of targets.entries()) {
+        const url = `http://127.0.0.1:${ports[index]}${target.url(c)}`;
+        // Warm up (JIT, pools, prepared plans) before measuring.
+        await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: target.headers });
+        const [result, rss] = await peakRss(target.process.child.pid!, () =>
+          autocannon({
+            // A worker thread generates the load, so it does not share this process's event loop.
+            workers: 1,
+            url,
+            connections: CONNECTIONS,
+            duration: DURATION,
+            headers: target.headers,
+          }),
+        );
+        const perSecond = result.requests.average;
+        if (index === 0) rawPerSecond = perSecond;
+        const ratio = index === 0 ? '' : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw`;
+        log(
+          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, peak RSS ${Math.round(rss)} MB, non-2xx ${result.non2xx}, errors ${result.errors}`,
+        );
+        if (result.non2xx > 0 || result.errors > 0) process.exitCode = 1;
+      }
       log(
-        `   HTTP over loopback: ${Math.round(http.requests.average).toLocaleString()} req/s, p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms, non-2xx ${http.non2xx}, errors ${http.errors}`,
+        `   load average (1, 5, 15 min): ${loadavg()
+          .map((n) => n.toFixed(2))
+          .join(', ')}`,
       );
-      log(
-        `   raw SQL:            ${Math.round(sql.perSecond).toLocaleString()} queries/s, p50 ${sql.p50.toFixed(2)} ms, p99 ${sql.p99.toFixed(2)} ms`,
-      );
-      if (http.non2xx > 0 || http.errors > 0) process.exitCode = 1;
     }
   } finally {
+    for (const child of children) await child.stop();
+    if (bundle) rmSync(bundle, { recursive: true, force: true });
     await server.close();
   }
 }

@@ -55,6 +55,14 @@ export interface AdminApiServerConfig {
   readonly signingKeys: readonly SigningKey[];
   readonly rateLimit: RateLimitConfig;
   /**
+   * Redis holding the per-token rate-limit counters (`CANOPY_REDIS_URL`, e.g.
+   * `redis://127.0.0.1:6379/0`): one atomic script per request instead of a PostgreSQL write.
+   * Every replica must use the same Redis. When absent, the counters live in PostgreSQL.
+   */
+  readonly redisUrl?: string;
+  /** Prefix of the rate-limit keys in Redis (`CANOPY_REDIS_KEY_PREFIX`, default `canopy:rate-limit:`). */
+  readonly redisKeyPrefix?: string;
+  /**
    * Keys of the activity-log hash chain (`CANOPY_AUDIT_CHAIN_KEYS`, newest first; retired ones
    * after it so their links keep verifying). When absent, derived from {@link signingKeys}.
    */
@@ -150,6 +158,21 @@ export function parseSigningKeys(
   });
 }
 
+function checkRedisUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('CANOPY_REDIS_URL must be a redis:// or rediss:// URL.');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(
+      `CANOPY_REDIS_URL must be a redis:// or rediss:// URL; got the scheme "${url.protocol}".`,
+    );
+  }
+  return value;
+}
+
 /**
  * Reads the configuration from environment variables (see the README for the list).
  * `requireSigningKeys: false` serves commands that never sign or verify tokens.
@@ -198,6 +221,8 @@ export function loadConfig(
         1,
       ),
     },
+    ...(env.CANOPY_REDIS_URL ? { redisUrl: checkRedisUrl(env.CANOPY_REDIS_URL) } : {}),
+    ...(env.CANOPY_REDIS_KEY_PREFIX ? { redisKeyPrefix: env.CANOPY_REDIS_KEY_PREFIX } : {}),
     ...(env.CANOPY_AUDIT_CHAIN_KEYS
       ? { auditChainKeys: parseSigningKeys(env.CANOPY_AUDIT_CHAIN_KEYS, 'CANOPY_AUDIT_CHAIN_KEYS') }
       : {}),

@@ -10,7 +10,9 @@ import { openDatabase } from './database/open-database';
 import type { ServerContext } from './http/context';
 import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
+import type { Redis } from 'ioredis';
 import { createTokenRateLimiter } from './rate-limit';
+import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter';
 
 /**
  * How long `close()` waits for in-flight requests before cutting their connections: short enough
@@ -32,6 +34,33 @@ export interface AdminApiServer {
 }
 
 /**
+ * Connects to the Redis of the rate limits; a command fails at once while Redis is unreachable
+ * (the request gets a 503) instead of waiting in a queue. Closes `database` if Redis cannot be
+ * reached at start.
+ */
+async function openRedis(url: string, database: { close(): Promise<void> }): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5_000,
+  });
+  // Errors are reported per command (a 503); the client reconnects on its own.
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    await database.close();
+    throw new Error(
+      `Could not connect to CANOPY_REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return redis;
+}
+
+/**
  * Opens the database, applies pending migrations, and builds the server.
  *
  * @example
@@ -49,11 +78,14 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     throw error;
   }
   useChainKeys(database.knex, chainKeysOf(config));
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, database) : undefined;
   const ctx: ServerContext = {
     knex: database.knex,
     config,
     logger,
-    rateLimiter: createTokenRateLimiter(database.knex, config.rateLimit),
+    rateLimiter: redis
+      ? createRedisRateLimiter(redis, config.rateLimit, config.redisKeyPrefix)
+      : createTokenRateLimiter(database.knex, config.rateLimit),
     loginLimiter: createLoginLimiter(database.knex, config.loginLimit ?? DEFAULT_LOGIN_LIMIT),
   };
   // The embedded database serves one connection: a LISTEN connection would hold it.
@@ -99,6 +131,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
           });
         }
         await database.close();
+        await redis?.quit().catch(() => redis.disconnect());
         logger.info('closed');
       })();
       return closing;

@@ -167,9 +167,22 @@ const AGENT: [string, string, Call, number, RegExp][] = [
   ['GET', '/liana/v2/renderings/99999999999/authorization', { secret: true }, 401, /forest-token/],
   ['POST', '/liana/v1/activity-logs', { secret: true, body: DEEP }, 400, /deeper than 64/],
   ['POST', '/forest/apimaps', { secret: true, body: DEEP }, 400, /deeper than 64/],
-  ['POST', '/oidc/reg', { secret: true, body: DEEP }, 400, /deeper than 64/],
   ['GET', '/liana/v4/permissions/users?x=%00', { secret: true }, 400, /NUL/],
 ];
+
+// Registration is oidc-provider's own endpoint (it reads the body itself): RFC 7591 errors.
+it.each([
+  ['too large for the provider (56 kB)', DEEP],
+  ['nested deeper than 64 levels', DEEP_SMALL],
+])(
+  'POST /oidc/reg refuses a body %s with a 400 invalid_request or invalid_client_metadata',
+  async (_what, body) => {
+    const response = await call('POST', '/oidc/reg', { secret: true, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/^invalid_(request|client_metadata)$/);
+    expect(typeof response.body.error_description).toBe('string');
+  },
+);
 
 it.each(AGENT)(
   'agent route %s %s answers a 4xx as {errors: [{detail}]}',

@@ -97,6 +97,37 @@ describe('canopy-admin-api bootstrap', () => {
   });
 });
 
+describe('canopy-admin-api bootstrap --environment-type and --version', () => {
+  it('creates a development environment when asked, and refuses an unknown type', async () => {
+    const dev = io();
+    const args = ['bootstrap', '--project', 'Lab', '--environment', 'Local'];
+    const withType = [...args, '--admin-email', 'lab@example.com', '--environment-type'];
+    expect(await runCli([...withType, 'development'], dev)).toBe(0);
+    expect(dev.stdout.join('\n')).toContain('environment Local (development)');
+    const row = await server.knex('environments').where({ name: 'Local' }).first('type');
+    expect(row.type).toBe('development');
+
+    const again = io();
+    expect(await runCli([...withType, 'production'], again)).toBe(0);
+    expect(again.stdout).toContain(
+      'Already exists: environment "Local" is of type development; its type is not changed.',
+    );
+
+    const wrong = io();
+    expect(await runCli([...withType, 'staging'], wrong)).not.toBe(0);
+    expect(wrong.stderr.join('\n')).toMatch(
+      /staging.*invalid|Allowed choices are development, production/,
+    );
+  });
+
+  it('prints the package version on --version', async () => {
+    const out = io();
+    expect(await runCli(['--version'], out)).toBe(0);
+    const { version } = await import('../package.json');
+    expect(out.stdout).toEqual([version]);
+  });
+});
+
 describe('the management API', () => {
   const adminLogs = () =>
     server

@@ -3,7 +3,9 @@ import { rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
-import { bootstrapProject, issueApplicationToken, signSessionToken } from '../src';
+import { Redis } from 'ioredis';
+import { bootstrapProject, issueApplicationToken, setUserPassword, signSessionToken } from '../src';
+import { CookieJar } from './helpers/browser';
 import { buildCliBundle, startServeProcess } from './helpers/cli-bundle';
 import { reportedActivityLog } from './helpers/agent-fixtures';
 import { serverSentEvents } from './helpers/event-stream';
@@ -36,7 +38,8 @@ beforeAll(async () => {
   });
   secret = bootstrap.secret!;
   userId = bootstrap.userId;
-}, 90_000);
+  // Building the bundle and starting three processes takes long on a busy machine.
+}, 180_000);
 
 afterAll(async () => {
   for (const controller of streams) controller.abort();
@@ -47,12 +50,13 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-async function serve(): Promise<number> {
+async function serve(env: Record<string, string> = {}): Promise<number> {
   const { child, port } = await startServeProcess(outDir, db.url, {
     RATE_LIMIT_POINTS: '6',
     RATE_LIMIT_DURATION_SECONDS: '300',
     RATE_LIMIT_BURST_POINTS: '4',
     RATE_LIMIT_BURST_DURATION_SECONDS: '600',
+    ...env,
   });
   replicas.set(port, child);
   return port;
@@ -185,7 +189,7 @@ it('sessions work whichever replica answers', async () => {
   expect(served.size).toBe(3);
 });
 
-it('the rate limit of a token is exact across the replicas', async () => {
+async function exactLimitThrough(url: string): Promise<void> {
   const project = await db.knex('projects').where({ name: 'Shop' }).first();
   const { token } = await issueApplicationToken(db.knex, TEST_KEYS, {
     project,
@@ -197,7 +201,7 @@ it('the rate limit of a token is exact across the replicas', async () => {
   });
   const answers = await Promise.all(
     Array.from({ length: 30 }, () =>
-      fetch(`${balancer.url}/v1/project/Shop/environment/Production/activity-logs`, {
+      fetch(`${url}/v1/project/Shop/environment/Production/activity-logs`, {
         headers: { Authorization: `Bearer ${token}` },
       }).then(async (res) => {
         await res.arrayBuffer();
@@ -209,7 +213,129 @@ it('the rate limit of a token is exact across the replicas', async () => {
   // 6 sustained + 4 burst, whichever replica counted them.
   expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10);
   expect(answers.filter((answer) => answer.status === 429)).toHaveLength(20);
+}
+
+it('the rate limit of a token is exact across the replicas', async () => {
+  await exactLimitThrough(balancer.url);
 }, 30_000);
+
+it('the rate limit is exact across replicas keeping the counters in Redis', async () => {
+  const prefix = `canopy-test-replicas:${process.pid}:${Date.now()}:`;
+  const redisEnv = {
+    CANOPY_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+    CANOPY_REDIS_KEY_PREFIX: prefix,
+  };
+  const ports = await Promise.all([serve(redisEnv), serve(redisEnv), serve(redisEnv)]);
+  const redisBalancer = await startBalancer(ports);
+  try {
+    const before = Number((await db.knex('rate_limit_buckets').count({ n: '*' }))[0]!.n);
+    await exactLimitThrough(redisBalancer.url);
+    // The counters were in Redis: no new bucket row in PostgreSQL.
+    expect(Number((await db.knex('rate_limit_buckets').count({ n: '*' }))[0]!.n)).toBe(before);
+  } finally {
+    await new Promise((done) => redisBalancer.server.close(done));
+    redisBalancer.server.closeAllConnections();
+    for (const port of ports) {
+      replicas.get(port)?.kill('SIGKILL');
+      replicas.delete(port);
+    }
+    const redis = new Redis(redisEnv.CANOPY_REDIS_URL);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  }
+}, 60_000);
+
+it('an OIDC authorization code issued by one replica is exchanged on another', async () => {
+  const password = 'replica-password-0123';
+  await setUserPassword(db.knex, userId, password);
+  const servedBy: Record<string, string> = {};
+  const started = Date.now();
+  const step = (name: string, response: Response) => {
+    servedBy[name] = response.headers.get('x-served-by')!;
+    if (process.env.DEBUG_REPLICAS)
+      process.stderr.write(`${name} ${response.status} ${Date.now() - started} ms\n`);
+    return response;
+  };
+  const registered = step(
+    'register',
+    await fetch(`${balancer.url}/oidc/reg`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'replica agent' }),
+    }),
+  );
+  expect(registered.status).toBe(201);
+  const client = (await registered.json()) as { client_id: string; redirect_uris: string[] };
+  const jar = new CookieJar();
+  const authorization = new URL(`${balancer.url}/oidc/auth`);
+  authorization.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: client.redirect_uris[0]!,
+    response_type: 'code',
+    scope: 'openid email profile',
+    state: 'replica-state',
+  }).toString();
+  const authorize = step('authorize', await fetch(authorization, { redirect: 'manual' }));
+  expect(authorize.status).toBe(303);
+  jar.store(authorize);
+  const loginUrl = new URL(authorize.headers.get('location')!, balancer.url);
+  const submitted = step(
+    'login',
+    await fetch(`${loginUrl}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'ada@example.com', password }).toString(),
+    }),
+  );
+  expect(submitted.status).toBe(303);
+  jar.store(submitted);
+  const resumed = step(
+    'issue code',
+    await fetch(new URL(submitted.headers.get('location')!, balancer.url), {
+      redirect: 'manual',
+      headers: { cookie: jar.header() },
+    }),
+  );
+  const callback = new URL(resumed.headers.get('location')!, balancer.url);
+  expect(callback.pathname).toBe('/oidc/callback');
+  expect(callback.searchParams.get('state')).toBe('replica-state');
+  const code = callback.searchParams.get('code')!;
+  const exchange = () =>
+    fetch(`${balancer.url}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uris[0]!,
+      }).toString(),
+    });
+  const exchanged = step('exchange code', await exchange());
+  expect(exchanged.status).toBe(200);
+  const tokens = (await exchanged.json()) as { access_token: string; id_token: string };
+  expect(tokens.id_token).toEqual(expect.any(String));
+  // The code was issued and exchanged by different replicas (the balancer rotates).
+  expect(servedBy['exchange code']).not.toBe(servedBy['issue code']);
+  // Every replica knows the access token, and a code is single use on all of them.
+  const seen = new Set<string>();
+  for (let i = 0; i < 3; i += 1) {
+    const me = await fetch(`${balancer.url}/oidc/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe('ada@example.com');
+    seen.add(me.headers.get('x-served-by')!);
+  }
+  expect(seen.size).toBe(3);
+  const replay = await exchange();
+  expect(replay.status).toBe(400);
+  expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
+  expect(new Set(Object.values(servedBy)).size).toBe(3);
+  // Each replica loads oidc-provider and its keys on first use: slow on a busy machine.
+}, 120_000);
 
 it('a replica killed with SIGKILL mid-stream loses no ingested log, and its agents reconnect', async () => {
   const opened = [await openStream(), await openStream(), await openStream()];

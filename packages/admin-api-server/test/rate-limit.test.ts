@@ -1,114 +1,168 @@
 import { useTestDatabase } from '@canopy/test-databases';
-import type { AdminApiServer } from '../src';
+import { Redis } from 'ioredis';
+import type { AdminApiServer, AdminApiServerConfig } from '../src';
 import { createTokenRateLimiter } from '../src/rate-limit';
+import { createRedisRateLimiter } from '../src/rate-limit/redis-rate-limiter';
 import { apiClient } from './helpers/api-client';
 import { seed, startTestServer, tokenFor, type Seed } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 const rateLimit = { points: 5, durationSeconds: 60, burstPoints: 3, burstDurationSeconds: 600 };
-let first: AdminApiServer;
-let second: AdminApiServer;
-let s: Seed;
+// Each test run has its own key prefix in the shared Redis.
+const REDIS = {
+  redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+  redisKeyPrefix: `canopy-test:${process.pid}:${Date.now()}:`,
+};
 
-beforeAll(async () => {
-  // Two servers with their own pools on one database: two processes as far as the limit knows.
-  first = await startTestServer(db(), { rateLimit });
-  second = await startTestServer(db(), { rateLimit });
-  s = await seed(first);
-});
-afterAll(async () => {
-  await first.close();
-  await second.close();
-});
+describe.each([
+  ['PostgreSQL', {} as Partial<AdminApiServerConfig>, undefined],
+  ['Redis', REDIS as Partial<AdminApiServerConfig>, REDIS],
+])('rate limits with the counters in %s', (_name, store, redisStore) => {
+  let redis: Redis | undefined;
+  let first: AdminApiServer;
+  let second: AdminApiServer;
+  let s: Seed;
 
-const url = () => `/v1/project/${s.project.name}/environment/Production/activity-logs`;
-
-it('admits exactly points + burst of many concurrent requests across two servers', async () => {
-  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
-  const apis = [apiClient(first.app), apiClient(second.app)];
-  const results = await Promise.all(
-    Array.from({ length: 30 }, (_, i) => apis[i % 2]!.get(url(), { token })),
-  );
-  const statuses = results.map((res) => res.status);
-  expect(statuses.filter((status) => status === 200)).toHaveLength(8);
-  expect(statuses.filter((status) => status === 429)).toHaveLength(22);
-  for (const res of results) {
-    expect(res.headers['x-ratelimit-limit']).toBe('8');
-    expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
-    expect(res.headers['ratelimit-policy']).toBe('"sustained";q=5;w=60, "burst";q=3;w=600');
-    expect(res.headers.ratelimit).toMatch(/^"sustained";r=\d+;t=\d+$/);
-  }
-  const refused = results.find((res) => res.status === 429)!;
-  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-  expect(refused.headers['x-ratelimit-remaining']).toBe('0');
-  expect(refused.body).toEqual({
-    code: 'rate_limited',
-    message: expect.stringContaining('retry in'),
+  beforeAll(async () => {
+    // Two servers with their own pools on one database: two processes as far as the limit knows.
+    first = await startTestServer(db(), { rateLimit, ...store });
+    second = await startTestServer(db(), { rateLimit, ...store });
+    s = await seed(first);
   });
-  // Each admitted request reports its own remaining count, even when the sustained bucket runs
-  // out while the burst is drained concurrently: no value twice, none skipped.
-  const remaining = results
-    .filter((res) => res.status === 200)
-    .map((res) => Number(res.headers['x-ratelimit-remaining']))
-    .sort((a, b) => a - b);
-  expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-});
-
-it('counts down one by one, then refuses with Retry-After', async () => {
-  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
-  const api = apiClient(first.app);
-  const seen: string[] = [];
-  for (let i = 0; i < 9; i += 1) {
-    const res = await api.get(url(), { token });
-    seen.push(`${res.status}:${res.headers['x-ratelimit-remaining']}`);
-  }
-  expect(seen).toEqual([
-    '200:7',
-    '200:6',
-    '200:5',
-    '200:4',
-    '200:3',
-    '200:2',
-    '200:1',
-    '200:0',
-    '429:0',
-  ]);
-});
-
-it('counts per token: another token of the same user has its own budget', async () => {
-  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
-  const res = await apiClient(first.app).get(url(), { token });
-  expect(res.status).toBe(200);
-  expect(res.headers['x-ratelimit-remaining']).toBe('7');
-});
-
-it('charges one unit for a whole export', async () => {
-  const token = await tokenFor(first, s.project, s.admin.id, ['all']);
-  const api = apiClient(first.app);
-  const exported = await api.get(`${url()}/export`, { token });
-  expect(exported.status).toBe(200);
-  expect(exported.headers['x-ratelimit-remaining']).toBe('7');
-  expect((await api.get(url(), { token })).headers['x-ratelimit-remaining']).toBe('6');
-});
-
-it('restarts the sustained window when it ends, while the burst keeps its own window', async () => {
-  const limiter = createTokenRateLimiter(db().knex, {
-    points: 2,
-    durationSeconds: 1,
-    burstPoints: 1,
-    burstDurationSeconds: 600,
+  afterAll(async () => {
+    await first.close();
+    await second.close();
   });
-  const key = `windows:${Date.now()}`;
-  const charges = [];
-  for (let i = 0; i < 4; i += 1) charges.push(await limiter.consume(key));
-  expect(charges.map((c) => `${c.allowed}:${c.remaining}`)).toEqual([
-    'true:2',
-    'true:1',
-    'true:0',
-    'false:0',
-  ]);
-  await new Promise((wait) => setTimeout(wait, 1_100));
-  const next = await limiter.consume(key);
-  // A new sustained window (one of two used), and the burst point spent in the old one.
-  expect(next).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 1 });
+
+  if (redisStore) {
+    beforeAll(() => {
+      redis = new Redis(redisStore.redisUrl!);
+    });
+    afterAll(async () => {
+      const keys = await redis!.keys(`${store.redisKeyPrefix}*`);
+      if (keys.length > 0) await redis!.del(...keys);
+      await redis!.quit();
+    });
+  }
+
+  const url = () => `/v1/project/${s.project.name}/environment/Production/activity-logs`;
+
+  it('admits exactly points + burst of many concurrent requests across two servers', async () => {
+    const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+    const apis = [apiClient(first.app), apiClient(second.app)];
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => apis[i % 2]!.get(url(), { token })),
+    );
+    const statuses = results.map((res) => res.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(8);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(22);
+    for (const res of results) {
+      expect(res.headers['x-ratelimit-limit']).toBe('8');
+      expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(res.headers['ratelimit-policy']).toBe('"sustained";q=5;w=60, "burst";q=3;w=600');
+      expect(res.headers.ratelimit).toMatch(/^"sustained";r=\d+;t=\d+$/);
+    }
+    const refused = results.find((res) => res.status === 429)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      message: expect.stringContaining('retry in'),
+    });
+    // Each admitted request reports its own remaining count, even when the sustained bucket runs
+    // out while the burst is drained concurrently: no value twice, none skipped.
+    const remaining = results
+      .filter((res) => res.status === 200)
+      .map((res) => Number(res.headers['x-ratelimit-remaining']))
+      .sort((a, b) => a - b);
+    expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('counts down one by one, then refuses with Retry-After', async () => {
+    const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+    const api = apiClient(first.app);
+    const seen: string[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      const res = await api.get(url(), { token });
+      seen.push(`${res.status}:${res.headers['x-ratelimit-remaining']}`);
+    }
+    expect(seen).toEqual([
+      '200:7',
+      '200:6',
+      '200:5',
+      '200:4',
+      '200:3',
+      '200:2',
+      '200:1',
+      '200:0',
+      '429:0',
+    ]);
+  });
+
+  it('counts per token: another token of the same user has its own budget', async () => {
+    const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+    const res = await apiClient(first.app).get(url(), { token });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('7');
+  });
+
+  it('charges one unit for a whole export', async () => {
+    const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+    const api = apiClient(first.app);
+    const exported = await api.get(`${url()}/export`, { token });
+    expect(exported.status).toBe(200);
+    expect(exported.headers['x-ratelimit-remaining']).toBe('7');
+    expect((await api.get(url(), { token })).headers['x-ratelimit-remaining']).toBe('6');
+  });
+
+  it('restarts the sustained window when it ends, while the burst keeps its own window', async () => {
+    const windows = { points: 2, durationSeconds: 1, burstPoints: 1, burstDurationSeconds: 600 };
+    const limiter = redis
+      ? createRedisRateLimiter(redis, windows, store.redisKeyPrefix)
+      : createTokenRateLimiter(db().knex, windows);
+    const key = `windows:${Date.now()}`;
+    const charges = [];
+    for (let i = 0; i < 4; i += 1) charges.push(await limiter.consume(key));
+    expect(charges.map((c) => `${c.allowed}:${c.remaining}`)).toEqual([
+      'true:2',
+      'true:1',
+      'true:0',
+      'false:0',
+    ]);
+    await new Promise((wait) => setTimeout(wait, 1_100));
+    const next = await limiter.consume(key);
+    // A new sustained window (one of two used), and the burst point spent in the old one.
+    expect(next).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 1 });
+  });
+
+  it('keeps the counters in the store it is given', async () => {
+    const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+    const count = async () =>
+      Number((await db().knex('rate_limit_buckets').count({ n: '*' }))[0]!.n);
+    const before = await count();
+    expect((await apiClient(second.app).get(url(), { token })).status).toBe(200);
+    const rows = (await count()) - before;
+    if (redis) {
+      expect(rows).toBe(0);
+      expect((await redis.keys(`${store.redisKeyPrefix}token:*`)).length).toBeGreaterThan(0);
+    } else {
+      expect(rows).toBe(1);
+    }
+  });
+});
+
+it('answers 503, never admits unchecked, when Redis cannot be reached', async () => {
+  const unreachable = new Redis('redis://127.0.0.1:1/0', {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  unreachable.on('error', () => undefined);
+  const limiter = createRedisRateLimiter(unreachable, rateLimit, 'canopy-test-unreachable:');
+  await expect(limiter.consume('token:1')).rejects.toMatchObject({
+    status: 503,
+    code: 'service_unavailable',
+  });
+  unreachable.disconnect();
 });

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 import type { RejectedActivityLog, ReportedActivityLog } from '../store/activity-log-ingestion';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
+import { readId } from '../validation/input-rules';
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;
@@ -112,8 +113,8 @@ function readLog(raw: unknown, index: number): ReportedActivityLog {
   };
 }
 
-const isInt4 = (value: unknown) =>
-  Number.isInteger(value) && (value as number) > 0 && (value as number) <= 2147483647;
+// JSON numbers only: a log's ids are never text, though the shared reader also takes text ids.
+const isInt4 = (value: unknown) => typeof value === 'number' && readId(value) !== undefined;
 
 const isNamed = (value: unknown): value is { name: string } =>
   typeof value === 'object' && value !== null && text((value as { name?: unknown }).name);

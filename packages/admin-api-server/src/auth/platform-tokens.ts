@@ -1,7 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { SigningKey } from '../config';
 import { unauthorized } from '../errors';
+
+// jsonwebtoken turns a string secret into a key on every call, first trying it as a public key
+// (which throws): a few milliseconds per request. The key objects are made once per key.
+const secretKeys = new WeakMap<SigningKey, KeyObject>();
+function secretKeyOf(key: SigningKey): KeyObject {
+  let secret = secretKeys.get(key);
+  if (!secret) {
+    secret = createSecretKey(Buffer.from(key.secret, 'utf8'));
+    secretKeys.set(key, secret);
+  }
+  return secret;
+}
 
 /** The only algorithm accepted; pinned so that `alg: none` or RS/HS confusion cannot pass. */
 export const TOKEN_ALGORITHM = 'HS256';
@@ -106,7 +118,7 @@ export function verifyPlatformToken<T extends ApplicationTokenClaims | SessionTo
   if (!key) throw unauthorized('The bearer token was not signed by this server.');
   let claims: jwt.JwtPayload;
   try {
-    claims = jwt.verify(token, key.secret, {
+    claims = jwt.verify(token, secretKeyOf(key), {
       algorithms: [TOKEN_ALGORITHM],
       issuer: ISSUER,
     }) as jwt.JwtPayload;

@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { version } from '../../package.json';
 import type { Knex } from 'knex';
 import { signSessionToken } from '../auth/platform-tokens';
 import { parseScopes } from '../auth/scopes';
@@ -99,6 +100,7 @@ async function withDatabase<T>(
 function buildProgram(io: CliIo): Command {
   const program = new Command('canopy-admin-api')
     .description('Canopy platform server: public administration API and token management.')
+    .version(version, '-V, --version', 'print the version of @canopy/admin-api-server')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out(text.trimEnd()),
@@ -143,35 +145,53 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--project <name>', 'project name (case sensitive)')
     .requiredOption('--environment <name>', 'environment name, e.g. Production')
     .requiredOption('--admin-email <email>', 'email of the first admin')
-    .action(async (options: { project: string; environment: string; adminEmail: string }) => {
-      if (!EMAIL.test(options.adminEmail)) {
-        throw new CliError(
-          `--admin-email must be an email address such as ada@example.com; got "${options.adminEmail}".`,
-        );
-      }
-      await withDatabase(io, false, async (knex) => {
-        const result = await bootstrapProject(knex, {
-          project: options.project,
-          environment: options.environment,
-          adminEmail: options.adminEmail,
-        });
-        for (const thing of result.existing) io.out(`Already exists: ${thing}.`);
-        if (result.secret === undefined) {
-          io.out('Nothing new to create; use the management API to rotate the env secret.');
-          return;
-        }
-        io.out(
-          `Project ${result.project.name}, environment ${options.environment}, admin ${options.adminEmail} (Admin role) are ready.`,
-        );
-        if (!(await hasPassword(knex, result.userId))) {
-          io.out(
-            `${options.adminEmail} has no password yet: run "canopy-admin-api users set-password --email ${options.adminEmail}" or "users invite".`,
+    .addOption(
+      new Option(
+        '--environment-type <type>',
+        'type of the environment when it is created (development environments accept schema uploads from agents)',
+      )
+        .choices(['development', 'production'])
+        .default('production'),
+    )
+    .action(
+      async (options: {
+        project: string;
+        environment: string;
+        adminEmail: string;
+        environmentType: 'development' | 'production';
+      }) => {
+        if (!EMAIL.test(options.adminEmail)) {
+          throw new CliError(
+            `--admin-email must be an email address such as ada@example.com; got "${options.adminEmail}".`,
           );
         }
-        io.out('Env secret (CANOPY_ENV_SECRET of the agent); store it now: it is not shown again.');
-        io.out(result.secret);
-      });
-    });
+        await withDatabase(io, false, async (knex) => {
+          const result = await bootstrapProject(knex, {
+            project: options.project,
+            environment: options.environment,
+            environmentType: options.environmentType,
+            adminEmail: options.adminEmail,
+          });
+          for (const thing of result.existing) io.out(`Already exists: ${thing}.`);
+          if (result.secret === undefined) {
+            io.out('Nothing new to create; use the management API to rotate the env secret.');
+            return;
+          }
+          io.out(
+            `Project ${result.project.name}, environment ${options.environment} (${result.environmentType}), admin ${options.adminEmail} (Admin role) are ready.`,
+          );
+          if (!(await hasPassword(knex, result.userId))) {
+            io.out(
+              `${options.adminEmail} has no password yet: run "canopy-admin-api users set-password --email ${options.adminEmail}" or "users invite".`,
+            );
+          }
+          io.out(
+            'Env secret (CANOPY_ENV_SECRET of the agent); store it now: it is not shown again.',
+          );
+          io.out(result.secret);
+        });
+      },
+    );
 
   const users = program
     .command('users')

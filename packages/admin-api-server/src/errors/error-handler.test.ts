@@ -25,3 +25,35 @@ it('recognizes API errors by brand, not by class identity', () => {
     true;
   expect(isApiError(copy)).toBe(true);
 });
+
+describe('express and send errors keep their own status', () => {
+  it('turns a missing file of res.sendFile into a 404, not a 400', async () => {
+    const { default: express } = await import('express');
+    const { default: request } = await import('supertest');
+    const { errorHandler } = await import('./error-handler');
+    const app = express();
+    app.get('/file', (_req, res, next) => {
+      res.sendFile('missing.html', { root: __dirname }, (error) => next(error));
+    });
+    app.use(errorHandler());
+    const response = await request(app).get('/file');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ code: 'not_found', message: expect.any(String) });
+  });
+
+  it('keeps 4xx statuses, maps a plain 400 to invalid_body and leaves 5xx unknown', async () => {
+    const { toApiError } = await import('./error-handler');
+    const withStatus = (status: number, message = 'Nope') =>
+      Object.assign(new Error(message), { status, expose: true });
+    expect(toApiError(withStatus(416, 'Range Not Satisfiable'))).toMatchObject({
+      status: 416,
+      code: 'range_not_satisfiable',
+      message: 'Range Not Satisfiable.',
+    });
+    expect(toApiError(withStatus(418))).toMatchObject({ status: 418, code: 'invalid_request' });
+    expect(toApiError(withStatus(400))).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(toApiError(withStatus(503))).toMatchObject({ status: 500, code: 'internal_error' });
+    const hidden = Object.assign(new Error('secret detail'), { status: 404, expose: false });
+    expect(toApiError(hidden).message).not.toContain('secret');
+  });
+});

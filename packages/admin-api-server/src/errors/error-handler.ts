@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, isApiError } from './api-error';
+import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
 export type ErrorBody = { error: string; message: string } | { code: string; message: string };
@@ -45,11 +45,33 @@ function fromExpressError(error: object): ApiError | undefined {
       cause,
     );
   }
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(400, 'invalid_body', 'The request could not be read.', cause);
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
+    // Keep the error's own status (a static file's 404 stays a 404); only a plain 400 is the body.
+    if (status === 400) {
+      return new ApiError(400, 'invalid_body', 'The request could not be read.', cause);
+    }
+    const { expose, message } = error as { expose?: unknown; message?: unknown };
+    const text =
+      expose === true && typeof message === 'string' && message !== ''
+        ? `${message}.`.replace(/\.\.$/, '.')
+        : `The request was refused (HTTP ${status}).`;
+    return new ApiError(status, CLIENT_ERROR_CODES[status] ?? 'invalid_request', text, cause);
   }
   return undefined;
 }
+
+/** The codes of the client errors express and its middleware (send, body parsers) raise. */
+const CLIENT_ERROR_CODES: Record<number, ApiErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
+};
 
 // PostgreSQL errors a value of the request can cause (class 22, data exception; 54001, a nesting
 // too deep): the shared parsers refuse such values first, this keeps any one missed a 400.

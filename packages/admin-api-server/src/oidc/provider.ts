@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Configuration, Provider } from 'oidc-provider';
+import type { Configuration, Provider, errors as OidcErrors } from 'oidc-provider';
 import type { SigningKey } from '../config';
+import { MAX_JSON_DEPTH } from '../http/body';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
 import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
 import { postgresAdapter } from './postgres-adapter';
@@ -12,6 +13,15 @@ export const OIDC_PATH = '/oidc';
 
 /** Client metadata naming the environment whose agent registered the client. */
 export const ENVIRONMENT_CLAIM = 'canopy_environment_id';
+
+/** Where the registration route keeps, in `res.locals`, what the registered client is bound to. */
+export const REGISTRATION_LOCAL = 'canopyOidcRegistration';
+
+/** The redirect URI and environment a dynamically registered agent client gets, whatever it asks. */
+export interface OidcRegistration {
+  redirectUri: string;
+  environmentId: string;
+}
 
 /** Lifetimes and pacing of the provider that the server configuration may change. */
 export interface OidcProviderOptions {
@@ -94,7 +104,24 @@ export async function createOidcProvider(
       },
     },
     clients: [CLI_CLIENT],
-    extraClientMetadata: { properties: [ENVIRONMENT_CLAIM] },
+    extraClientMetadata: {
+      properties: [ENVIRONMENT_CLAIM],
+      // On registration the client gets the platform's callback page and the environment whose
+      // env secret authenticated the call (kept by the express route in front), and a body
+      // nesting too deep or holding NUL characters is refused before anything is stored.
+      validator(ctx, key, _value, metadata) {
+        if (key !== ENVIRONMENT_CLAIM || ctx?.oidc?.route !== 'registration') return;
+        const locals = (ctx.res as unknown as { locals?: Record<string, unknown> }).locals;
+        const registration = locals?.[REGISTRATION_LOCAL] as OidcRegistration | undefined;
+        if (!registration) {
+          throw new oidcErrors.InvalidClientMetadata('registration needs the env secret');
+        }
+        const problem = bodyProblem(ctx.oidc.body);
+        if (problem) throw new oidcErrors.InvalidClientMetadata(problem);
+        metadata.redirect_uris = [registration.redirectUri];
+        metadata[ENVIRONMENT_CLAIM] = registration.environmentId;
+      },
+    },
     pkce: { required: () => false },
     ttl: {
       AuthorizationCode: 60,
@@ -141,7 +168,8 @@ export async function createOidcProvider(
   };
   // Loaded on first use: the library warns on Node 20 (it supports it, but recommends 22) and
   // servers that never log a user in need not load it.
-  const { Provider: OidcProvider } = await import('oidc-provider');
+  const { Provider: OidcProvider, errors } = await import('oidc-provider');
+  oidcErrors = errors;
   const provider = new OidcProvider(issuer, configuration);
   provider.proxy = trustProxy;
   // oidc-provider leaves `interval` out of device authorizations (clients then poll every 5 s).
@@ -166,6 +194,29 @@ export async function createOidcProvider(
     }
   });
   return provider;
+}
+
+/** oidc-provider's error classes, once the module is loaded (it is loaded lazily). */
+let oidcErrors: typeof OidcErrors;
+
+/** What is wrong with a parsed JSON body (too deep, a NUL character), or `undefined`. */
+function bodyProblem(body: unknown): string | undefined {
+  const stack: [unknown, number][] = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return 'strings of the body must not hold NUL characters';
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_JSON_DEPTH) {
+        return `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+      }
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return 'keys of the body must not hold NUL characters';
+        stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** What the user-code page says after a failed submission (oidc-provider's re-render errors). */

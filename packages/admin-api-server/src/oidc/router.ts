@@ -5,14 +5,21 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import { formBody, jsonBody } from '../http/body';
+import { formBody } from '../http/body';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import { publicOrigin, type ServerContext } from '../http/context';
 import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
 import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { loginPage } from './login-page';
-import { createOidcProvider, DEFAULT_OIDC_OPTIONS, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
+import {
+  createOidcProvider,
+  DEFAULT_OIDC_OPTIONS,
+  ENVIRONMENT_CLAIM,
+  OIDC_PATH,
+  REGISTRATION_LOCAL,
+  type OidcRegistration,
+} from './provider';
 
 /** The parameters of an authorization response (RFC 6749 4.1.2 and 4.1.2.1, RFC 9207). */
 const AUTHORIZATION_RESPONSE_PARAMETERS = [
@@ -72,13 +79,16 @@ export function oidcRouter(ctx: ServerContext): Router {
     res.locals.environment = await authenticateEnvironment(ctx.knex, req);
     next();
   };
-  router.post(`${OIDC_PATH}/reg`, registrant, jsonBody(), async (req, res, next) => {
+  // oidc-provider reads the registration body itself (no parser in front of it, so it never falls
+  // back to an already parsed body); the client's redirect URI and environment are set by the
+  // provider's client-metadata validator from what is kept here (src/oidc/provider.ts).
+  router.post(`${OIDC_PATH}/reg`, registrant, (req, res, next) => {
     const environment = res.locals.environment as { id: number };
-    req.body = {
-      ...(req.body as object),
-      redirect_uris: [`${origin(req)}${OIDC_PATH}/callback`],
-      [ENVIRONMENT_CLAIM]: String(environment.id),
+    const registration: OidcRegistration = {
+      redirectUri: `${origin(req)}${OIDC_PATH}/callback`,
+      environmentId: String(environment.id),
     };
+    res.locals[REGISTRATION_LOCAL] = registration;
     // The env secret was the credential of this call; the provider must not read it as one.
     delete req.headers.authorization;
     next();

@@ -13,6 +13,8 @@ export const ADMIN_ROLE_NAME = 'Admin';
 export interface BootstrapResult {
   project: ProjectRow;
   environmentId: number;
+  /** The type of the environment (as created, or as it already was). */
+  environmentType: 'development' | 'production';
   userId: number;
   /** What already existed, in words (empty on a fresh server). */
   existing: string[];
@@ -30,7 +32,14 @@ export interface BootstrapResult {
  */
 export async function bootstrapProject(
   knex: Knex,
-  input: { project: string; environment: string; adminEmail: string; actorId?: number | null },
+  input: {
+    project: string;
+    environment: string;
+    /** The type of the environment if it is created (default production); an existing one keeps its own. */
+    environmentType?: 'development' | 'production';
+    adminEmail: string;
+    actorId?: number | null;
+  },
 ): Promise<BootstrapResult> {
   return knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`bootstrap:${input.project}`]);
@@ -99,16 +108,28 @@ export async function bootstrapProject(
     }
     const environment = await trx('environments')
       .where({ project_id: projectId, name: input.environment })
-      .first('id', 'secret_hash');
+      .first('id', 'secret_hash', 'type');
+    if (environment && input.environmentType && environment.type !== input.environmentType) {
+      existing.push(
+        `environment "${input.environment}" is of type ${environment.type}; its type is not changed`,
+      );
+    }
     if (environment?.secret_hash) {
       existing.push(`environment "${input.environment}" (its env secret is not shown again)`);
-      return { project: project!, environmentId: environment.id, userId: user.id, existing };
+      return {
+        project: project!,
+        environmentId: environment.id,
+        environmentType: environment.type,
+        userId: user.id,
+        existing,
+      };
     }
     if (environment) {
       const secret = await issueEnvironmentSecret(trx, environment.id);
       return {
         project: project!,
         environmentId: environment.id,
+        environmentType: environment.type,
         userId: user.id,
         existing,
         secret,
@@ -116,10 +137,12 @@ export async function bootstrapProject(
     }
     const created = await createEnvironmentWithSecret(trx, projectId, input.actorId ?? null, {
       name: input.environment,
+      type: input.environmentType ?? 'production',
     });
     return {
       project: project!,
       environmentId: created.environment.id,
+      environmentType: created.environment.type,
       userId: user.id,
       existing,
       secret: created.secret,
