@@ -32,9 +32,12 @@ async function passSignInPopup(popup: Page, user: User): Promise<void> {
   await popup.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The console's first step: sign in to the platform (its form, in a pop-up). */
-async function platformSignIn(page: Page, fixture: Fixture, user: User): Promise<void> {
-  await page.goto(fixture.consoleUrl);
+/**
+ * The console's first step: sign in to the platform (its form, in a pop-up), on the console's
+ * home page, or on the page already open when `fixture` is undefined (a deep link).
+ */
+async function platformSignIn(page: Page, fixture: Fixture | undefined, user: User): Promise<void> {
+  if (fixture) await page.goto(fixture.consoleUrl);
   await page.getByRole('heading', { name: 'Canopy Console' }).waitFor();
   const [popup] = await Promise.all([
     page.waitForEvent('popup'),
@@ -46,13 +49,8 @@ async function platformSignIn(page: Page, fixture: Fixture, user: User): Promise
   await page.getByRole('textbox', { name: 'Project and environment' }).waitFor();
 }
 
-async function signIn(
-  context: BrowserContext,
-  fixture: Fixture,
-  user: User,
-): Promise<{ page: Page; firstScreenMs: number }> {
-  const page = await context.newPage();
-  await platformSignIn(page, fixture, user);
+/** The console's second step: choose the team and open the environment (the agent's sign-in). */
+async function openEnvironment(page: Page, user: User): Promise<number> {
   await page.getByRole('textbox', { name: 'Team', exact: true }).click();
   await page.getByRole('option', { name: user.team, exact: true }).click();
   // The agent's sign-in goes through the platform again: signed in there already, the pop-up
@@ -70,6 +68,18 @@ async function signIn(
       .then(() => true),
   ]);
   if (form) throw new Error('The agent sign-in asked for the password a second time.');
+  return submitted;
+}
+
+async function signIn(
+  context: BrowserContext,
+  fixture: Fixture,
+  user: User,
+): Promise<{ page: Page; firstScreenMs: number }> {
+  const page = await context.newPage();
+  await platformSignIn(page, fixture, user);
+  const submitted = await openEnvironment(page, user);
+
   // The first screen: the first collection's table with its rows, measured by the console from
   // the moment it holds the session token to the painted table.
   const landed = await Promise.race([
@@ -236,8 +246,12 @@ export async function runSuite(
       measures.render100Ms = hundred.ms;
       // A shared link opens the same view.
       const link = p.url();
+      // Another tab has no session (tokens are per tab): it signs in and keeps the view.
       const other = await browser.context.newPage();
       await other.goto(link);
+      await platformSignIn(other, undefined, fixture.admin);
+      await openEnvironment(other, fixture.admin);
+      expect(other.url() === link, 'the address is kept through the sign-in');
       await other.waitForFunction(
         () => document.querySelectorAll('tbody tr[data-record-id]').length === 100,
       );
@@ -401,16 +415,23 @@ export async function runSuite(
         await p.reload();
         await p.locator('tbody tr[data-record-id]').first().waitFor();
         expect(await burger.isVisible(), 'the burger shows at 820 px');
-        expect(!(await ordersLink.isVisible()), 'the sidebar is collapsed at 820 px');
+        const onScreen = async () => {
+          const box = await ordersLink.boundingBox();
+          return box !== null && box.x >= 0 && box.width > 0;
+        };
+        expect(!(await onScreen()), 'the sidebar is collapsed at 820 px');
         await shot(p, 'tablet');
         await burger.click();
-        await ordersLink.waitFor({ state: 'visible' });
+        await p.waitForTimeout(400); // The sidebar slides in.
+        expect(await onScreen(), 'the burger opens the sidebar');
         await shot(p, 'tablet-menu');
         await ordersLink.click();
         await p.locator('tbody tr[data-record-id]').first().waitFor();
-        await ordersLink.waitFor({ state: 'hidden' });
+        await p.waitForTimeout(400);
+        expect(!(await onScreen()), 'choosing a collection closes it');
         await p.setViewportSize({ width: 1280, height: 800 });
-        await ordersLink.waitFor({ state: 'visible' });
+        await p.waitForTimeout(400);
+        expect(await onScreen(), 'the sidebar shows at 1280 px');
         expect(!(await burger.isVisible()), 'no burger at 1280 px');
         const overflow = await p.evaluate(
           () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
