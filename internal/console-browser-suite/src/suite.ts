@@ -393,6 +393,14 @@ export async function runSuite(
         p.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
       const file = await download.path();
+      const modes = await p.evaluate(
+        () => (window as unknown as { __canopyExports?: string[] }).__canopyExports ?? [],
+      );
+      expect(modes.at(-1) === 'stream', `streamed by the service worker (${modes.join(', ')})`);
+      expect(
+        /^orders-\d{4}-\d{2}-\d{2}\.csv$/.test(download.suggestedFilename()),
+        `file name ${download.suggestedFilename()}`,
+      );
       const lines = readFileSync(file, 'utf8').trim().split('\n');
       expect(lines[0]!.startsWith('Id,'), `header: ${lines[0]}`);
       expect(lines.length - 1 === expected, `${lines.length - 1} CSV rows for ${expected} records`);

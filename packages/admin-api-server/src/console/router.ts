@@ -48,6 +48,23 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
     next();
   });
 
+  // The service worker of streamed CSV downloads (packages/console/public): revalidated on every
+  // load so a new console version replaces it.
+  router.get('/csv-download-sw.js', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile('csv-download-sw.js', { root: assetsDir }, (error) => {
+      if (error) next();
+    });
+  });
+  // Download links are answered by that worker in the tab that made them; one that reaches the
+  // server (opened elsewhere, or after the worker was removed) gets this instead of the app.
+  router.get('/__canopy/download/*splat', (_req, res) => {
+    res
+      .status(410)
+      .type('text/plain')
+      .send('This download link works only in the console tab that made it: export again.');
+  });
+
   router.use(
     '/assets',
     express.static(join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false }),

@@ -85,6 +85,12 @@ import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
 import { ColumnChooser } from './ColumnChooser';
 import { CellRelationLink, CellValue } from './Value';
 import { RecordPicker } from './RecordPicker';
+import { downloadWorker, streamDownload } from '../download';
+
+/** How each export of this page went (`stream` or `memory`): the browser suite reads it. */
+const exportModes: string[] = ((
+  window as unknown as { __canopyExports?: string[] }
+).__canopyExports ??= []);
 
 const countFormat = new Intl.NumberFormat();
 
@@ -448,20 +454,33 @@ export function CollectionTable({
       related,
     );
     setExporting('Starting…');
+    const filename = `${collection.name}-${new Date().toISOString().slice(0, 10)}.csv`;
+    const progress = (bytes: number) => setExporting(`${(bytes / 1024).toFixed(0)} KB`);
     try {
-      const blob = await client.downloadCsv(url, (bytes) =>
-        setExporting(`${(bytes / 1024).toFixed(0)} KB`),
-      );
+      const worker = await downloadWorker();
+      if (worker) {
+        // Streamed to disk by the service worker (download.ts).
+        exportModes.push('stream');
+        await streamDownload(worker, {
+          url,
+          token: client.token(),
+          filename,
+          onProgress: progress,
+        });
+        return;
+      }
+      exportModes.push('memory');
+      const blob = await client.downloadCsv(url, progress);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
-      link.download = `${collection.name}-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.download = filename;
       document.body.append(link);
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (error) {
-      if (error instanceof AgentError && error.status === 403)
-        rememberDenied(collection.name, 'exportEnabled');
+      const status = (error as { status?: number }).status;
+      if (status === 403) rememberDenied(collection.name, 'exportEnabled');
       notifications.show({
         color: 'red',
         title: 'Export failed',
