@@ -107,6 +107,30 @@ async function signIn(
   return { page, firstScreenMs };
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time in a CPU profile, as "name (file) ms" entries. */
+function topSelfTime(profile: CpuProfile, count = 8): string {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, index) => {
+    const frame = byNode.get(id)!.callFrame;
+    const file = frame.url.split('/').pop() || '(native)';
+    const key = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber}`;
+    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas?.[index] ?? 0) / 1000);
+  });
+  return [...totals]
+    .filter(([key]) => !key.startsWith('(idle)') && !key.startsWith('(program)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, ms]) => `${key} ${ms.toFixed(1)} ms`)
+    .join('; ');
+}
+
 async function openCollection(page: Page, label: string): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Collections' })
@@ -230,20 +254,36 @@ export async function runSuite(
       await settle(p);
       const second = await rowIds(p);
       expect(second[0] !== first[0], 'page 2 shows other records');
+      // A CPU profile of the switch to 100 rows: where the render time goes (printed).
+      const cdp = await p.context().newCDPSession(p);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
       await pick(p, 'Records per page', '100 per page');
       await p.waitForURL(/size=100/);
       await settle(p);
       await p.waitForFunction(
         () => document.querySelectorAll('tbody tr[data-record-id]').length === 100,
       );
+      const { profile } = await cdp.send('Profiler.stop');
+      console.log(
+        `    (CPU profile of the 100-row switch, top self time: ${topSelfTime(profile)})`,
+      );
+      await cdp.detach();
       const renders = await p.evaluate(
         () =>
-          (window as unknown as { __canopyRenders: { rows: number; ms: number }[] })
-            .__canopyRenders,
+          (
+            window as unknown as {
+              __canopyRenders: { rows: number; ms: number; queuedMs?: number; renderMs?: number }[];
+            }
+          ).__canopyRenders,
       );
       const hundred = renders.filter((r) => r.rows === 100).at(-1);
       expect(hundred, 'a 100-row render was measured');
       measures.render100Ms = hundred.ms;
+      console.log(
+        `    (100-row render ${hundred.ms.toFixed(1)} ms: ${hundred.queuedMs?.toFixed(1)} ms before React started, ${hundred.renderMs?.toFixed(1)} ms of render and commit, the rest until the frame)`,
+      );
       // A shared link opens the same view.
       const link = p.url();
       // Another tab has no session (tokens are per tab): it signs in and keeps the view.

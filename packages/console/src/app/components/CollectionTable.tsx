@@ -282,14 +282,28 @@ export function CollectionTable({
   }, [list.error, count.error, collection.name]);
 
   // Render time of a page, from the decoded answer to the painted table (README: performance).
+  // Split in: waiting for React to start (`queuedMs`), React's render and commit (`renderMs`),
+  // then the frame.
   const tableRef = useRef<HTMLTableElement>(null);
+  const renderStart = useRef<{ data?: unknown; at: number }>({ at: 0 });
+  if (list.data && renderStart.current.data !== list.data) {
+    renderStart.current = { data: list.data, at: performance.now() };
+  }
   useLayoutEffect(() => {
     const start = list.data && receivedAt.get(list.data);
     if (start === undefined) return;
+    const began = renderStart.current.at;
+    const committed = performance.now();
     requestAnimationFrame(() => {
       const ms = performance.now() - start;
       const perf = ((window as unknown as { __canopyRenders?: unknown[] }).__canopyRenders ??= []);
-      perf.push({ collection: collection.name, rows: list.data!.length, ms });
+      perf.push({
+        collection: collection.name,
+        rows: list.data!.length,
+        ms,
+        queuedMs: began - start,
+        renderMs: committed - began,
+      });
       if (
         performance.getEntriesByName('canopy:signed-in').length &&
         !performance.getEntriesByName('canopy:first-screen').length
