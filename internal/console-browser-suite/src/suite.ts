@@ -179,6 +179,8 @@ export async function runSuite(
   const shot = async (page: Page, name: string) => {
     if (!options.screenshots) return;
     mkdirSync(options.screenshots, { recursive: true });
+    // From the top of the page: the title and the toolbar are what the picture is about.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(options.screenshots, `${name}.png`) });
   };
   const browser = await openBrowser();
@@ -536,6 +538,7 @@ export async function runSuite(
         });
         await p.getByRole('button', { name: 'Save changes' }).click();
         await p.getByRole('dialog', { name: 'Your session has expired' }).waitFor();
+        await p.waitForTimeout(400); // The dialog fades in.
         await shot(p, 'session-expired');
         const [popup] = await Promise.all([
           p.waitForEvent('popup'),

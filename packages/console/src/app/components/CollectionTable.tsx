@@ -524,9 +524,12 @@ export function CollectionTable({
           <TextInput
             aria-label={`Search ${name}`}
             placeholder={
+              collection.isSearchable === false ? 'Search is off here' : `Search ${name}`
+            }
+            title={
               collection.isSearchable === false
-                ? 'Search is off for this collection'
-                : `Search ${name}`
+                ? `The agent turned search off for ${name}`
+                : undefined
             }
             disabled={collection.isSearchable === false}
             leftSection={<IconSearch size={14} />}

@@ -10,11 +10,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { workspacesOf } from '../config';
 import {
   currentPlatformToken,
+  fetchEnvironment,
   fetchWorkspaces,
   openSignInWindow,
   PlatformError,
@@ -46,6 +47,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
   const [signedIn, setSignedIn] = useState(() => currentPlatformToken(60_000) !== undefined);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
   const me = useQuery({
     queryKey: ['me-workspaces'],
     queryFn: fetchWorkspaces,
@@ -113,6 +115,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
       return;
     }
     setBusy(true);
+    // The environment's rights and schema load while the agent signs the user in.
+    void queryClient.prefetchQuery({
+      queryKey: ['me-environment', workspace.project, workspace.environment],
+      queryFn: () => fetchEnvironment(workspace.project, workspace.environment),
+    });
     try {
       const session = await signIn(workspace, Number(chosenRendering), popup);
       storeSession(session);
