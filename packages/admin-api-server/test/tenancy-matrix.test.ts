@@ -51,6 +51,7 @@ const UNSCOPED = [
   'POST /v1/account/password',
   'PUT /v1/account/password',
   'POST /v1/account/sessions/revoke',
+  'GET /v1/me/workspaces',
 ];
 
 interface Tenant {
@@ -225,6 +226,17 @@ describe('routes naming a user act only on members of the caller’s own project
 });
 
 describe('unscoped routes', () => {
+  // First: the account test below revokes the Beta user's sessions.
+  it('the signed-in user’s workspaces list their own projects only', async () => {
+    for (const level of PERMISSION_LEVELS) {
+      const mine = await request(server.app)
+        .get('/v1/me/workspaces')
+        .set('authorization', `Bearer ${beta.sessions[level]}`);
+      expect([level, mine.status]).toEqual([level, 200]);
+      expect(mine.body.projects.map((project: { name: string }) => project.name)).toEqual(['Beta']);
+    }
+  });
+
   it('account routes change only the caller’s own account', async () => {
     const before = await alphaState();
     const bob = beta.sessions.user;

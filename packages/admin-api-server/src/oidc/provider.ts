@@ -4,6 +4,7 @@ import type { Configuration, Provider, errors as OidcErrors } from 'oidc-provide
 import type { SigningKey } from '../config';
 import { MAX_JSON_DEPTH } from '../http/body';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
+import { consoleClient, CONSOLE_CLIENT_ID } from './console-client';
 import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
 import { postgresAdapter } from './postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
@@ -103,7 +104,7 @@ export async function createOidcProvider(
         },
       },
     },
-    clients: [CLI_CLIENT],
+    clients: [CLI_CLIENT, consoleClient(issuer)],
     extraClientMetadata: {
       properties: [ENVIRONMENT_CLAIM],
       // On registration the client gets the platform's callback page and the environment whose
@@ -122,7 +123,8 @@ export async function createOidcProvider(
         metadata[ENVIRONMENT_CLAIM] = registration.environmentId;
       },
     },
-    pkce: { required: () => false },
+    // Agents send no PKCE; the console (a public browser client) must.
+    pkce: { required: (_ctx, client) => client.clientId === CONSOLE_CLIENT_ID },
     ttl: {
       AuthorizationCode: 60,
       DeviceCode: DEVICE_CODE_TTL,
