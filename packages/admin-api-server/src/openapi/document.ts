@@ -15,6 +15,7 @@ import {
 import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
+import { approvalPaths } from './approval-paths';
 import { managementPaths } from './management-paths';
 
 type Operation = Record<string, unknown>;
@@ -434,9 +435,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
         'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
-        'and the account API (one-time invitation and reset links, own password, session revocation).',
+        'the account API (one-time invitation and reset links, own password, session revocation), ' +
+        'and action approvals (`/api/action-approvals`: file, queue, approve with a signed request, reject).',
     },
-    paths: { ...paths, ...managementPaths(), ...accountPaths() },
+    paths: { ...paths, ...managementPaths(), ...accountPaths(), ...approvalPaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
@@ -451,6 +453,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'User session token',
+        },
+        userPlatformToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'User platform token: an MCP platform access token or an OIDC access token issued to an agent of the environment',
         },
       },
     },
