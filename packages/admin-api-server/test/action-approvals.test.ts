@@ -249,10 +249,25 @@ it('answers 400 with what is wrong, 401 without a token', async () => {
   const status = await as('requester', 'get', '/api/action-approvals?status=done').expect(400);
   expect(status.body.errors[0].detail).toMatch(/status/);
   await as('requester', 'get', '/api/action-approvals/abc').expect(400);
-  await request(server.app)
+  const unnamed = await request(server.app)
     .get('/api/action-approvals')
     .set('authorization', `Bearer ${session(users.requester)}`)
     .expect(400);
+  expect(unnamed.body.errors[0].detail).toMatch(/Name the environment/);
+  // Named by project and environment names instead of an id.
+  await request(server.app)
+    .get('/api/action-approvals?project=Shop&environment=Production')
+    .set('authorization', `Bearer ${session(users.requester)}`)
+    .expect(200);
+  await request(server.app)
+    .get('/api/action-approvals?project=Shop&environment=Production')
+    .set('authorization', `Bearer ${session(users.outsider)}`)
+    .expect(404);
+  await request(server.app)
+    .get('/api/action-approvals')
+    .set('authorization', 'Bearer not-a-known-token')
+    .set('forest-environment-id', String(envId))
+    .expect(401);
   await request(server.app).get('/api/action-approvals').expect(401);
   const empty = await as('requester', 'post', '/api/action-approvals/1/comments')
     .send({ data: { attributes: { comment: '' } } })

@@ -78,11 +78,25 @@ const APPROVAL: JsonSchema = {
 const ONE = { content: json({ type: 'object', properties: { data: APPROVAL } }) };
 const HEADERS = [
   {
+    name: 'project',
+    in: 'query',
+    required: false,
+    description: 'Project name; with `environment`, names the environment instead of the header',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'environment',
+    in: 'query',
+    required: false,
+    description: 'Environment name (with `project`)',
+    schema: { type: 'string' },
+  },
+  {
     name: 'forest-environment-id',
     in: 'header',
     required: false,
     description:
-      'The environment (id); required with a session token, ignored with a user platform token (its environment is the token’s)',
+      'The environment (id); a session token or the console’s access token names it here or with `project` and `environment`; MCP tokens and agents’ access tokens carry theirs',
     schema: ID_SCHEMA,
   },
   {

@@ -16,7 +16,7 @@ import {
   type ApprovalCaller,
   type ApprovalStatus,
 } from '../../store/action-approvals';
-import { resolveUserAccessToken } from '../../store/rendering-user';
+import { verifyMcpToken } from '../../mcp-oauth/platform-tokens';
 import { bodyParser, queryParser } from '../../validation/ajv';
 import { idParam, readId } from '../../validation/input-rules';
 import * as schemas from './schemas';
@@ -31,42 +31,95 @@ const environmentNotFound = () =>
   );
 
 /**
- * Who calls: `Authorization: Bearer` with a user platform token (an MCP platform token or an
- * OIDC access token: its environment is the token's) or a user session token (then the
- * environment is named by `forest-environment-id`). The user must be a member of the
- * environment's project (else the same 404 as an unknown environment); the team is
- * `forest-rendering-id` when given (one of the user's teams), else the user's first team.
+ * The environment a call names: header `forest-environment-id` (an id), or the query parameters
+ * `project` and `environment` (names, as the console's URLs hold them).
  */
-async function authenticateCaller(ctx: ServerContext, req: Request): Promise<ApprovalCaller> {
-  const token = bearerToken(req.get('authorization'));
-  let userId: number;
-  let environmentId: number | undefined;
-  const claims = jwt.decode(token);
-  if (claims && typeof claims === 'object' && claims.typ === 'session') {
-    ({ userId } = await authenticateSession(ctx, req));
-    const header = req.get('forest-environment-id');
-    if (header === undefined) {
-      throw new ApiError(
-        400,
-        'invalid_parameter',
-        'Header "forest-environment-id" must name the environment (its id) when calling with a session token.',
-      );
-    }
-    environmentId = readId(header);
-    if (environmentId === undefined) {
+async function namedEnvironment(ctx: ServerContext, req: Request): Promise<number> {
+  const header = req.get('forest-environment-id');
+  if (header !== undefined) {
+    const id = readId(header);
+    if (id === undefined) {
       throw new ApiError(
         400,
         'invalid_parameter',
         'Header "forest-environment-id" must be an environment id (a positive integer).',
       );
     }
-  } else {
-    ({ userId, environmentId } = await resolveUserAccessToken(
-      ctx.knex,
-      ctx.config.signingKeys,
-      token,
-    ));
+    return id;
   }
+  const { project, environment } = req.query;
+  if (typeof project !== 'string' || typeof environment !== 'string' || !project || !environment) {
+    throw new ApiError(
+      400,
+      'invalid_parameter',
+      'Name the environment: header "forest-environment-id", or the query parameters "project" and "environment" (names).',
+    );
+  }
+  const row = await ctx
+    .knex('environments as e')
+    .join('projects as p', 'p.id', 'e.project_id')
+    .where({ 'p.name': project, 'e.name': environment })
+    .first('e.id');
+  if (!row) throw environmentNotFound();
+  return row.id;
+}
+
+/** The user of an OIDC access token, and its client's environment when the client is an agent's. */
+async function oidcAccessToken(
+  ctx: ServerContext,
+  token: string,
+): Promise<{ userId: number; environmentId?: number }> {
+  const row = /^[\w-]{1,512}$/.test(token)
+    ? await ctx
+        .knex('oidc_payloads')
+        .where({ model: 'AccessToken', id: token })
+        .andWhere('expires_at', '>', ctx.knex.fn.now())
+        .first('payload')
+    : undefined;
+  const userId = Number(row?.payload.accountId);
+  if (!row || !Number.isInteger(userId)) {
+    throw new ApiError(
+      401,
+      'unauthorized',
+      'The user access token is unknown or expired; log in again.',
+    );
+  }
+  const client = await ctx
+    .knex('oidc_payloads')
+    .where({ model: 'Client', id: row.payload.clientId })
+    .first('payload');
+  const environmentId = Number(client?.payload.canopy_environment_id);
+  return { userId, environmentId: Number.isInteger(environmentId) ? environmentId : undefined };
+}
+
+/**
+ * Who calls: `Authorization: Bearer` with a user session token, an MCP platform token or an
+ * OIDC access token. MCP tokens and the access tokens of an agent's OIDC client carry their
+ * environment; with the others (session tokens, the console's access tokens) the call names it
+ * ({@link namedEnvironment}). The user must be a member of the environment's project (else the
+ * same 404 as an unknown environment); the team is `forest-rendering-id` when given (one of the
+ * user's teams), else the user's first team.
+ */
+async function authenticateCaller(ctx: ServerContext, req: Request): Promise<ApprovalCaller> {
+  const token = bearerToken(req.get('authorization'));
+  let userId: number;
+  let environmentId: number | undefined;
+  const claims = jwt.decode(token);
+  const mcp = claims ? verifyMcpToken(ctx.config.signingKeys, token, 'mcp-access') : undefined;
+  if (claims && typeof claims === 'object' && claims.typ === 'session') {
+    ({ userId } = await authenticateSession(ctx, req));
+  } else if (mcp) {
+    ({ userId, environmentId } = mcp);
+  } else if (claims) {
+    throw new ApiError(
+      401,
+      'unauthorized',
+      'The bearer token is not a user token of this platform.',
+    );
+  } else {
+    ({ userId, environmentId } = await oidcAccessToken(ctx, token));
+  }
+  environmentId ??= await namedEnvironment(ctx, req);
   const environment = await ctx
     .knex('environments')
     .where({ id: environmentId })

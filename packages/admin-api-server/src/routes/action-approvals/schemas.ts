@@ -105,5 +105,10 @@ export const LIST_APPROVALS_QUERY: JsonSchema = {
   properties: {
     status: { enum: ['pending', 'approved', 'rejected'] },
     mine: { type: 'boolean', description: 'Only the requests the caller filed.' },
+    project: {
+      type: 'string',
+      description: 'Project name (with `environment`, instead of the header)',
+    },
+    environment: { type: 'string', description: 'Environment name' },
   },
 };
