@@ -6,3 +6,4 @@ export * from './query';
 export * from './client';
 export * from './view-state';
 export * from './actions';
+export * from './approvals';
