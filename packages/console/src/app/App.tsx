@@ -9,6 +9,7 @@ import { CollectionPage } from './pages/CollectionPage';
 import { RecordPage } from './pages/RecordPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { HomeRedirect } from './pages/HomeRedirect';
+import { ApprovalsPage } from './features/actions/ApprovalsPage';
 import { readStoredSession, SessionProvider, type StoredSession } from './session';
 
 /**
@@ -70,6 +71,7 @@ export function App() {
             path="/:project/:environment/data/:collection/:id/edit"
             element={<RecordFormPage mode="edit" />}
           />
+          <Route path="/:project/:environment/approvals" element={<ApprovalsPage />} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>
         <Route path="/login" element={<Navigate to="/" replace />} />

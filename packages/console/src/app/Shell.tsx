@@ -14,7 +14,13 @@ import {
   Alert,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-react';
+import {
+  IconChecklist,
+  IconDatabase,
+  IconLogout,
+  IconSearch,
+  IconTable,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, Outlet, useParams } from 'react-router';
 import { humanize } from '../protocol';
@@ -157,6 +163,14 @@ export function Shell() {
             />
           ))}
         </ScrollArea>
+        <NavLink
+          component={Link}
+          to={`${base.replace(/\/data$/, '')}/approvals`}
+          label="Approvals"
+          leftSection={<IconChecklist size={16} />}
+          onClick={close}
+          variant="light"
+        />
       </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />
