@@ -17,6 +17,7 @@ import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
 import { approvalPaths } from './approval-paths';
 import { managementPaths } from './management-paths';
+import { mePaths } from './me-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -436,9 +437,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
         'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
         'the account API (one-time invitation and reset links, own password, session revocation), ' +
+        "the signed-in user's own view for the console (`/v1/me`), " +
         'and action approvals (`/api/action-approvals`: file, queue, approve with a signed request, reject).',
     },
-    paths: { ...paths, ...managementPaths(), ...accountPaths(), ...approvalPaths() },
+    paths: {
+      ...paths,
+      ...managementPaths(),
+      ...accountPaths(),
+      ...mePaths(),
+      ...approvalPaths(),
+    },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
@@ -459,6 +467,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           scheme: 'bearer',
           description:
             'User platform token: an MCP platform access token or an OIDC access token issued to an agent of the environment',
+        },
+        consoleAuth: {
+          type: 'oauth2',
+          description:
+            "The console's access token: OIDC client `canopy-console`, authorization code with PKCE (S256)",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oidc/auth',
+              tokenUrl: '/oidc/token',
+              scopes: { openid: 'Who you are' },
+            },
+          },
         },
       },
     },

@@ -7,9 +7,8 @@ import { Badge, Button, Menu } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ActionSelection, SchemaAction, SchemaCollection } from '../../../protocol';
-import { useSession } from '../../session';
+import { useWorkspace } from '../../workspace';
 import { ActionDialog } from './ActionDialog';
-import { canTrigger, needsApproval } from './rights';
 
 export function ActionsMenu({
   collection,
@@ -20,10 +19,10 @@ export function ActionsMenu({
   selection: ActionSelection;
   place: 'table' | 'record';
 }) {
-  const { workspace, session } = useSession();
+  const { canAction } = useWorkspace();
   const [open, setOpen] = useState<{ action: SchemaAction; selection: ActionSelection }>();
   const actions = ((collection.actions ?? []) as SchemaAction[]).filter((action) =>
-    canTrigger(workspace, session.user.role, collection.name, action.name),
+    canAction(collection.name, action.name, 'triggerEnabled'),
   );
   if (actions.length === 0) return null;
   const count = selection.allRecords ? Infinity : selection.ids.length;
@@ -59,7 +58,7 @@ export function ActionsMenu({
                 })
               }
               rightSection={
-                needsApproval(workspace, session.user.role, collection.name, action.name) ? (
+                canAction(collection.name, action.name, 'approvalRequired') ? (
                   <Badge size="xs" color="yellow" variant="light">
                     approval
                   </Badge>

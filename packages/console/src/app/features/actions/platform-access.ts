@@ -1,17 +1,11 @@
 /**
- * Where the approvals client gets the user's platform access token. The console's platform
- * sign-in registers its token source here; without one, approvals say how to get access.
+ * The approvals client of the signed-in workspace: the console's platform access token (its own
+ * OIDC sign-in, `platform.ts`), the environment by project and environment names, the team.
  */
 import { useMemo } from 'react';
 import { ApprovalsClient } from '../../../protocol';
+import { currentPlatformToken } from '../../platform';
 import { useSession } from '../../session';
-
-let tokenSource: () => string | undefined = () => undefined;
-
-/** Registers the function that hands out the current platform access token. */
-export function setPlatformTokenSource(source: () => string | undefined): void {
-  tokenSource = source;
-}
 
 /** The approvals client of the signed-in workspace and team. */
 export function useApprovals(): ApprovalsClient {
@@ -20,7 +14,7 @@ export function useApprovals(): ApprovalsClient {
     () =>
       new ApprovalsClient({
         baseUrl: window.location.origin,
-        getToken: () => tokenSource(),
+        getToken: () => currentPlatformToken()?.accessToken,
         project: workspace.project,
         environment: workspace.environment,
         renderingId: session.renderingId,

@@ -1,46 +1,5 @@
-/** Action rights of the signed-in role, in the management API's shape (`actions[collection][action]`). */
+/** Reloading what an action changed. Rights come from `useWorkspace().canAction`. */
 import type { QueryClient } from '@tanstack/react-query';
-import type { Workspace } from '../../config';
-
-type ActionRights = {
-  triggerEnabled?: boolean;
-  approvalRequired?: boolean;
-  userApprovalEnabled?: boolean;
-  selfApprovalEnabled?: boolean;
-};
-
-function rightsOf(
-  workspace: Workspace,
-  role: string | undefined,
-  collection: string,
-  action: string,
-) {
-  const roles = workspace.roles as
-    Record<string, { actions?: Record<string, Record<string, ActionRights>> }> | undefined;
-  return (role ? roles?.[role]?.actions?.[collection]?.[action] : undefined) ?? {};
-}
-
-/** Whether the role may trigger the action (an absent right is granted; development allows all). */
-export function canTrigger(
-  workspace: Workspace,
-  role: string | undefined,
-  collection: string,
-  action: string,
-): boolean {
-  if (workspace.development) return true;
-  return rightsOf(workspace, role, collection, action).triggerEnabled !== false;
-}
-
-/** Whether triggering the action asks for an approval (shown on its button; the agent decides). */
-export function needsApproval(
-  workspace: Workspace,
-  role: string | undefined,
-  collection: string,
-  action: string,
-): boolean {
-  if (workspace.development) return false;
-  return rightsOf(workspace, role, collection, action).approvalRequired === true;
-}
 
 /**
  * Reloads what an action may have changed: the collection's lists, counts and records, and the
