@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
+import { runActionTests } from './actions';
 
 export interface Measures {
   firstScreenMs?: number;
@@ -46,7 +47,7 @@ async function platformSignIn(page: Page, fixture: Fixture, user: User): Promise
   await page.getByRole('textbox', { name: 'Project and environment' }).waitFor();
 }
 
-async function signIn(
+export async function signIn(
   context: BrowserContext,
   fixture: Fixture,
   user: User,
@@ -97,7 +98,7 @@ async function signIn(
   return { page, firstScreenMs };
 }
 
-async function openCollection(page: Page, label: string): Promise<void> {
+export async function openCollection(page: Page, label: string): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Collections' })
     .getByRole('link', { name: label, exact: true })
@@ -418,6 +419,8 @@ export async function runSuite(
         expect(!overflow, 'no horizontal scroll of the page at 1280 px');
       },
     );
+
+    await runActionTests(suite, p, fixture, shot);
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();
