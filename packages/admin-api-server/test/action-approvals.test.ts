@@ -147,7 +147,9 @@ it('files a request, lists it, and an approver of another role gets a request si
     reviewer: { email: 'approver@shop.example' },
   });
   const signed = approved.body.meta.signed_approval_request as string;
-  const payload = jwt.verify(signed, secret, { algorithms: ['HS256'] }) as Record<string, any>;
+  const payload = jwt.verify(signed, secret, { algorithms: ['HS256'] }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   expect(payload.data.attributes).toMatchObject({
     requester_id: users.requester,
     collection_name: 'orders',
@@ -317,10 +319,9 @@ it('takes the MCP server’s call: platform token, rendering header, then a comm
   const approved = await as('approver', 'post', `/api/action-approvals/${id}/approve`)
     .send({})
     .expect(200);
-  const payload = jwt.verify(approved.body.meta.signed_approval_request, secret) as Record<
-    string,
-    any
-  >;
+  const payload = jwt.verify(approved.body.meta.signed_approval_request, secret) as {
+    data: { attributes: Record<string, unknown> };
+  };
   expect(payload.data.attributes).toMatchObject({
     ids: ['1042'],
     values: { Reason: 'late' },
