@@ -35,6 +35,8 @@ export async function runActionTests(
   fixture: Fixture,
   shot: (page: Page, name: string) => Promise<void>,
 ): Promise<void> {
+  // Earlier tests may leave the page at tablet width, where the sidebar hides behind a burger.
+  await p.setViewportSize({ width: 1280, height: 800 });
   await suite.test(
     'a bulk action: its second field appears once the first changes, then the success HTML',
     async () => {
