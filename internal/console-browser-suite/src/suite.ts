@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
+import { runActionTests } from './actions';
 
 export interface Measures {
   firstScreenMs?: number;
@@ -71,7 +72,7 @@ async function openEnvironment(page: Page, user: User): Promise<number> {
   return submitted;
 }
 
-async function signIn(
+export async function signIn(
   context: BrowserContext,
   fixture: Fixture,
   user: User,
@@ -131,7 +132,7 @@ function topSelfTime(profile: CpuProfile, count = 8): string {
     .join('; ');
 }
 
-async function openCollection(page: Page, label: string): Promise<void> {
+export async function openCollection(page: Page, label: string): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Collections' })
     .getByRole('link', { name: label, exact: true })
@@ -489,6 +490,8 @@ export async function runSuite(
         expect(!overflow, 'no horizontal scroll of the page at 1280 px');
       },
     );
+
+    await runActionTests(suite, p, fixture, shot);
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();

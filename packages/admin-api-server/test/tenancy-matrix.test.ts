@@ -51,7 +51,17 @@ const UNSCOPED = [
   'POST /v1/account/password',
   'PUT /v1/account/password',
   'POST /v1/account/sessions/revoke',
+  // The signed-in user's own workspaces (test/me.test.ts).
   'GET /v1/me/workspaces',
+  // Action approvals name their environment by header or query; test/action-approvals.test.ts
+  // asserts that another project's approval answers the same 404 as an unknown one.
+  'GET /api/action-approvals',
+  'POST /api/action-approvals',
+  'GET /api/action-approvals/{approvalId}',
+  'POST /api/action-approvals/{approvalId}/comments',
+  'POST /api/action-approvals/{approvalId}/approve',
+  'POST /api/action-approvals/{approvalId}/reject',
+  'POST /api/action-approvals/{approvalId}/outcome',
 ];
 
 interface Tenant {

@@ -8,7 +8,9 @@
  * { path: 'insights', element: <InsightsPage />, nav: { label: 'Dashboards', icon: IconChartBar } },
  * ```
  */
+import { IconChecklist } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
+import { ApprovalsPage } from './features/actions/ApprovalsPage';
 import { CollectionPage } from './pages/CollectionPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { RecordPage } from './pages/RecordPage';
@@ -26,4 +28,9 @@ export const featureRoutes: FeatureRoute[] = [
   { path: 'data/:collection/new', element: <RecordFormPage mode="create" /> },
   { path: 'data/:collection/:id', element: <RecordPage /> },
   { path: 'data/:collection/:id/edit', element: <RecordFormPage mode="edit" /> },
+  {
+    path: 'approvals',
+    element: <ApprovalsPage />,
+    nav: { label: 'Approvals', icon: IconChecklist },
+  },
 ];
