@@ -5,3 +5,4 @@ export * from './jsonapi';
 export * from './query';
 export * from './client';
 export * from './view-state';
+export * from './charts';
