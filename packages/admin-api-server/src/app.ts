@@ -22,6 +22,7 @@ import { applicationTokensRouter } from './routes/application-tokens';
 import { collectionsRouter } from './routes/collections';
 import { managementRouter } from './routes/management';
 import { notesRouter } from './routes/notes';
+import { dashboardsRouter } from './routes/dashboards';
 import { operationsRouter } from './routes/operations';
 
 /**
@@ -46,6 +47,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
+  app.use(dashboardsRouter(ctx));
   app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
