@@ -17,6 +17,7 @@ import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
 import { managementPaths } from './management-paths';
 import { DASHBOARD, DASHBOARD_BODY } from '../routes/dashboards';
+import { mePaths } from './me-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -173,10 +174,12 @@ function ok(
 const APP = [{ bearerAuth: [] }];
 const SESSION = [{ sessionAuth: [] }];
 /**
- * Application token, or (the console) a member's session token: any member for notes and one
+ * Application token, or (the console) a member's own token: any member for notes and one
  * record's activity logs (`collectionName` and `recordId` given), admins for the other logs.
  */
-const APP_OR_SESSION = [{ bearerAuth: [] }, { sessionAuth: [] }];
+const APP_OR_SESSION = [{ bearerAuth: [] }, { consoleAuth: [] }, { sessionAuth: [] }];
+/** The user's own credentials: the console's access token or a platform session token. */
+const USER = [{ consoleAuth: [] }, { sessionAuth: [] }];
 const ETAG_HEADERS = { ...RATE_LIMIT_HEADERS, ETag: { schema: { type: 'string' } } };
 
 /**
@@ -334,7 +337,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'getDashboard',
         summary: "The environment's dashboard: its charts and their layout (any member)",
-        security: SESSION,
+        security: USER,
         parameters: [PROJECT, ENVIRONMENT],
         responses: { ...ok('The dashboard', DASHBOARD), ...errors() },
       },
@@ -342,7 +345,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         operationId: 'saveDashboard',
         summary:
           "Replace the environment's dashboard (admins); its collection charts join every rendering's `stats`, agents refresh within a second",
-        security: SESSION,
+        security: USER,
         parameters: [PROJECT, ENVIRONMENT],
         requestBody: { required: true, content: json(DASHBOARD_BODY) },
         responses: { ...ok('The saved dashboard', DASHBOARD), ...errors() },
@@ -458,9 +461,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
         'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
-        'and the account API (one-time invitation and reset links, own password, session revocation).',
+        'the account API (one-time invitation and reset links, own password, session revocation), ' +
+        "and the signed-in user's own view for the console (`/v1/me`).",
     },
-    paths: { ...paths, ...managementPaths(), ...accountPaths() },
+    paths: { ...paths, ...managementPaths(), ...accountPaths(), ...mePaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
@@ -475,6 +479,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'User session token',
+        },
+        consoleAuth: {
+          type: 'oauth2',
+          description:
+            "The console's access token: OIDC client `canopy-console`, authorization code with PKCE (S256)",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oidc/auth',
+              tokenUrl: '/oidc/token',
+              scopes: { openid: 'Who you are' },
+            },
+          },
         },
       },
     },
