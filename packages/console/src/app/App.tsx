@@ -9,6 +9,9 @@ import { CollectionPage } from './pages/CollectionPage';
 import { RecordPage } from './pages/RecordPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { HomeRedirect } from './pages/HomeRedirect';
+import { DashboardPage } from './features/insights/DashboardPage';
+import { NotesPage } from './features/notes/NotesPage';
+import { ActivityPage } from './features/activity/ActivityPage';
 import { readStoredSession, SessionProvider, type StoredSession } from './session';
 
 /**
@@ -70,6 +73,9 @@ export function App() {
             path="/:project/:environment/data/:collection/:id/edit"
             element={<RecordFormPage mode="edit" />}
           />
+          <Route path="/:project/:environment/dashboard" element={<DashboardPage />} />
+          <Route path="/:project/:environment/notes" element={<NotesPage />} />
+          <Route path="/:project/:environment/activity" element={<ActivityPage />} />
           <Route path="*" element={<HomeRedirect />} />
         </Route>
         <Route path="/login" element={<Navigate to="/" replace />} />

@@ -14,9 +14,17 @@ import {
   Alert,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconChartBar,
+  IconDatabase,
+  IconLogout,
+  IconNotes,
+  IconSearch,
+  IconTable,
+} from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, Outlet, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { humanize } from '../protocol';
 import { useCan, useDataBase, useSchema } from './data';
 import { useSession } from './session';
@@ -44,6 +52,8 @@ export function Shell() {
   const can = useCan();
   const base = useDataBase();
   const { collection: current } = useParams();
+  const { pathname } = useLocation();
+  const home = base.replace(/\/data$/, '');
   const [filter, setFilter] = useState('');
   const team =
     workspace.renderings.find((r) => r.id === session.renderingId)?.name ?? session.user.team;
@@ -128,7 +138,25 @@ export function Shell() {
           value={filter}
           onChange={(event) => setFilter(event.currentTarget.value)}
         />
-        <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4} px={4}>
+        {(
+          [
+            ['dashboard', 'Dashboard', IconChartBar],
+            ['notes', 'Notes', IconNotes],
+            ['activity', 'Activity', IconActivity],
+          ] as const
+        ).map(([path, label, Icon]) => (
+          <NavLink
+            key={path}
+            component={Link}
+            to={`${home}/${path}`}
+            label={label}
+            leftSection={<Icon size={16} />}
+            active={pathname === `${home}/${path}`}
+            onClick={close}
+            variant="light"
+          />
+        ))}
+        <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4} mt="sm" px={4}>
           <IconDatabase size={12} style={{ verticalAlign: -1 }} /> Data
         </Text>
         <ScrollArea style={{ flex: 1 }}>

@@ -60,8 +60,7 @@ export interface ApiChartSource {
 }
 
 export type ChartSource =
-  | { source: 'collection'; query: CollectionChartQuery }
-  | ({ source: 'api' } & ApiChartSource);
+  { source: 'collection'; query: CollectionChartQuery } | ({ source: 'api' } & ApiChartSource);
 
 /** One chart on a dashboard, with its place in the grid. */
 export interface DashboardItem {
@@ -205,8 +204,7 @@ export function toChartData(kind: ChartKind, value: unknown): ChartData {
     case 'objective': {
       if (!isRecord(value)) throw shapeError(kind, 'expected {value, objective}');
       const reached = num(kind, value.value ?? 0, 'value');
-      const objective =
-        value.objective === undefined ? 0 : num(kind, value.objective, 'objective');
+      const objective = value.objective === undefined ? 0 : num(kind, value.objective, 'objective');
       return { kind, value: reached, objective, ratio: objective ? reached / objective : 0 };
     }
     case 'smart':
