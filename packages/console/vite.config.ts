@@ -18,6 +18,13 @@ export default defineConfig({
         manualChunks(id) {
           if (id.includes('node_modules/@mantine/dates') || id.includes('node_modules/dayjs'))
             return 'dates';
+          // Charts (Recharts, d3) load with the dashboard only.
+          if (
+            /node_modules\/(\.pnpm\/)?(recharts|@mantine\+charts|@mantine\/charts|d3-|victory-vendor|decimal\.js|lodash)/.test(
+              id,
+            )
+          )
+            return 'charts';
           if (id.includes('node_modules')) return 'vendor';
           return undefined;
         },

@@ -1,6 +1,6 @@
 import { Alert, Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { loadConfig } from './config';
 import { Shell } from './Shell';
@@ -9,10 +9,15 @@ import { CollectionPage } from './pages/CollectionPage';
 import { RecordPage } from './pages/RecordPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { HomeRedirect } from './pages/HomeRedirect';
-import { DashboardPage } from './features/insights/DashboardPage';
+
 import { NotesPage } from './features/notes/NotesPage';
 import { ActivityPage } from './features/activity/ActivityPage';
 import { readStoredSession, SessionProvider, type StoredSession } from './session';
+
+// Charts (Recharts) are a chunk of their own, loaded with the dashboard.
+const DashboardPage = lazy(() =>
+  import('./features/insights/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
 
 /**
  * Routes: `/` signs in; `/:project/:environment/…` are the signed-in pages of a workspace.
@@ -73,7 +78,14 @@ export function App() {
             path="/:project/:environment/data/:collection/:id/edit"
             element={<RecordFormPage mode="edit" />}
           />
-          <Route path="/:project/:environment/dashboard" element={<DashboardPage />} />
+          <Route
+            path="/:project/:environment/dashboard"
+            element={
+              <Suspense fallback={<Loader m="md" aria-label="Loading the dashboard" />}>
+                <DashboardPage />
+              </Suspense>
+            }
+          />
           <Route path="/:project/:environment/notes" element={<NotesPage />} />
           <Route path="/:project/:environment/activity" element={<ActivityPage />} />
           <Route path="*" element={<HomeRedirect />} />

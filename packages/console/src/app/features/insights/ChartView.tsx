@@ -1,3 +1,4 @@
+import '@mantine/charts/styles.css';
 import { BarChart, LineChart, PieChart } from '@mantine/charts';
 import {
   Alert,
