@@ -11,6 +11,7 @@ import { customizeShop } from './agent';
 import { consoleWorkspace, type ConsoleWorkspace } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
+import { seedDashboard } from './dashboard';
 import { countShop, seedShop } from './seed';
 import { runWalkthrough } from './walkthrough';
 
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
             },
           );
           await platform!.setPassword(support.id, supportPassword);
+          await seedDashboard(platform!);
           workspaces = [
             await consoleWorkspace(platform!, agentUrl, join(workDir, '.canopy-schema.json')),
           ];

@@ -13,6 +13,7 @@ import { createAgent } from '@canopy/agent-core';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { customizeShop } from '@canopy/demo/src/agent';
 import { consoleWorkspace, type ConsoleWorkspace } from '@canopy/demo/src/console';
+import { seedDashboard } from '@canopy/demo/src/dashboard';
 import { startDemoPlatform, type DemoPlatform } from '@canopy/demo/src/platform';
 import { seedShop } from '@canopy/demo/src/seed';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
@@ -32,6 +33,10 @@ export interface Fixture {
   admin: User;
   /** Role Support: no delete and no export on orders; team Europe. */
   support: User;
+  /** A platform session token of `user`, for the console's platform calls (notes, activity…). */
+  platformToken(user: User): string;
+  /** Saves the demo's dashboard (a chart of each type) on the environment. */
+  seedDashboard(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -140,6 +145,9 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
       agentUrl: agent.url,
       admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },
       support: { email: 'support@shop.example', password: supportPassword, team: 'Europe' },
+      platformToken: (user) =>
+        platform.sessionToken(user.email === platform.adminEmail ? platform.adminId : support.id),
+      seedDashboard: () => seedDashboard(platform),
       close,
     };
   } catch (error) {

@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
+import { runInsightsTests } from './insights';
 
 export interface Measures {
   firstScreenMs?: number;
@@ -422,6 +423,8 @@ export async function runSuite(
         await p.locator('[data-field="status"]').getByText('delivered').waitFor();
       },
     );
+
+    await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
   } finally {
     await browser.close();
   }
