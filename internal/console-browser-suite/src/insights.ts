@@ -83,20 +83,27 @@ export async function runInsightsTests(
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await dialog.locator('[data-chart-kind="distribution"]').waitFor();
     await dialog.getByRole('button', { name: 'Add to the dashboard' }).click();
-    await p.getByRole('button', { name: 'Move Payments by method (built) earlier' }).click();
     await p.getByRole('button', { name: 'Remove Shop status (smart chart)' }).click();
+    await p.getByRole('button', { name: 'Move Payments by method (built) earlier' }).click();
+    await select(p, 'Width of Payments by method (built)', 'Full');
     await p.getByRole('button', { name: 'Save the dashboard' }).click();
     await p.getByText('Dashboard saved.').waitFor();
     await p.reload();
     const built = p.getByLabel('Payments by method (built)', { exact: true });
     await built.locator('[data-chart-kind="distribution"]').waitFor();
     const titles = await p
-      .locator('.mantine-Grid-col [aria-label]')
+      .locator('.mantine-Grid-col > .mantine-Paper-root')
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')));
     expect(
-      titles.indexOf('Payments by method (built)') === titles.length - 2,
+      titles.at(-2) === 'Payments by method (built)' &&
+        titles.at(-1) === 'Customers (objective 6,000)',
       `moved one place earlier: ${titles.join(' | ')}`,
     );
+    const width = await built.evaluate((node) => node.parentElement!.getBoundingClientRect().width);
+    const page = await p.evaluate(
+      () => document.querySelector('main')!.getBoundingClientRect().width,
+    );
+    expect(width > page * 0.8, `the full-width chart spans the row (${width} of ${page} px)`);
     expect(!titles.includes('Shop status (smart chart)'), 'the removed chart is gone');
     await shot(p, 'dashboard');
   });
@@ -129,7 +136,18 @@ export async function runInsightsTests(
         await note.locator('strong', { hasText: 'refund' }).waitFor();
         await note.getByRole('textbox', { name: `Reply to ${noteTitle}` }).fill('Done, refunded.');
         await note.getByRole('button', { name: 'Reply' }).click();
-        await note.getByText('Done, refunded.').waitFor();
+        const replied = await Promise.race([
+          note
+            .getByTestId('note-message')
+            .filter({ hasText: 'Done, refunded.' })
+            .waitFor()
+            .then(() => ''),
+          note
+            .getByRole('alert')
+            .waitFor()
+            .then(async () => (await note.getByRole('alert').textContent()) ?? 'an error'),
+        ]);
+        expect(!replied, `the reply was refused: ${replied}`);
 
         await support.goto(`${home}/dashboard`);
         const built = support.getByLabel('Payments by method (built)', { exact: true });
@@ -151,7 +169,11 @@ export async function runInsightsTests(
       }
       // The admin sees the reply.
       await p.reload();
-      await p.getByLabel(`Note ${noteTitle}`).getByText('Done, refunded.').waitFor();
+      await p
+        .getByLabel(`Note ${noteTitle}`)
+        .getByTestId('note-message')
+        .filter({ hasText: 'Done, refunded.' })
+        .waitFor();
     },
   );
 

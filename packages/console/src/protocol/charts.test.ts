@@ -85,6 +85,13 @@ describe('toChartData', () => {
       objective: 100,
       ratio: 0.8,
     });
+    // A UI-built objective chart: the agent answers the value, the objective is the chart's.
+    expect(toChartData('objective', { value: 30 }, 120)).toEqual({
+      kind: 'objective',
+      value: 30,
+      objective: 120,
+      ratio: 0.25,
+    });
     expect(toChartData('smart', { any: ['json'] })).toEqual({
       kind: 'smart',
       json: { any: ['json'] },

@@ -126,10 +126,11 @@ const keyLabel = (key: unknown): string =>
   key === null || key === undefined || key === '' ? '(empty)' : String(key);
 
 /**
- * Reads a chart answer (the `value` of the `stats` envelope, or a raw smart answer) as `kind`.
+ * Reads a chart answer (the `value` of the `stats` envelope, or a raw smart answer) as `kind`;
+ * `objective` is the target of a UI-built objective chart, whose answer carries none.
  * @throws Error saying what does not match, so that a mis-declared chart shows a clear message.
  */
-export function toChartData(kind: ChartKind, value: unknown): ChartData {
+export function toChartData(kind: ChartKind, value: unknown, objective?: number): ChartData {
   switch (kind) {
     case 'value': {
       if (!isRecord(value) || !('countCurrent' in value)) {
@@ -204,8 +205,12 @@ export function toChartData(kind: ChartKind, value: unknown): ChartData {
     case 'objective': {
       if (!isRecord(value)) throw shapeError(kind, 'expected {value, objective}');
       const reached = num(kind, value.value ?? 0, 'value');
-      const objective = value.objective === undefined ? 0 : num(kind, value.objective, 'objective');
-      return { kind, value: reached, objective, ratio: objective ? reached / objective : 0 };
+      // `POST /stats` answers `{value}` only: the objective is the chart's own (§10.1).
+      const target =
+        value.objective === undefined || value.objective === null
+          ? (objective ?? 0)
+          : num(kind, value.objective, 'objective');
+      return { kind, value: reached, objective: target, ratio: target ? reached / target : 0 };
     }
     case 'smart':
       return { kind, json: value };

@@ -30,7 +30,11 @@ export function useChart(chart: ChartSource) {
     queryKey: ['chart', client.baseUrl, chart],
     queryFn: async (): Promise<ChartData> => {
       if (chart.source === 'collection') {
-        return toChartData(kindOfQuery(chart.query), await client.stats(chart.query));
+        return toChartData(
+          kindOfQuery(chart.query),
+          await client.stats(chart.query),
+          chart.query.objective,
+        );
       }
       return toChartData(chart.kind, await client.apiChart(chart));
     },
