@@ -28,8 +28,6 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: Object.fromEntries(
-      ['/oidc', '/console.config.json'].map((path) => [path, { target: platform }]),
-    ),
+    proxy: Object.fromEntries(['/oidc', '/v1'].map((path) => [path, { target: platform }])),
   },
 });

@@ -10,6 +10,7 @@ const assets = mkdtempSync(join(tmpdir(), 'canopy-console-assets-'));
 mkdirSync(join(assets, 'assets'));
 writeFileSync(join(assets, 'index.html'), '<!doctype html><title>Canopy Console</title>');
 writeFileSync(join(assets, 'assets', 'index-abc.js'), 'console.log(1)');
+writeFileSync(join(assets, 'csv-download-sw.js'), 'self.addEventListener("fetch", () => {});');
 afterAll(() => rmSync(assets, { recursive: true, force: true }));
 
 function app(options: ConsoleOptions) {
@@ -54,25 +55,23 @@ it('never shadows the platform paths, and answers 404 for missing assets', async
   expect((await request(server).post('/Shop').set('accept', 'text/html')).status).toBe(404);
 });
 
-it('lists the configured workspaces, from code or a file, and none by default', async () => {
-  const workspaces = [
-    { project: 'Shop', environment: 'Production', agentUrl: 'http://127.0.0.1:1', renderings: [] },
-  ];
-  expect((await request(app({ enabled: true })).get('/console.config.json')).body).toEqual({
-    workspaces: [],
-  });
-  expect(
-    (
-      await request(app({ enabled: true, config: () => ({ workspaces }) })).get(
-        '/console.config.json',
-      )
-    ).body,
-  ).toEqual({ workspaces });
-  const file = join(assets, 'console.config.json');
-  writeFileSync(file, JSON.stringify({ workspaces }));
-  const res = await request(app({ enabled: true, configFile: file })).get('/console.config.json');
-  expect(res.body).toEqual({ workspaces });
-  expect(res.headers['cache-control']).toBe('no-store');
+it('serves the download service worker (revalidated) and refuses download links it did not stream', async () => {
+  const server = app({ enabled: true });
+  const worker = await request(server).get('/csv-download-sw.js');
+  expect(worker.status).toBe(200);
+  expect(worker.headers['content-type']).toMatch(/javascript/);
+  expect(worker.headers['cache-control']).toBe('no-cache');
+  const link = await request(server)
+    .get('/__canopy/download/abc/orders.csv')
+    .set('accept', 'text/html');
+  expect(link.status).toBe(410);
+  expect(link.text).toMatch(/console tab that made it/);
+});
+
+it('serves no console.config.json: the console reads what it lists from /v1/me', async () => {
+  const res = await request(app({ enabled: true })).get('/console.config.json');
+  expect(res.status).toBe(404);
+  expect(res.body.code).toBe('route_not_found');
 });
 
 it('serves nothing when turned off', async () => {

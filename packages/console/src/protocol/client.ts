@@ -313,6 +313,11 @@ export class AgentClient {
 
   // CSV (§8.14) ------------------------------------------------------------------------------
 
+  /** The session token calls are sent with (a streamed download hands it to its worker). */
+  token(): string {
+    return this.options.getToken() ?? '';
+  }
+
   /** The export URL of a list (or of a relation, with `related`). */
   csvUrl(
     collection: string,

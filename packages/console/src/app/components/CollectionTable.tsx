@@ -37,7 +37,16 @@ import {
 } from '@tabler/icons-react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   AgentError,
@@ -74,10 +83,67 @@ import {
 import { useSession } from '../session';
 import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
 import { ColumnChooser } from './ColumnChooser';
-import { RelationLink, Value } from './Value';
+import { CellRelationLink, CellValue } from './Value';
 import { RecordPicker } from './RecordPicker';
+import { downloadWorker, streamDownload } from '../download';
+
+/** How each export of this page went (`stream` or `memory`): the browser suite reads it. */
+const exportModes: string[] = ((
+  window as unknown as { __canopyExports?: string[] }
+).__canopyExports ??= []);
 
 const countFormat = new Intl.NumberFormat();
+
+/** A column of the table body: how a record's cell renders. */
+interface CellColumn {
+  id: string;
+  render(record: AgentRecord): ReactNode;
+}
+
+/**
+ * One record's row, memoized: selecting a row or a new count re-renders that row or nothing, and
+ * its cells are plain `<td>`s (table.css) around light cell values.
+ */
+const RecordRow = memo(function RecordRow({
+  record,
+  columns,
+  selected,
+  onToggle,
+  onOpen,
+}: {
+  record: AgentRecord;
+  columns: CellColumn[];
+  selected: boolean;
+  onToggle(id: string, checked: boolean): void;
+  onOpen(record: AgentRecord): void;
+}) {
+  return (
+    <tr
+      className="rt-row"
+      onClick={() => onOpen(record)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(record);
+      }}
+      tabIndex={0}
+      data-selected={selected || undefined}
+      data-record-id={record.id}
+    >
+      <td style={{ width: 36 }}>
+        <input
+          type="checkbox"
+          className="rt-check"
+          aria-label={`Select record ${record.id}`}
+          checked={selected}
+          onClick={(event) => event.stopPropagation()}
+          onChange={(event) => onToggle(record.id, event.currentTarget.checked)}
+        />
+      </td>
+      {columns.map((column) => (
+        <td key={column.id}>{column.render(record)}</td>
+      ))}
+    </tr>
+  );
+});
 
 /**
  * The columns shown by default, up to 8: the primary key, the record's label, enums, to-one
@@ -216,14 +282,28 @@ export function CollectionTable({
   }, [list.error, count.error, collection.name]);
 
   // Render time of a page, from the decoded answer to the painted table (README: performance).
+  // Split in: waiting for React to start (`queuedMs`), React's render and commit (`renderMs`),
+  // then the frame.
   const tableRef = useRef<HTMLTableElement>(null);
+  const renderStart = useRef<{ data?: unknown; at: number }>({ at: 0 });
+  if (list.data && renderStart.current.data !== list.data) {
+    renderStart.current = { data: list.data, at: performance.now() };
+  }
   useLayoutEffect(() => {
     const start = list.data && receivedAt.get(list.data);
     if (start === undefined) return;
+    const began = renderStart.current.at;
+    const committed = performance.now();
     requestAnimationFrame(() => {
       const ms = performance.now() - start;
       const perf = ((window as unknown as { __canopyRenders?: unknown[] }).__canopyRenders ??= []);
-      perf.push({ collection: collection.name, rows: list.data!.length, ms });
+      perf.push({
+        collection: collection.name,
+        rows: list.data!.length,
+        ms,
+        queuedMs: began - start,
+        renderMs: committed - began,
+      });
       if (
         performance.getEntriesByName('canopy:signed-in').length &&
         !performance.getEntriesByName('canopy:first-screen').length
@@ -237,74 +317,74 @@ export function CollectionTable({
   const recordUrl = (record: AgentRecord) =>
     `${base}/${encodeURIComponent(collection.name)}/${encodeURIComponent(record.id)}`;
 
-  const columnsDef = useMemo<ColumnDef<AgentRecord>[]>(() => {
+  // Stable per collection, columns, schema and search: a new page of rows re-creates nothing.
+  const search = view.search || undefined;
+  const cellColumns = useMemo<CellColumn[]>(() => {
     const byName = new Map(collection.fields.map((f) => [f.field, f]));
-    const select: ColumnDef<AgentRecord> = {
-      id: '__select',
-      header: () => (
-        <Checkbox
-          size="xs"
-          aria-label="Select every record of this page"
-          checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
-          indeterminate={
-            rows.some((r) => selected.has(r.id)) && !rows.every((r) => selected.has(r.id))
-          }
-          onChange={(event) =>
-            setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())
-          }
-        />
-      ),
-      cell: ({ row }) => (
-        <Checkbox
-          size="xs"
-          aria-label={`Select record ${row.original.id}`}
-          checked={selected.has(row.original.id)}
-          onClick={(event) => event.stopPropagation()}
-          onChange={(event) => {
-            const next = new Set(selected);
-            if (event.currentTarget.checked) next.add(row.original.id);
-            else next.delete(row.original.id);
-            setSelected(next);
-          }}
-        />
-      ),
-    };
-    return [
-      select,
-      ...prefs.visible
-        .map((name) => byName.get(name))
-        .filter((f): f is SchemaField => f !== undefined)
-        .map<ColumnDef<AgentRecord>>((field) => ({
+    return prefs.visible
+      .map((name) => byName.get(name))
+      .filter((f): f is SchemaField => f !== undefined)
+      .map((field) => {
+        if (!isToOne(field)) {
+          return {
+            id: field.field,
+            render: (record: AgentRecord) => (
+              <CellValue field={field} value={record.values[field.field]} search={search} />
+            ),
+          };
+        }
+        const target = collectionOf(schema, targetCollection(field));
+        const label = target ? labelField(target) : undefined;
+        return {
           id: field.field,
-          header: humanize(field.field),
-          cell: ({ row }) => {
-            const record = row.original;
-            const search = view.search || undefined;
-            if (isToOne(field)) {
-              const related = record.toOne[field.field];
-              if (!related)
-                return (
-                  <Text span c="dimmed" size="sm">
-                    —
-                  </Text>
-                );
-              const target = collectionOf(schema, targetCollection(field));
-              const label = target ? related.values[labelField(target)] : undefined;
-              return (
-                <RelationLink
-                  to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
-                  label={String(label ?? related.id)}
-                  search={search}
-                />
-              );
-            }
+          render: (record: AgentRecord) => {
+            const related = record.toOne[field.field];
+            if (!related) return <span className="cv-dim">—</span>;
             return (
-              <Value field={field} value={record.values[field.field]} search={search} compact />
+              <CellRelationLink
+                to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
+                label={String((label && related.values[label]) ?? related.id)}
+                search={search}
+              />
             );
           },
-        })),
-    ];
-  }, [collection, prefs.visible, rows, selected, schema, base, view.search]);
+        };
+      });
+  }, [collection, prefs.visible, schema, base, search]);
+
+  const columnsDef = useMemo<ColumnDef<AgentRecord>[]>(
+    () => [
+      {
+        id: '__select',
+        header: () => (
+          <Checkbox
+            size="xs"
+            aria-label="Select every record of this page"
+            checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
+            indeterminate={
+              rows.some((r) => selected.has(r.id)) && !rows.every((r) => selected.has(r.id))
+            }
+            onChange={(event) =>
+              setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())
+            }
+          />
+        ),
+      },
+      ...cellColumns.map((column) => ({ id: column.id, header: humanize(column.id) })),
+    ],
+    [cellColumns, rows, selected],
+  );
+
+  const toggle = useCallback((id: string, checked: boolean) => {
+    setSelected((was) => {
+      const next = new Set(was);
+      if (checked) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const openRef = useRef<(record: AgentRecord) => void>(() => undefined);
+  const open = useCallback((record: AgentRecord) => openRef.current(record), []);
 
   const table = useReactTable({
     data: rows,
@@ -333,7 +413,7 @@ export function CollectionTable({
       .invalidateQueries({ queryKey: ['list'] })
       .then(() => queryClient.invalidateQueries({ queryKey: ['count'] }));
 
-  const openRecord = (record: AgentRecord) => {
+  openRef.current = (record: AgentRecord) => {
     saveListContext(collection.name, {
       ids: rows.map((r) => r.id),
       search: params.toString(),
@@ -388,20 +468,33 @@ export function CollectionTable({
       related,
     );
     setExporting('Starting…');
+    const filename = `${collection.name}-${new Date().toISOString().slice(0, 10)}.csv`;
+    const progress = (bytes: number) => setExporting(`${(bytes / 1024).toFixed(0)} KB`);
     try {
-      const blob = await client.downloadCsv(url, (bytes) =>
-        setExporting(`${(bytes / 1024).toFixed(0)} KB`),
-      );
+      const worker = await downloadWorker();
+      if (worker) {
+        // Streamed to disk by the service worker (download.ts).
+        exportModes.push('stream');
+        await streamDownload(worker, {
+          url,
+          token: client.token(),
+          filename,
+          onProgress: progress,
+        });
+        return;
+      }
+      exportModes.push('memory');
+      const blob = await client.downloadCsv(url, progress);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
-      link.download = `${collection.name}-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.download = filename;
       document.body.append(link);
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (error) {
-      if (error instanceof AgentError && error.status === 403)
-        rememberDenied(collection.name, 'exportEnabled');
+      const status = (error as { status?: number }).status;
+      if (status === 403) rememberDenied(collection.name, 'exportEnabled');
       notifications.show({
         color: 'red',
         title: 'Export failed',
@@ -658,25 +751,15 @@ export function CollectionTable({
                   ))}
                 </Table.Tr>
               ))}
-            {table.getRowModel().rows.map((row) => (
-              <Table.Tr
-                key={row.id}
-                onClick={() => openRecord(row.original)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' && event.target === event.currentTarget)
-                    openRecord(row.original);
-                }}
-                tabIndex={0}
-                style={{ cursor: 'pointer' }}
-                bg={selected.has(row.id) ? 'var(--mantine-color-teal-light)' : undefined}
-                data-record-id={row.id}
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id} style={{ maxWidth: 320, whiteSpace: 'nowrap' }}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
+            {rows.map((record) => (
+              <RecordRow
+                key={record.id}
+                record={record}
+                columns={cellColumns}
+                selected={selected.has(record.id)}
+                onToggle={toggle}
+                onOpen={open}
+              />
             ))}
           </Table.Tbody>
         </Table>

@@ -1,7 +1,8 @@
 /** How a value is shown: per type, in the user's time zone and locale (issue: "values shown as people expect"). */
 import { Anchor, Badge, Code, Group, Image, Popover, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconFile, IconX } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
+import './table.css';
 import { Link } from 'react-router';
 import { typeName, type SchemaField } from '../../protocol';
 
@@ -158,7 +159,13 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
       );
     case 'Enum':
       return (
-        <Badge variant="light" color={enumColor(String(value), field.enums)} tt="none" radius="sm">
+        <Badge
+          variant="light"
+          color={enumColor(String(value), field.enums)}
+          tt="none"
+          radius="sm"
+          styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } }}
+        >
           <Highlight text={String(value)} search={search} />
         </Badge>
       );
@@ -219,3 +226,157 @@ export function RelationLink({
     </Anchor>
   );
 }
+
+// Table cells -------------------------------------------------------------------------------------
+// A 100-row page holds ~1,000 cells: they are plain elements with CSS classes (table.css), no
+// Mantine component, no per-cell formatter object, and a pop-over only once one is opened.
+
+function CompactLongText({
+  text,
+  search,
+  limit,
+}: {
+  text: string;
+  search?: string;
+  limit: number;
+}) {
+  const [open, setOpen] = useState(false);
+  if (text.length <= limit) return <Highlight text={text} search={search} />;
+  const target = (
+    <button
+      type="button"
+      className="cv-more"
+      aria-label="Show the full text"
+      aria-expanded={open}
+      onClick={(event) => {
+        event.stopPropagation();
+        setOpen((was) => !was);
+      }}
+    >
+      <Highlight text={`${text.slice(0, limit)}…`} search={search} />
+    </button>
+  );
+  if (!open) return target;
+  return (
+    <Popover
+      opened
+      onChange={setOpen}
+      onClose={() => setOpen(false)}
+      width={420}
+      shadow="md"
+      withArrow
+      position="bottom-start"
+    >
+      <Popover.Target>{target}</Popover.Target>
+      <Popover.Dropdown onClick={(event) => event.stopPropagation()}>
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflow: 'auto' }}>
+          <Highlight text={text} search={search} />
+        </Text>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** A value in a table cell: the same rules as {@link Value}, in light elements. */
+export const CellValue = memo(function CellValue({
+  field,
+  value,
+  search,
+}: {
+  field: SchemaField;
+  value: unknown;
+  search?: string;
+}): ReactNode {
+  if (value === null || value === undefined || value === '') {
+    return (
+      <span className="cv-dim" aria-label="empty">
+        —
+      </span>
+    );
+  }
+  if (typeof value === 'string' && value.startsWith('data:'))
+    return <DataUri uri={value} compact />;
+  switch (typeName(field.type)) {
+    case 'Boolean':
+      return (
+        <span className="cv-bool">
+          {value ? (
+            <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden />
+          ) : (
+            <IconX size={16} color="var(--mantine-color-gray-6)" aria-hidden />
+          )}
+          {value ? 'Yes' : 'No'}
+        </span>
+      );
+    case 'Number': {
+      const number = typeof value === 'number' ? value : Number(value);
+      const text =
+        Number.isFinite(number) && !field.isPrimaryKey
+          ? numberFormat.format(number)
+          : String(value);
+      return (
+        <span className="cv-num">
+          <Highlight text={text} search={search} />
+        </span>
+      );
+    }
+    case 'Date':
+      return <span title={String(value)}>{formatDate(value)}</span>;
+    case 'Dateonly':
+      return <span>{formatDateOnly(value)}</span>;
+    case 'Enum': {
+      const color = enumColor(String(value), field.enums);
+      return (
+        <span
+          className="cv-badge"
+          style={{
+            background: `var(--mantine-color-${color}-light)`,
+            color: `var(--mantine-color-${color}-light-color)`,
+          }}
+        >
+          <Highlight text={String(value)} search={search} />
+        </span>
+      );
+    }
+    case 'Uuid':
+      return (
+        <code className="cv-code" title={String(value)}>
+          {String(value).slice(0, 8)}…
+        </code>
+      );
+    case 'Point':
+      return <span>{Array.isArray(value) ? `(${value.join(', ')})` : String(value)}</span>;
+    case 'Json':
+    case 'Object':
+      return <CompactLongText text={JSON.stringify(value)} limit={40} />;
+    case 'Array':
+      return (
+        <CompactLongText
+          text={(value as unknown[])
+            .map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)))
+            .join(', ')}
+          search={search}
+          limit={60}
+        />
+      );
+    default:
+      return <CompactLongText text={String(value)} search={search} limit={60} />;
+  }
+});
+
+/** A to-one relation in a table cell: a plain link to the related record. */
+export const CellRelationLink = memo(function CellRelationLink({
+  to,
+  label,
+  search,
+}: {
+  to: string;
+  label: string;
+  search?: string;
+}) {
+  return (
+    <Link className="cv-link" to={to} onClick={(event) => event.stopPropagation()}>
+      <Highlight text={label} search={search} />
+    </Link>
+  );
+});

@@ -1,13 +1,11 @@
 /**
  * The platform routes the insights screens call (dashboard, notes, activity and admin logs), with
- * the user's own platform token: the console's access token that the platform sign-in left in
- * this tab's session storage (`canopy.console.platform`), or a platform session token stored there
- * the same way.
+ * the user's own platform token: the console's access token of the platform sign-in
+ * (`currentPlatformToken()`, kept in memory and this tab's session storage).
  */
 import { useParams } from 'react-router';
-import { useSession } from '../../session';
-
-const PLATFORM_KEY = 'canopy.console.platform';
+import { currentPlatformToken } from '../../platform';
+import { useWorkspace } from '../../workspace';
 
 export class PlatformCallError extends Error {
   constructor(
@@ -19,16 +17,9 @@ export class PlatformCallError extends Error {
   }
 }
 
+/** The signed-in user's platform token of this tab (the console's access token). */
 export function platformAccessToken(): string | undefined {
-  try {
-    const raw = sessionStorage.getItem(PLATFORM_KEY);
-    const token = raw ? (JSON.parse(raw) as { accessToken?: string; expiresAt?: number }) : {};
-    if (!token.accessToken) return undefined;
-    if (typeof token.expiresAt === 'number' && token.expiresAt <= Date.now()) return undefined;
-    return token.accessToken;
-  } catch {
-    return undefined;
-  }
+  return currentPlatformToken()?.accessToken;
 }
 
 async function failure(response: Response): Promise<PlatformCallError> {
@@ -70,9 +61,9 @@ export async function platformJson<T>(path: string, init?: RequestInit): Promise
 /** `/v1/project/:p/environment/:e` and `/v1/project/:p` of the current workspace. */
 export function usePlatformPaths() {
   const params = useParams();
-  const { workspace } = useSession();
+  const workspace = useWorkspace();
   const project = encodeURIComponent(params.project ?? workspace.project);
-  const environment = encodeURIComponent(params.environment ?? workspace.environment);
+  const environment = encodeURIComponent(params.environment ?? workspace.environment.name);
   return {
     project: `/v1/project/${project}`,
     environment: `/v1/project/${project}/environment/${environment}`,
