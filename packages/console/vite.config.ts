@@ -18,6 +18,13 @@ export default defineConfig({
         manualChunks(id) {
           if (id.includes('node_modules/@mantine/dates') || id.includes('node_modules/dayjs'))
             return 'dates';
+          // Charts (Recharts, d3, and what only they use) load with the dashboard.
+          if (
+            /node_modules\/\.pnpm\/(recharts|@mantine\+charts|d3-|victory-vendor|lodash|decimal\.js|recharts-scale|react-smooth|fast-equals|eventemitter3|internmap|tiny-invariant)@/.test(
+              id,
+            )
+          )
+            return undefined;
           if (id.includes('node_modules')) return 'vendor';
           return undefined;
         },

@@ -9,6 +9,7 @@ import jwt from 'jsonwebtoken';
 import { setUpConsoleAccess, startShopAgent } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
+import { seedDashboard } from './dashboard';
 import { countShop, seedShop } from './seed';
 import { runWalkthrough } from './walkthrough';
 
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
               },
             },
           });
+          await seedDashboard(platform!);
           const project = await platform!.manage<ProjectDetails>('GET', '/v1/project/Shop');
           const operations = project.teams.find((team) => team.name === 'Operations');
           session = signSessionToken(

@@ -21,6 +21,8 @@ export interface DemoPlatform {
   adminId: number;
   /** Sets the password a member signs in with (the store helper the CLI uses). */
   setPassword(userId: number, password: string): Promise<void>;
+  /** A platform session token of a member (what the console's platform calls may carry). */
+  sessionToken(userId: number): string;
   /** Calls the management and public API as the admin (session token). */
   manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -88,6 +90,12 @@ export async function startDemoPlatform(
     adminEmail: ADMIN_EMAIL,
     adminId: bootstrap.userId,
     setPassword: (userId, password) => setUserPassword(server.knex, userId, password),
+    sessionToken: (userId) =>
+      signSessionToken(config.signingKeys, {
+        userId,
+        sso: false,
+        expiresAt: new Date(Date.now() + 12 * 3_600_000),
+      }),
     async manage<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}${path}`, {
         method,

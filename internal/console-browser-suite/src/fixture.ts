@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setUpConsoleAccess, startShopAgent, SUPPORT_EMAIL } from '@canopy/demo/src/console';
+import { seedDashboard } from '@canopy/demo/src/dashboard';
 import { startDemoPlatform, type DemoPlatform } from '@canopy/demo/src/platform';
 import { seedShop } from '@canopy/demo/src/seed';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
@@ -29,6 +30,10 @@ export interface Fixture {
   admin: User;
   /** Role Support: no delete and no export on orders; team Europe. */
   support: User;
+  /** A platform session token of `user`, for the console's platform calls (notes, activity…). */
+  platformToken(user: User): string;
+  /** Saves the demo's dashboard (a chart of each type) on the environment. */
+  seedDashboard(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,7 +114,10 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
     const agent = await startAgent(kind, platform, shop, schemaPath);
     cleanups.push(() => agent.stop());
 
-    await setUpConsoleAccess(platform, { agentUrl: agent.url, supportPassword });
+    const { supportId } = await setUpConsoleAccess(platform, {
+      agentUrl: agent.url,
+      supportPassword,
+    });
 
     return {
       agentKind: kind,
@@ -117,6 +125,9 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
       agentUrl: agent.url,
       admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },
       support: { email: SUPPORT_EMAIL, password: supportPassword, team: 'Europe' },
+      platformToken: (user) =>
+        platform.sessionToken(user.email === platform.adminEmail ? platform.adminId : supportId),
+      seedDashboard: () => seedDashboard(platform),
       close,
     };
   } catch (error) {

@@ -12,6 +12,7 @@ import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
+import { runInsightsTests } from './insights';
 
 export interface Measures {
   firstScreenMs?: number;
@@ -554,6 +555,8 @@ export async function runSuite(
         await p.locator('[data-field="status"]').getByText('delivered').waitFor();
       },
     );
+
+    await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
   } finally {
     await browser.close();
   }

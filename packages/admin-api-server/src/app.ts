@@ -24,6 +24,7 @@ import { collectionsRouter } from './routes/collections';
 import { managementRouter } from './routes/management';
 import { meRouter } from './routes/me';
 import { notesRouter } from './routes/notes';
+import { dashboardsRouter } from './routes/dashboards';
 import { operationsRouter } from './routes/operations';
 
 /**
@@ -48,6 +49,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
+  app.use(dashboardsRouter(ctx));
   app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));

@@ -130,14 +130,16 @@ describe('token cases', () => {
     await expect401(token, /revoked/);
   });
 
-  it('a session token is not an application token', async () => {
+  it("a session token reads the logs as its user (the console): an admin's is accepted, another project's member gets the unknown-project 404", async () => {
     const { signSessionToken } = await import('../src');
-    const session = signSessionToken(TEST_KEYS, {
-      userId: s.admin.id,
-      sso: false,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
-    await expect401(session, /not an application token/);
+    const sessionOf = (userId: number) =>
+      signSessionToken(TEST_KEYS, { userId, sso: false, expiresAt: new Date(Date.now() + 60_000) });
+    expect((await api.get(activity(), { token: sessionOf(s.admin.id) })).status).toBe(200);
+    const outsider = await api.get(activity(), { token: sessionOf(other.admin.id) });
+    expect([outsider.status, outsider.body.code ?? outsider.body.error]).toEqual([
+      404,
+      'project_not_found',
+    ]);
   });
 
   it('answers a token of another project exactly as an unknown project (no probing of names)', async () => {

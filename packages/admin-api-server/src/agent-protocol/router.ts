@@ -21,6 +21,7 @@ import { developerEnvironment, environmentDocument, isDeveloperLookup } from './
 import { environmentPermissions } from './environment-permissions';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
+import { dashboardStats } from '../store/dashboards';
 
 /** Size limit of agent bodies: schemas of large data sources exceed the public API's 1 MB. */
 export const AGENT_BODY_LIMIT = '20mb';
@@ -132,7 +133,9 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     for (const [name, scope] of Object.entries(team.scopes)) {
       collections[name] = { scope, segments: [], liveQuerySegments: [] };
     }
-    response.json({ team: { id: team.id, name: team.name }, collections, stats: team.charts });
+    // The team's charts, and the charts built in the console on the environment's dashboard.
+    const stats = [...team.charts, ...(await dashboardStats(ctx.knex, environment.id))];
+    response.json({ team: { id: team.id, name: team.name }, collections, stats });
   });
 
   // Agents (MCP) call it with the env secret; canopy-cloud with the env secret and a developer's

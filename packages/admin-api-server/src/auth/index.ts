@@ -1,5 +1,5 @@
 export { requireApplicationToken } from './require-application-token';
-export { requireSession, projectNotAccessible } from './require-session';
+export { requireSession, requireSessionOr, projectNotAccessible } from './require-session';
 export { authenticateSession, revokeSession, type Session } from './sessions';
 export {
   signApplicationToken,

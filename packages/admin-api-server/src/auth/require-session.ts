@@ -1,8 +1,15 @@
 import type { RequestHandler } from 'express';
-import { ApiError, forbidden } from '../errors';
+import jwt from 'jsonwebtoken';
+import { ApiError, forbidden, unauthorized } from '../errors';
+import { findConsoleAccessToken } from '../oidc/console-client';
 import type { ServerContext } from '../http/context';
 import { chargeRequest } from '../rate-limit';
-import { findPermissionLevel, findProjectByName, type PermissionLevel } from '../store/model';
+import {
+  findEnvironmentByName,
+  findPermissionLevel,
+  findProjectByName,
+  type PermissionLevel,
+} from '../store/model';
 import { authenticateSession } from './sessions';
 
 /**
@@ -37,4 +44,72 @@ export function requireSession(ctx: ServerContext, level?: PermissionLevel): Req
     req.platformAuth = { kind: 'session', userId, scopes: [], sso };
     next();
   };
+}
+
+/**
+ * For `/v1/project/:projectName[/environment/:environmentName]/…` routes that the console also
+ * calls as the signed-in user: a platform session token (a JWT of type `session`) or the console's
+ * access token (OIDC client `canopy-console`, opaque) is authenticated as a member of the project
+ * (`level` when given, else any member; other members get a 403, non-members the 404 of an
+ * unknown project) and the environment is resolved by name; any other bearer token goes to
+ * `applicationToken` unchanged. Handlers then see the same `req.project`, `req.environment` and
+ * `req.platformAuth` (`kind: 'session'` for the user's own credentials).
+ */
+export function requireSessionOr(
+  ctx: ServerContext,
+  applicationToken: RequestHandler,
+  level?: PermissionLevel | ((req: Parameters<RequestHandler>[0]) => PermissionLevel | undefined),
+): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerTokenOrEmpty(req.get('authorization'));
+    let user: { userId: number; sso: boolean } | undefined;
+    if (token !== '' && !token.includes('.')) {
+      const found = await findConsoleAccessToken(ctx.knex, token);
+      if (!found) {
+        throw unauthorized(
+          'This access token is unknown, expired or revoked; sign in to the console again.',
+        );
+      }
+      user = { userId: found.userId, sso: false };
+    } else {
+      const decoded = jwt.decode(token);
+      if (decoded && typeof decoded === 'object' && decoded.typ === 'session') {
+        const session = await authenticateSession(ctx, req);
+        user = { userId: session.userId, sso: session.sso };
+      }
+    }
+    if (!user) {
+      await applicationToken(req, res, next);
+      return;
+    }
+    await chargeRequest(ctx.rateLimiter, res, `session:${user.userId}`);
+    const projectName = String(req.params.projectName);
+    const project = await findProjectByName(ctx.knex, projectName);
+    const held = project && (await findPermissionLevel(ctx.knex, project.id, user.userId));
+    if (!project || !held) throw projectNotAccessible(projectName);
+    const needed = typeof level === 'function' ? level(req) : level;
+    if (needed !== undefined && held !== needed) {
+      throw forbidden(`Only an ${needed} of project "${projectName}" can do this.`);
+    }
+    req.project = project;
+    req.platformAuth = { kind: 'session', userId: user.userId, scopes: [], sso: user.sso };
+    if (req.params.environmentName !== undefined) {
+      const name = String(req.params.environmentName);
+      const environment = await findEnvironmentByName(ctx.knex, project.id, name);
+      if (!environment) {
+        throw new ApiError(
+          404,
+          'environment_not_found',
+          `Project "${projectName}" has no environment named "${name}" (names are case sensitive).`,
+        );
+      }
+      req.environment = environment;
+    }
+    next();
+  };
+}
+
+function bearerTokenOrEmpty(header: string | undefined): string {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1] ?? '';
 }

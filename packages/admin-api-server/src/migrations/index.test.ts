@@ -29,6 +29,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261126-101-agent-interop',
         '20261126-201-rate-limit-buckets',
         '20261127-101-action-approvals',
+        '20261127-201-dashboards',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

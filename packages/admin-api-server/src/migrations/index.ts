@@ -11,6 +11,7 @@ import * as keyedChain from './20261126-002-keyed-activity-chain';
 import * as agentInterop from './20261126-101-agent-interop';
 import * as rateLimitBuckets from './20261126-201-rate-limit-buckets';
 import * as actionApprovals from './20261127-101-action-approvals';
+import * as dashboards from './20261127-201-dashboards';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126-101-agent-interop': agentInterop,
   '20261126-201-rate-limit-buckets': rateLimitBuckets,
   '20261127-101-action-approvals': actionApprovals,
+  '20261127-201-dashboards': dashboards,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

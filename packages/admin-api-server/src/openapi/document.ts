@@ -17,6 +17,7 @@ import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
 import { approvalPaths } from './approval-paths';
 import { managementPaths } from './management-paths';
+import { DASHBOARD, DASHBOARD_BODY } from '../routes/dashboards';
 import { mePaths } from './me-paths';
 
 type Operation = Record<string, unknown>;
@@ -173,6 +174,13 @@ function ok(
 
 const APP = [{ bearerAuth: [] }];
 const SESSION = [{ sessionAuth: [] }];
+/**
+ * Application token, or (the console) a member's own token: any member for notes and one
+ * record's activity logs (`collectionName` and `recordId` given), admins for the other logs.
+ */
+const APP_OR_SESSION = [{ bearerAuth: [] }, { consoleAuth: [] }, { sessionAuth: [] }];
+/** The user's own credentials: the console's access token or a platform session token. */
+const USER = [{ consoleAuth: [] }, { sessionAuth: [] }];
 const ETAG_HEADERS = { ...RATE_LIMIT_HEADERS, ETag: { schema: { type: 'string' } } };
 
 /**
@@ -198,7 +206,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'listActivityLogs',
         summary: 'List activity logs, newest first',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, ...queryParameters(LIST_ACTIVITY_LOGS_QUERY)],
         responses: {
           ...ok('A page of activity logs', envelope('ActivityLog', activityEcho)),
@@ -211,7 +219,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         operationId: 'exportActivityLogs',
         summary:
           'Stream every activity log of a filtered range (NDJSON or CSV); one rate-limit unit',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, ...queryParameters(EXPORT_ACTIVITY_LOGS_QUERY)],
         responses: {
           '200': {
@@ -230,7 +238,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'verifyActivityLogIntegrity',
         summary: "Verify the project's activity-log hash chain over a creation-time range",
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, ...queryParameters(INTEGRITY_QUERY)],
         responses: { ...ok('The verification report', ref('IntegrityReport')), ...errors() },
       },
@@ -240,7 +248,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         operationId: 'getActivityLogCheckpoint',
         summary:
           "A signed checkpoint of the project's activity-log chain head, and the public keys that verify it (keep both elsewhere to verify the chain later)",
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT],
         responses: { ...ok('The checkpoint', ref('ActivityLogCheckpoint')), ...errors() },
       },
@@ -249,7 +257,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'listAdminLogs',
         summary: 'List admin logs, newest first',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ...queryParameters(LIST_ADMIN_LOGS_QUERY)],
         responses: { ...ok('A page of admin logs', envelope('AdminLog', adminEcho)), ...errors() },
       },
@@ -258,14 +266,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'listNotes',
         summary: 'List notes, highest id first',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, ...queryParameters(LIST_NOTES_QUERY)],
         responses: { ...ok('A page of notes', envelope('Note', notesEcho)), ...errors() },
       },
       post: {
         operationId: 'createNote',
         summary: 'Create a note with its first message (scope notes:write)',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, IDEMPOTENCY_KEY],
         requestBody: { required: true, content: json(CREATE_NOTE_BODY) },
         responses: {
@@ -284,14 +292,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       get: {
         operationId: 'getNote',
         summary: 'Read one note with its ETag',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID],
         responses: { ...ok('The note', ref('Note'), '200', ETAG_HEADERS), ...errors() },
       },
       patch: {
         operationId: 'updateNote',
         summary: 'Change the title, archive or unarchive',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID, IF_MATCH],
         requestBody: { required: true, content: json(UPDATE_NOTE_BODY) },
         responses: {
@@ -302,7 +310,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       delete: {
         operationId: 'deleteNote',
         summary: 'Delete a note and its messages',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID, IF_MATCH],
         responses: {
           '204': { description: 'Deleted', headers: RATE_LIMIT_HEADERS },
@@ -314,7 +322,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       post: {
         operationId: 'addNoteMessage',
         summary: 'Add a message to a note',
-        security: APP,
+        security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID, IDEMPOTENCY_KEY],
         requestBody: { required: true, content: json(ADD_MESSAGE_BODY) },
         responses: {
@@ -324,6 +332,24 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             '422': 'Idempotency-Key reused with another request',
           }),
         },
+      },
+    },
+    [`${envPath}/dashboard`]: {
+      get: {
+        operationId: 'getDashboard',
+        summary: "The environment's dashboard: its charts and their layout (any member)",
+        security: USER,
+        parameters: [PROJECT, ENVIRONMENT],
+        responses: { ...ok('The dashboard', DASHBOARD), ...errors() },
+      },
+      put: {
+        operationId: 'saveDashboard',
+        summary:
+          "Replace the environment's dashboard (admins); its collection charts join every rendering's `stats`, agents refresh within a second",
+        security: USER,
+        parameters: [PROJECT, ENVIRONMENT],
+        requestBody: { required: true, content: json(DASHBOARD_BODY) },
+        responses: { ...ok('The saved dashboard', DASHBOARD), ...errors() },
       },
     },
     [`${envPath}/collections`]: {

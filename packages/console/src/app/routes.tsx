@@ -8,12 +8,20 @@
  * { path: 'insights', element: <InsightsPage />, nav: { label: 'Dashboards', icon: IconChartBar } },
  * ```
  */
-import { IconChecklist } from '@tabler/icons-react';
-import type { ComponentType, ReactNode } from 'react';
+import { Loader } from '@mantine/core';
+import { IconActivity, IconChartBar, IconChecklist, IconNotes } from '@tabler/icons-react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { ApprovalsPage } from './features/actions/ApprovalsPage';
+import { ActivityPage } from './features/activity/ActivityPage';
+import { NotesPage } from './features/notes/NotesPage';
 import { CollectionPage } from './pages/CollectionPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { RecordPage } from './pages/RecordPage';
+
+// Charts (Recharts) are a chunk of their own, loaded with the dashboard.
+const DashboardPage = lazy(() =>
+  import('./features/insights/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
 
 export interface FeatureRoute {
   /** Relative to `/:project/:environment/` (react-router syntax). */
@@ -33,4 +41,15 @@ export const featureRoutes: FeatureRoute[] = [
     element: <ApprovalsPage />,
     nav: { label: 'Approvals', icon: IconChecklist },
   },
+  {
+    path: 'dashboard',
+    element: (
+      <Suspense fallback={<Loader m="md" aria-label="Loading the dashboard" />}>
+        <DashboardPage />
+      </Suspense>
+    ),
+    nav: { label: 'Dashboard', icon: IconChartBar },
+  },
+  { path: 'notes', element: <NotesPage />, nav: { label: 'Notes', icon: IconNotes } },
+  { path: 'activity', element: <ActivityPage />, nav: { label: 'Activity', icon: IconActivity } },
 ];

@@ -10,6 +10,8 @@ import type { ActionForm, ActionResult } from './actions';
 import { mergeForm, readActionResult } from './actions';
 import type { ListParams } from './query';
 import { countQuery, csvQuery, listQuery, segment } from './query';
+import type { ApiChartSource, CollectionChartQuery } from './charts';
+import { statsBody } from './charts';
 
 /** The payload of the agent session token (agent protocol §3.2). */
 export interface SessionUser {
@@ -415,6 +417,46 @@ export class AgentClient {
     // Blob's own parameter type, so the module also type-checks without the DOM library (Node).
     const parts = chunks as unknown as NonNullable<ConstructorParameters<typeof Blob>[0]>;
     return new Blob(parts, { type: 'text/csv;charset=utf-8' });
+  }
+
+  // Charts (§10) -----------------------------------------------------------------------------
+
+  /**
+   * `POST /stats/{c}`: a chart computed by the agent. The body is the chart definition itself,
+   * as stored in the rendering's `stats` (the agent matches it for the chart permission, §15.3).
+   */
+  async stats(query: CollectionChartQuery): Promise<unknown> {
+    const response = await this.send(
+      'POST',
+      `/stats/${segment(query.sourceCollectionName)}`,
+      this.tz(),
+      statsBody(query),
+    );
+    return ((await response.json()) as { data?: { attributes?: { value?: unknown } } }).data
+      ?.attributes?.value;
+  }
+
+  /**
+   * A chart declared in code (§10.2): `POST /_charts/…` read from its envelope, or for smart
+   * charts `GET /_charts/…` raw. Collection charts are computed for `recordId`.
+   */
+  async apiChart(source: ApiChartSource): Promise<unknown> {
+    const path = source.collection
+      ? `/_charts/${segment(source.collection)}/${segment(source.chart)}`
+      : `/_charts/${segment(source.chart)}`;
+    const recordQuery = source.recordId ? `&record_id=${encodeURIComponent(source.recordId)}` : '';
+    if (source.kind === 'smart') {
+      const response = await this.send('GET', path, `${this.tz()}${recordQuery}`);
+      return response.json();
+    }
+    const response = await this.send(
+      'POST',
+      path,
+      this.tz(),
+      source.recordId ? { record_id: source.recordId } : {},
+    );
+    return ((await response.json()) as { data?: { attributes?: { value?: unknown } } }).data
+      ?.attributes?.value;
   }
 }
 

@@ -7,3 +7,4 @@ export * from './client';
 export * from './view-state';
 export * from './actions';
 export * from './approvals';
+export * from './charts';

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { requireApplicationToken } from '../../auth';
+import { requireApplicationToken, requireSessionOr } from '../../auth';
 import { required, type ServerContext } from '../../http/context';
 import { listAdminLogs, type AdminLogRow } from '../../store/admin-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
@@ -104,11 +104,11 @@ function listAdminLogsHandler(ctx: ServerContext): RequestHandler {
   };
 }
 
-/** `GET /v1/project/:projectName/admin-logs` (scope `admin_logs:read`). */
+/** `GET /v1/project/:projectName/admin-logs` (scope `admin_logs:read`, or an admin's session). */
 export function adminLogsRouter(ctx: ServerContext): Router {
   return Router().get(
     '/v1/project/:projectName/admin-logs',
-    requireApplicationToken(ctx, 'admin_logs:read'),
+    requireSessionOr(ctx, requireApplicationToken(ctx, 'admin_logs:read'), 'admin'),
     listAdminLogsHandler(ctx),
   );
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireApplicationToken } from '../../auth';
+import { requireApplicationToken, requireSessionOr } from '../../auth';
 import type { ServerContext } from '../../http/context';
 import { jsonBody } from '../../http/body';
 import { idempotency } from '../../http/idempotency';
@@ -16,10 +16,14 @@ export { LIST_NOTES_QUERY, CREATE_NOTE_BODY, ADD_MESSAGE_BODY, UPDATE_NOTE_BODY 
 
 const BASE = '/v1/project/:projectName/environment/:environmentName/notes';
 
-/** Note routes: reads need `notes:read`, writes `notes:write`. */
+/**
+ * Note routes: with an application token, reads need `notes:read` and writes `notes:write`; with
+ * a session token (the console), any member of the project may read and write.
+ */
 export function notesRouter(ctx: ServerContext): Router {
-  const read = requireApplicationToken(ctx, 'notes:read');
-  const write = requireApplicationToken(ctx, 'notes:write');
+  // The console calls the same routes with a member's session token.
+  const read = requireSessionOr(ctx, requireApplicationToken(ctx, 'notes:read'));
+  const write = requireSessionOr(ctx, requireApplicationToken(ctx, 'notes:write'));
   const body = jsonBody();
   return Router()
     .get(BASE, read, listNotesHandler(ctx))

@@ -37,6 +37,8 @@ import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 import { ActionsMenu } from '../features/actions/ActionsMenu';
+import { NotesThread } from '../features/notes/NotesThread';
+import { RecordActivity } from '../features/activity/RecordActivity';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -185,7 +187,15 @@ export function RecordPage() {
               {humanize(field.field)}
             </Tabs.Tab>
           ))}
+          <Tabs.Tab value="notes">Notes</Tabs.Tab>
+          <Tabs.Tab value="activity">Activity</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="notes" pt="md">
+          <NotesThread collection={collection.name} recordId={data.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="activity" pt="md">
+          <RecordActivity collection={collection.name} recordId={data.id} />
+        </Tabs.Panel>
         <Tabs.Panel value="details" pt="md">
           <Paper withBorder p="md" radius="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">

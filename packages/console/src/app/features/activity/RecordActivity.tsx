@@ -1,0 +1,80 @@
+import { Alert, Badge, Button, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { platformJson, usePlatformPaths } from '../insights/platform-api';
+import type { Page } from '../notes/notes-api';
+import { activityQuery, type ActivityLog } from './activity-api';
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showRecord?: boolean }) {
+  return (
+    <Table striped highlightOnHover aria-label="Activity">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Who</Table.Th>
+          <Table.Th>Action</Table.Th>
+          {showRecord && <Table.Th>Collection</Table.Th>}
+          {showRecord && <Table.Th>Records</Table.Th>}
+          <Table.Th>Team</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {logs.map((log) => (
+          <Table.Tr key={log.id} data-testid="activity-row">
+            <Table.Td>{when.format(new Date(log.createdAt))}</Table.Td>
+            <Table.Td>{log.user.username || log.user.email}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={log.type === 'write' ? 'orange' : 'gray'}>
+                {log.action}
+              </Badge>{' '}
+              {log.label && (
+                <Text span size="sm">
+                  {log.label}
+                </Text>
+              )}
+            </Table.Td>
+            {showRecord && <Table.Td>{log.collection?.name ?? ''}</Table.Td>}
+            {showRecord && <Table.Td>{log.recordIds.slice(0, 5).join(', ')}</Table.Td>}
+            <Table.Td>{log.team.name}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** The activity logs that concern one record, newest first. */
+export function RecordActivity({ collection, recordId }: { collection: string; recordId: string }) {
+  const paths = usePlatformPaths();
+  const logs = useInfiniteQuery({
+    queryKey: ['activity', paths.environment, collection, recordId],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      platformJson<Page<ActivityLog>>(
+        `${paths.environment}/activity-logs?${activityQuery(
+          { collectionName: collection, recordId },
+          { limit: '25', ...(pageParam ? { cursor: pageParam } : {}) },
+        )}`,
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const rows = logs.data?.pages.flatMap((page) => page.data) ?? [];
+  return (
+    <Stack>
+      {logs.isPending && <Skeleton h={120} />}
+      {logs.isError && <Alert color="red">{logs.error.message}</Alert>}
+      {logs.data && rows.length === 0 && <Text c="dimmed">No activity on this record yet.</Text>}
+      {rows.length > 0 && <ActivityTable logs={rows} />}
+      {logs.hasNextPage && (
+        <Button
+          variant="default"
+          loading={logs.isFetchingNextPage}
+          onClick={() => logs.fetchNextPage()}
+        >
+          Older activity
+        </Button>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,75 @@
+/** Activity and admin logs of the public API, as the console lists and exports them. */
+export interface ActivityLog {
+  id: string;
+  type: 'read' | 'write';
+  action: string;
+  label?: string;
+  recordIds: string[];
+  createdAt: string;
+  user: { id: number; email: string; username: string };
+  team: { name: string };
+  collection?: { name: string };
+}
+
+export interface AdminLog {
+  id: string | number;
+  type: string;
+  resource: string;
+  initiator: string;
+  createdAt: string;
+  user?: { email: string; username: string } | null;
+  previousValue?: unknown;
+  newValue?: unknown;
+}
+
+export const ACTIONS = [
+  'create',
+  'read',
+  'update',
+  'delete',
+  'action',
+  'search',
+  'filter',
+  'listRelatedData',
+  'index',
+  'export',
+  'createNote',
+  'deleteNote',
+  'createMessage',
+  'createApproval',
+  'approveApproval',
+  'rejectApproval',
+  'dashboard',
+];
+
+export interface ActivityFilters {
+  userEmail?: string;
+  teamName?: string;
+  collectionName?: string;
+  recordId?: string;
+  action?: string;
+  type?: string;
+  /** ISO date-times. */
+  from?: string;
+  to?: string;
+}
+
+/** The query string of the activity-log list and export routes for these filters. */
+export function activityQuery(filters: ActivityFilters, extra: Record<string, string> = {}) {
+  const query = new URLSearchParams();
+  for (const key of [
+    'userEmail',
+    'teamName',
+    'collectionName',
+    'recordId',
+    'action',
+    'type',
+  ] as const) {
+    const value = filters[key]?.trim();
+    if (value) query.set(key, value);
+  }
+  if (filters.from) query.set('createdAt.gte', filters.from);
+  if (filters.to) query.set('createdAt.lt', filters.to);
+  for (const [key, value] of Object.entries(extra)) query.set(key, value);
+  return query.toString();
+}
