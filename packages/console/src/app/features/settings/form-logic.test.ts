@@ -178,10 +178,10 @@ describe('ManagementClient', () => {
     expect(error).toBeInstanceOf(ManagementError);
     expect(error).toMatchObject({ status: 403, code: 'forbidden' });
     expect(error.message).toBe('Only an admin of project "A b" can manage it.');
-    expect(calls[0].url).toBe('http://platform.test/v1/project/A%20b/roles/Sup%2Fport');
-    expect(calls[0].init.method).toBe('PATCH');
-    expect((calls[0].init.headers as Record<string, string>).authorization).toBe('Bearer tok');
-    expect(calls[0].init.body).toBe('{"rights":{}}');
+    expect(calls[0]!.url).toBe('http://platform.test/v1/project/A%20b/roles/Sup%2Fport');
+    expect(calls[0]!.init.method).toBe('PATCH');
+    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect(calls[0]!.init.body).toBe('{"rights":{}}');
   });
 
   it('returns undefined for a 204 and the list of tokens from its envelope', async () => {
