@@ -21,6 +21,7 @@ import { adminLogsRouter } from './routes/admin-logs';
 import { applicationTokensRouter } from './routes/application-tokens';
 import { collectionsRouter } from './routes/collections';
 import { managementRouter } from './routes/management';
+import { meRouter } from './routes/me';
 import { notesRouter } from './routes/notes';
 import { operationsRouter } from './routes/operations';
 
@@ -50,6 +51,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
   app.use(accountRouter(ctx));
+  app.use(meRouter(ctx));
   // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
   app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));
   app.use(consoleRouter(ctx.config.console ?? { enabled: true }));

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Configuration, Provider } from 'oidc-provider';
 import type { SigningKey } from '../config';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
+import { consoleClient, CONSOLE_CLIENT_ID } from './console-client';
 import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
 import { postgresAdapter } from './postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
@@ -93,9 +94,10 @@ export async function createOidcProvider(
         },
       },
     },
-    clients: [CLI_CLIENT],
+    clients: [CLI_CLIENT, consoleClient(issuer)],
     extraClientMetadata: { properties: [ENVIRONMENT_CLAIM] },
-    pkce: { required: () => false },
+    // Agents send no PKCE; the console (a public browser client) must.
+    pkce: { required: (_ctx, client) => client.clientId === CONSOLE_CLIENT_ID },
     ttl: {
       AuthorizationCode: 60,
       DeviceCode: DEVICE_CODE_TTL,

@@ -11,6 +11,7 @@ import { authenticateEnvironment } from '../agent-protocol/authenticate-environm
 import { publicOrigin, type ServerContext } from '../http/context';
 import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
 import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from './console-client';
 import { loginPage } from './login-page';
 import { createOidcProvider, DEFAULT_OIDC_OPTIONS, ENVIRONMENT_CLAIM, OIDC_PATH } from './provider';
 
@@ -84,9 +85,61 @@ export function oidcRouter(ctx: ServerContext): Router {
     next();
   });
 
+  /** Whether the user may sign in to this client: any user for canopy-cloud and the console. */
+  const mayUse = async (provider: Provider, clientId: string, userId: number) => {
+    if (clientId === CLI_CLIENT_ID || clientId === CONSOLE_CLIENT_ID) return true;
+    const client = await provider.Client.find(clientId);
+    const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
+    return Boolean(
+      await ctx
+        .knex('project_memberships as m')
+        .join('environments as e', 'e.project_id', 'm.project_id')
+        .where({ 'm.user_id': userId, 'e.id': environmentId })
+        .first('m.id'),
+    );
+  };
+  const scopesOf = (clientId: string) =>
+    clientId === CLI_CLIENT_ID
+      ? CLI_SCOPES
+      : clientId === CONSOLE_CLIENT_ID
+        ? CONSOLE_SCOPES
+        : AGENT_SCOPES;
+  const finishWithGrant = async (
+    provider: Provider,
+    req: Request,
+    res: Response,
+    userId: number,
+    clientId: string,
+  ) => {
+    const grant = new provider.Grant({ accountId: String(userId), clientId });
+    grant.addOIDCScope(scopesOf(clientId));
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: String(userId) }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  };
+
   router.get(`${OIDC_PATH}/interaction/:uid`, async (req, res) => {
     const provider = await providerFor(req);
     const details = await provider.interactionDetails(req, res);
+    // Signed in already (the console's own login, then an agent's login in the same browser
+    // session): the only prompt left is the consent to a first-party client, granted here for a
+    // member of the agent's project. No form is shown; anything else asks for the password.
+    const accountId = Number(details.session?.accountId);
+    const clientId = String(details.params.client_id);
+    if (
+      details.prompt.name === 'consent' &&
+      Number.isSafeInteger(accountId) &&
+      accountId > 0 &&
+      clientId !== CLI_CLIENT_ID &&
+      (await mayUse(provider, clientId, accountId))
+    ) {
+      await finishWithGrant(provider, req, res, accountId, clientId);
+      return;
+    }
     res.type('html').send(loginPage(details.uid));
   });
 
@@ -96,18 +149,9 @@ export function oidcRouter(ctx: ServerContext): Router {
     const outcome = await attemptFormLogin(ctx.loginLimiter, req);
     const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
     const clientId = String(details.params.client_id);
-    const cli = clientId === CLI_CLIENT_ID;
-    const client = await provider.Client.find(clientId);
-    const environmentId = Number(client?.[ENVIRONMENT_CLAIM]);
-    // canopy-cloud logins are bound to no environment (membership is checked per lookup).
-    const member =
-      user &&
-      (cli ||
-        (await ctx
-          .knex('project_memberships as m')
-          .join('environments as e', 'e.project_id', 'm.project_id')
-          .where({ 'm.user_id': user.id, 'e.id': environmentId })
-          .first('m.id')));
+    // canopy-cloud and console logins are bound to no environment (membership is checked per
+    // lookup); an agent's login needs a member of the agent's project.
+    const member = user && (await mayUse(provider, clientId, user.id));
     if (!user || !member) {
       if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
       res
@@ -125,15 +169,7 @@ export function oidcRouter(ctx: ServerContext): Router {
         );
       return;
     }
-    const grant = new provider.Grant({ accountId: String(user.id), clientId });
-    grant.addOIDCScope(cli ? CLI_SCOPES : AGENT_SCOPES);
-    const grantId = await grant.save();
-    await provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId: String(user.id) }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    await finishWithGrant(provider, req, res, user.id, clientId);
   });
 
   // The redirect URI of agent clients: the page a front end lands on after login. It hands the

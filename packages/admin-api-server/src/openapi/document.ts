@@ -16,6 +16,7 @@ import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
 import { managementPaths } from './management-paths';
+import { mePaths } from './me-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -434,9 +435,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Compatible with the 1.38.0 public API contract: same paths, parameters and item shapes. ' +
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
         'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
-        'and the account API (one-time invitation and reset links, own password, session revocation).',
+        'the account API (one-time invitation and reset links, own password, session revocation), ' +
+        "and the signed-in user's own view for the console (`/v1/me`).",
     },
-    paths: { ...paths, ...managementPaths(), ...accountPaths() },
+    paths: { ...paths, ...managementPaths(), ...accountPaths(), ...mePaths() },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
@@ -451,6 +453,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'User session token',
+        },
+        consoleAuth: {
+          type: 'oauth2',
+          description:
+            "The console's access token: OIDC client `canopy-console`, authorization code with PKCE (S256)",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oidc/auth',
+              tokenUrl: '/oidc/token',
+              scopes: { openid: 'Who you are' },
+            },
+          },
         },
       },
     },
