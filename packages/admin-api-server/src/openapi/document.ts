@@ -171,7 +171,8 @@ function ok(
 }
 
 const APP = [{ bearerAuth: [] }];
-const SESSION = [{ sessionAuth: [] }];
+/** A session token, or the console's access token (the console's settings). */
+const SESSION = [{ sessionAuth: [] }, { consoleAuth: ['openid'] }];
 const ETAG_HEADERS = { ...RATE_LIMIT_HEADERS, ETag: { schema: { type: 'string' } } };
 
 /**
