@@ -32,6 +32,8 @@ export interface Fixture {
   admin: User;
   /** Role Support: no delete and no export on orders; team Europe. */
   support: User;
+  /** Calls the management API as the admin (to check what the console stored). */
+  manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
       agentUrl: agent.url,
       admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },
       support: { email: 'support@shop.example', password: supportPassword, team: 'Europe' },
+      manage: platform.manage,
       close,
     };
   } catch (error) {

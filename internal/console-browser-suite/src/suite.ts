@@ -11,13 +11,14 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
+import { settingsTests } from './settings';
 
 export interface Measures {
   firstScreenMs?: number;
   render100Ms?: number;
 }
 
-async function signIn(
+export async function signIn(
   context: BrowserContext,
   fixture: Fixture,
   user: User,
@@ -62,7 +63,7 @@ async function signIn(
   return { page, firstScreenMs };
 }
 
-async function openCollection(page: Page, label: string): Promise<void> {
+export async function openCollection(page: Page, label: string): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Collections' })
     .getByRole('link', { name: label, exact: true })
@@ -383,6 +384,8 @@ export async function runSuite(
         await other.close();
       }
     });
+
+    await settingsTests(suite, fixture, p, { signIn, openCollection, shot });
 
     await suite.test(
       'a session that expires asks to sign in again and keeps the typed change',
