@@ -152,7 +152,8 @@ export async function settingsTests(
     await page.getByRole('button', { name: 'Save role' }).click();
     await notified(page, 'Role Support saved');
     await shot(page, 'settings-roles');
-    const details = await fixture.manage<{ roles: { name: string; rights: any }[] }>(
+    type Rights = { actions?: Record<string, Record<string, unknown>> };
+    const details = await fixture.manage<{ roles: { name: string; rights: Rights }[] }>(
       'GET',
       '/v1/project/Shop',
     );
