@@ -26,7 +26,7 @@ export default defineConfig({
   },
   server: {
     proxy: Object.fromEntries(
-      ['/oidc', '/console.config.json'].map((path) => [path, { target: platform }]),
+      ['/oidc', '/v1'].map((path) => [path, { target: platform }]),
     ),
   },
 });

@@ -1,43 +1,81 @@
-import { readFileSync } from 'node:fs';
+import { createAgent, type Agent } from '@canopy/agent-core';
+import { createSqlDataSource } from '@canopy/datasource-sql';
+import { customizeShop } from './agent';
 import type { DemoPlatform } from './platform';
 
-/** A workspace of the console's `console.config.json` (see @canopy/console's README). */
-export interface ConsoleWorkspace {
-  project: string;
-  environment: string;
-  agentUrl: string;
-  renderings: { id: number; name: string }[];
-  schema: unknown;
-  development: boolean;
-  roles: Record<string, RoleRights>;
-}
+/** The support member the demo and the console's browser suite sign in with. */
+export const SUPPORT_EMAIL = 'support@shop.example';
 
-type RoleRights = { collections?: Record<string, Record<string, boolean>> };
+/** The role the support member holds: no delete and no export on orders. */
+export const SUPPORT_RIGHTS = {
+  collections: { orders: { deleteEnabled: false, exportEnabled: false } },
+};
 
-interface ProjectDetails {
-  teams: { id: number; name: string }[];
-  roles: { name: string; rights: RoleRights }[];
-  environments: { name: string; type: string }[];
+/**
+ * Makes the demo environment usable from the console, through the management API only: the
+ * environment's API endpoint (the agent's URL, which the console reads from `/v1/me`), the role
+ * Support, the team Europe (with `europeScopes`, its row-level scopes, if given) and the member
+ * support@shop.example with `supportPassword`. Shared by `pnpm demo` and the browser suite.
+ */
+export async function setUpConsoleAccess(
+  platform: DemoPlatform,
+  input: { agentUrl: string; supportPassword: string; europeScopes?: Record<string, unknown> },
+): Promise<{ supportId: number }> {
+  await platform.manage(
+    'PATCH',
+    `/v1/project/${platform.project}/environments/${platform.environment}`,
+    { apiEndpoint: input.agentUrl },
+  );
+  await platform.manage('POST', `/v1/project/${platform.project}/roles`, {
+    name: 'Support',
+    rights: SUPPORT_RIGHTS,
+  });
+  await platform.manage('POST', `/v1/project/${platform.project}/teams`, {
+    name: 'Europe',
+    ...(input.europeScopes ? { scopes: input.europeScopes } : {}),
+  });
+  const support = await platform.manage<{ id: number }>(
+    'POST',
+    `/v1/project/${platform.project}/members`,
+    {
+      email: SUPPORT_EMAIL,
+      firstName: 'Grace',
+      lastName: 'Support',
+      permissionLevel: 'user',
+      roleName: 'Support',
+      teamNames: ['Europe'],
+    },
+  );
+  await platform.setPassword(support.id, input.supportPassword);
+  return { supportId: support.id };
 }
 
 /**
- * The demo environment as the console lists it: the agent's URL, the project's teams (a
- * rendering id is a team id), the roles' rights, and the schema file the agent wrote.
+ * Starts the Canopy agent with the demo's customizations on the shop database, connected to the
+ * platform, on an ephemeral 127.0.0.1 port (with the MCP server when `mcp`).
  */
-export async function consoleWorkspace(
+export async function startShopAgent(
   platform: DemoPlatform,
-  agentUrl: string,
-  schemaPath: string,
-): Promise<ConsoleWorkspace> {
-  const project = await platform.manage<ProjectDetails>('GET', `/v1/project/${platform.project}`);
-  const environment = project.environments.find((env) => env.name === platform.environment);
-  return {
-    project: platform.project,
-    environment: platform.environment,
-    agentUrl,
-    renderings: project.teams.map(({ id, name }) => ({ id, name })),
-    schema: JSON.parse(readFileSync(schemaPath, 'utf8')) as unknown,
-    development: environment?.type === 'development',
-    roles: Object.fromEntries(project.roles.map((role) => [role.name, role.rights])),
-  };
+  input: {
+    databaseUrl: string;
+    authSecret: string;
+    schemaPath: string;
+    loggerLevel?: 'Error' | 'Warn' | 'Info' | 'Debug';
+    mcp?: boolean;
+  },
+): Promise<{ agent: Agent; url: string }> {
+  let agent = customizeShop(
+    createAgent({
+      authSecret: input.authSecret,
+      envSecret: platform.envSecret,
+      serverUrl: platform.url,
+      isProduction: false,
+      schemaPath: input.schemaPath,
+      loggerLevel: input.loggerLevel ?? 'Warn',
+    }).addDataSource(createSqlDataSource(input.databaseUrl)),
+  );
+  if (input.mcp) agent = agent.mountAiMcpServer();
+  agent = agent.mountOnStandaloneServer(0, '127.0.0.1');
+  await agent.start();
+  return { agent, url: `http://127.0.0.1:${agent.standaloneServerPort}` };
 }

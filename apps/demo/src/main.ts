@@ -2,13 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createAgent, sealSecret, signSessionToken, type Agent } from '@canopy/agent-core';
-import { createSqlDataSource } from '@canopy/datasource-sql';
+import { sealSecret, signSessionToken, type Agent } from '@canopy/agent-core';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import jwt from 'jsonwebtoken';
-import { customizeShop } from './agent';
-import { consoleWorkspace, type ConsoleWorkspace } from './console';
+import { setUpConsoleAccess, startShopAgent } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
 import { countShop, seedShop } from './seed';
@@ -30,7 +28,6 @@ async function main(): Promise<void> {
   let agentUrl = '';
   let session = '';
   let appToken = '';
-  let workspaces: ConsoleWorkspace[] = [];
   // The console's demo logins (throwaway passwords of this run's fresh platform).
   const adminPassword = randomBytes(9).toString('base64url');
   const supportPassword = randomBytes(9).toString('base64url');
@@ -89,7 +86,7 @@ async function main(): Promise<void> {
       {
         title: 'Start the platform server (admin-api-server) and bootstrap the Shop project',
         run: async () => {
-          platform = await startDemoPlatform(undefined, () => ({ workspaces }));
+          platform = await startDemoPlatform();
           await platform.setPassword(platform.adminId, adminPassword);
           return `${platform.url}: project ${platform.project}, environment ${platform.environment}, admin ${platform.adminEmail}`;
         },
@@ -97,33 +94,23 @@ async function main(): Promise<void> {
       {
         title: 'Start the Canopy agent on the shop database, connected to the platform, with MCP',
         run: async () => {
-          agent = customizeShop(
-            createAgent({
-              authSecret,
-              envSecret: platform!.envSecret,
-              serverUrl: platform!.url,
-              isProduction: false,
-              schemaPath: join(workDir, '.canopy-schema.json'),
-              loggerLevel: 'Warn',
-            }).addDataSource(createSqlDataSource(database!.url)),
-          )
-            .mountAiMcpServer()
-            .mountOnStandaloneServer(0, '127.0.0.1');
-          await agent.start();
-          agentUrl = `http://127.0.0.1:${agent.standaloneServerPort}`;
+          ({ agent, url: agentUrl } = await startShopAgent(platform!, {
+            databaseUrl: database!.url,
+            authSecret,
+            schemaPath: join(workDir, '.canopy-schema.json'),
+            loggerLevel: 'Warn',
+            mcp: true,
+          }));
           return `${agentUrl}/forest (schema uploaded to the platform)`;
         },
       },
       {
         title: 'Create a role and a team scope through the management API',
         run: async () => {
-          await platform!.manage('POST', '/v1/project/Shop/roles', {
-            name: 'Support',
-            rights: { collections: { orders: { deleteEnabled: false, exportEnabled: false } } },
-          });
-          await platform!.manage('POST', '/v1/project/Shop/teams', {
-            name: 'Europe',
-            scopes: {
+          await setUpConsoleAccess(platform!, {
+            agentUrl,
+            supportPassword,
+            europeScopes: {
               customers: {
                 field: 'address@@@country',
                 operator: 'in',
@@ -131,22 +118,6 @@ async function main(): Promise<void> {
               },
             },
           });
-          const support = await platform!.manage<{ id: number }>(
-            'POST',
-            '/v1/project/Shop/members',
-            {
-              email: 'support@shop.example',
-              firstName: 'Grace',
-              lastName: 'Support',
-              permissionLevel: 'user',
-              roleName: 'Support',
-              teamNames: ['Europe'],
-            },
-          );
-          await platform!.setPassword(support.id, supportPassword);
-          workspaces = [
-            await consoleWorkspace(platform!, agentUrl, join(workDir, '.canopy-schema.json')),
-          ];
           const project = await platform!.manage<ProjectDetails>('GET', '/v1/project/Shop');
           const operations = project.teams.find((team) => team.name === 'Operations');
           session = signSessionToken(

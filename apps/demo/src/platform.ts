@@ -9,7 +9,6 @@ import {
   loadConfig,
   signSessionToken,
   type AdminApiServer,
-  type ConsoleOptions,
 } from '@canopy/admin-api-server';
 
 /** The platform server of the demo, running in this process, and its demo project. */
@@ -35,11 +34,10 @@ const ADMIN_EMAIL = 'admin@shop.example';
  * Starts admin-api-server in-process: on its embedded PostgreSQL (a fresh data directory), or in
  * the schema `canopy_demo_platform` of `DATABASE_URL` (or the `?schema=` the URL names). Creates
  * the demo project, its production environment and the admin user with the server's own
- * bootstrap. `consoleConfig` gives the workspaces the console at `/` lists.
+ * bootstrap. The console at `/` lists what `/v1/me` tells each signed-in user.
  */
 export async function startDemoPlatform(
   databaseUrl = process.env.DATABASE_URL,
-  consoleConfig?: ConsoleOptions['config'],
 ): Promise<DemoPlatform> {
   const dataDir = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'canopy-demo-platform-'));
   let platformUrl: string | undefined;
@@ -57,7 +55,7 @@ export async function startDemoPlatform(
       PORT: '0',
       HOST: '127.0.0.1',
     }),
-    console: { enabled: true, config: consoleConfig },
+    console: { enabled: true },
   };
   const server: AdminApiServer = await createAdminApiServer(config);
   if (platformUrl) {

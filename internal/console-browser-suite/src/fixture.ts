@@ -9,10 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent } from '@canopy/agent-core';
-import { createSqlDataSource } from '@canopy/datasource-sql';
-import { customizeShop } from '@canopy/demo/src/agent';
-import { consoleWorkspace, type ConsoleWorkspace } from '@canopy/demo/src/console';
+import { setUpConsoleAccess, startShopAgent, SUPPORT_EMAIL } from '@canopy/demo/src/console';
 import { startDemoPlatform, type DemoPlatform } from '@canopy/demo/src/platform';
 import { seedShop } from '@canopy/demo/src/seed';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
@@ -53,18 +50,13 @@ async function startAgent(
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const authSecret = randomBytes(32).toString('hex');
   if (kind === 'canopy') {
-    const agent = customizeShop(
-      createAgent({
-        authSecret,
-        envSecret: platform.envSecret,
-        serverUrl: platform.url,
-        isProduction: false,
-        schemaPath,
-        loggerLevel: 'Error',
-      }).addDataSource(createSqlDataSource(shop.url)),
-    ).mountOnStandaloneServer(0, '127.0.0.1');
-    await agent.start();
-    return { url: `http://127.0.0.1:${agent.standaloneServerPort}`, stop: () => agent.stop() };
+    const { agent, url } = await startShopAgent(platform, {
+      databaseUrl: shop.url,
+      authSecret,
+      schemaPath,
+      loggerLevel: 'Error',
+    });
+    return { url, stop: () => agent.stop() };
   }
   // The reference agent, unmodified, on the same tables.
   const reference = await import('@forestadmin/agent');
@@ -107,8 +99,7 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
     const platformDb = await createTestDatabase('postgres');
     cleanups.push(() => platformDb.drop());
 
-    let workspaces: ConsoleWorkspace[] = [];
-    const platform = await startDemoPlatform(platformDb.url, () => ({ workspaces }));
+    const platform = await startDemoPlatform(platformDb.url);
     cleanups.push(() => platform.close());
     const adminPassword = randomBytes(12).toString('base64url');
     const supportPassword = randomBytes(12).toString('base64url');
@@ -120,28 +111,14 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
     const agent = await startAgent(kind, platform, shop, schemaPath);
     cleanups.push(() => agent.stop());
 
-    await platform.manage('POST', '/v1/project/Shop/roles', {
-      name: 'Support',
-      rights: { collections: { orders: { deleteEnabled: false, exportEnabled: false } } },
-    });
-    await platform.manage('POST', '/v1/project/Shop/teams', { name: 'Europe' });
-    const support = await platform.manage<{ id: number }>('POST', '/v1/project/Shop/members', {
-      email: 'support@shop.example',
-      firstName: 'Grace',
-      lastName: 'Support',
-      permissionLevel: 'user',
-      roleName: 'Support',
-      teamNames: ['Europe'],
-    });
-    await platform.setPassword(support.id, supportPassword);
-    workspaces = [await consoleWorkspace(platform, agent.url, schemaPath)];
+    await setUpConsoleAccess(platform, { agentUrl: agent.url, supportPassword });
 
     return {
       agentKind: kind,
       consoleUrl: platform.url,
       agentUrl: agent.url,
       admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },
-      support: { email: 'support@shop.example', password: supportPassword, team: 'Europe' },
+      support: { email: SUPPORT_EMAIL, password: supportPassword, team: 'Europe' },
       manage: platform.manage,
       close,
     };

@@ -18,24 +18,59 @@ export interface Measures {
   render100Ms?: number;
 }
 
-export async function signIn(
-  context: BrowserContext,
-  fixture: Fixture,
-  user: User,
-): Promise<{ page: Page; firstScreenMs: number }> {
-  const page = await context.newPage();
+/** Fills the platform's sign-in form in the pop-up, or lets it pass if it closes by itself. */
+async function passSignInPopup(popup: Page, user: User): Promise<void> {
+  const form = await Promise.race([
+    popup.waitForEvent('close').then(() => false),
+    popup
+      .getByLabel('Email')
+      .waitFor()
+      .then(() => true),
+  ]);
+  if (!form) return;
+  await popup.getByLabel('Email').fill(user.email);
+  await popup.getByLabel('Password').fill(user.password);
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The console's first step: sign in to the platform (its form, in a pop-up). */
+async function platformSignIn(page: Page, fixture: Fixture, user: User): Promise<void> {
   await page.goto(fixture.consoleUrl);
   await page.getByRole('heading', { name: 'Canopy Console' }).waitFor();
-  await page.getByRole('textbox', { name: 'Team', exact: true }).click();
-  await page.getByRole('option', { name: user.team, exact: true }).click();
   const [popup] = await Promise.all([
     page.waitForEvent('popup'),
     page.getByRole('button', { name: 'Sign in' }).click(),
   ]);
   await popup.getByLabel('Email').fill(user.email);
   await popup.getByLabel('Password').fill(user.password);
-  const submitted = Date.now();
   await popup.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Project and environment' }).waitFor();
+}
+
+export async function signIn(
+  context: BrowserContext,
+  fixture: Fixture,
+  user: User,
+): Promise<{ page: Page; firstScreenMs: number }> {
+  const page = await context.newPage();
+  await platformSignIn(page, fixture, user);
+  await page.getByRole('textbox', { name: 'Team', exact: true }).click();
+  await page.getByRole('option', { name: user.team, exact: true }).click();
+  // The agent's sign-in goes through the platform again: signed in there already, the pop-up
+  // passes without a form.
+  const submitted = Date.now();
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Open' }).click(),
+  ]);
+  const form = await Promise.race([
+    popup.waitForEvent('close').then(() => false),
+    popup
+      .getByLabel('Email')
+      .waitFor()
+      .then(() => true),
+  ]);
+  if (form) throw new Error('The agent sign-in asked for the password a second time.');
   // The first screen: the first collection's table with its rows, measured by the console from
   // the moment it holds the session token to the painted table.
   const landed = await Promise.race([
@@ -118,18 +153,30 @@ export async function runSuite(
   browser.context.setDefaultTimeout(60_000);
   let page: Page | undefined;
   try {
-    await suite.test('the sign-in page lists the environment and its teams', async () => {
-      const login = await browser.context.newPage();
-      await login.goto(fixture.consoleUrl);
-      await login.getByRole('heading', { name: 'Canopy Console' }).waitFor();
-      expect(
-        (await login.getByRole('textbox', { name: 'Project and environment' }).inputValue()) ===
-          'Shop · Production',
-        'the workspace is preselected',
-      );
-      await shot(login, 'login');
-      await login.close();
-    });
+    await suite.test(
+      'the sign-in page, then the environments and teams the platform lists for the user',
+      async () => {
+        const login = await browser.context.newPage();
+        await login.goto(fixture.consoleUrl);
+        await login.getByRole('heading', { name: 'Canopy Console' }).waitFor();
+        await shot(login, 'login');
+        await platformSignIn(login, fixture, fixture.admin);
+        expect(
+          (await login.getByRole('textbox', { name: 'Project and environment' }).inputValue()) ===
+            'Shop · Production',
+          'the workspace is preselected',
+        );
+        await login.getByRole('textbox', { name: 'Team', exact: true }).click();
+        const teams = await login.getByRole('option').allTextContents();
+        expect(teams.includes('Operations'), `the admin's team is listed (${teams.join(', ')})`);
+        await login.keyboard.press('Escape');
+        await shot(login, 'choose-environment');
+        // Tokens are kept in this tab's sessionStorage and memory, never in localStorage.
+        const local = await login.evaluate(() => JSON.stringify(localStorage));
+        expect(!/token|eyJ/i.test(local), 'no token in localStorage');
+        await login.close();
+      },
+    );
 
     const signedIn = await suite.test(
       'an admin signs in through the platform and lands on a table',
@@ -344,13 +391,34 @@ export async function runSuite(
       );
     });
 
-    await suite.test('works at tablet width', async () => {
-      await p.setViewportSize({ width: 820, height: 1000 });
-      await p.reload();
-      await p.locator('tbody tr[data-record-id]').first().waitFor();
-      await shot(p, 'tablet');
-      await p.setViewportSize({ width: 1280, height: 800 });
-    });
+    await suite.test(
+      'at tablet width (820 px) the sidebar hides behind a burger; at 1280 px all is visible',
+      async () => {
+        const burger = p.getByRole('button', { name: 'Toggle the collection list' });
+        const ordersLink = p
+          .getByRole('navigation', { name: 'Collections' })
+          .getByRole('link', { name: 'Orders', exact: true });
+        await p.setViewportSize({ width: 820, height: 1000 });
+        await p.reload();
+        await p.locator('tbody tr[data-record-id]').first().waitFor();
+        expect(await burger.isVisible(), 'the burger shows at 820 px');
+        expect(!(await ordersLink.isVisible()), 'the sidebar is collapsed at 820 px');
+        await shot(p, 'tablet');
+        await burger.click();
+        await ordersLink.waitFor({ state: 'visible' });
+        await shot(p, 'tablet-menu');
+        await ordersLink.click();
+        await p.locator('tbody tr[data-record-id]').first().waitFor();
+        await ordersLink.waitFor({ state: 'hidden' });
+        await p.setViewportSize({ width: 1280, height: 800 });
+        await ordersLink.waitFor({ state: 'visible' });
+        expect(!(await burger.isVisible()), 'no burger at 1280 px');
+        const overflow = await p.evaluate(
+          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        );
+        expect(!overflow, 'no horizontal scroll of the page at 1280 px');
+      },
+    );
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();
@@ -396,9 +464,9 @@ export async function runSuite(
         await pick(p, 'Status', 'delivered');
         // The token stops being valid (as after its hour): the agent answers 401 to the save.
         await p.evaluate(() => {
-          const session = JSON.parse(localStorage.getItem('canopy.console.session')!);
+          const session = JSON.parse(sessionStorage.getItem('canopy.console.session')!);
           session.token = `${session.token.slice(0, -4)}AAAA`;
-          localStorage.setItem('canopy.console.session', JSON.stringify(session));
+          sessionStorage.setItem('canopy.console.session', JSON.stringify(session));
         });
         await p.getByRole('button', { name: 'Save changes' }).click();
         await p.getByRole('dialog', { name: 'Your session has expired' }).waitFor();
@@ -407,19 +475,8 @@ export async function runSuite(
           p.waitForEvent('popup'),
           p.getByRole('button', { name: 'Sign in again' }).click(),
         ]);
-        // The platform may remember the sign-in: then the window closes by itself.
-        const form = await Promise.race([
-          popup.waitForEvent('close').then(() => false),
-          popup
-            .getByLabel('Email')
-            .waitFor()
-            .then(() => true),
-        ]);
-        if (form) {
-          await popup.getByLabel('Email').fill(fixture.admin.email);
-          await popup.getByLabel('Password').fill(fixture.admin.password);
-          await popup.getByRole('button', { name: 'Sign in' }).click();
-        }
+        // The platform remembers the sign-in: then the window closes by itself.
+        await passSignInPopup(popup, fixture.admin);
         // The save went through with what was typed.
         await p.waitForURL(/\/data\/orders\/\d+$/);
         await p.locator('[data-field="status"]').getByText('delivered').waitFor();

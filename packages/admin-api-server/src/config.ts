@@ -89,8 +89,8 @@ export interface AdminApiServerConfig {
    */
   readonly exports?: Partial<ExportLimits>;
   /**
-   * The Canopy Console at `/` (`CANOPY_CONSOLE=off` turns it off) and the workspaces it lists
-   * (`CANOPY_CONSOLE_CONFIG`: a JSON file).
+   * The Canopy Console at `/` (`CANOPY_CONSOLE=off` turns it off); what it lists comes from
+   * `/v1/me`.
    */
   readonly console?: ConsoleOptions;
 }
@@ -251,7 +251,6 @@ export function loadConfig(
     },
     console: {
       enabled: env.CANOPY_CONSOLE !== 'off',
-      ...(env.CANOPY_CONSOLE_CONFIG ? { configFile: env.CANOPY_CONSOLE_CONFIG } : {}),
     },
   };
 }

@@ -54,25 +54,10 @@ it('never shadows the platform paths, and answers 404 for missing assets', async
   expect((await request(server).post('/Shop').set('accept', 'text/html')).status).toBe(404);
 });
 
-it('lists the configured workspaces, from code or a file, and none by default', async () => {
-  const workspaces = [
-    { project: 'Shop', environment: 'Production', agentUrl: 'http://127.0.0.1:1', renderings: [] },
-  ];
-  expect((await request(app({ enabled: true })).get('/console.config.json')).body).toEqual({
-    workspaces: [],
-  });
-  expect(
-    (
-      await request(app({ enabled: true, config: () => ({ workspaces }) })).get(
-        '/console.config.json',
-      )
-    ).body,
-  ).toEqual({ workspaces });
-  const file = join(assets, 'console.config.json');
-  writeFileSync(file, JSON.stringify({ workspaces }));
-  const res = await request(app({ enabled: true, configFile: file })).get('/console.config.json');
-  expect(res.body).toEqual({ workspaces });
-  expect(res.headers['cache-control']).toBe('no-store');
+it('serves no console.config.json: the console reads what it lists from /v1/me', async () => {
+  const res = await request(app({ enabled: true })).get('/console.config.json');
+  expect(res.status).toBe(404);
+  expect(res.body.code).toBe('route_not_found');
 });
 
 it('serves nothing when turned off', async () => {

@@ -1,16 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consoleAssetsDir, type ConsoleConfig } from '@canopy/console';
+import { consoleAssetsDir } from '@canopy/console';
 import express, { type Router } from 'express';
 
-/** Where the console is served, and what `console.config.json` lists. */
+/**
+ * Whether the console is served. What it lists comes from the platform itself (`/v1/me`: the
+ * user's projects, environments with their API endpoint, teams, rights and uploaded schemas).
+ */
 export interface ConsoleOptions {
   /** `false` serves no console (`CANOPY_CONSOLE=off`). */
   readonly enabled: boolean;
-  /** A JSON file with the workspaces (`CANOPY_CONSOLE_CONFIG`), read on each request. */
-  readonly configFile?: string;
-  /** The workspaces, from code (the demo and tests set them once their agent runs). */
-  readonly config?: ConsoleConfig | (() => ConsoleConfig | undefined);
 }
 
 /** Paths of the platform's own APIs: the console never answers under them. */
@@ -34,9 +32,8 @@ const CSP = [
 ].join('; ');
 
 /**
- * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year), its
- * `console.config.json`, and `index.html` for any other GET that asks for HTML, so deep links
- * work. Unknown paths under the platform's API prefixes still get their JSON 404.
+ * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year) and
+ * `index.html` for any other GET that asks for HTML, so deep links work. Unknown paths under the platform's API prefixes still get their JSON 404.
  */
 export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssetsDir): Router {
   const router = express.Router();
@@ -49,18 +46,6 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
     }
     res.setHeader('Content-Security-Policy', CSP);
     next();
-  });
-
-  router.get('/console.config.json', (_req, res) => {
-    const config =
-      typeof options.config === 'function'
-        ? options.config()
-        : (options.config ??
-          (options.configFile
-            ? (JSON.parse(readFileSync(options.configFile, 'utf8')) as ConsoleConfig)
-            : undefined));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(config ?? { workspaces: [] });
   });
 
   router.use(

@@ -1,52 +1,32 @@
-import { Alert, Center, Loader } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
-import { loadConfig } from './config';
+import { useCallback, useState } from 'react';
 import { Shell } from './Shell';
-import { LoginPage } from './pages/LoginPage';
-import { CollectionPage } from './pages/CollectionPage';
-import { RecordPage } from './pages/RecordPage';
-import { RecordFormPage } from './pages/RecordFormPage';
 import { HomeRedirect } from './pages/HomeRedirect';
+import { LoginPage } from './pages/LoginPage';
+import { featureRoutes } from './routes';
 import { readStoredSession, SessionProvider, type StoredSession } from './session';
+import { WorkspaceProvider } from './workspace';
 
 /**
- * Routes: `/` signs in; `/:project/:environment/…` are the signed-in pages of a workspace.
- * Part two of the console (dashboards, activity, settings) adds routes next to `data`.
+ * `/` signs in (platform, then the environment's agent); `/:project/:environment/…` are the
+ * signed-in pages of a workspace, listed in `routes.tsx` (one line per page, nav entry included).
  */
 export function App() {
-  const config = useQuery({ queryKey: ['config'], queryFn: loadConfig, staleTime: Infinity });
   const [session, setSession] = useState<StoredSession | undefined>(readStoredSession);
+  const [workspace, setWorkspace] = useState(() => (session ? session.workspace : undefined));
   const navigate = useNavigate();
   const onSignOut = useCallback(() => {
     setSession(undefined);
+    setWorkspace(undefined);
     navigate('/');
   }, [navigate]);
 
-  if (config.isPending) {
-    return (
-      <Center h="100vh">
-        <Loader aria-label="Loading the console" />
-      </Center>
-    );
-  }
-  if (config.isError) {
-    return (
-      <Center h="100vh" p="md">
-        <Alert color="red" title="The console could not load its configuration" maw={520}>
-          {config.error.message}
-        </Alert>
-      </Center>
-    );
-  }
-  const workspace = session && config.data.workspaces.find((w) => w.id === session.workspaceId);
   if (!session || !workspace) {
     return (
       <LoginPage
-        workspaces={config.data.workspaces}
         onSignedIn={(next) => {
           setSession(next);
+          setWorkspace(next.workspace);
         }}
       />
     );
@@ -58,22 +38,25 @@ export function App() {
       initial={session}
       onSignOut={onSignOut}
     >
-      <Routes>
-        <Route element={<Shell />}>
-          <Route path="/:project/:environment/data/:collection" element={<CollectionPage />} />
-          <Route
-            path="/:project/:environment/data/:collection/new"
-            element={<RecordFormPage mode="create" />}
-          />
-          <Route path="/:project/:environment/data/:collection/:id" element={<RecordPage />} />
-          <Route
-            path="/:project/:environment/data/:collection/:id/edit"
-            element={<RecordFormPage mode="edit" />}
-          />
-          <Route path="*" element={<HomeRedirect />} />
-        </Route>
-        <Route path="/login" element={<Navigate to="/" replace />} />
-      </Routes>
+      <WorkspaceProvider
+        project={workspace.project}
+        environment={workspace.environment}
+        renderingId={session.renderingId}
+      >
+        <Routes>
+          <Route element={<Shell />}>
+            {featureRoutes.map((route) => (
+              <Route
+                key={route.path}
+                path={`/:project/:environment/${route.path}`}
+                element={route.element}
+              />
+            ))}
+            <Route path="*" element={<HomeRedirect />} />
+          </Route>
+          <Route path="/login" element={<Navigate to="/" replace />} />
+        </Routes>
+      </WorkspaceProvider>
     </SessionProvider>
   );
 }

@@ -16,10 +16,12 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, Outlet, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { humanize } from '../protocol';
 import { useCan, useDataBase, useSchema } from './data';
+import { featureRoutes } from './routes';
 import { useSession } from './session';
+import { useWorkspace } from './workspace';
 
 function Logo() {
   return (
@@ -39,14 +41,20 @@ function Logo() {
 /** The signed-in layout: header (workspace, user), sidebar (collections), page. */
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
-  const { workspace, session, signOut } = useSession();
+  const { session, signOut } = useSession();
+  const workspace = useWorkspace();
   const schema = useSchema();
   const can = useCan();
   const base = useDataBase();
   const { collection: current } = useParams();
   const [filter, setFilter] = useState('');
-  const team =
-    workspace.renderings.find((r) => r.id === session.renderingId)?.name ?? session.user.team;
+  const team = workspace.rendering.name || session.user.team;
+  const { project: projectParam, environment: environmentParam } = useParams();
+  const root = `/${encodeURIComponent(projectParam ?? workspace.project)}/${encodeURIComponent(
+    environmentParam ?? workspace.environment.name,
+  )}`;
+  const location = useLocation();
+  const features = featureRoutes.filter((route) => route.nav);
   const collections = (schema.data?.collections ?? [])
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))
@@ -60,7 +68,8 @@ export function Shell() {
   return (
     <AppShell
       header={{ height: 56 }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      // Below 992 px (tablets, ~820 px) the sidebar hides behind the burger.
+      navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }}
       padding="md"
     >
       <AppShell.Header>
@@ -69,7 +78,7 @@ export function Shell() {
             <Burger
               opened={opened}
               onClick={toggle}
-              hiddenFrom="sm"
+              hiddenFrom="md"
               size="sm"
               aria-label="Toggle the collection list"
             />
@@ -80,11 +89,11 @@ export function Shell() {
               </Badge>
               <Badge
                 variant="light"
-                color={workspace.development ? 'orange' : 'teal'}
+                color={workspace.environment.isDevelopment ? 'orange' : 'teal'}
                 size="lg"
                 tt="none"
               >
-                {workspace.environment}
+                {workspace.environment.name}
               </Badge>
               <Badge variant="outline" color="gray" size="lg" tt="none">
                 {team}
@@ -103,7 +112,7 @@ export function Shell() {
                       {displayName}
                     </Text>
                     <Text size="xs" c="dimmed" visibleFrom="sm">
-                      {session.user.role || session.user.permissionLevel}
+                      {workspace.role?.name || session.user.role || session.user.permissionLevel}
                     </Text>
                   </div>
                 </Group>
@@ -128,7 +137,38 @@ export function Shell() {
           value={filter}
           onChange={(event) => setFilter(event.currentTarget.value)}
         />
-        <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4} px={4}>
+        {features.length > 0 && (
+          <>
+            <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4} px={4}>
+              Workspace
+            </Text>
+            {features.map(({ path, nav }) => {
+              const Icon = nav!.icon;
+              const to = `${root}/${path}`;
+              return (
+                <NavLink
+                  key={path}
+                  component={Link}
+                  to={to}
+                  label={nav!.label}
+                  leftSection={<Icon size={16} />}
+                  active={location.pathname.startsWith(to)}
+                  onClick={close}
+                  variant="light"
+                />
+              );
+            })}
+          </>
+        )}
+        <Text
+          size="xs"
+          fw={600}
+          c="dimmed"
+          tt="uppercase"
+          mb={4}
+          mt={features.length ? 'sm' : 0}
+          px={4}
+        >
           <IconDatabase size={12} style={{ verticalAlign: -1 }} /> Data
         </Text>
         <ScrollArea style={{ flex: 1 }}>

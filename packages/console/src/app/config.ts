@@ -1,15 +1,10 @@
 /**
- * What the console connects to. It reads `console.config.json` next to its page (admin-api-server
- * serves the one its host configured): the workspaces (project, environment, agent URL, teams) and
- * each environment's schema, as the agent wrote and uploaded it.
+ * What a signed-in user may open (from the platform's `/v1/me` routes, see `platform.ts`) and the
+ * rights checks the console makes with the role's rights. Nothing here is configured by a file.
  */
-import { parseSchema, type AgentSchema } from '../protocol';
+import type { MeWorkspaces } from './platform';
 
-/** A role's rights, as the management API stores them (`{collections: {orders: {…}}}`). */
-export interface RoleRights {
-  collections?: Record<string, Partial<Record<Right, boolean>>>;
-}
-
+/** Collection rights of a role, as the management API stores them; absent rights are granted. */
 export type Right =
   | 'browseEnabled'
   | 'readEnabled'
@@ -18,81 +13,72 @@ export type Right =
   | 'deleteEnabled'
   | 'exportEnabled';
 
+/** Action rights of a role; absent rights are granted, except `approvalRequired` (false). */
+export type ActionRight =
+  'triggerEnabled' | 'approvalRequired' | 'userApprovalEnabled' | 'selfApprovalEnabled';
+
+/** A role's rights, in the management API's shape. */
+export interface RoleRights {
+  collections?: Record<string, Partial<Record<Right, boolean>>>;
+  actions?: Record<string, Record<string, Partial<Record<ActionRight, boolean>>>>;
+}
+
+/** An environment the user may open, with the teams (renderings) they may sign in with. */
 export interface Workspace {
-  /** Stable id used in URLs: `<project>/<environment>`. */
+  /** Stable id: `<project>/<environment>`. */
   id: string;
   project: string;
   environment: string;
-  /** The environment's API endpoint: the agent's base URL (without `/forest`). */
-  agentUrl: string;
-  /** The teams (renderings) users sign in to. */
+  /** The environment's API endpoint: the agent's base URL (without `/forest`); null if unset. */
+  agentUrl: string | null;
+  development: boolean;
+  /** The user's teams in the project (a rendering id is a team id). */
   renderings: { id: number; name: string }[];
-  schema?: AgentSchema;
-  schemaUrl?: string;
-  /** Development environments allow everything. */
-  development?: boolean;
-  /** Rights by role name; a right a role does not mention is granted. */
-  roles?: Record<string, RoleRights>;
 }
 
-export interface ConsoleConfig {
-  workspaces: Workspace[];
+/** The environments of every project of the user, in the order the platform lists them. */
+export function workspacesOf(me: MeWorkspaces): Workspace[] {
+  return me.projects.flatMap((project) =>
+    project.environments.map((environment) => ({
+      id: `${project.name}/${environment.name}`,
+      project: project.name,
+      environment: environment.name,
+      agentUrl: environment.apiEndpoint,
+      development: environment.isDevelopment,
+      renderings: project.teams,
+    })),
+  );
 }
 
-function workspaceOf(raw: Record<string, unknown>): Workspace {
-  const project = String(raw.project ?? '');
-  const environment = String(raw.environment ?? '');
-  const agentUrl = String(raw.agentUrl ?? '');
-  if (!project || !environment || !/^https?:\/\//.test(agentUrl)) {
-    throw new Error(
-      'Each workspace of console.config.json needs "project", "environment" and an http(s) "agentUrl".',
-    );
-  }
-  return {
-    id: `${project}/${environment}`,
-    project,
-    environment,
-    agentUrl,
-    renderings: Array.isArray(raw.renderings) ? (raw.renderings as Workspace['renderings']) : [],
-    schema: raw.schema ? parseSchema(raw.schema) : undefined,
-    schemaUrl: typeof raw.schemaUrl === 'string' ? raw.schemaUrl : undefined,
-    development: raw.development === true,
-    roles: (raw.roles ?? undefined) as Workspace['roles'],
-  };
-}
-
-export async function loadConfig(): Promise<ConsoleConfig> {
-  const response = await fetch(`${import.meta.env.BASE_URL}console.config.json`, {
-    headers: { accept: 'application/json' },
-  });
-  if (response.status === 404) return { workspaces: [] };
-  if (!response.ok) {
-    throw new Error(`console.config.json answered ${response.status} ${response.statusText}.`);
-  }
-  const body = (await response.json()) as { workspaces?: Record<string, unknown>[] };
-  return { workspaces: (body.workspaces ?? []).map(workspaceOf) };
-}
-
-export async function loadSchema(workspace: Workspace): Promise<AgentSchema> {
-  if (workspace.schema) return workspace.schema;
-  if (!workspace.schemaUrl) {
-    throw new Error(`No schema is configured for ${workspace.project} / ${workspace.environment}.`);
-  }
-  const response = await fetch(workspace.schemaUrl);
-  if (!response.ok) throw new Error(`The schema answered ${response.status}.`);
-  return parseSchema(await response.json());
-}
-
-/** Whether the signed-in role has a right on a collection. */
+/**
+ * Whether a role with `rights` has a collection right. Development environments grant
+ * everything; a member without a role (`rights` null) holds nothing; a right the agent refused
+ * during this session (`denied`) is gone.
+ */
 export function allowed(
-  workspace: Workspace,
-  role: string | undefined,
+  rights: RoleRights | null,
+  development: boolean,
   collection: string,
   right: Right,
-  denied: ReadonlySet<string>,
+  denied: ReadonlySet<string> = new Set(),
 ): boolean {
   if (denied.has(`${collection}:${right}`)) return false;
-  if (workspace.development) return true;
-  const rights = role ? workspace.roles?.[role] : undefined;
-  return rights?.collections?.[collection]?.[right] !== false;
+  if (development) return true;
+  if (!rights) return false;
+  return rights.collections?.[collection]?.[right] !== false;
+}
+
+/** Whether a role with `rights` has an action right (same rules; `approvalRequired` is opt-in). */
+export function actionAllowed(
+  rights: RoleRights | null,
+  development: boolean,
+  collection: string,
+  action: string,
+  right: ActionRight,
+): boolean {
+  const value = rights?.actions?.[collection]?.[action]?.[right];
+  if (right === 'approvalRequired') return !development && value === true;
+  if (development) return true;
+  if (!rights) return false;
+  return value !== false;
 }

@@ -9,45 +9,34 @@ import {
   type ListParams,
   type SchemaCollection,
 } from '../protocol';
-import { allowed, loadSchema, type Right } from './config';
+import type { Right } from './config';
 import { useSession } from './session';
-import { useSyncExternalStore } from 'react';
+import { rememberDenied, useWorkspace } from './workspace';
 
-export function useSchema() {
-  const { workspace } = useSession();
-  return useQuery({
-    queryKey: ['schema', workspace.id],
-    queryFn: () => loadSchema(workspace),
-    staleTime: Infinity,
-  });
+export { rememberDenied };
+
+/** The schema the agent uploaded (from `useWorkspace()`), in the shape of a query. */
+export function useSchema():
+  | { isPending: false; isError: false; data: AgentSchema; error: null }
+  | { isPending: false; isError: true; data: undefined; error: Error } {
+  const { schema, schemaError } = useWorkspace();
+  return schema
+    ? { isPending: false, isError: false, data: schema, error: null }
+    : {
+        isPending: false,
+        isError: true,
+        data: undefined,
+        error: schemaError ?? new Error('No schema.'),
+      };
 }
 
 export function collectionOf(schema: AgentSchema | undefined, name: string | undefined) {
   return schema?.collections.find((collection) => collection.name === name);
 }
 
-/** Rights refused by the agent during this session (a 403), remembered so buttons disappear. */
-const denied = new Set<string>();
-const listeners = new Set<() => void>();
-let version = 0;
-export function rememberDenied(collection: string, right: Right): void {
-  if (denied.has(`${collection}:${right}`)) return;
-  denied.add(`${collection}:${right}`);
-  version += 1;
-  listeners.forEach((listener) => listener());
-}
-
-export function useCan() {
-  const { workspace, session } = useSession();
-  useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => version,
-  );
-  return (collection: string, right: Right) =>
-    allowed(workspace, session.user.role, collection, right, denied);
+/** `can(collection, right)` of the signed-in role (see `useWorkspace()`). */
+export function useCan(): (collection: string, right: Right) => boolean {
+  return useWorkspace().can;
 }
 
 /**

@@ -15,11 +15,22 @@ import {
 } from 'react';
 import { AgentClient, type SessionUser } from '../protocol';
 import type { Workspace } from './config';
+import {
+  currentPlatformToken,
+  openSignInWindow,
+  platformSignIn,
+  readTabStorage,
+  storePlatformToken,
+  waitForCallback,
+  writeTabStorage,
+} from './platform';
 
 const STORAGE_KEY = 'canopy.console.session';
 
 export interface StoredSession {
   workspaceId: string;
+  /** The environment signed in to, as `/v1/me/workspaces` listed it. */
+  workspace: Workspace;
   renderingId: number;
   token: string;
   user: SessionUser;
@@ -27,57 +38,41 @@ export interface StoredSession {
 
 export const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
+/**
+ * The agent session of this tab: in memory, mirrored to `sessionStorage` so a reload keeps it.
+ * Never `localStorage` (see the README, "Where tokens are kept").
+ */
+let current: StoredSession | undefined;
+
 export function readStoredSession(): StoredSession | undefined {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as StoredSession) : undefined;
-  } catch {
-    return undefined;
-  }
+  // An expired agent token is kept: the first 401 opens the sign-in dialog over the page.
+  current ??= readTabStorage<StoredSession>(STORAGE_KEY);
+  return current;
 }
 
 function store(session: StoredSession | undefined): void {
-  if (session) localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  else localStorage.removeItem(STORAGE_KEY);
-}
-
-function waitForCallback(popup: Window): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    const timer = window.setInterval(() => {
-      if (popup.closed) {
-        window.clearInterval(timer);
-        reject(new Error('The sign-in window was closed before you signed in.'));
-        return;
-      }
-      let href: string;
-      try {
-        href = popup.location.href;
-      } catch {
-        return; // Still on another origin.
-      }
-      const url = new URL(href, window.location.href);
-      if (url.origin !== window.location.origin) return;
-      const params = url.searchParams;
-      if ((params.has('code') || params.has('error')) && params.has('state')) {
-        window.clearInterval(timer);
-        resolve(Object.fromEntries(params));
-      }
-    }, 120);
-  });
+  current = session;
+  writeTabStorage(STORAGE_KEY, session);
 }
 
 /**
- * Signs in through the agent (`POST /authentication`), the platform's sign-in page in a pop-up
- * (its callback page is on this origin), then `GET /authentication/callback`.
+ * Signs in to the workspace's agent in `popup`: `POST /authentication` on the agent, the
+ * platform's sign-in page (passed without a form when the browser is signed in to the platform
+ * already, as after the console's own sign-in), then `GET /authentication/callback`. The
+ * platform sign-in comes first when the console's platform token is missing or about to expire.
  */
-export async function signIn(workspace: Workspace, renderingId: number): Promise<StoredSession> {
-  const popup = window.open('', 'canopy-sign-in', 'popup,width=480,height=640');
-  if (!popup) {
-    throw new Error(
-      'The browser blocked the sign-in window: allow pop-ups for this site and retry.',
-    );
-  }
+export async function signIn(
+  workspace: Workspace,
+  renderingId: number,
+  popup: Window,
+): Promise<StoredSession> {
   try {
+    if (!currentPlatformToken(60_000)) await platformSignIn(popup);
+    if (!workspace.agentUrl) {
+      throw new Error(
+        `${workspace.project} / ${workspace.environment} has no API endpoint yet: an admin sets it in the environment's settings.`,
+      );
+    }
     const client = new AgentClient({
       baseUrl: workspace.agentUrl,
       timezone,
@@ -99,7 +94,7 @@ export async function signIn(workspace: Workspace, renderingId: number): Promise
       );
     }
     const { token, user } = await client.finishLogin(callback);
-    return { workspaceId: workspace.id, renderingId, token, user };
+    return { workspaceId: workspace.id, workspace, renderingId, token, user };
   } finally {
     popup.close();
   }
@@ -110,6 +105,8 @@ interface SessionContextValue {
   session: StoredSession;
   client: AgentClient;
   signOut(): void;
+  /** Asks the user to sign in again (the dialog); resolves whether they did. */
+  requestReauth(): Promise<boolean>;
 }
 
 const SessionContext = createContext<SessionContextValue | undefined>(undefined);
@@ -140,40 +137,51 @@ export function SessionProvider({
 
   const signOut = useCallback(() => {
     store(undefined);
+    storePlatformToken(undefined);
     onSignOut();
   }, [onSignOut]);
+
+  const requestReauth = useCallback(() => {
+    pending.current ??= new Promise<boolean>((resolve) => {
+      setReauthError(undefined);
+      setReauth({ resolve });
+    }).finally(() => {
+      pending.current = undefined;
+    });
+    return pending.current;
+  }, []);
 
   const client = useMemo(
     () =>
       new AgentClient({
-        baseUrl: workspace.agentUrl,
+        baseUrl: workspace.agentUrl ?? '',
         timezone,
-        // The stored token wins: another tab may have signed in again meanwhile.
+        // This tab's stored token wins over the one in memory: the same token, unless storage
+        // was changed behind the console's back (the browser suite expires it that way).
         getToken: () => {
-          const stored = readStoredSession();
+          const stored = readTabStorage<StoredSession>(STORAGE_KEY);
           return stored?.workspaceId === sessionRef.current.workspaceId &&
             stored.user.id === sessionRef.current.user.id
             ? stored.token
             : sessionRef.current.token;
         },
-        onUnauthorized: () => {
-          pending.current ??= new Promise<boolean>((resolve) => {
-            setReauthError(undefined);
-            setReauth({ resolve });
-          }).finally(() => {
-            pending.current = undefined;
-          });
-          return pending.current;
-        },
+        onUnauthorized: requestReauth,
       }),
-    [workspace.agentUrl],
+    [workspace.agentUrl, requestReauth],
   );
 
   const renew = async () => {
-    setBusy(true);
     setReauthError(undefined);
+    let popup: Window;
     try {
-      const next = await signIn(workspace, sessionRef.current.renderingId);
+      popup = openSignInWindow();
+    } catch (error) {
+      setReauthError((error as Error).message);
+      return;
+    }
+    setBusy(true);
+    try {
+      const next = await signIn(workspace, sessionRef.current.renderingId, popup);
       sessionRef.current = next;
       store(next);
       setSession(next);
@@ -187,7 +195,7 @@ export function SessionProvider({
   };
 
   return (
-    <SessionContext.Provider value={{ workspace, session, client, signOut }}>
+    <SessionContext.Provider value={{ workspace, session, client, signOut, requestReauth }}>
       {children}
       <Modal
         opened={reauth !== undefined}

@@ -1,54 +1,125 @@
-import { Alert, Button, Center, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Workspace } from '../config';
+import { workspacesOf } from '../config';
+import {
+  currentPlatformToken,
+  fetchWorkspaces,
+  openSignInWindow,
+  PlatformError,
+  platformSignIn,
+  storePlatformToken,
+} from '../platform';
 import { signIn, storeSession, type StoredSession } from '../session';
 
+/** The last environment and team chosen (a preference, not a credential). */
 const LAST_CHOICE = 'canopy.console.lastChoice';
 
-/** Choose project, environment and team, then sign in on the platform. */
-export function LoginPage({
-  workspaces,
-  onSignedIn,
-}: {
-  workspaces: Workspace[];
-  onSignedIn(session: StoredSession): void;
-}) {
-  const last = (() => {
-    try {
-      return JSON.parse(localStorage.getItem(LAST_CHOICE) ?? '{}') as {
-        workspace?: string;
-        rendering?: string;
-      };
-    } catch {
-      return {};
-    }
-  })();
-  const [workspaceId, setWorkspaceId] = useState<string | null>(
-    workspaces.find((w) => w.id === last.workspace)?.id ?? workspaces[0]?.id ?? null,
-  );
-  const workspace = workspaces.find((w) => w.id === workspaceId);
-  const [renderingId, setRenderingId] = useState<string | null>(
-    workspace?.renderings.find((r) => String(r.id) === last.rendering)
+function lastChoice(): { workspace?: string; rendering?: string } {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_CHOICE) ?? '{}') as {
+      workspace?: string;
+      rendering?: string;
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Sign in to the platform (its sign-in page, in a pop-up), then choose project, environment and
+ * team among those the platform lists for the user, and open it: the environment's agent signs
+ * the user in through the platform again, without a second password.
+ */
+export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): void }) {
+  const [signedIn, setSignedIn] = useState(() => currentPlatformToken(60_000) !== undefined);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const me = useQuery({
+    queryKey: ['me-workspaces'],
+    queryFn: fetchWorkspaces,
+    enabled: signedIn,
+    staleTime: 0,
+    retry: false,
+  });
+  const workspaces = me.data ? workspacesOf(me.data) : [];
+  const last = lastChoice();
+  const [workspaceId, setWorkspaceId] = useState<string | null>(null);
+  const [renderingId, setRenderingId] = useState<string | null>(null);
+  const chosenId =
+    workspaceId ??
+    (
+      workspaces.find((w) => w.id === last.workspace && w.agentUrl) ??
+      workspaces.find((w) => w.agentUrl) ??
+      workspaces[0]
+    )?.id ??
+    null;
+  const workspace = workspaces.find((w) => w.id === chosenId);
+  const chosenRendering =
+    renderingId ??
+    (workspace?.renderings.find((r) => String(r.id) === last.rendering)
       ? last.rendering!
       : workspace?.renderings[0]
         ? String(workspace.renderings[0].id)
-        : null,
-  );
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+        : null);
 
-  const submit = async (event: React.FormEvent) => {
+  if (me.error instanceof PlatformError && me.error.status === 401 && signedIn) {
+    storePlatformToken(undefined);
+    setSignedIn(false);
+  }
+
+  const platformStep = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (!workspace || !renderingId) return;
-    setBusy(true);
     setError(undefined);
+    let popup: Window;
     try {
-      const session = await signIn(workspace, Number(renderingId));
+      popup = openSignInWindow();
+    } catch (caught) {
+      setError((caught as Error).message);
+      return;
+    }
+    setBusy(true);
+    try {
+      await platformSignIn(popup, { askPassword: true });
+      setSignedIn(true);
+    } catch (caught) {
+      setError((caught as Error).message);
+    } finally {
+      popup.close();
+      setBusy(false);
+    }
+  };
+
+  const open = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!workspace || !chosenRendering) return;
+    setError(undefined);
+    let popup: Window;
+    try {
+      popup = openSignInWindow();
+    } catch (caught) {
+      setError((caught as Error).message);
+      return;
+    }
+    setBusy(true);
+    try {
+      const session = await signIn(workspace, Number(chosenRendering), popup);
       storeSession(session);
       performance.mark('canopy:signed-in');
       localStorage.setItem(
         LAST_CHOICE,
-        JSON.stringify({ workspace: workspace.id, rendering: renderingId }),
+        JSON.stringify({ workspace: workspace.id, rendering: chosenRendering }),
       );
       onSignedIn(session);
     } catch (caught) {
@@ -58,13 +129,118 @@ export function LoginPage({
     }
   };
 
+  const failure = error && (
+    <Alert color="red" title="Sign-in failed" role="alert">
+      {error}
+    </Alert>
+  );
+
+  let body;
+  if (!signedIn) {
+    body = (
+      <>
+        {failure}
+        <Button type="submit" loading={busy} fullWidth>
+          Sign in
+        </Button>
+        <Text size="xs" c="dimmed">
+          The platform's sign-in page opens in a small window; the console continues once you have
+          signed in there.
+        </Text>
+      </>
+    );
+  } else if (me.isPending) {
+    body = <Loader aria-label="Loading your projects" mx="auto" />;
+  } else if (me.isError) {
+    body = (
+      <Alert color="red" title="Your projects could not be loaded">
+        {me.error.message}
+      </Alert>
+    );
+  } else if (workspaces.length === 0) {
+    body = (
+      <Alert color="yellow" title="No project yet">
+        Your account is a member of no project. Ask an admin of your Canopy platform to add you to
+        their project.
+      </Alert>
+    );
+  } else {
+    body = (
+      <>
+        <Text size="sm">
+          Signed in as <b>{me.data.user.email}</b>
+        </Text>
+        <Select
+          label="Project and environment"
+          data={workspaces.map((w) => ({
+            value: w.id,
+            label: `${w.project} · ${w.environment}`,
+          }))}
+          value={chosenId}
+          onChange={(value) => {
+            setWorkspaceId(value);
+            const next = workspaces.find((w) => w.id === value);
+            setRenderingId(next?.renderings[0] ? String(next.renderings[0].id) : null);
+          }}
+          allowDeselect={false}
+        />
+        {workspace && !workspace.agentUrl && (
+          <Alert color="yellow" title="No agent address">
+            This environment has no API endpoint yet: an admin of the project sets it in the
+            environment's settings.
+          </Alert>
+        )}
+        <Select
+          label="Team"
+          description="Your team decides which records you see."
+          data={(workspace?.renderings ?? []).map((r) => ({
+            value: String(r.id),
+            label: r.name,
+          }))}
+          value={chosenRendering}
+          onChange={setRenderingId}
+          allowDeselect={false}
+          nothingFoundMessage="You belong to no team of this project"
+        />
+        {failure}
+        <Button
+          type="submit"
+          loading={busy}
+          disabled={!workspace?.agentUrl || !chosenRendering}
+          fullWidth
+        >
+          Open
+        </Button>
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          onClick={() => {
+            storePlatformToken(undefined);
+            setSignedIn(false);
+          }}
+        >
+          Not you? Sign in with another account
+        </Anchor>
+      </>
+    );
+  }
+
   return (
     <Center
       mih="100vh"
       p="md"
       style={{ background: 'linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%)' }}
     >
-      <Paper component="form" onSubmit={submit} shadow="md" p="xl" w={420} maw="100%" withBorder>
+      <Paper
+        component="form"
+        onSubmit={signedIn ? open : platformStep}
+        shadow="md"
+        p="xl"
+        w={420}
+        maw="100%"
+        withBorder
+      >
         <Stack>
           <div>
             <Title order={2}>Canopy Console</Title>
@@ -72,53 +248,7 @@ export function LoginPage({
               Sign in to work on your data.
             </Text>
           </div>
-          {workspaces.length === 0 ? (
-            <Alert color="yellow" title="No environment is configured">
-              This console has no workspace in its console.config.json. Ask the administrator of
-              your Canopy platform to add your project's environments.
-            </Alert>
-          ) : (
-            <>
-              <Select
-                label="Project and environment"
-                data={workspaces.map((w) => ({
-                  value: w.id,
-                  label: `${w.project} · ${w.environment}`,
-                }))}
-                value={workspaceId}
-                onChange={(value) => {
-                  setWorkspaceId(value);
-                  const next = workspaces.find((w) => w.id === value);
-                  setRenderingId(next?.renderings[0] ? String(next.renderings[0].id) : null);
-                }}
-                allowDeselect={false}
-              />
-              <Select
-                label="Team"
-                description="Your team decides which records you see."
-                data={(workspace?.renderings ?? []).map((r) => ({
-                  value: String(r.id),
-                  label: r.name,
-                }))}
-                value={renderingId}
-                onChange={setRenderingId}
-                allowDeselect={false}
-                nothingFoundMessage="This environment has no team"
-              />
-              {error && (
-                <Alert color="red" title="Sign-in failed" role="alert">
-                  {error}
-                </Alert>
-              )}
-              <Button type="submit" loading={busy} disabled={!workspace || !renderingId} fullWidth>
-                Sign in
-              </Button>
-              <Text size="xs" c="dimmed">
-                The platform's sign-in page opens in a small window; the console continues once you
-                have signed in there.
-              </Text>
-            </>
-          )}
+          {body}
         </Stack>
       </Paper>
     </Center>
