@@ -8,17 +8,25 @@
  * { path: 'insights', element: <InsightsPage />, nav: { label: 'Dashboards', icon: IconChartBar } },
  * ```
  */
+import { IconSettings } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
+import { SettingsPage } from './features/settings/SettingsPage';
 import { CollectionPage } from './pages/CollectionPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { RecordPage } from './pages/RecordPage';
+import type { Workspace } from './workspace';
 
 export interface FeatureRoute {
   /** Relative to `/:project/:environment/` (react-router syntax). */
   path: string;
   element: ReactNode;
   /** A sidebar entry linking to `path` (which must then have no parameter). */
-  nav?: { label: string; icon: ComponentType<{ size?: number }> };
+  nav?: {
+    label: string;
+    icon: ComponentType<{ size?: number }>;
+    /** Whether the signed-in user sees the entry (everyone when absent). */
+    visible?(workspace: Workspace): boolean;
+  };
 }
 
 export const featureRoutes: FeatureRoute[] = [
@@ -26,4 +34,14 @@ export const featureRoutes: FeatureRoute[] = [
   { path: 'data/:collection/new', element: <RecordFormPage mode="create" /> },
   { path: 'data/:collection/:id', element: <RecordPage /> },
   { path: 'data/:collection/:id/edit', element: <RecordFormPage mode="edit" /> },
+  {
+    path: 'settings',
+    element: <SettingsPage />,
+    nav: {
+      label: 'Settings',
+      icon: IconSettings,
+      visible: (workspace) => workspace.permissionLevel === 'admin',
+    },
+  },
+  { path: 'settings/:tab', element: <SettingsPage /> },
 ];

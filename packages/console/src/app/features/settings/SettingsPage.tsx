@@ -12,7 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import { PageLoader } from '../../components/States';
-import { useSession } from '../../session';
+import { useWorkspace } from '../../workspace';
 import { EnvironmentsTab } from './EnvironmentsTab';
 import { ManagementError } from './management-client';
 import { MembersTab } from './MembersTab';
@@ -31,8 +31,7 @@ export const SETTINGS_TABS = [
 
 /** Whether the signed-in user may open the settings (the server checks again on every call). */
 export function useIsProjectAdmin(): boolean {
-  const { session } = useSession();
-  return session.user.permissionLevel === 'admin';
+  return useWorkspace().permissionLevel === 'admin';
 }
 
 export function SettingsPage() {
@@ -40,7 +39,7 @@ export function SettingsPage() {
   const navigate = useNavigate();
   const admin = useIsProjectAdmin();
   const details = useProjectDetails();
-  const { workspace } = useSession();
+  const workspace = useWorkspace();
 
   if (!admin) {
     return (
@@ -62,7 +61,7 @@ export function SettingsPage() {
         onChange={(next) =>
           navigate(
             `/${encodeURIComponent(project ?? workspace.project)}/${encodeURIComponent(
-              environment ?? workspace.environment,
+              environment ?? workspace.environment.name,
             )}/settings/${next ?? 'members'}`,
           )
         }

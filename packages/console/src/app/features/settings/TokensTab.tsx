@@ -18,7 +18,7 @@ import {
 import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PageLoader } from '../../components/States';
-import { useSession } from '../../session';
+import { useWorkspace } from '../../workspace';
 import { EXPIRY_CHOICES, expiryAfter, tokenProblems, type TokenDraft } from './form-logic';
 import { TOKEN_SCOPES, type ApplicationToken, type TokenScope } from './management-client';
 import { SecretOnce } from './SecretOnce';
@@ -46,10 +46,10 @@ function CreateTokenModal({ onClose }: { onClose(): void }) {
     (token) => `Token ${token.name} created.`,
   );
   const problems = tokenProblems(draft);
-  const { workspace } = useSession();
+  const workspace = useWorkspace();
   const example = `${window.location.origin}/v1/project/${encodeURIComponent(
     workspace.project,
-  )}/environment/${encodeURIComponent(workspace.environment)}/notes`;
+  )}/environment/${encodeURIComponent(workspace.environment.name)}/notes`;
 
   return (
     <Modal opened onClose={onClose} title="New application token" size="lg">

@@ -6,14 +6,18 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useSession } from '../../session';
-import { platformToken } from './platform-token';
+import { currentPlatformToken } from '../../platform';
+import { useWorkspace } from '../../workspace';
 import { ManagementClient, ManagementError } from './management-client';
 
+/** The management client, as the user signed in to the console (its platform access token). */
 export function useManagement() {
-  const { workspace } = useSession();
-  const client = useMemo(() => new ManagementClient({ getToken: platformToken }), []);
-  return { client, project: workspace.project };
+  const { project } = useWorkspace();
+  const client = useMemo(
+    () => new ManagementClient({ getToken: () => currentPlatformToken()?.accessToken }),
+    [],
+  );
+  return { client, project };
 }
 
 const noClientErrorRetry = (count: number, error: Error) =>
