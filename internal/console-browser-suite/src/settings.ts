@@ -66,6 +66,8 @@ export async function settingsTests(
 ): Promise<void> {
   const { shot } = helpers;
   const project = `${fixture.consoleUrl}/v1/project/Shop`;
+  // The desktop width, whatever an earlier test left: the sidebar (and its Settings link) shows.
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await suite.test('settings: the admin invites a member and sees the one-time link', async () => {
     await openSettings(page, 'Members');
