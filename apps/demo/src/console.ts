@@ -9,6 +9,8 @@ export const SUPPORT_EMAIL = 'support@shop.example';
 /** The role the support member holds: no delete and no export on orders. */
 export const SUPPORT_RIGHTS = {
   collections: { orders: { deleteEnabled: false, exportEnabled: false } },
+  // Support may ask for a refund; an Admin (or any role that may approve it) approves it.
+  actions: { orders: { 'Refund order': { approvalRequired: true, userApprovalEnabled: false } } },
 };
 
 /**

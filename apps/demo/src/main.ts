@@ -134,7 +134,7 @@ async function main(): Promise<void> {
             },
             authSecret,
           );
-          return 'role Support (no delete, no export on orders), team Europe (customers in Europe), member support@shop.example';
+          return 'role Support (no delete, no export on orders, refunds need an approval), team Europe (customers in Europe), member support@shop.example';
         },
       },
       {

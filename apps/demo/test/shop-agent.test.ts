@@ -166,6 +166,24 @@ describe('orders', () => {
     expect(after.map((order) => order.status)).toEqual(['shipped', 'shipped']);
   });
 
+  it('flags orders: the team field appears once a reason is chosen', async () => {
+    const orders = await client.collection('orders').list({
+      fields: ['id'],
+      pagination: { size: 2, number: 1 },
+    });
+    const action = await client.collection('orders').action('Flag for review', {
+      recordIds: orders.map((order) => order.id as number),
+    });
+    expect(action.doesFieldExist('Team')).toBe(false);
+    await action.getField('Reason').select('fraud');
+    expect(action.doesFieldExist('Team')).toBe(true);
+    await action.setFields({ Team: 'Risk' });
+    expect(await action.execute()).toMatchObject({
+      success: '2 orders flagged for Risk.',
+      html: expect.stringContaining('<strong>fraud</strong>'),
+    });
+  });
+
   it('pre-fills the refund amount with the order total and refunds', async () => {
     const [order] = await client.collection('orders').list({
       filters: { field: 'status', operator: 'Equal', value: 'paid' },

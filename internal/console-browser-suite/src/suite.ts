@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
+import { runActionTests } from './actions';
 import { settingsTests } from './settings';
 
 export interface Measures {
@@ -419,6 +420,8 @@ export async function runSuite(
         expect(!overflow, 'no horizontal scroll of the page at 1280 px');
       },
     );
+
+    await runActionTests(suite, p, fixture, shot);
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();

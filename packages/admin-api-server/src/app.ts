@@ -15,6 +15,7 @@ import { rejectNulInUrl } from './http/body';
 import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
 import { accountRouter } from './routes/account';
+import { actionApprovalsRouter } from './routes/action-approvals';
 import { OIDC_PATH } from './oidc/provider';
 import { activityLogsRouter } from './routes/activity-logs';
 import { adminLogsRouter } from './routes/admin-logs';
@@ -51,6 +52,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));
   app.use(accountRouter(ctx));
+  app.use(actionApprovalsRouter(ctx));
   app.use(meRouter(ctx));
   // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
   app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));

@@ -78,6 +78,46 @@ export function customizeOrders(orders: CollectionCustomizer): void {
         return resultBuilder.success(`${count} orders shipped.`, { invalidated: ['orders'] });
       },
     })
+    .addAction('Flag for review', {
+      scope: 'Bulk',
+      description: 'Puts the selected orders on the review list of a team.',
+      submitButtonLabel: 'Flag',
+      form: [
+        {
+          label: 'Reason',
+          type: 'Enum',
+          enumValues: ['address', 'payment', 'fraud'],
+          isRequired: true,
+        },
+        {
+          // Appears once a reason is chosen; its options depend on the reason.
+          label: 'Team',
+          type: 'String',
+          widget: 'Dropdown',
+          isRequired: true,
+          if: (context) => Boolean(context.formValues.Reason),
+          options: (context) =>
+            context.formValues.Reason === 'fraud'
+              ? ['Risk', 'Legal']
+              : ['Customer care', 'Logistics'],
+        },
+        {
+          label: 'Note',
+          type: 'String',
+          widget: 'TextArea',
+          if: (context) => Boolean(context.formValues.Reason),
+        },
+      ],
+      execute: async (context, resultBuilder) => {
+        const count = (await context.getRecordIds()).length;
+        return resultBuilder.success(
+          `${count} orders flagged for ${String(context.formValues.Team)}.`,
+          {
+            html: `<p>Reason: <strong>${escapeHtml(String(context.formValues.Reason))}</strong></p>`,
+          },
+        );
+      },
+    })
     .addAction('Refund order', {
       scope: 'Single',
       form: [
@@ -169,4 +209,9 @@ async function orderTotals(
     totals.set(line.order_id, (totals.get(line.order_id) ?? 0) + amount);
   }
   return orderIds.map((id) => Math.round((totals.get(id) ?? 0) * 100) / 100);
+}
+
+/** Text as HTML text: the action's HTML result shows what the user typed, never runs it. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -22,6 +22,7 @@ export type ApiErrorCode =
   | 'role_not_found'
   | 'team_not_found'
   | 'collection_not_found'
+  | 'approval_not_found'
   | 'conflict'
   | 'idempotency_key_reused'
   | 'precondition_failed'

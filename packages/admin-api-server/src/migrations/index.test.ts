@@ -28,6 +28,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261126-002-keyed-activity-chain',
         '20261126-101-agent-interop',
         '20261126-201-rate-limit-buckets',
+        '20261127-101-action-approvals',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -10,6 +10,7 @@ import * as accounts from './20261126-001-accounts';
 import * as keyedChain from './20261126-002-keyed-activity-chain';
 import * as agentInterop from './20261126-101-agent-interop';
 import * as rateLimitBuckets from './20261126-201-rate-limit-buckets';
+import * as actionApprovals from './20261127-101-action-approvals';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126-002-keyed-activity-chain': keyedChain,
   '20261126-101-agent-interop': agentInterop,
   '20261126-201-rate-limit-buckets': rateLimitBuckets,
+  '20261127-101-action-approvals': actionApprovals,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -15,6 +15,7 @@ import {
 import type { JsonSchema } from '../validation/ajv';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { accountPaths } from './account-paths';
+import { approvalPaths } from './approval-paths';
 import { managementPaths } from './management-paths';
 import { mePaths } from './me-paths';
 
@@ -437,9 +438,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Additions: `nextCursor`/`cursor` pagination, note writes, export, integrity, token management, ' +
         'and the management API (projects, environments, members, roles, teams, IP whitelist), ' +
         'the account API (one-time invitation and reset links, own password, session revocation), ' +
-        "and the signed-in user's own view for the console (`/v1/me`).",
+        "the signed-in user's own view for the console (`/v1/me`), " +
+        'and action approvals (`/api/action-approvals`: file, queue, approve with a signed request, reject).',
     },
-    paths: { ...paths, ...managementPaths(), ...accountPaths(), ...mePaths() },
+    paths: {
+      ...paths,
+      ...managementPaths(),
+      ...accountPaths(),
+      ...mePaths(),
+      ...approvalPaths(),
+    },
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: {
@@ -454,6 +462,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'User session token',
+        },
+        userPlatformToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'User platform token: an MCP platform access token or an OIDC access token issued to an agent of the environment',
         },
         consoleAuth: {
           type: 'oauth2',

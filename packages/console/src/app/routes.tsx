@@ -8,8 +8,9 @@
  * { path: 'insights', element: <InsightsPage />, nav: { label: 'Dashboards', icon: IconChartBar } },
  * ```
  */
-import { IconSettings } from '@tabler/icons-react';
+import { IconChecklist, IconSettings } from '@tabler/icons-react';
 import type { ComponentType, ReactNode } from 'react';
+import { ApprovalsPage } from './features/actions/ApprovalsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { CollectionPage } from './pages/CollectionPage';
 import { RecordFormPage } from './pages/RecordFormPage';
@@ -34,6 +35,11 @@ export const featureRoutes: FeatureRoute[] = [
   { path: 'data/:collection/new', element: <RecordFormPage mode="create" /> },
   { path: 'data/:collection/:id', element: <RecordPage /> },
   { path: 'data/:collection/:id/edit', element: <RecordFormPage mode="edit" /> },
+  {
+    path: 'approvals',
+    element: <ApprovalsPage />,
+    nav: { label: 'Approvals', icon: IconChecklist },
+  },
   {
     path: 'settings',
     element: <SettingsPage />,

@@ -6,6 +6,8 @@ import type { ConditionTree } from './conditions';
 import { compactTree } from './conditions';
 import type { AgentRecord, JsonApiDocument, ResourceIdentifier } from './jsonapi';
 import { decodeList, decodeOne, encodeRecord } from './jsonapi';
+import type { ActionForm, ActionResult } from './actions';
+import { mergeForm, readActionResult } from './actions';
 import type { ListParams } from './query';
 import { countQuery, csvQuery, listQuery, segment } from './query';
 
@@ -104,6 +106,30 @@ export class AgentClient {
 
   url(path: string, query?: string): string {
     return `${this.baseUrl}/forest${path}${query ? `?${query}` : ''}`;
+  }
+
+  /** Sends a call and hands back the answer whatever its status (after one 401 retry). */
+  private async sendRaw(
+    method: string,
+    path: string,
+    query: string,
+    body?: unknown,
+    retry = true,
+  ): Promise<Response> {
+    const token = this.options.getToken();
+    const response = await this.fetcher(this.url(path, query), {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 401 && retry && this.options.onUnauthorized) {
+      if (await this.options.onUnauthorized())
+        return this.sendRaw(method, path, query, body, false);
+    }
+    return response;
   }
 
   private async send(
@@ -307,6 +333,42 @@ export class AgentClient {
       `${this.tz()}${options.delete ? '&delete=true' : ''}`,
       selectionBody(target, selection, this.timezone),
     );
+  }
+
+  // Actions (§9) -----------------------------------------------------------------------------
+
+  /** The route of an action: the schema's `endpoint` (`/forest/_actions/…`) under this agent. */
+  private actionPath(endpoint: string): string {
+    const path = endpoint.startsWith('/forest/') ? endpoint.slice('/forest'.length) : endpoint;
+    return path.startsWith('/') ? path : `/${path}`;
+  }
+
+  /** `hooks/load`, `hooks/change` or `hooks/search` of an action: the form as the agent sees it. */
+  async actionHook(
+    endpoint: string,
+    hook: 'load' | 'change' | 'search',
+    body: unknown,
+  ): Promise<ActionForm> {
+    const response = await this.send(
+      'POST',
+      `${this.actionPath(endpoint)}/hooks/${hook}`,
+      this.tz(),
+      body,
+    );
+    return mergeForm((await response.json()) as ActionForm);
+  }
+
+  /**
+   * Runs an action (§9.2) and reads its result (§9.6): success, error (a 400 with `error`),
+   * webhook, redirect, file, or the approval the role needs (§9.7).
+   */
+  async executeAction(endpoint: string, body: unknown): Promise<ActionResult> {
+    const response = await this.sendRaw('POST', this.actionPath(endpoint), this.tz(), body);
+    const result = await readActionResult(response);
+    if (result.kind === 'error' && response.status !== 400 && response.status >= 401) {
+      throw new AgentError(response.status, result.message);
+    }
+    return result;
   }
 
   // CSV (§8.14) ------------------------------------------------------------------------------

@@ -5,3 +5,5 @@ export * from './jsonapi';
 export * from './query';
 export * from './client';
 export * from './view-state';
+export * from './actions';
+export * from './approvals';

@@ -73,6 +73,7 @@ import {
 } from '../data';
 import { useSession } from '../session';
 import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
+import { ActionsMenu } from '../features/actions/ActionsMenu';
 import { ColumnChooser } from './ColumnChooser';
 import { RelationLink, Value } from './Value';
 import { RecordPicker } from './RecordPicker';
@@ -521,6 +522,19 @@ export function CollectionTable({
           )}
         </Group>
         <Group gap="xs" wrap="wrap">
+          <ActionsMenu
+            collection={collection}
+            place="table"
+            selection={{
+              ids: [...selected],
+              filters: view.filters,
+              search: view.search || undefined,
+              segment: view.segment,
+              parent: related
+                ? { collection: related.parent, id: related.parentId, relation: related.relation }
+                : undefined,
+            }}
+          />
           {selected.size > 0 && related && canEditRelation && (
             <Button
               color="orange"

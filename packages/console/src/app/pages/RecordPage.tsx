@@ -36,6 +36,7 @@ import { RelationLink, Value } from '../components/Value';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
+import { ActionsMenu } from '../features/actions/ActionsMenu';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -148,6 +149,7 @@ export function RecordPage() {
               <IconChevronRight size={16} />
             </Button>
           </Button.Group>
+          <ActionsMenu collection={collection} place="record" selection={{ ids: [data.id] }} />
           {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
             <Button
               component={Link}

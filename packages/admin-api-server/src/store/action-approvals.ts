@@ -1,0 +1,367 @@
+import jwt from 'jsonwebtoken';
+import type { Knex } from 'knex';
+import { ApiError } from '../errors';
+import { insertActivityLogs } from './activity-log-writer';
+import { environmentSecretOf } from './model/environment-secrets';
+import type { ActionRights, RoleRights } from './model/role-rights';
+
+/** The states of an approval request. */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+
+/** Who calls, where: a member of the environment's project, in one of their teams. */
+export interface ApprovalCaller {
+  userId: number;
+  teamId: number;
+  environment: { id: number; projectId: number; type: string };
+}
+
+/** What a requester files. */
+export interface ApprovalInput {
+  actionName: string;
+  collectionName: string;
+  smartActionId: string | null;
+  recordIds: string[];
+  inputs: { name: string; type?: unknown; value?: unknown }[];
+  request: Record<string, unknown> | null;
+  comment?: string;
+}
+
+/** How long a signed approval request stays valid: the approver's console sends it at once. */
+const SIGNED_REQUEST_SECONDS = 600;
+
+const notFound = (id: unknown) =>
+  new ApiError(
+    404,
+    'approval_not_found',
+    `No action approval ${String(id)} exists in this environment.`,
+  );
+
+/** The action rights of the caller's role (absent rights are granted, approvalRequired is not). */
+async function actionRights(
+  knex: Knex,
+  projectId: number,
+  userId: number,
+  collection: string,
+  action: string,
+): Promise<ActionRights | undefined> {
+  const row = await knex('project_memberships as m')
+    .join('roles as r', 'r.id', 'm.role_id')
+    .where({ 'm.project_id': projectId, 'm.user_id': userId })
+    .first('r.rights');
+  if (!row) return undefined;
+  return ((row.rights ?? {}) as RoleRights).actions?.[collection]?.[action] ?? {};
+}
+
+/** Whether the caller may approve this request: the role's approve right, self-approve for one's own. */
+async function mayApprove(
+  knex: Knex,
+  caller: ApprovalCaller,
+  approval: { requester_id: number; collection_name: string; action_name: string },
+): Promise<{ allowed: boolean; reason?: string }> {
+  const rights = await actionRights(
+    knex,
+    caller.environment.projectId,
+    caller.userId,
+    approval.collection_name,
+    approval.action_name,
+  );
+  if (!rights) return { allowed: false, reason: 'You have no role in this project.' };
+  if (rights.userApprovalEnabled === false) {
+    return {
+      allowed: false,
+      reason: `Your role may not approve the action "${approval.action_name}".`,
+    };
+  }
+  if (approval.requester_id === caller.userId && rights.selfApprovalEnabled === false) {
+    return {
+      allowed: false,
+      reason: `Your role may not approve its own requests for the action "${approval.action_name}".`,
+    };
+  }
+  return { allowed: true };
+}
+
+const log = (
+  trx: Knex.Transaction,
+  caller: ApprovalCaller,
+  action: 'createApproval' | 'approveApproval' | 'rejectApproval',
+  row: { collection_name: string; action_name: string; record_ids: string[] },
+  label: string,
+) =>
+  insertActivityLogs(trx, caller.environment.projectId, [
+    {
+      environmentId: caller.environment.id,
+      userId: caller.userId,
+      teamId: caller.teamId,
+      type: 'write',
+      action,
+      collectionName: row.collection_name,
+      label: `${label} "${row.action_name}"`,
+      recordIds: row.record_ids,
+    },
+  ]);
+
+/** Files an approval request (and its first comment), logged as `createApproval`. */
+export async function createApproval(
+  knex: Knex,
+  caller: ApprovalCaller,
+  input: ApprovalInput,
+): Promise<string> {
+  return knex.transaction(async (trx) => {
+    const [row] = await trx('action_approvals')
+      .insert({
+        project_id: caller.environment.projectId,
+        environment_id: caller.environment.id,
+        team_id: caller.teamId,
+        requester_id: caller.userId,
+        status: 'pending',
+        action_name: input.actionName,
+        collection_name: input.collectionName,
+        smart_action_id: input.smartActionId,
+        record_ids: JSON.stringify(input.recordIds),
+        inputs: JSON.stringify(input.inputs),
+        request_attributes: input.request === null ? null : JSON.stringify(input.request),
+      })
+      .returning(['id', 'collection_name', 'action_name', 'record_ids']);
+    if (input.comment) {
+      await trx('action_approval_comments').insert({
+        approval_id: row.id,
+        user_id: caller.userId,
+        comment: input.comment,
+      });
+    }
+    await log(trx, caller, 'createApproval', row, 'requested an approval of');
+    return String(row.id);
+  });
+}
+
+async function findRow(knex: Knex | Knex.Transaction, caller: ApprovalCaller, id: number) {
+  const row = await knex('action_approvals')
+    .where({ id, environment_id: caller.environment.id })
+    .first();
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** Adds a comment to a request of this environment. */
+export async function addApprovalComment(
+  knex: Knex,
+  caller: ApprovalCaller,
+  id: number,
+  comment: string,
+): Promise<string> {
+  await findRow(knex, caller, id);
+  const [row] = await knex('action_approval_comments')
+    .insert({ approval_id: id, user_id: caller.userId, comment })
+    .returning('id');
+  return String(row.id);
+}
+
+const person = (prefix: string) => (row: Record<string, unknown>) =>
+  row[`${prefix}_id`] === null || row[`${prefix}_id`] === undefined
+    ? null
+    : {
+        id: String(row[`${prefix}_id`]),
+        email: row[`${prefix}_email`],
+        name: `${String(row[`${prefix}_first_name`] ?? '')} ${String(row[`${prefix}_last_name`] ?? '')}`.trim(),
+      };
+
+/** The requests of the caller's environment, newest first, with comments and what the caller may do. */
+export async function listApprovals(
+  knex: Knex,
+  caller: ApprovalCaller,
+  filter: { status?: ApprovalStatus; mine?: boolean; id?: number },
+): Promise<Record<string, unknown>[]> {
+  const query = knex('action_approvals as a')
+    .join('users as q', 'q.id', 'a.requester_id')
+    .leftJoin('users as v', 'v.id', 'a.reviewer_id')
+    .where('a.environment_id', caller.environment.id)
+    .orderBy('a.id', 'desc')
+    .limit(200)
+    .select(
+      'a.*',
+      'q.email as requester_email',
+      'q.first_name as requester_first_name',
+      'q.last_name as requester_last_name',
+      'v.email as reviewer_email',
+      'v.first_name as reviewer_first_name',
+      'v.last_name as reviewer_last_name',
+    );
+  if (filter.status) query.where('a.status', filter.status);
+  if (filter.mine) query.where('a.requester_id', caller.userId);
+  if (filter.id !== undefined) query.where('a.id', filter.id);
+  const rows = await query;
+  const comments = rows.length
+    ? await knex('action_approval_comments as c')
+        .join('users as u', 'u.id', 'c.user_id')
+        .whereIn(
+          'c.approval_id',
+          rows.map((row) => row.id),
+        )
+        .orderBy('c.id')
+        .select('c.*', 'u.email', 'u.first_name', 'u.last_name')
+    : [];
+  const result = [];
+  for (const row of rows) {
+    const approve = await mayApprove(knex, caller, row);
+    result.push({
+      type: 'action-approvals',
+      id: String(row.id),
+      attributes: {
+        status: row.status,
+        action_name: row.action_name,
+        collection_name: row.collection_name,
+        smart_action_id: row.smart_action_id,
+        record_ids: row.record_ids,
+        inputs: row.inputs,
+        requester: person('requester')(row),
+        reviewer: person('reviewer')(row),
+        reviewed_at: row.reviewed_at?.toISOString() ?? null,
+        outcome: row.outcome,
+        outcome_message: row.outcome_message,
+        created_at: row.created_at.toISOString(),
+        can_approve: row.status === 'pending' && approve.allowed,
+        comments: comments
+          .filter((comment) => String(comment.approval_id) === String(row.id))
+          .map((comment) => ({
+            id: String(comment.id),
+            comment: comment.comment,
+            created_at: comment.created_at.toISOString(),
+            author: {
+              id: String(comment.user_id),
+              email: comment.email,
+              name: `${comment.first_name ?? ''} ${comment.last_name ?? ''}`.trim(),
+            },
+          })),
+      },
+    });
+  }
+  return result;
+}
+
+/** One request of the caller's environment. */
+export async function getApproval(
+  knex: Knex,
+  caller: ApprovalCaller,
+  id: number,
+): Promise<Record<string, unknown>> {
+  const [approval] = await listApprovals(knex, caller, { id });
+  if (!approval) throw notFound(id);
+  return approval;
+}
+
+/**
+ * Approves or rejects a pending request (approve right of the caller's role; self-approve for
+ * one's own), with an optional comment, logged as `approveApproval` / `rejectApproval`. An
+ * approval answers the signed approval request: a JWT (HS256, the environment's secret) whose
+ * payload is the replacement action body with the requester's id and values.
+ */
+export async function reviewApproval(
+  knex: Knex,
+  caller: ApprovalCaller,
+  id: number,
+  decision: 'approved' | 'rejected',
+  comment: string | undefined,
+): Promise<{ signedApprovalRequest?: string }> {
+  const secret =
+    decision === 'approved' ? await environmentSecretOf(knex, caller.environment.id) : undefined;
+  return knex.transaction(async (trx) => {
+    const row = await trx('action_approvals')
+      .where({ id, environment_id: caller.environment.id })
+      .forUpdate()
+      .first();
+    if (!row) throw notFound(id);
+    const verdict = await mayApprove(knex, caller, row);
+    if (!verdict.allowed) throw new ApiError(403, 'forbidden', verdict.reason!);
+    if (row.status !== 'pending') {
+      throw new ApiError(
+        409,
+        'conflict',
+        `Action approval ${id} was already ${String(row.status)}.`,
+      );
+    }
+    if (decision === 'approved' && secret === undefined) {
+      throw new ApiError(
+        409,
+        'conflict',
+        'The platform cannot sign approved requests for this environment: its secret was issued before secrets were sealed. Rotate the environment secret once (management API) and restart its agent.',
+      );
+    }
+    await trx('action_approvals')
+      .where({ id })
+      .update({ status: decision, reviewer_id: caller.userId, reviewed_at: new Date() });
+    if (comment) {
+      await trx('action_approval_comments').insert({
+        approval_id: id,
+        user_id: caller.userId,
+        comment,
+      });
+    }
+    await log(
+      trx,
+      caller,
+      decision === 'approved' ? 'approveApproval' : 'rejectApproval',
+      row,
+      decision === 'approved' ? 'approved the action' : 'rejected the action',
+    );
+    if (decision === 'rejected') return {};
+    return { signedApprovalRequest: signApprovalRequest(row, secret!) };
+  });
+}
+
+/** The replacement body the agent runs (agent protocol §9.2 step 2). */
+export function approvalRequestBody(row: {
+  requester_id: number;
+  collection_name: string;
+  smart_action_id: string | null;
+  record_ids: string[];
+  inputs: { name: string; value?: unknown }[];
+  request_attributes: Record<string, unknown> | null;
+}): { data: { type: string; attributes: Record<string, unknown> } } {
+  const base: Record<string, unknown> = row.request_attributes ?? {
+    ids: row.record_ids,
+    values: Object.fromEntries(row.inputs.map((input) => [input.name, input.value ?? null])),
+    all_records: false,
+    all_records_ids_excluded: [],
+  };
+  return {
+    data: {
+      type: 'custom-action-requests',
+      attributes: {
+        ...base,
+        collection_name: row.collection_name,
+        smart_action_id: row.smart_action_id ?? base.smart_action_id ?? null,
+        requester_id: row.requester_id,
+        signed_approval_request: null,
+      },
+    },
+  };
+}
+
+function signApprovalRequest(row: Parameters<typeof approvalRequestBody>[0], secret: string) {
+  return jwt.sign(approvalRequestBody(row), secret, {
+    algorithm: 'HS256',
+    expiresIn: SIGNED_REQUEST_SECONDS,
+  });
+}
+
+/** Records how the run of an approved request went (by its reviewer). */
+export async function recordApprovalOutcome(
+  knex: Knex,
+  caller: ApprovalCaller,
+  id: number,
+  outcome: 'succeeded' | 'failed',
+  message: string | undefined,
+): Promise<void> {
+  const row = await findRow(knex, caller, id);
+  if (row.status !== 'approved' || row.reviewer_id !== caller.userId) {
+    throw new ApiError(
+      409,
+      'conflict',
+      `Only the approver of action approval ${id} records its outcome, once it is approved.`,
+    );
+  }
+  await knex('action_approvals')
+    .where({ id })
+    .update({ outcome, outcome_message: message ?? null });
+}

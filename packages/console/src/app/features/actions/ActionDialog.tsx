@@ -1,0 +1,388 @@
+/**
+ * The dialog of one action: its form (from the schema, or `hooks/load`), kept in step with the
+ * agent (`hooks/change` when a field with a change hook changes, `hooks/search` for dynamic
+ * dropdowns), then the run (§9.2) and its result (§9.6): success message and sanitized HTML,
+ * error, file download, redirect, webhook, reloads — or, when the role needs an approval (§9.7),
+ * the request filed on the platform.
+ */
+import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  changeBody,
+  executeAttributes,
+  formPages,
+  isDynamicSearch,
+  loadBody,
+  missingRequired,
+  redirectTarget,
+  searchBody,
+  staticForm,
+  withValue,
+  type ActionField,
+  type ActionForm,
+  type ActionResult,
+  type ActionSelection,
+  type LayoutElement,
+  type SchemaAction,
+} from '../../../protocol';
+import { useSession } from '../../session';
+import { ActionFieldInput } from './ActionFieldInput';
+import { useApprovals } from './platform-access';
+import { callWebhook, saveFile } from './results';
+import { invalidateAfterAction } from './rights';
+import { SafeHtml } from './SafeHtml';
+
+export interface ActionDialogProps {
+  collection: string;
+  action: SchemaAction;
+  selection: ActionSelection;
+  onClose(): void;
+}
+
+type Shown =
+  | { kind: 'form' }
+  | { kind: 'success'; message: string; html: string }
+  | { kind: 'approval'; message: string }
+  | { kind: 'requested'; id: string };
+
+export function ActionDialog({ collection, action, selection, onClose }: ActionDialogProps) {
+  const { client } = useSession();
+  const approvals = useApprovals();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [form, setForm] = useState<ActionForm | undefined>(() => staticForm(action));
+  const [loadError, setLoadError] = useState<string>();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ message: string; html?: string }>();
+  const [running, setRunning] = useState(false);
+  const [page, setPage] = useState(0);
+  const [shown, setShown] = useState<Shown>({ kind: 'form' });
+  const [comment, setComment] = useState('');
+  const [searching, setSearching] = useState<string>();
+  const hookRun = useRef(0);
+  const searchTimer = useRef<number>(undefined);
+  const changeTimer = useRef<number>(undefined);
+  const tz = client.timezone;
+
+  useEffect(() => {
+    if (form) return;
+    let cancelled = false;
+    client
+      .actionHook(action.endpoint, 'load', loadBody(collection, selection, tz))
+      .then((loaded) => !cancelled && setForm(loaded))
+      .catch((error: Error) => !cancelled && setLoadError(error.message));
+    return () => {
+      cancelled = true;
+    };
+    // The form loads once per dialog.
+  }, []);
+
+  const runChangeHook = (next: ActionForm, changed: string) => {
+    const run = ++hookRun.current;
+    client
+      .actionHook(action.endpoint, 'change', changeBody(collection, selection, tz, next, changed))
+      .then((answer) => {
+        if (run === hookRun.current) setForm(answer);
+      })
+      .catch((error: Error) => setFailure({ message: error.message }));
+  };
+
+  const change = (field: ActionField, value: unknown) => {
+    if (!form) return;
+    const next = withValue(form, field.field, value);
+    setForm(next);
+    setErrors(({ [field.field]: _, ...rest }) => rest);
+    if (field.hook) {
+      window.clearTimeout(changeTimer.current);
+      // Typing calls the hook once the user pauses; choices call it at once.
+      const typed = ['String', 'Number', 'Json'].includes(String(field.type)) && !field.widgetEdit;
+      changeTimer.current = window.setTimeout(
+        () => runChangeHook(next, field.field),
+        typed ? 300 : 0,
+      );
+    }
+  };
+
+  const search = (field: ActionField, text: string) => {
+    if (!form) return;
+    window.clearTimeout(searchTimer.current);
+    searchTimer.current = window.setTimeout(() => {
+      setSearching(field.field);
+      client
+        .actionHook(
+          action.endpoint,
+          'search',
+          searchBody(collection, selection, tz, form, field.field, text),
+        )
+        .then((answer) => {
+          const options = answer.fields.find((item) => item.field === field.field);
+          if (!options) return;
+          setForm(
+            (current) =>
+              current && {
+                ...current,
+                fields: current.fields.map((item) =>
+                  item.field === field.field ? { ...options, value: item.value } : item,
+                ),
+              },
+          );
+        })
+        .catch((error: Error) => setFailure({ message: error.message }))
+        .finally(() => setSearching(undefined));
+    }, 250);
+  };
+
+  const apply = async (result: ActionResult) => {
+    switch (result.kind) {
+      case 'success':
+        await invalidateAfterAction(queryClient, collection, result.refresh);
+        if (result.html) {
+          setShown({ kind: 'success', message: result.message, html: result.html });
+        } else {
+          notifications.show({
+            color: 'green',
+            message: result.message || `${action.name}: done.`,
+          });
+          onClose();
+        }
+        return;
+      case 'error':
+        setFailure({ message: result.message, html: result.html });
+        return;
+      case 'file':
+        saveFile(result.blob, result.filename);
+        notifications.show({ color: 'green', message: `Downloaded ${result.filename}.` });
+        onClose();
+        return;
+      case 'redirect': {
+        const target = redirectTarget(result.to);
+        if (!target) {
+          setFailure({
+            message: `The agent redirected to ${result.to}, which the console does not open.`,
+          });
+          return;
+        }
+        onClose();
+        if ('internal' in target) navigate(target.internal);
+        else window.open(target.external, '_blank', 'noopener');
+        return;
+      }
+      case 'webhook':
+        try {
+          const status = await callWebhook(result);
+          notifications.show({
+            color: status < 400 ? 'green' : 'red',
+            message: `${action.name}: the webhook answered ${status}.`,
+          });
+          onClose();
+        } catch (error) {
+          setFailure({ message: `The webhook call failed: ${(error as Error).message}` });
+        }
+        return;
+      case 'approval':
+        setShown({ kind: 'approval', message: result.message });
+        return;
+    }
+  };
+
+  const submit = async () => {
+    if (!form) return;
+    const missing = missingRequired(form);
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+    setFailure(undefined);
+    setRunning(true);
+    try {
+      await apply(
+        await client.executeAction(action.endpoint, {
+          data: {
+            type: 'custom-action-requests',
+            attributes: executeAttributes(collection, action, selection, tz, form),
+          },
+        }),
+      );
+    } catch (error) {
+      setFailure({ message: (error as Error).message });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const requestApproval = async () => {
+    if (!form) return;
+    setRunning(true);
+    setFailure(undefined);
+    try {
+      const attributes = executeAttributes(collection, action, selection, tz, form);
+      const approval = await approvals.request({
+        actionName: action.name,
+        collectionName: collection,
+        smartActionId: action.id ?? null,
+        recordIds: selection.ids,
+        values: attributes.values as Record<string, unknown>,
+        fieldTypes: Object.fromEntries(form.fields.map((field) => [field.field, field.type])),
+        request: attributes,
+        comment: comment.trim() || undefined,
+      });
+      setShown({ kind: 'requested', id: approval.id });
+    } catch (error) {
+      setFailure({ message: (error as Error).message });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const pages = form ? formPages(form) : [];
+  const fieldsById = new Map(form?.fields.map((field) => [field.field, field]));
+  const input = (id: string) => {
+    const field = fieldsById.get(id);
+    if (!field) return null;
+    return (
+      <ActionFieldInput
+        key={id}
+        field={field}
+        error={errors[id]}
+        onChange={(value) => change(field, value)}
+        onSearch={isDynamicSearch(field) ? (text) => search(field, text) : undefined}
+        searching={searching === id}
+      />
+    );
+  };
+  const element = (item: LayoutElement, index: number) => {
+    switch (item.component) {
+      case 'input':
+        return input(item.fieldId);
+      case 'separator':
+        return <Divider key={`s${index}`} />;
+      case 'htmlBlock':
+        return <SafeHtml key={`h${index}`} html={item.content} />;
+      case 'row':
+        return (
+          <Group key={`r${index}`} grow align="flex-start">
+            {item.fields.map((field) => input(field.fieldId))}
+          </Group>
+        );
+      default:
+        return null;
+    }
+  };
+  const layoutPage = form?.layout.find((item) => item.component === 'page') as
+    { nextButtonLabel?: string; previousButtonLabel?: string } | undefined;
+  const lastPage = page >= pages.length - 1;
+  const target =
+    selection.allRecords || action.type === 'global'
+      ? ''
+      : ` · ${selection.ids.length} record${selection.ids.length === 1 ? '' : 's'}`;
+
+  return (
+    <Modal opened onClose={onClose} title={`${action.name}${target}`} size="lg" trapFocus>
+      <Stack gap="sm" data-testid="action-dialog">
+        {action.description && (
+          <Text c="dimmed" size="sm">
+            {action.description}
+          </Text>
+        )}
+        {failure && (
+          <Alert color="red" title="The action failed" data-testid="action-error">
+            <Text size="sm">{failure.message}</Text>
+            {failure.html && <SafeHtml html={failure.html} />}
+          </Alert>
+        )}
+        {shown.kind === 'success' && (
+          <>
+            <Alert color="green" title={shown.message || 'Done'} data-testid="action-success">
+              <SafeHtml html={shown.html} testId="action-result-html" />
+            </Alert>
+            <Group justify="flex-end">
+              <Button onClick={onClose} data-autofocus>
+                Close
+              </Button>
+            </Group>
+          </>
+        )}
+        {shown.kind === 'approval' && (
+          <>
+            <Alert color="yellow" title="Approval required" data-testid="approval-required">
+              {shown.message} Your request, with the values you entered, goes to the people who may
+              approve it; the action runs once one of them approves.
+            </Alert>
+            <Textarea
+              label="Comment for the approver"
+              value={comment}
+              onChange={(event) => setComment(event.currentTarget.value)}
+              autosize
+              minRows={2}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button onClick={requestApproval} loading={running}>
+                Request approval
+              </Button>
+            </Group>
+          </>
+        )}
+        {shown.kind === 'requested' && (
+          <>
+            <Alert color="blue" title="Approval requested" data-testid="approval-requested">
+              Request #{shown.id} is waiting for an approver. Follow it under Approvals.
+            </Alert>
+            <Group justify="flex-end">
+              <Button onClick={onClose} data-autofocus>
+                Close
+              </Button>
+            </Group>
+          </>
+        )}
+        {shown.kind === 'form' && (
+          <>
+            {loadError && (
+              <Alert color="red" title="The form could not be loaded">
+                {loadError}
+              </Alert>
+            )}
+            {!form && !loadError && (
+              <Group gap="xs">
+                <Loader size="sm" />
+                <Text size="sm">Loading the form…</Text>
+              </Group>
+            )}
+            {form && form.fields.length === 0 && form.layout.length === 0 && (
+              <Text size="sm">
+                Run “{action.name}”{target ? ` on ${target.slice(3)}` : ''}?
+              </Text>
+            )}
+            {form && <Stack gap="sm">{(pages[page] ?? []).map(element)}</Stack>}
+            <Group justify="space-between">
+              <Group>
+                {page > 0 && (
+                  <Button variant="default" onClick={() => setPage(page - 1)}>
+                    {layoutPage?.previousButtonLabel ?? 'Previous'}
+                  </Button>
+                )}
+              </Group>
+              <Group>
+                <Button variant="default" onClick={onClose}>
+                  Cancel
+                </Button>
+                {lastPage ? (
+                  <Button onClick={submit} loading={running} disabled={!form}>
+                    {action.submitButtonLabel || action.name}
+                  </Button>
+                ) : (
+                  <Button onClick={() => setPage(page + 1)}>
+                    {layoutPage?.nextButtonLabel ?? 'Next'}
+                  </Button>
+                )}
+              </Group>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

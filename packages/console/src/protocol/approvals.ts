@@ -1,0 +1,219 @@
+/**
+ * The platform's action approvals (`/api/action-approvals`, see admin-api-server's OpenAPI
+ * document): file a request after the agent answered `CustomActionRequiresApprovalError`, list
+ * the environment's queue, approve (the platform answers the signed approval request the agent
+ * verifies) or reject with a comment, record the outcome. Plain TypeScript over `fetch`.
+ */
+
+export interface ApprovalPerson {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface ActionApproval {
+  id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  actionName: string;
+  collectionName: string;
+  smartActionId: string | null;
+  recordIds: string[];
+  inputs: { name: string; type?: unknown; value?: unknown }[];
+  requester: ApprovalPerson | null;
+  reviewer: ApprovalPerson | null;
+  reviewedAt: string | null;
+  outcome: 'succeeded' | 'failed' | null;
+  outcomeMessage: string | null;
+  createdAt: string;
+  canApprove: boolean;
+  comments: { id: string; comment: string; createdAt: string; author: ApprovalPerson }[];
+}
+
+export class PlatformApprovalError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PlatformApprovalError';
+  }
+}
+
+export interface ApprovalsClientOptions {
+  /** The platform's origin (admin-api-server serves the console: the page's origin). */
+  baseUrl: string;
+  /** The user's platform access token. */
+  getToken(): string | undefined;
+  project: string;
+  environment: string;
+  /** The team the user works in (rendering ids are team ids). */
+  renderingId?: number;
+  fetch?: typeof fetch;
+}
+
+interface RawApproval {
+  id: string;
+  attributes: {
+    status: ActionApproval['status'];
+    action_name: string;
+    collection_name: string;
+    smart_action_id: string | null;
+    record_ids: string[];
+    inputs: ActionApproval['inputs'];
+    requester: ApprovalPerson | null;
+    reviewer: ApprovalPerson | null;
+    reviewed_at: string | null;
+    outcome: ActionApproval['outcome'];
+    outcome_message: string | null;
+    created_at: string;
+    can_approve: boolean;
+    comments: { id: string; comment: string; created_at: string; author: ApprovalPerson }[];
+  };
+}
+
+/** The API's item shape → the console's. */
+export function decodeApproval(raw: RawApproval): ActionApproval {
+  const a = raw.attributes;
+  return {
+    id: raw.id,
+    status: a.status,
+    actionName: a.action_name,
+    collectionName: a.collection_name,
+    smartActionId: a.smart_action_id,
+    recordIds: a.record_ids,
+    inputs: a.inputs,
+    requester: a.requester,
+    reviewer: a.reviewer,
+    reviewedAt: a.reviewed_at,
+    outcome: a.outcome,
+    outcomeMessage: a.outcome_message,
+    createdAt: a.created_at,
+    canApprove: a.can_approve,
+    comments: a.comments.map((comment) => ({
+      id: comment.id,
+      comment: comment.comment,
+      createdAt: comment.created_at,
+      author: comment.author,
+    })),
+  };
+}
+
+export class ApprovalsClient {
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly options: ApprovalsClientOptions) {
+    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, query = ''): Promise<T> {
+    const token = this.options.getToken();
+    if (!token) throw new PlatformApprovalError(401, 'Sign in to the platform to use approvals.');
+    const where = new URLSearchParams({
+      project: this.options.project,
+      environment: this.options.environment,
+    }).toString();
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/api/action-approvals${path}?${where}${query}`;
+    const response = await this.fetcher(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(this.options.renderingId
+          ? { 'forest-rendering-id': String(this.options.renderingId) }
+          : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json().catch(() => ({}))) as {
+      errors?: { detail?: string }[];
+    };
+    if (!response.ok) {
+      throw new PlatformApprovalError(
+        response.status,
+        answer.errors?.[0]?.detail ?? `The platform answered ${response.status}.`,
+      );
+    }
+    return answer as T;
+  }
+
+  /** Files a request: the action call that needs approval (its attributes), and a comment. */
+  async request(input: {
+    actionName: string;
+    collectionName: string;
+    smartActionId?: string | null;
+    recordIds: string[];
+    values: Record<string, unknown>;
+    fieldTypes?: Record<string, unknown>;
+    request: Record<string, unknown>;
+    comment?: string;
+  }): Promise<ActionApproval> {
+    const body = await this.call<{ data: RawApproval }>('POST', '', {
+      data: {
+        type: 'action-approvals',
+        attributes: {
+          status: null,
+          action_name: input.actionName,
+          collection_name: input.collectionName,
+          smart_action_id: input.smartActionId ?? null,
+          record_ids: input.recordIds,
+          inputs: Object.entries(input.values).map(([name, value]) => ({
+            name,
+            type: input.fieldTypes?.[name] ?? null,
+            value,
+          })),
+          request: input.request,
+          ...(input.comment ? { comment: input.comment } : {}),
+        },
+      },
+    });
+    return decodeApproval(body.data);
+  }
+
+  async list(filter: { status?: ActionApproval['status']; mine?: boolean } = {}) {
+    const query = `${filter.status ? `&status=${filter.status}` : ''}${filter.mine ? '&mine=true' : ''}`;
+    const body = await this.call<{ data: RawApproval[] }>('GET', '', undefined, query);
+    return body.data.map(decodeApproval);
+  }
+
+  /** Approves: the platform answers the signed approval request to send to the agent. */
+  async approve(id: string, comment?: string) {
+    const body = await this.call<{ data: RawApproval; meta: { signed_approval_request: string } }>(
+      'POST',
+      `/${encodeURIComponent(id)}/approve`,
+      comment ? { comment } : {},
+    );
+    return { approval: decodeApproval(body.data), signed: body.meta.signed_approval_request };
+  }
+
+  async reject(id: string, comment?: string) {
+    const body = await this.call<{ data: RawApproval }>(
+      'POST',
+      `/${encodeURIComponent(id)}/reject`,
+      comment ? { comment } : {},
+    );
+    return decodeApproval(body.data);
+  }
+
+  async comment(id: string, comment: string) {
+    await this.call('POST', `/${encodeURIComponent(id)}/comments`, {
+      data: { type: 'comments', attributes: { comment } },
+    });
+  }
+
+  async recordOutcome(id: string, outcome: 'succeeded' | 'failed', message?: string) {
+    const body = await this.call<{ data: RawApproval }>(
+      'POST',
+      `/${encodeURIComponent(id)}/outcome`,
+      { outcome, ...(message ? { message } : {}) },
+    );
+    return decodeApproval(body.data);
+  }
+}
+
+/** The body the approver sends the agent: only the signed request (platform protocol §9). */
+export function signedActionBody(signed: string) {
+  return {
+    data: { type: 'custom-action-requests', attributes: { signed_approval_request: signed } },
+  };
+}
