@@ -34,6 +34,8 @@ export interface Fixture {
   platformToken(user: User): string;
   /** Saves the demo's dashboard (a chart of each type) on the environment. */
   seedDashboard(): Promise<void>;
+  /** Calls the management API as the admin (to check what the console stored). */
+  manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
       platformToken: (user) =>
         platform.sessionToken(user.email === platform.adminEmail ? platform.adminId : supportId),
       seedDashboard: () => seedDashboard(platform),
+      manage: platform.manage,
       close,
     };
   } catch (error) {

@@ -13,6 +13,7 @@ import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runInsightsTests } from './insights';
+import { settingsTests } from './settings';
 
 export interface Measures {
   firstScreenMs?: number;
@@ -526,6 +527,8 @@ export async function runSuite(
         await other.close();
       }
     });
+
+    await settingsTests(suite, fixture, p, { signIn, openCollection, shot });
 
     await suite.test(
       'a session that expires asks to sign in again and keeps the typed change',

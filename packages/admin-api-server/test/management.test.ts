@@ -326,6 +326,78 @@ describe('the management API', () => {
     });
   });
 
+  it('stores action conditions on a role and refuses a malformed condition tree', async () => {
+    const api = as(session);
+    // What an agent declares when it sends its schema.
+    const production = await server.knex('environments').where({ name: 'Production' }).first('id');
+    await server
+      .knex('environment_collections')
+      .insert({
+        environment_id: production.id,
+        name: 'orders',
+        action_names: JSON.stringify(['Refund order']),
+      })
+      .onConflict(['environment_id', 'name'])
+      .merge();
+    const condition = {
+      aggregator: 'and',
+      conditions: [{ field: 'amount', operator: 'less_than', value: 500, source: 'data' }],
+    };
+    const created = await api
+      .post('/v1/project/Shop/roles', {
+        name: 'Refunders',
+        rights: {
+          actions: {
+            orders: {
+              'Refund order': {
+                triggerEnabled: true,
+                triggerConditions: condition,
+                approvalRequired: true,
+                approvalRequiredConditions: null,
+              },
+            },
+          },
+        },
+      })
+      .expect(201);
+    expect(created.body.rights.actions.orders['Refund order'].triggerConditions).toEqual(condition);
+    const before = await server.knex('admin_logs').count({ n: '*' }).first();
+    const refused = await api
+      .patch('/v1/project/Shop/roles/Refunders', {
+        rights: {
+          actions: {
+            orders: {
+              'Refund order': { triggerConditions: { aggregator: 'xor', conditions: [] } },
+            },
+          },
+        },
+      })
+      .expect(400);
+    expect(refused.body.code).toBe('invalid_body');
+    expect(refused.body.message).toContain('triggerConditions');
+    const leafless = await api
+      .patch('/v1/project/Shop/roles/Refunders', {
+        rights: {
+          actions: {
+            orders: { 'Refund order': { userApprovalConditions: { operator: 'equal' } } },
+          },
+        },
+      })
+      .expect(400);
+    expect(leafless.body.code).toBe('invalid_body');
+    expect(await server.knex('admin_logs').count({ n: '*' }).first()).toEqual(before);
+    const stored = await api.get('/v1/project/Shop').expect(200);
+    expect(
+      stored.body.roles.find((role: { name: string }) => role.name === 'Refunders').rights.actions
+        .orders['Refund order'],
+    ).toEqual({
+      triggerEnabled: true,
+      triggerConditions: condition,
+      approvalRequired: true,
+      approvalRequiredConditions: null,
+    });
+  });
+
   it('lets only admins of the project manage it', async () => {
     const api = as(session);
     const member = await api

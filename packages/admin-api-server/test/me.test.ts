@@ -294,8 +294,23 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     const mine = await api.get('/v1/me/workspaces', { token: accessToken });
     expect(mine.status).toBe(200);
     expect(mine.body.user.id).toBe(grace.id);
-    // The console's token is good for /v1/me only, not the management API.
-    expect((await api.get('/v1/project/Shop', { token: accessToken })).status).toBe(401);
+    // The console's token also carries its user to the management API (the console's settings),
+    // where only admins of the project get in.
+    const refused = await api.get('/v1/project/Shop', { token: accessToken });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Only an admin of project "Shop" can manage it.');
+    expect(
+      (await api.get('/v1/project/Shop/application-tokens', { token: accessToken })).status,
+    ).toBe(403);
+    expect((await api.get('/v1/project/Other', { token: accessToken })).status).toBe(404);
+    expect((await api.get('/v1/project/Shop', { token: `${accessToken}x` })).status).toBe(401);
+    await shopAdmin('PATCH', `/v1/project/Shop/members/${grace.id}`, { permissionLevel: 'admin' });
+    const asAdmin = await api.get('/v1/project/Shop', { token: accessToken });
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.members.map((m: { email: string }) => m.email)).toContain(
+      'grace@example.com',
+    );
+    await shopAdmin('PATCH', `/v1/project/Shop/members/${grace.id}`, { permissionLevel: 'user' });
 
     // An agent of Shop registers its client; Grace, signed in already, is not asked again.
     const registered = await fetch(`${url}/oidc/reg`, {

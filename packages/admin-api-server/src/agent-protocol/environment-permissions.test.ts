@@ -49,3 +49,36 @@ it('lists no role for a right when the project has no role', () => {
     collection: { browseEnabled: { roles: [] } },
   });
 });
+
+it('lists each role condition of an action as {roleId, filter}', () => {
+  const filter = { field: 'amount', operator: 'less_than', value: 500, source: 'data' };
+  const built = environmentPermissions(collections, [
+    { id: 1, rights: {} },
+    {
+      id: 2,
+      rights: {
+        actions: {
+          orders: {
+            'Refund order': {
+              triggerConditions: filter,
+              approvalRequired: true,
+              approvalRequiredConditions: null,
+              userApprovalConditions: { aggregator: 'or', conditions: [filter] },
+            },
+          },
+        },
+      },
+    },
+  ]);
+  expect(built.collections.orders).toMatchObject({
+    actions: {
+      'Refund order': {
+        triggerEnabled: { roles: [1, 2] },
+        triggerConditions: [{ roleId: 2, filter }],
+        approvalRequired: { roles: [2] },
+        approvalRequiredConditions: [],
+        userApprovalConditions: [{ roleId: 2, filter: { aggregator: 'or', conditions: [filter] } }],
+      },
+    },
+  });
+});

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { findConsoleAccessToken } from '../oidc/console-client';
@@ -10,7 +10,28 @@ import {
   findProjectByName,
   type PermissionLevel,
 } from '../store/model';
+import { bearerToken } from './platform-tokens';
 import { authenticateSession } from './sessions';
+
+/**
+ * The user of a management call: a platform session token (a JWT), or the access token the
+ * Canopy Console got from its sign-in (OIDC client `canopy-console`, opaque), with which the
+ * console's settings call the management API as the signed-in user. Every refusal is a 401.
+ */
+export async function authenticateUser(
+  ctx: ServerContext,
+  req: Request,
+): Promise<{ userId: number; sso: boolean }> {
+  const token = bearerToken(req.get('authorization'));
+  if (token.includes('.')) return authenticateSession(ctx, req);
+  const found = await findConsoleAccessToken(ctx.knex, token);
+  if (!found) {
+    throw unauthorized(
+      'This access token is unknown, expired or revoked; sign in to the console again.',
+    );
+  }
+  return { userId: found.userId, sso: false };
+}
 
 /**
  * 404 for a project the caller may not see: an unknown name and a project of which the caller is
@@ -25,13 +46,13 @@ export function projectNotAccessible(name: string): ApiError {
 }
 
 /**
- * Authenticates a user session token (management routes) and resolves `:projectName` among the
+ * Authenticates a user session token or console access token (management routes) and resolves `:projectName` among the
  * projects the user is a member of (anything else is {@link projectNotAccessible}). What a member
  * may do there is the route's decision, unless `level` is given: then other members get a 403.
  */
 export function requireSession(ctx: ServerContext, level?: PermissionLevel): RequestHandler {
   return async (req, res, next) => {
-    const { userId, sso } = await authenticateSession(ctx, req);
+    const { userId, sso } = await authenticateUser(ctx, req);
     await chargeRequest(ctx.rateLimiter, res, `session:${userId}`);
     const projectName = String(req.params.projectName);
     const project = await findProjectByName(ctx.knex, projectName);
@@ -64,13 +85,7 @@ export function requireSessionOr(
     const token = bearerTokenOrEmpty(req.get('authorization'));
     let user: { userId: number; sso: boolean } | undefined;
     if (token !== '' && !token.includes('.')) {
-      const found = await findConsoleAccessToken(ctx.knex, token);
-      if (!found) {
-        throw unauthorized(
-          'This access token is unknown, expired or revoked; sign in to the console again.',
-        );
-      }
-      user = { userId: found.userId, sso: false };
+      user = await authenticateUser(ctx, req);
     } else {
       const decoded = jwt.decode(token);
       if (decoded && typeof decoded === 'object' && decoded.typ === 'session') {

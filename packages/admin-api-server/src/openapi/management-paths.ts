@@ -7,6 +7,8 @@ type Operation = Record<string, unknown>;
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const SESSION = [{ sessionAuth: [] }];
+/** Project routes also take the console's access token (its settings screens). */
+const SESSION_OR_CONSOLE = [{ sessionAuth: [] }, { consoleAuth: ['openid'] }];
 
 const pathParameter = (name: string, description: string, integer = false) => ({
   name,
@@ -19,7 +21,10 @@ const PROJECT = pathParameter('projectName', 'The **case sensitive** project nam
 
 const ERRORS = {
   '400': { description: 'Invalid body, or a name of nothing known', content: json(ref('Error')) },
-  '401': { description: 'Missing or invalid session token', content: json(ref('AuthError')) },
+  '401': {
+    description: 'Missing or invalid session or console token',
+    content: json(ref('AuthError')),
+  },
   '403': { description: 'Not an admin of the project', content: json(ref('AuthError')) },
   '404': {
     description:
@@ -120,7 +125,7 @@ function operation(
     operationId,
     summary,
     tags: ['management'],
-    security: SESSION,
+    security: operationId === 'createProject' ? SESSION : SESSION_OR_CONSOLE,
     parameters,
     ...(requestBody ? { requestBody: { required: true, content: json(requestBody) } } : {}),
     responses: { ...responses, ...ERRORS },
@@ -128,7 +133,8 @@ function operation(
 }
 
 /**
- * The management API's paths: a user session token, and for project routes an `admin` member.
+ * The management API's paths: a user session token (or, on project routes, the console's access
+ * token), and for project routes an `admin` member.
  * Every change writes its admin log in the same transaction.
  */
 export function managementPaths(): Record<string, Record<string, Operation>> {

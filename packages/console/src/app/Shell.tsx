@@ -54,7 +54,9 @@ export function Shell() {
     environmentParam ?? workspace.environment.name,
   )}`;
   const location = useLocation();
-  const features = featureRoutes.filter((route) => route.nav);
+  const features = featureRoutes.filter(
+    (route) => route.nav && (route.nav.visible?.(workspace) ?? true),
+  );
   const collections = (schema.data?.collections ?? [])
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
     .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))

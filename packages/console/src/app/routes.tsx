@@ -9,14 +9,22 @@
  * ```
  */
 import { Loader } from '@mantine/core';
-import { IconActivity, IconChartBar, IconChecklist, IconNotes } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconChartBar,
+  IconChecklist,
+  IconNotes,
+  IconSettings,
+} from '@tabler/icons-react';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { ApprovalsPage } from './features/actions/ApprovalsPage';
 import { ActivityPage } from './features/activity/ActivityPage';
 import { NotesPage } from './features/notes/NotesPage';
+import { SettingsPage } from './features/settings/SettingsPage';
 import { CollectionPage } from './pages/CollectionPage';
 import { RecordFormPage } from './pages/RecordFormPage';
 import { RecordPage } from './pages/RecordPage';
+import type { Workspace } from './workspace';
 
 // Charts (Recharts) are a chunk of their own, loaded with the dashboard.
 const DashboardPage = lazy(() =>
@@ -28,7 +36,12 @@ export interface FeatureRoute {
   path: string;
   element: ReactNode;
   /** A sidebar entry linking to `path` (which must then have no parameter). */
-  nav?: { label: string; icon: ComponentType<{ size?: number }> };
+  nav?: {
+    label: string;
+    icon: ComponentType<{ size?: number }>;
+    /** Whether the signed-in user sees the entry (everyone when absent). */
+    visible?(workspace: Workspace): boolean;
+  };
 }
 
 export const featureRoutes: FeatureRoute[] = [
@@ -52,4 +65,14 @@ export const featureRoutes: FeatureRoute[] = [
   },
   { path: 'notes', element: <NotesPage />, nav: { label: 'Notes', icon: IconNotes } },
   { path: 'activity', element: <ActivityPage />, nav: { label: 'Activity', icon: IconActivity } },
+  {
+    path: 'settings',
+    element: <SettingsPage />,
+    nav: {
+      label: 'Settings',
+      icon: IconSettings,
+      visible: (workspace) => workspace.permissionLevel === 'admin',
+    },
+  },
+  { path: 'settings/:tab', element: <SettingsPage /> },
 ];

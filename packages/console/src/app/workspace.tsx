@@ -41,6 +41,8 @@ export interface Workspace {
   /** The user's teams in this project. */
   teams: MeTeam[];
   role: { id: number; name: string } | null;
+  /** The user's permission level in the project (`admin` opens the settings). */
+  permissionLevel: string;
   /** The role's rights in the management API's shape; null without a role (nothing granted). */
   rights: RoleRights | null;
   /** Changes whenever rights, role, teams, environment or schema change. */
@@ -157,6 +159,7 @@ export function WorkspaceProvider({
       },
       teams: data.teams,
       role: data.role,
+      permissionLevel: data.user.permissionLevel,
       rights: data.rights,
       rightsVersion: data.rightsVersion,
       schema: schemaOf.schema,

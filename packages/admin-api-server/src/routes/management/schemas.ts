@@ -1,5 +1,5 @@
 import { PERMISSION_LEVELS } from '../../store/model';
-import { ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
+import { ACTION_CONDITIONS, ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
 import type { JsonSchema } from '../../validation/ajv';
 
 const NAME: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
@@ -10,6 +10,53 @@ const booleans = (names: readonly string[]): JsonSchema => ({
   additionalProperties: false,
 });
 
+/**
+ * A condition tree (platform protocol 5.4), nested at most `depth` groups deep: a leaf
+ * `{field, operator, value?, source?}` or a group `{aggregator, conditions}`.
+ */
+export function conditionTree(depth = 4): JsonSchema {
+  const leaf: JsonSchema = {
+    type: 'object',
+    properties: {
+      field: { type: 'string', minLength: 1, maxLength: 500 },
+      operator: { type: 'string', minLength: 1, maxLength: 100 },
+      value: {},
+      source: { type: 'string', enum: ['data', 'input'] },
+    },
+    required: ['field', 'operator'],
+    additionalProperties: false,
+  };
+  if (depth === 0) return leaf;
+  const group: JsonSchema = {
+    type: 'object',
+    properties: {
+      aggregator: { type: 'string', enum: ['and', 'or', 'And', 'Or'] },
+      conditions: { type: 'array', maxItems: 200, items: conditionTree(depth - 1) },
+    },
+    required: ['aggregator', 'conditions'],
+    additionalProperties: false,
+  };
+  return { oneOf: [leaf, group] };
+}
+
+/** One action's rights of a role: the switches, and the conditions that narrow them. */
+const ACTION_RIGHT: JsonSchema = {
+  type: 'object',
+  properties: {
+    ...(booleans(ACTION_RIGHTS).properties as Record<string, JsonSchema>),
+    ...Object.fromEntries(
+      Object.entries(ACTION_CONDITIONS).map(([name, right]) => [
+        name,
+        {
+          anyOf: [conditionTree(), { type: 'null' }],
+          description: `Condition tree the selected records must match for \`${right}\` (null: none)`,
+        },
+      ]),
+    ),
+  },
+  additionalProperties: false,
+};
+
 /** A role's rights: per collection, and per collection and action display name. */
 export const ROLE_RIGHTS: JsonSchema = {
   type: 'object',
@@ -17,7 +64,7 @@ export const ROLE_RIGHTS: JsonSchema = {
     collections: { type: 'object', additionalProperties: booleans(COLLECTION_RIGHTS) },
     actions: {
       type: 'object',
-      additionalProperties: { type: 'object', additionalProperties: booleans(ACTION_RIGHTS) },
+      additionalProperties: { type: 'object', additionalProperties: ACTION_RIGHT },
     },
   },
   additionalProperties: false,

@@ -1,0 +1,71 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { AgentSchema, ConditionBranch, ConditionTree } from '../../../protocol';
+import { asGroup, FilterBuilder, filterableFields } from '../../components/FilterBuilder';
+
+/** Edits a condition tree on one collection with the console's filter builder. */
+export function ConditionModal({
+  title,
+  description,
+  schema,
+  collection,
+  value,
+  onSave,
+  onClose,
+}: {
+  title: string;
+  description: string;
+  schema: AgentSchema;
+  collection: string;
+  value: ConditionTree | undefined;
+  onSave(tree: ConditionBranch | undefined): void;
+  onClose(): void;
+}) {
+  const [draft, setDraft] = useState<ConditionBranch>(() => asGroup(value));
+  const target = schema.collections.find((c) => c.name === collection);
+  return (
+    <Modal opened onClose={onClose} title={title} size="xl">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {description}
+        </Text>
+        {target ? (
+          <FilterBuilder
+            value={draft}
+            fields={filterableFields(schema, target)}
+            onChange={setDraft}
+          />
+        ) : (
+          <Text c="red" size="sm">
+            The schema has no collection named “{collection}”.
+          </Text>
+        )}
+        <Group justify="space-between">
+          <Button
+            variant="subtle"
+            color="gray"
+            onClick={() => {
+              onSave(undefined);
+              onClose();
+            }}
+          >
+            Remove the condition
+          </Button>
+          <Group>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                onSave(draft);
+                onClose();
+              }}
+            >
+              Apply
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

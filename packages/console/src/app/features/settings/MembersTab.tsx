@@ -1,0 +1,294 @@
+/** Members: list, invite (one-time link), change level, role and teams, remove. */
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useSession } from '../../session';
+import { inviteBody, inviteProblems, type InviteDraft } from './form-logic';
+import {
+  PERMISSION_LEVELS,
+  type Invitation,
+  type Member,
+  type PermissionLevel,
+  type ProjectDetails,
+} from './management-client';
+import { SecretOnce } from './SecretOnce';
+import { useManagementMutation } from './use-settings';
+
+const LEVELS = PERMISSION_LEVELS.map((level) => ({
+  value: level,
+  label: level.charAt(0).toUpperCase() + level.slice(1),
+}));
+
+const fullName = (member: Member) =>
+  `${member.firstName} ${member.lastName}`.trim() || member.email.split('@')[0];
+
+function InviteModal({ details, onClose }: { details: ProjectDetails; onClose(): void }) {
+  const [draft, setDraft] = useState<InviteDraft>({
+    email: '',
+    firstName: '',
+    lastName: '',
+    permissionLevel: 'user',
+    roleName: null,
+    teamNames: [],
+  });
+  const [touched, setTouched] = useState(false);
+  const [invitation, setInvitation] = useState<{ email: string; link?: Invitation }>();
+  const invite = useManagementMutation(
+    (client, project, input: InviteDraft) => client.addMember(project, inviteBody(input)),
+    (member) => `${member.email} is now a member.`,
+  );
+  const problems = inviteProblems(
+    draft,
+    details.members.map((m) => m.email),
+  );
+  const set = (change: Partial<InviteDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const shown = (key: keyof InviteDraft) => (touched ? problems[key] : undefined);
+
+  return (
+    <Modal opened onClose={onClose} title="Invite a member" size="lg">
+      {invitation ? (
+        <Stack>
+          {invitation.link ? (
+            <SecretOnce label="Invitation link" value={invitation.link.url}>
+              <Text size="sm">
+                Send it to {invitation.email}: it lets them set a password once, until{' '}
+                {new Date(invitation.link.expiresAt).toLocaleString()}.
+              </Text>
+            </SecretOnce>
+          ) : (
+            <Text size="sm">
+              {invitation.email} already has an account: they sign in with their password.
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button onClick={onClose}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTouched(true);
+            if (Object.keys(problems).length > 0) return;
+            invite.mutate(draft, {
+              onSuccess: (member) =>
+                setInvitation({ email: member.email, link: member.invitation }),
+            });
+          }}
+        >
+          <Stack>
+            <TextInput
+              label="Email"
+              required
+              value={draft.email}
+              error={shown('email')}
+              onChange={(e) => set({ email: e.currentTarget.value })}
+              data-autofocus
+            />
+            <Group grow>
+              <TextInput
+                label="First name"
+                value={draft.firstName}
+                onChange={(e) => set({ firstName: e.currentTarget.value })}
+              />
+              <TextInput
+                label="Last name"
+                value={draft.lastName}
+                onChange={(e) => set({ lastName: e.currentTarget.value })}
+              />
+            </Group>
+            <Group grow align="flex-start">
+              <Select
+                label="Permission level"
+                data={LEVELS}
+                value={draft.permissionLevel}
+                allowDeselect={false}
+                onChange={(value) => set({ permissionLevel: (value ?? 'user') as PermissionLevel })}
+              />
+              <Select
+                label="Role"
+                placeholder="No role"
+                clearable
+                data={details.roles.map((r) => r.name)}
+                value={draft.roleName}
+                error={shown('roleName')}
+                onChange={(value) => set({ roleName: value })}
+              />
+            </Group>
+            <MultiSelect
+              label="Teams"
+              placeholder={draft.teamNames.length ? undefined : 'The default team'}
+              data={details.teams.map((t) => t.name)}
+              value={draft.teamNames}
+              onChange={(teamNames) => set({ teamNames })}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={invite.isPending}>
+                Invite
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+export function MembersTab({ details }: { details: ProjectDetails }) {
+  const { session } = useSession();
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<Member>();
+  const update = useManagementMutation(
+    (
+      client,
+      project,
+      input: { member: Member; changes: Parameters<typeof client.updateMember>[2] },
+    ) => client.updateMember(project, input.member.id, input.changes),
+    (member) => `${member.email} updated.`,
+  );
+  const remove = useManagementMutation(
+    (client, project, member: Member) => client.removeMember(project, member.id),
+    (_, member) => `${member.email} is no longer a member.`,
+  );
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {details.members.length} member{details.members.length === 1 ? '' : 's'}. A change of role
+          or team applies to the member&apos;s next request.
+        </Text>
+        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setInviting(true)}>
+          Invite a member
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={800}>
+        <Table verticalSpacing="xs" highlightOnHover aria-label="Members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Member</Table.Th>
+              <Table.Th w={150}>Permission level</Table.Th>
+              <Table.Th w={180}>Role</Table.Th>
+              <Table.Th>Teams</Table.Th>
+              <Table.Th w={50} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {details.members.map((member) => {
+              const self = member.email === session.user.email;
+              return (
+                <Table.Tr key={member.id} data-member={member.email}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {fullName(member)}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {member.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Select
+                      size="xs"
+                      aria-label={`Permission level of ${member.email}`}
+                      data={LEVELS}
+                      value={member.permissionLevel}
+                      allowDeselect={false}
+                      disabled={self}
+                      onChange={(value) =>
+                        value &&
+                        update.mutate({
+                          member,
+                          changes: { permissionLevel: value as PermissionLevel },
+                        })
+                      }
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Select
+                      size="xs"
+                      aria-label={`Role of ${member.email}`}
+                      placeholder="No role"
+                      clearable
+                      data={details.roles.map((r) => r.name)}
+                      value={member.roleName}
+                      onChange={(value) =>
+                        update.mutate({ member, changes: { roleName: value ?? null } })
+                      }
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <MultiSelect
+                      size="xs"
+                      aria-label={`Teams of ${member.email}`}
+                      data={details.teams.map((t) => t.name)}
+                      value={member.teamNames}
+                      onChange={(teamNames) =>
+                        teamNames.length > 0 && update.mutate({ member, changes: { teamNames } })
+                      }
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip
+                      label={self ? 'You cannot remove yourself' : 'Remove from the project'}
+                    >
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        disabled={self}
+                        aria-label={`Remove ${member.email}`}
+                        onClick={() => setRemoving(member)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {inviting && <InviteModal details={details} onClose={() => setInviting(false)} />}
+      <Modal
+        opened={removing !== undefined}
+        onClose={() => setRemoving(undefined)}
+        title="Remove this member?"
+      >
+        <Stack>
+          <Text size="sm">
+            {removing?.email} loses access to {details.name} at once; their account stays.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRemoving(undefined)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                removing && remove.mutate(removing, { onSuccess: () => setRemoving(undefined) })
+              }
+            >
+              Remove
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,309 @@
+/**
+ * Teams and their scopes: a condition tree per collection (row-level security), edited with the
+ * console's filter builder and saved with `PATCH …/teams/{name}`.
+ */
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NavLink,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import {
+  compactTree,
+  countLeaves,
+  humanize,
+  isBranch,
+  operatorLabel,
+  type AgentSchema,
+  type ConditionTree,
+} from '../../../protocol';
+import { useSchema } from '../../data';
+import { ConditionModal } from './ConditionModal';
+import { withScope } from './form-logic';
+import type { ProjectDetails, Team } from './management-client';
+import { NameModal } from './RolesTab';
+import { useManagementMutation } from './use-settings';
+
+/** A one-line reading of a condition tree: `status is paid and region is EU`. */
+export function describeTree(tree: ConditionTree): string {
+  if (isBranch(tree)) {
+    return tree.conditions
+      .map((c) => (isBranch(c) ? `(${describeTree(c)})` : describeTree(c)))
+      .join(` ${tree.aggregator.toLowerCase()} `);
+  }
+  const value =
+    tree.value === undefined || tree.value === null
+      ? ''
+      : ` ${Array.isArray(tree.value) ? tree.value.join(', ') : String(tree.value)}`;
+  return `${humanize(tree.field.replace(':', ' › '))} ${operatorLabel(tree.operator)}${value}`;
+}
+
+function TeamEditor({ team, schema }: { team: Team; schema: AgentSchema | undefined }) {
+  const [scopes, setScopes] = useState(team.scopes);
+  const [editing, setEditing] = useState<string>();
+  const [adding, setAdding] = useState<string | null>(null);
+  useEffect(() => setScopes(team.scopes), [team]);
+  const dirty = JSON.stringify(scopes) !== JSON.stringify(team.scopes);
+  const save = useManagementMutation(
+    (client, project, input: Team['scopes']) =>
+      client.updateTeam(project, team.name, { scopes: input }),
+    `Team ${team.name} saved; agents apply its scopes within seconds.`,
+  );
+  const scoped = Object.keys(scopes).sort();
+  const free = (schema?.collections ?? [])
+    .filter((c) => !(c.name in scopes))
+    .map((c) => ({ value: c.name, label: humanize(c.name) }));
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <div>
+          <Title order={3}>{team.name}</Title>
+          <Text size="sm" c="dimmed">
+            Members of this team see only the records of a scoped collection that match its
+            conditions.
+          </Text>
+        </div>
+        <Group>
+          <Button variant="default" disabled={!dirty} onClick={() => setScopes(team.scopes)}>
+            Discard
+          </Button>
+          <Button disabled={!dirty} loading={save.isPending} onClick={() => save.mutate(scopes)}>
+            Save team
+          </Button>
+        </Group>
+      </Group>
+      {scoped.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No scope: the team sees every record its role may browse.
+        </Text>
+      )}
+      {scoped.map((collection) => {
+        const tree = compactTree(scopes[collection] as ConditionTree);
+        return (
+          <Paper key={collection} withBorder p="sm" data-scope={collection}>
+            <Group justify="space-between" wrap="nowrap">
+              <div style={{ minWidth: 0 }}>
+                <Group gap="xs">
+                  <Text fw={600}>{humanize(collection)}</Text>
+                  {tree && (
+                    <Badge size="sm" variant="light">
+                      {countLeaves(tree)} condition{countLeaves(tree) === 1 ? '' : 's'}
+                    </Badge>
+                  )}
+                </Group>
+                <Text size="sm" c="dimmed" truncate>
+                  {tree ? describeTree(tree) : 'No condition'}
+                </Text>
+              </div>
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="light"
+                  disabled={!schema}
+                  onClick={() => setEditing(collection)}
+                >
+                  Edit scope
+                </Button>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove the scope on ${collection}`}
+                  onClick={() => setScopes(withScope(scopes, collection, undefined))}
+                >
+                  <IconTrash size={14} />
+                </Button>
+              </Group>
+            </Group>
+          </Paper>
+        );
+      })}
+      {schema && (
+        <Group align="flex-end">
+          <Select
+            label="Scope another collection"
+            placeholder="Choose a collection"
+            data={free}
+            value={adding}
+            searchable
+            onChange={setAdding}
+            w={280}
+          />
+          <Button
+            variant="light"
+            disabled={!adding}
+            onClick={() => {
+              setEditing(adding ?? undefined);
+              setAdding(null);
+            }}
+          >
+            Add a scope
+          </Button>
+        </Group>
+      )}
+      {editing && schema && (
+        <ConditionModal
+          title={`Scope of ${team.name} on ${humanize(editing)}`}
+          description={`Members of ${team.name} see only the ${humanize(editing).toLowerCase()} that match these conditions.`}
+          schema={schema}
+          collection={editing}
+          value={scopes[editing] as ConditionTree | undefined}
+          onSave={(tree) => setScopes(withScope(scopes, editing, tree))}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+export function TeamsTab({ details }: { details: ProjectDetails }) {
+  const schema = useSchema();
+  const [selected, setSelected] = useState<string | undefined>(details.teams[0]?.name);
+  const [modal, setModal] = useState<'create' | 'rename'>();
+  const [deleting, setDeleting] = useState(false);
+  const team = details.teams.find((t) => t.name === selected) ?? details.teams[0];
+  const create = useManagementMutation(
+    (client, project, name: string) => client.createTeam(project, { name }),
+    (t) => `Team ${t.name} created.`,
+  );
+  const rename = useManagementMutation(
+    (client, project, input: { from: string; to: string }) =>
+      client.updateTeam(project, input.from, { name: input.to }),
+    (t) => `Team renamed to ${t.name}.`,
+  );
+  const remove = useManagementMutation(
+    (client, project, name: string) => client.deleteTeam(project, name),
+    (_, name) => `Team ${name} deleted.`,
+  );
+  const names = details.teams.map((t) => t.name);
+
+  return (
+    <Group align="flex-start" wrap="nowrap" gap="lg">
+      <Stack w={220} gap={4} style={{ flexShrink: 0 }}>
+        {details.teams.map((t) => (
+          <NavLink
+            key={t.id}
+            label={t.name}
+            active={t.name === team?.name}
+            variant="light"
+            onClick={() => setSelected(t.name)}
+            rightSection={
+              <Badge size="xs" variant="light" color="gray">
+                {details.members.filter((m) => m.teamNames.includes(t.name)).length}
+              </Badge>
+            }
+          />
+        ))}
+        <Button
+          variant="light"
+          leftSection={<IconPlus size={16} />}
+          mt="xs"
+          onClick={() => setModal('create')}
+        >
+          New team
+        </Button>
+        {team && (
+          <Group gap="xs" mt="xs">
+            <Button size="xs" variant="subtle" onClick={() => setModal('rename')}>
+              Rename
+            </Button>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => setDeleting(true)}
+            >
+              Delete
+            </Button>
+          </Group>
+        )}
+      </Stack>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        {schema.isError && (
+          <Alert color="yellow" mb="sm" title="No schema">
+            Scopes are edited on the fields of the agent&apos;s schema, which did not load.
+          </Alert>
+        )}
+        {team ? (
+          <TeamEditor key={team.id} team={team} schema={schema.data} />
+        ) : (
+          <Text c="dimmed">This project has no team yet.</Text>
+        )}
+      </div>
+      {modal === 'create' && (
+        <NameModal
+          title="New team"
+          taken={names}
+          pending={create.isPending}
+          onClose={() => setModal(undefined)}
+          onSubmit={(name) =>
+            create.mutate(name, {
+              onSuccess: (t) => {
+                setSelected(t.name);
+                setModal(undefined);
+              },
+            })
+          }
+        />
+      )}
+      {modal === 'rename' && team && (
+        <NameModal
+          title={`Rename ${team.name}`}
+          taken={names}
+          initial={team.name}
+          pending={rename.isPending}
+          onClose={() => setModal(undefined)}
+          onSubmit={(name) =>
+            rename.mutate(
+              { from: team.name, to: name },
+              {
+                onSuccess: (t) => {
+                  setSelected(t.name);
+                  setModal(undefined);
+                },
+              },
+            )
+          }
+        />
+      )}
+      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${team?.name}?`}>
+        <Stack>
+          <Text size="sm">
+            Its members leave the team. The platform keeps a team that activity logs refer to.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                team &&
+                remove.mutate(team.name, {
+                  onSuccess: () => {
+                    setDeleting(false);
+                    setSelected(undefined);
+                  },
+                })
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Group>
+  );
+}

@@ -1,0 +1,297 @@
+/**
+ * The management API of admin-api-server (`/v1/project/{project}/…`) as the settings screens use
+ * it: plain TypeScript over `fetch`, no React. Every call is made as the signed-in user; the
+ * server answers 403 unless the user is an admin of the project.
+ */
+
+export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
+export const PERMISSION_LEVELS: readonly PermissionLevel[] = [
+  'admin',
+  'developer',
+  'editor',
+  'user',
+];
+
+export type CollectionRight =
+  | 'browseEnabled'
+  | 'readEnabled'
+  | 'editEnabled'
+  | 'addEnabled'
+  | 'deleteEnabled'
+  | 'exportEnabled';
+
+export type ActionSwitch =
+  'triggerEnabled' | 'approvalRequired' | 'userApprovalEnabled' | 'selfApprovalEnabled';
+
+export type ActionCondition =
+  'triggerConditions' | 'approvalRequiredConditions' | 'userApprovalConditions';
+
+export type ActionRights = Partial<Record<ActionSwitch, boolean>> &
+  Partial<Record<ActionCondition, Record<string, unknown> | null>>;
+
+/** A role's rights in the management API's shape: an absent right is granted. */
+export interface ManagedRoleRights {
+  collections?: Record<string, Partial<Record<CollectionRight, boolean>>>;
+  actions?: Record<string, Record<string, ActionRights>>;
+}
+
+export interface Member {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  permissionLevel: PermissionLevel;
+  roleName: string | null;
+  teamNames: string[];
+  tags: Record<string, string>;
+}
+
+export interface Invitation {
+  /** The one-time link where the invited person sets a password. */
+  url: string;
+  token: string;
+  expiresAt: string;
+}
+
+export interface Role {
+  id: number;
+  name: string;
+  rights: ManagedRoleRights;
+}
+
+export interface Team {
+  id: number;
+  name: string;
+  /** A condition tree per collection name (row-level scope). */
+  scopes: Record<string, unknown>;
+}
+
+export interface Environment {
+  id: number;
+  name: string;
+  type: 'development' | 'production';
+  apiEndpoint: string | null;
+  collections: string[];
+}
+
+export interface ProjectDetails {
+  id: number;
+  name: string;
+  environments: Environment[];
+  members: Member[];
+  roles: Role[];
+  teams: Team[];
+}
+
+export const TOKEN_SCOPES = [
+  'activity_logs:read',
+  'admin_logs:read',
+  'notes:read',
+  'notes:write',
+  'all',
+] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export interface ApplicationToken {
+  id: number;
+  name: string;
+  scopes: TokenScope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string;
+}
+
+/** A refusal of the management API, in its words. */
+export class ManagementError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ManagementError';
+  }
+}
+
+export interface ManagementClientOptions {
+  /** The platform's origin; the console is served there, so `''` (same origin) by default. */
+  baseUrl?: string;
+  /** The signed-in user's platform credential, sent as a bearer token. */
+  getToken(): string | undefined | Promise<string | undefined>;
+  fetch?: typeof fetch;
+}
+
+export class ManagementClient {
+  private readonly baseUrl: string;
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly options: ManagementClientOptions) {
+    this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+    this.fetcher = options.fetch ?? ((...args) => fetch(...args));
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const token = await this.options.getToken();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new ManagementError(0, 'network', `The platform did not answer: ${String(error)}`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const error = (parsed ?? {}) as { code?: string; error?: string; message?: string };
+      throw new ManagementError(
+        response.status,
+        error.code ?? error.error ?? 'error',
+        error.message ?? `The platform answered ${response.status} ${response.statusText}.`,
+      );
+    }
+    return parsed as T;
+  }
+
+  private project(name: string): string {
+    return `/v1/project/${encodeURIComponent(name)}`;
+  }
+
+  /** `GET /v1/project/{p}`: environments, members, roles, teams (admins only). */
+  details(project: string): Promise<ProjectDetails> {
+    return this.call('GET', this.project(project));
+  }
+
+  /** `POST …/members`: an unknown email gets an account and a one-time invitation link. */
+  addMember(
+    project: string,
+    input: {
+      email: string;
+      firstName?: string;
+      lastName?: string;
+      permissionLevel: PermissionLevel;
+      roleName?: string | null;
+      teamNames?: string[];
+    },
+  ): Promise<Member & { invitation?: Invitation }> {
+    return this.call('POST', `${this.project(project)}/members`, input);
+  }
+
+  /** `PATCH …/members/{userId}`. */
+  updateMember(
+    project: string,
+    userId: number,
+    changes: { permissionLevel?: PermissionLevel; roleName?: string | null; teamNames?: string[] },
+  ): Promise<Member> {
+    return this.call('PATCH', `${this.project(project)}/members/${userId}`, changes);
+  }
+
+  /** `DELETE …/members/{userId}`. */
+  removeMember(project: string, userId: number): Promise<void> {
+    return this.call('DELETE', `${this.project(project)}/members/${userId}`);
+  }
+
+  /** `POST …/roles`. */
+  createRole(project: string, input: { name: string; rights?: ManagedRoleRights }): Promise<Role> {
+    return this.call('POST', `${this.project(project)}/roles`, input);
+  }
+
+  /** `PATCH …/roles/{name}`: rename and/or replace the rights. */
+  updateRole(
+    project: string,
+    name: string,
+    changes: { name?: string; rights?: ManagedRoleRights },
+  ): Promise<Role> {
+    return this.call(
+      'PATCH',
+      `${this.project(project)}/roles/${encodeURIComponent(name)}`,
+      changes,
+    );
+  }
+
+  /** `DELETE …/roles/{name}`. */
+  deleteRole(project: string, name: string): Promise<void> {
+    return this.call('DELETE', `${this.project(project)}/roles/${encodeURIComponent(name)}`);
+  }
+
+  /** `POST …/teams`. */
+  createTeam(project: string, input: { name: string; scopes?: Team['scopes'] }): Promise<Team> {
+    return this.call('POST', `${this.project(project)}/teams`, input);
+  }
+
+  /** `PATCH …/teams/{name}`: rename and/or replace the scopes. */
+  updateTeam(
+    project: string,
+    name: string,
+    changes: { name?: string; scopes?: Team['scopes'] },
+  ): Promise<Team> {
+    return this.call(
+      'PATCH',
+      `${this.project(project)}/teams/${encodeURIComponent(name)}`,
+      changes,
+    );
+  }
+
+  /** `DELETE …/teams/{name}`. */
+  deleteTeam(project: string, name: string): Promise<void> {
+    return this.call('DELETE', `${this.project(project)}/teams/${encodeURIComponent(name)}`);
+  }
+
+  /** `GET …/application-tokens` (never the secrets). */
+  async listTokens(project: string): Promise<ApplicationToken[]> {
+    const { data } = await this.call<{ data: ApplicationToken[] }>(
+      'GET',
+      `${this.project(project)}/application-tokens`,
+    );
+    return data;
+  }
+
+  /** `POST …/application-tokens`: the answer carries the secret, shown this once. */
+  createToken(
+    project: string,
+    input: { name: string; scopes: TokenScope[]; expiresAt?: string },
+  ): Promise<ApplicationToken & { token: string }> {
+    return this.call('POST', `${this.project(project)}/application-tokens`, input);
+  }
+
+  /** `DELETE …/application-tokens/{id}`. */
+  revokeToken(project: string, id: number): Promise<void> {
+    return this.call('DELETE', `${this.project(project)}/application-tokens/${id}`);
+  }
+
+  /** `POST …/environments`: the answer carries the env secret, shown this once. */
+  createEnvironment(
+    project: string,
+    input: { name: string; type?: Environment['type']; apiEndpoint?: string | null },
+  ): Promise<{ environment: Environment; secret?: string }> {
+    return this.call('POST', `${this.project(project)}/environments`, input);
+  }
+
+  /** `PATCH …/environments/{name}`: rename, type, API endpoint, or a new env secret. */
+  updateEnvironment(
+    project: string,
+    name: string,
+    changes: {
+      name?: string;
+      type?: Environment['type'];
+      apiEndpoint?: string | null;
+      rotateSecret?: boolean;
+    },
+  ): Promise<{ environment: Environment; secret?: string }> {
+    return this.call(
+      'PATCH',
+      `${this.project(project)}/environments/${encodeURIComponent(name)}`,
+      changes,
+    );
+  }
+}
