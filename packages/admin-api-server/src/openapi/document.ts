@@ -173,7 +173,6 @@ function ok(
 }
 
 const APP = [{ bearerAuth: [] }];
-<<<<<<< HEAD
 /**
  * Application token, or (the console) a member's own token: any member for notes and one
  * record's activity logs (`collectionName` and `recordId` given), admins for the other logs.
@@ -181,10 +180,8 @@ const APP = [{ bearerAuth: [] }];
 const APP_OR_SESSION = [{ bearerAuth: [] }, { consoleAuth: [] }, { sessionAuth: [] }];
 /** The user's own credentials: the console's access token or a platform session token. */
 const USER = [{ consoleAuth: [] }, { sessionAuth: [] }];
-=======
 /** A session token, or the console's access token (the console's settings). */
 const SESSION = [{ sessionAuth: [] }, { consoleAuth: ['openid'] }];
->>>>>>> console-settings
 const ETAG_HEADERS = { ...RATE_LIMIT_HEADERS, ETag: { schema: { type: 'string' } } };
 
 /**
