@@ -42,7 +42,8 @@ export {
 } from './toolkit/schema/schema-utils';
 
 // Toolkit: callers, records, errors
-export type { Caller, PermissionLevel } from './toolkit/caller';
+export type { Caller, CallerTransaction, PermissionLevel } from './toolkit/caller';
+export type { AuditTrailOptions } from './audit-trail/audit-trail-options';
 export {
   getPrimaryKey,
   getFieldValue,
