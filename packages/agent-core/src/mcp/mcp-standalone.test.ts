@@ -10,6 +10,9 @@ import { ShopWithActions } from '../http/test-fixtures/action-collection';
 import { isMcpError } from './mcp-error';
 import { connectWithOAuth, obtainTokens } from './test-fixtures/mcp-oauth-client';
 
+// Tests start agents, log in with OAuth and restart: seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 const ENV_SECRET = 'ef'.repeat(32);
 const AUTH_SECRET = 'mcp-standalone-auth-secret';
 
