@@ -139,7 +139,8 @@ export async function runActionTests(
 
         // The requester follows it under Approvals.
         await support.getByRole('link', { name: 'Approvals' }).click();
-        await support.getByRole('radio', { name: 'My requests' }).check({ force: true });
+        // Mantine's segmented control hides its radio inputs: click the label.
+        await support.locator('label', { hasText: 'My requests' }).click();
         const mine = support.getByTestId(`approval-${approvalId}`);
         await mine.waitFor();
         expect(
@@ -163,7 +164,7 @@ export async function runActionTests(
           .getByText(/Refunded/)
           .first()
           .waitFor();
-        await p.getByRole('radio', { name: 'All' }).check({ force: true });
+        await p.locator('label', { hasText: /^All$/ }).click();
         await p.getByTestId(`approval-${approvalId}`).getByText('ran').waitFor();
 
         // The order changed, with the requester's values.
