@@ -5,7 +5,7 @@
  * agent's response body as it arrives, as an attachment: the browser writes it to disk while it
  * streams, and nothing is held in memory. Tickets expire after a minute and are used once.
  */
-/* eslint-env serviceworker */
+/* global self */
 const tickets = new Map();
 const TICKET_TTL_MS = 60_000;
 
