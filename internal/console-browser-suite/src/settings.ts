@@ -83,7 +83,7 @@ export async function settingsTests(
     await dialog.getByRole('textbox', { name: 'Role', exact: true }).click();
     await page.getByRole('option', { name: 'Support', exact: true }).click();
     await dialog.getByRole('button', { name: 'Invite' }).click();
-    const link = dialog.getByLabel('Invitation link');
+    const link = dialog.getByTestId('secret-value');
     await link.waitFor();
     const url = (await link.textContent()) ?? '';
     expect(url.startsWith(`${fixture.consoleUrl}/`), `an invitation link on the platform: ${url}`);
@@ -182,7 +182,7 @@ export async function settingsTests(
       await dialog.getByText('Enter the agent URL').waitFor();
       await dialog.getByLabel('API endpoint').fill('https://staging-agent.shop.example');
       await dialog.getByRole('button', { name: 'Create' }).click();
-      const secret = (await dialog.getByLabel('Env secret').textContent()) ?? '';
+      const secret = (await dialog.getByTestId('secret-value').textContent()) ?? '';
       expect(/^[0-9a-f]{64}$/.test(secret), `an env secret shown: ${secret.length} characters`);
       await dialog.getByRole('button', { name: 'Done' }).click();
       const row = page.locator('tr[data-environment="Staging"]');
@@ -213,7 +213,7 @@ export async function settingsTests(
       await dialog.getByRole('textbox', { name: 'Expires after' }).click();
       await page.getByRole('option', { name: '7 days', exact: true }).click();
       await dialog.getByRole('button', { name: 'Create token' }).click();
-      const token = ((await dialog.getByLabel('Application token').textContent()) ?? '').trim();
+      const token = ((await dialog.getByTestId('secret-value').textContent()) ?? '').trim();
       expect(token.split('.').length === 3, 'the token is shown');
       await shot(page, 'settings-token-created');
       await dialog.getByRole('button', { name: 'Done' }).click();
