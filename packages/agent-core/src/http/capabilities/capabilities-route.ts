@@ -74,7 +74,9 @@ export function mountInternalRoutes(router: Router, context: HttpContext): void 
         canUseMultipleFieldsProjectionOnRelation: true,
         canUseAuditTrail: false,
       },
-      collections: dataSource.collections.filter((c) => wanted.has(c.name)).map(describeCollectionCapabilities),
+      collections: dataSource.collections
+        .filter((c) => wanted.has(c.name))
+        .map(describeCollectionCapabilities),
     });
   });
 
