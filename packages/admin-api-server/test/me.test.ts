@@ -3,7 +3,7 @@ import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, signSessionToken, type AdminApiServer } from '../src';
 import { storeSchema } from '../src/store/environment-schema';
 import { apiClient, type ApiClient } from './helpers/api-client';
-import { CookieJar } from './helpers/browser';
+import { CookieJar } from '@canopy/test-browser';
 import { managementApi } from './helpers/management-api';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
 

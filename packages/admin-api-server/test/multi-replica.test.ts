@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@canopy/test-databases';
 import { Redis } from 'ioredis';
 import { bootstrapProject, issueApplicationToken, setUserPassword, signSessionToken } from '../src';
-import { CookieJar } from './helpers/browser';
+import { CookieJar } from '@canopy/test-browser';
 import { buildCliBundle, startServeProcess } from './helpers/cli-bundle';
 import { reportedActivityLog } from './helpers/agent-fixtures';
 import { serverSentEvents } from './helpers/event-stream';

@@ -43,12 +43,7 @@ export {
 
 // Toolkit: callers, records, errors
 export { callerIdentity } from './toolkit/caller';
-export type {
-  Caller,
-  CallerIdentity,
-  CallerTransaction,
-  PermissionLevel,
-} from './toolkit/caller';
+export type { Caller, CallerIdentity, CallerTransaction, PermissionLevel } from './toolkit/caller';
 export type { AuditTrailOptions } from './audit-trail/audit-trail-options';
 export {
   getPrimaryKey,
