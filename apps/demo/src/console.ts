@@ -18,10 +18,18 @@ export const SUPPORT_RIGHTS = {
  * environment's API endpoint (the agent's URL, which the console reads from `/v1/me`), the role
  * Support, the team Europe (with `europeScopes`, its row-level scopes, if given) and the member
  * support@shop.example with `supportPassword`. Shared by `pnpm demo` and the browser suite.
+ * `actionRights: false` leaves out the rights on the demo's actions, for an agent that does not
+ * declare them (the reference agent of the browser suite): the platform refuses rights on actions
+ * the environment's schema does not have.
  */
 export async function setUpConsoleAccess(
   platform: DemoPlatform,
-  input: { agentUrl: string; supportPassword: string; europeScopes?: Record<string, unknown> },
+  input: {
+    agentUrl: string;
+    supportPassword: string;
+    europeScopes?: Record<string, unknown>;
+    actionRights?: boolean;
+  },
 ): Promise<{ supportId: number }> {
   await platform.manage(
     'PATCH',
@@ -30,7 +38,8 @@ export async function setUpConsoleAccess(
   );
   await platform.manage('POST', `/v1/project/${platform.project}/roles`, {
     name: 'Support',
-    rights: SUPPORT_RIGHTS,
+    rights:
+      input.actionRights === false ? { collections: SUPPORT_RIGHTS.collections } : SUPPORT_RIGHTS,
   });
   await platform.manage('POST', `/v1/project/${platform.project}/teams`, {
     name: 'Europe',

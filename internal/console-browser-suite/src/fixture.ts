@@ -119,6 +119,8 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
     const { supportId } = await setUpConsoleAccess(platform, {
       agentUrl: agent.url,
       supportPassword,
+      // The reference agent of this suite declares none of the demo's actions.
+      actionRights: kind === 'canopy',
     });
 
     return {

@@ -108,7 +108,7 @@ export async function settingsTests(
 
   await suite.test('settings: a team scope is edited with the filter builder', async () => {
     await openSettings(page, 'Teams');
-    await page.getByRole('link', { name: /^Europe/ }).click();
+    await page.getByRole('button', { name: /^Europe/ }).click();
     await page.getByRole('heading', { name: 'Europe', level: 3 }).waitFor();
     await page.getByRole('textbox', { name: 'Scope another collection' }).click();
     await page.getByRole('option', { name: 'Orders', exact: true }).click();
@@ -140,7 +140,7 @@ export async function settingsTests(
 
   await suite.test('settings: an approval requirement with a condition on a role', async () => {
     await openSettings(page, 'Roles');
-    await page.getByRole('link', { name: /^Support/ }).click();
+    await page.getByRole('button', { name: /^Support/ }).click();
     await page.getByRole('heading', { name: 'Support', level: 3 }).waitFor();
     await page.getByRole('switch', { name: 'Requires approval: Refund order on orders' }).check();
     await page
@@ -281,7 +281,7 @@ export async function settingsTests(
         const actionsButton = member.getByTestId('actions-menu');
         await actionsButton.waitFor();
         await openSettings(page, 'Roles');
-        await page.getByRole('link', { name: /^Support/ }).click();
+        await page.getByRole('button', { name: /^Support/ }).click();
         await page.getByRole('heading', { name: 'Support', level: 3 }).waitFor();
         const triggers = [
           page.getByRole('switch', { name: 'Trigger: Import customers on customers' }),

@@ -334,6 +334,8 @@ export function RolesTab({ details }: { details: ProjectDetails }) {
       <Stack w={220} gap={4} style={{ flexShrink: 0 }}>
         {details.roles.map((r) => (
           <NavLink
+            component="button"
+            type="button"
             key={r.id}
             label={r.name}
             active={r.name === role?.name}

@@ -192,6 +192,8 @@ export function TeamsTab({ details }: { details: ProjectDetails }) {
       <Stack w={220} gap={4} style={{ flexShrink: 0 }}>
         {details.teams.map((t) => (
           <NavLink
+            component="button"
+            type="button"
             key={t.id}
             label={t.name}
             active={t.name === team?.name}
