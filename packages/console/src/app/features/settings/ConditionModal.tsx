@@ -24,7 +24,15 @@ export function ConditionModal({
   const [draft, setDraft] = useState<ConditionBranch>(() => asGroup(value));
   const target = schema.collections.find((c) => c.name === collection);
   return (
-    <Modal opened onClose={onClose} title={title} size="xl">
+    // The filter builder's pickers open in place (not in a portal): let them reach past the
+    // dialog's edge instead of being clipped by its scroll area.
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      size="xl"
+      styles={{ content: { overflow: 'visible' }, body: { overflow: 'visible' } }}
+    >
       <Stack>
         <Text size="sm" c="dimmed">
           {description}
