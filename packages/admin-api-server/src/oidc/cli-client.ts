@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ClientMetadata } from 'oidc-provider';
-import { postgresAdapter } from './postgres-adapter';
+import { findClientAccessToken } from './client-access-token';
 
 /** The OAuth client id of canopy-cloud (`@canopy/cloud-cli`). */
 export const CLI_CLIENT_ID = 'canopy-cloud';
@@ -41,23 +41,5 @@ export async function findCliAccessToken(
   knex: Knex,
   token: string,
 ): Promise<CliAccessToken | undefined> {
-  if (token.length === 0 || token.length > 200) return undefined;
-  const Adapter = postgresAdapter(knex);
-  const payload = await new Adapter('AccessToken').find(token);
-  if (
-    !payload ||
-    payload.clientId !== CLI_CLIENT_ID ||
-    typeof payload.exp !== 'number' ||
-    payload.exp <= Date.now() / 1000 ||
-    typeof payload.grantId !== 'string' ||
-    typeof payload.accountId !== 'string'
-  ) {
-    return undefined;
-  }
-  const grant = await new Adapter('Grant').find(payload.grantId);
-  if (!grant || (typeof grant.exp === 'number' && grant.exp <= Date.now() / 1000)) {
-    return undefined;
-  }
-  const userId = Number(payload.accountId);
-  return Number.isSafeInteger(userId) ? { userId } : undefined;
+  return findClientAccessToken(knex, CLI_CLIENT_ID, token);
 }
