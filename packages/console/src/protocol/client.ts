@@ -134,25 +134,14 @@ export class AgentClient {
     return response;
   }
 
+  /** Sends a call; an answer that is not 2xx is thrown as the agent's error. */
   private async send(
     method: string,
     path: string,
     query: string,
     body?: unknown,
-    retry = true,
   ): Promise<Response> {
-    const token = this.options.getToken();
-    const response = await this.fetcher(this.url(path, query), {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status === 401 && retry && this.options.onUnauthorized) {
-      if (await this.options.onUnauthorized()) return this.send(method, path, query, body, false);
-    }
+    const response = await this.sendRaw(method, path, query, body);
     if (!response.ok) throw await readError(response);
     return response;
   }
