@@ -40,6 +40,18 @@ const STATUS_COLOR = { pending: 'yellow', approved: 'green', rejected: 'red' } a
 
 type View = 'review' | 'mine' | 'all';
 
+interface Outcome {
+  message: string;
+  html?: string;
+  failed?: boolean;
+}
+
+/** A request this page reviewed: its latest state and, once approved, what the run answered. */
+interface Reviewed {
+  approval: ActionApproval;
+  result?: Outcome;
+}
+
 export function ApprovalsPage() {
   const approvals = useApprovals();
   const { workspace } = useSession();
@@ -52,7 +64,20 @@ export function ApprovalsPage() {
       ),
     refetchInterval: 5000,
   });
-  const items = (list.data ?? []).filter((item) => view !== 'review' || item.canApprove);
+  // What the approver just reviewed stays on the page with its outcome until they leave it: the
+  // queue lists pending requests only, and its next refetch would otherwise take the card (and
+  // the result of the run) away under the pointer.
+  const [reviewed, setReviewed] = useState<ReadonlyMap<string, Reviewed>>(new Map());
+  const onReviewed = (entry: Reviewed) =>
+    setReviewed((current) => new Map(current).set(entry.approval.id, entry));
+  const listed = (list.data ?? []).filter((item) => view !== 'review' || item.canApprove);
+  const kept =
+    view === 'review'
+      ? [...reviewed.values()]
+          .map((entry) => entry.approval)
+          .filter((approval) => !listed.some((item) => item.id === approval.id))
+      : [];
+  const items = [...kept, ...listed];
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -83,13 +108,26 @@ export function ApprovalsPage() {
         </Text>
       )}
       {items.map((approval) => (
-        <ApprovalCard key={approval.id} approval={approval} />
+        <ApprovalCard
+          key={approval.id}
+          approval={approval}
+          result={reviewed.get(approval.id)?.result}
+          onReviewed={onReviewed}
+        />
       ))}
     </Stack>
   );
 }
 
-function ApprovalCard({ approval }: { approval: ActionApproval }) {
+function ApprovalCard({
+  approval,
+  result,
+  onReviewed,
+}: {
+  approval: ActionApproval;
+  result?: Outcome;
+  onReviewed: (entry: Reviewed) => void;
+}) {
   const approvals = useApprovals();
   const { client, workspace } = useSession();
   const schema = useSchema().data;
@@ -97,7 +135,6 @@ function ApprovalCard({ approval }: { approval: ActionApproval }) {
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState<'approve' | 'reject'>();
-  const [result, setResult] = useState<{ message: string; html?: string; failed?: boolean }>();
   const collection = collectionOf(schema, approval.collectionName);
   const action = (collection?.actions as SchemaAction[] | undefined)?.find(
     (item) =>
@@ -111,8 +148,10 @@ function ApprovalCard({ approval }: { approval: ActionApproval }) {
     if (!action) return;
     setBusy('approve');
     try {
-      const { signed } = await approvals.approve(approval.id, comment.trim() || undefined);
-      let outcome: { message: string; html?: string; failed?: boolean };
+      const approved = await approvals.approve(approval.id, comment.trim() || undefined);
+      const { signed } = approved;
+      onReviewed({ approval: approved.approval });
+      let outcome: Outcome;
       try {
         const answer = await client.executeAction(action.endpoint, signedActionBody(signed));
         switch (answer.kind) {
@@ -140,10 +179,10 @@ function ApprovalCard({ approval }: { approval: ActionApproval }) {
       } catch (error) {
         outcome = { message: (error as Error).message, failed: true };
       }
-      await approvals
+      const recorded = await approvals
         .recordOutcome(approval.id, outcome.failed ? 'failed' : 'succeeded', outcome.message)
-        .catch(() => undefined);
-      setResult(outcome);
+        .catch(() => approved.approval);
+      onReviewed({ approval: recorded, result: outcome });
       notifications.show({
         color: outcome.failed ? 'red' : 'green',
         title: outcome.failed ? 'Approved, but the action failed' : 'Approved and run',
@@ -164,7 +203,7 @@ function ApprovalCard({ approval }: { approval: ActionApproval }) {
   const reject = async () => {
     setBusy('reject');
     try {
-      await approvals.reject(approval.id, comment.trim() || undefined);
+      onReviewed({ approval: await approvals.reject(approval.id, comment.trim() || undefined) });
       notifications.show({ color: 'orange', message: `Request #${approval.id} rejected.` });
     } catch (error) {
       notifications.show({
