@@ -1,7 +1,10 @@
 import {
   Aggregation,
+  ConditionTreeLeaf,
   Filter,
   isCanopyError,
+  markValidated,
+  validateConditionTree,
   Page,
   PaginatedFilter,
   Projection,
@@ -852,6 +855,24 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         expect(await ids('customers', { field: 'id', operator: 'Equal', value: 2 })).toEqual([2]);
       });
     }
+
+    it('trusts a tree validated where the request entered: no second walk', async () => {
+      const valid = new ConditionTreeLeaf('id', 'Equal', 2);
+      validateConditionTree(dataSource.getCollection('customers'), valid);
+      expect(await ids('customers', valid as never)).toEqual([2]);
+      // A wrong value in a tree marked as validated is not looked at again here: whatever the
+      // database answers, it is not this collection's validation error.
+      const trusted = markValidated(new ConditionTreeLeaf('id', 'Equal', 'two'));
+      const outcome = await ids('customers', trusted as never).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(outcome === null || !isCanopyError(outcome, { family: 'validation' })).toBe(true);
+      const raw = await failure(() =>
+        ids('customers', { field: 'id', operator: 'Equal', value: 'two' }),
+      );
+      expect(isCanopyError(raw, { family: 'validation' })).toBe(true);
+    });
 
     it('refuses an integer out of the column range before any SQL runs', async () => {
       const before = statements.length;
