@@ -2,7 +2,7 @@ import type { ConditionTree, ConditionTreeBranch, ConditionTreeLeaf } from '@can
 import type { Knex } from 'knex';
 import { ConditionRecorder } from './condition-recorder';
 import type { QueryContext } from './query-context';
-import { assertStorable } from './validate-value';
+import { assertStorable } from './assert-storable';
 import { ARRAY_OPERATORS } from './where/array-operators';
 import { DATE_OPERATORS } from './where/date-operators';
 import { EQUALITY_OPERATORS } from './where/equality-operators';

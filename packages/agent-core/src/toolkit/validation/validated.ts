@@ -1,10 +1,12 @@
 /**
- * Which immutable query objects (condition trees, sorts) have been validated, so that the layers
- * under the point where a request enters trust them instead of walking them again: the toolkit
- * validates a tree once where a request enters (request parsing, or the top of the customizer's
- * stack for code calling a collection), and lower layers and data sources skip what is marked.
- * A tree derived only from validated trees (`intersect`, `union`, a layer translating names) is
- * validated too; anything else is validated by the next layer that needs it.
+ * Which query objects (condition trees, sorts, records to write) have been validated, so that
+ * the layers under the point where a request enters trust them instead of walking them again:
+ * the toolkit validates a tree once where a request enters (request parsing, or the top of the
+ * customizer's stack for code calling a collection), and lower layers and data sources skip what
+ * is marked. A tree derived only from validated trees (`intersect`, `union`, a layer translating
+ * names) is validated too; anything else is validated by the next layer that needs it. Marks go
+ * by identity: a marked object (trees are immutable; sorts and records are arrays and objects)
+ * must not be changed afterwards.
  *
  * Marks belong to an epoch: a customization that changes a schema starts a new one
  * ({@link forgetValidated}), so that a tree validated against the old schema is checked again.

@@ -24,6 +24,7 @@ import {
   validateSortOnce,
 } from '../../../toolkit/validation/query-validators';
 import { validateRecord } from '../../../toolkit/validation/record-validator';
+import { isValidated } from '../../../toolkit/validation/validated';
 import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
 
 /** Distinct projections remembered as valid per collection. */
@@ -112,7 +113,7 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
 
   override async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {
     for (const record of data) {
-      validateRecord(this, record);
+      if (!isValidated(record)) validateRecord(this, record);
       this.checkRules(caller, record, true);
     }
     return super.create(caller, data);
@@ -120,7 +121,7 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {
     validateConditionTreeOnce(this, filter.conditionTree);
-    validateRecord(this, patch);
+    if (!isValidated(patch)) validateRecord(this, patch);
     this.checkRules(caller, patch, false);
     return super.update(caller, filter, patch);
   }
