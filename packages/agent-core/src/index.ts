@@ -187,15 +187,18 @@ export {
 export { validateValue } from './toolkit/validation/value-validator';
 export {
   validateConditionTree,
+  validateConditionTreeOnce,
   validateLeafValue,
   allowedOperatorsForType,
 } from './toolkit/validation/condition-tree-validator';
 export {
   validateProjection,
   validateSort,
+  validateSortOnce,
   validateAggregation,
 } from './toolkit/validation/query-validators';
 export { validateRecord } from './toolkit/validation/record-validator';
+export { isValidated, markValidated } from './toolkit/validation/validated';
 
 // Toolkit: in-memory data source
 export {

@@ -1,7 +1,10 @@
 import {
   Aggregation,
+  ConditionTreeLeaf,
   Filter,
   isCanopyError,
+  markValidated,
+  validateConditionTree,
   Page,
   PaginatedFilter,
   Projection,
@@ -831,11 +834,13 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         const errors: unknown[] = [];
         const onError = (error: unknown) => errors.push(error);
         dataSource.knex.on('query-error', onError);
-        // Valid for the schema (a number), refused by PostgreSQL (out of the integer range).
+        // Valid for the schema (a number of characters), refused by PostgreSQL (the length is
+        // compared as an integer, and the value is out of its range). An id out of the column's
+        // range is refused by the schema's validation, before any SQL (test below).
         const outOfRange = () =>
           failure(() =>
             list('customers', ['id'], {
-              conditionTree: { field: 'id', operator: 'Equal', value: 99_999_999_999 },
+              conditionTree: { field: 'name', operator: 'LongerThan', value: 99_999_999_999 },
             }),
           );
         const compiled = (await outOfRange()) as Error & { code?: string };
@@ -850,6 +855,34 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         expect(await ids('customers', { field: 'id', operator: 'Equal', value: 2 })).toEqual([2]);
       });
     }
+
+    it('trusts a tree validated where the request entered: no second walk', async () => {
+      const valid = new ConditionTreeLeaf('id', 'Equal', 2);
+      validateConditionTree(dataSource.getCollection('customers'), valid);
+      expect(await ids('customers', valid as never)).toEqual([2]);
+      // A wrong value in a tree marked as validated is not looked at again here: whatever the
+      // database answers, it is not this collection's validation error.
+      const trusted = markValidated(new ConditionTreeLeaf('id', 'Equal', 'two'));
+      const outcome = await ids('customers', trusted as never).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(outcome === null || !isCanopyError(outcome, { family: 'validation' })).toBe(true);
+      const raw = await failure(() =>
+        ids('customers', { field: 'id', operator: 'Equal', value: 'two' }),
+      );
+      expect(isCanopyError(raw, { family: 'validation' })).toBe(true);
+    });
+
+    it('refuses an integer out of the column range before any SQL runs', async () => {
+      const before = statements.length;
+      const outOfRange = await failure(() =>
+        ids('customers', { field: 'id', operator: 'Equal', value: 1e20 }),
+      );
+      expect(isCanopyError(outOfRange, { family: 'validation' })).toBe(true);
+      expect(outOfRange.message).toContain('out of range for "customers.id"');
+      expect(statements.length).toBe(before);
+    });
 
     it('keeps at most statementCacheSize statements', async () => {
       // Embedded PostgreSQL accepts one connection: the data source closes before the next.

@@ -5,6 +5,7 @@ import type { Collection } from '../toolkit/interfaces/collection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
 import type { ManyToOneSchema, OneToOneSchema } from '../toolkit/schema/field-schema';
 import { validateRecord } from '../toolkit/validation/record-validator';
+import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
 import { idRecord, linkOneToOne, readTargetValue } from './read-one';
@@ -53,7 +54,11 @@ export async function createRecord(
       await permissions.assertCollectionRight(who.claims, field.foreignCollection, 'edit');
     }
   }
-  if (Object.keys(record).length > 0) validateRecord(collection, record);
+  // Validated here, where the request enters: the customizer's validation layer trusts it.
+  if (Object.keys(record).length > 0) {
+    validateRecord(collection, record);
+    markValidated(record);
+  }
   const [created] = await collection.create(who.caller, [record]);
   if (!created)
     throw new ValidationError(`The data source created no record in '${collection.name}'`);

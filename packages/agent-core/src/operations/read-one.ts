@@ -9,13 +9,15 @@ import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import { Projection } from '../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
 import type { OneToOneSchema } from '../toolkit/schema/field-schema';
+import { markValidated } from '../toolkit/validation/validated';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
 
 /**
  * Reads one record by id within the caller's scope, or `null`. The filter is the one `buildFilter`
  * makes without request parameters (no filters, search, segment or live query): the caller's
- * scope, then the id condition — built here directly, without the intermediate `Filter`.
+ * scope, then the id condition — built here directly, without the intermediate `Filter`. `id`
+ * is a validated id (`unpackRecordId`, or the key values of a validated record).
  */
 export async function readOne(
   context: OperationContext,
@@ -51,7 +53,8 @@ function matchId(collection: Collection, id: CompositeId): ConditionTree {
       field.filterOperators.has('Equal') &&
       field.filterOperators.has('In')
     ) {
-      return new ConditionTreeLeaf(key, 'Equal', id[0]);
+      // The id was unpacked and checked against the key's type where the request entered.
+      return markValidated(new ConditionTreeLeaf(key, 'Equal', id[0]));
     }
   }
   return ConditionTreeFactory.matchIds(collection.schema, [id]);

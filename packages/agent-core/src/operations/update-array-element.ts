@@ -5,6 +5,7 @@ import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-
 import { Projection } from '../toolkit/query/projection';
 import type { CompositeId } from '../toolkit/record/record-utils';
 import { validateRecord } from '../toolkit/validation/record-validator';
+import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
@@ -37,7 +38,9 @@ export async function updateArrayElement(
   const filter = await buildFilter(context, who, collection, {}, [
     ConditionTreeFactory.matchIds(collection.schema, [id]),
   ]);
-  validateRecord(collection, { [field]: array });
-  await collection.update(who.caller, filter, { [field]: array });
+  const patch = { [field]: array };
+  validateRecord(collection, patch);
+  markValidated(patch);
+  await collection.update(who.caller, filter, patch);
   reportActivity(context, who, 'update', collection.name, [packedId]);
 }

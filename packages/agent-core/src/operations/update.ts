@@ -5,6 +5,7 @@ import type { Collection } from '../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
 import { validateRecord } from '../toolkit/validation/record-validator';
+import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
@@ -38,6 +39,8 @@ export async function updateRecord(
     );
   }
   validateRecord(collection, values);
+  // Validated here, where the request enters: the customizer's validation layer trusts it.
+  markValidated(values);
   const filter = await buildFilter(context, who, collection, {}, [
     ConditionTreeFactory.matchIds(collection.schema, [id]),
   ]);

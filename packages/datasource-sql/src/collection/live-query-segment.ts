@@ -1,9 +1,10 @@
 import {
   BusinessError,
+  ConditionTreeFactory,
+  ConditionTreeLeaf,
   ValidationError,
   type DataSource,
   type Filter,
-  type PlainConditionTree,
 } from '@canopy/agent-core';
 import type { TableModel } from '../schema/table-model';
 
@@ -40,10 +41,9 @@ export async function applyLiveQuerySegment<F extends Filter>(
     );
   }
   const ids = rows.map((row) => row[primaryKey]);
-  const inSegment: PlainConditionTree = { field: primaryKey, operator: 'In', value: ids };
-  const tree = filter.conditionTree?.toPlainObject();
+  const inSegment = new ConditionTreeLeaf(primaryKey, 'In', ids);
   return filter.override({
-    conditionTree: tree ? { aggregator: 'And', conditions: [tree, inSegment] } : inSegment,
+    conditionTree: ConditionTreeFactory.intersect(filter.conditionTree, inSegment),
     liveQuerySegment: null,
   }) as F;
 }

@@ -2,9 +2,12 @@ import {
   BaseCollection,
   UnprocessableError,
   ValidationError,
+  validateConditionTreeOnce,
+  validateSortOnce,
   type AggregateResult,
   type Aggregation,
   type Caller,
+  type ConditionTree,
   type DataSource,
   type Filter,
   type PaginatedFilter,
@@ -16,6 +19,7 @@ import { DateTime } from 'luxon';
 import { toWriteError } from '../errors/database-errors';
 import { aggregateRecords } from '../query/aggregate-query';
 import { isValidZone } from '../query/date-bounds';
+import { filterCondition } from '../query/filter-condition';
 import { listRecords } from '../query/list-query';
 import { restrictToFilter } from '../query/matching-rows';
 import { tableName, type SqlEnvironment } from '../query/query-context';
@@ -60,20 +64,33 @@ export class SqlCollection extends BaseCollection {
     return { ...this.environment, knex: transaction.handle as Knex, statements: undefined };
   }
 
+  /**
+   * The filter's condition, search and live-query segment included, checked against the schema
+   * before any SQL runs. A tree validated where the request entered (the agent's request parsing
+   * or the customizer's validation layer) is trusted as it is; raw trees given to this collection
+   * directly are validated here, by the same toolkit validator.
+   */
+  private async condition(
+    filter: Filter | null,
+    options: TranslationOptions,
+  ): Promise<ConditionTree | null> {
+    const resolved = filter?.liveQuerySegment
+      ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
+      : filter;
+    const tree = filterCondition(resolved, this.model, this.environment.models, options.timezone);
+    validateConditionTreeOnce(this, tree);
+    return tree;
+  }
+
   override async list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    return listRecords(
-      this.env(caller),
-      this.model,
-      filter.liveQuerySegment
-        ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
-        : filter,
-      projection,
-      this.translation(caller),
-    );
+    const options = this.translation(caller);
+    const tree = await this.condition(filter, options);
+    validateSortOnce(this, filter.sort);
+    return listRecords(this.env(caller), this.model, tree, filter, projection, options);
   }
 
   override async aggregate(
@@ -82,16 +99,9 @@ export class SqlCollection extends BaseCollection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    return aggregateRecords(
-      this.env(caller),
-      this.model,
-      filter?.liveQuerySegment
-        ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
-        : filter,
-      aggregation,
-      limit,
-      this.translation(caller),
-    );
+    const options = this.translation(caller);
+    const tree = await this.condition(filter, options);
+    return aggregateRecords(this.env(caller), this.model, tree, aggregation, limit, options);
   }
 
   override async create(caller: Caller, records: RecordData[]): Promise<RecordData[]> {
@@ -141,8 +151,9 @@ export class SqlCollection extends BaseCollection {
     if (Object.keys(values).length === 0) return;
     const environment = this.env(caller);
     const statement = environment.knex(tableName(environment, this.model.name));
-    const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
-    restrictToFilter(environment, this.model, statement, resolved, this.translation(caller));
+    const options = this.translation(caller);
+    const tree = await this.condition(filter, options);
+    restrictToFilter(environment, this.model, statement, tree, options);
     try {
       await statement.update(values);
     } catch (error) {
@@ -154,8 +165,9 @@ export class SqlCollection extends BaseCollection {
     this.assertWritable();
     const environment = this.env(caller);
     const statement = environment.knex(tableName(environment, this.model.name));
-    const resolved = await applyLiveQuerySegment(filter, this.model, this.dataSource);
-    restrictToFilter(environment, this.model, statement, resolved, this.translation(caller));
+    const options = this.translation(caller);
+    const tree = await this.condition(filter, options);
+    restrictToFilter(environment, this.model, statement, tree, options);
     try {
       await statement.delete();
     } catch (error) {

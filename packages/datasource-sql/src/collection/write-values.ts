@@ -2,16 +2,18 @@ import {
   MissingFieldError,
   UnexpectedFieldTypeError,
   ValidationError,
+  validateValue,
   type RecordData,
 } from '@canopy/agent-core';
 import type { SqlDialect } from '../connection/sql-connection-params';
-import { assertStorable, assertValueType } from '../query/validate-value';
+import { assertStorable } from '../query/assert-storable';
 import type { TableModel } from '../schema/table-model';
 import { toDatabase } from '../values/to-database';
 
 /**
- * Validates a record to write (known, writable columns with values of their type) and converts
- * it to the values the driver binds.
+ * Validates a record to write (known, writable columns; values checked by agent-core's
+ * `validateValue`, the agent's own value rules; no NUL characters on PostgreSQL) and converts it
+ * to the values the driver binds.
  */
 export function toWriteValues(
   model: TableModel,
@@ -33,7 +35,7 @@ export function toWriteValues(
     if (field.isReadOnly) {
       throw new ValidationError(`The field '${model.name}.${name}' is read-only.`);
     }
-    assertValueType(`${model.name}.${name}`, field, value);
+    validateValue(`${model.name}.${name}`, field, value);
     assertStorable(`${model.name}.${name}`, value, dialect);
     values[name] = toDatabase(column.type, value, dialect);
   }

@@ -3,22 +3,19 @@ import {
   ValidationError,
   type AggregateResult,
   type Aggregation,
-  type Filter,
-  type PlainConditionTree,
+  type ConditionTree,
 } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import type { TableModel } from '../schema/table-model';
-import { ConditionRecorder } from './condition-recorder';
+import type { ConditionRecorder } from './condition-recorder';
 import { fromDatabase } from '../values/from-database';
 import { toSafeNumber } from '../values/safe-number';
 import { dateBucket } from './date-bucket';
-import { filterCondition } from './filter-condition';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';
 import { shapeKey } from './statement-cache';
 import { runCachedSelect } from './statement-runner';
-import { applyCondition, type TranslationOptions } from './translate-condition';
-import { validateCondition } from './validate-condition';
+import { recordCondition, type TranslationOptions } from './translate-condition';
 
 const OPERATIONS = ['Count', 'Sum', 'Avg', 'Max', 'Min'] as const;
 
@@ -43,7 +40,7 @@ function isNumeric(column: IntrospectedColumn): boolean {
  */
 function buildAggregateQuery(
   context: QueryContext,
-  tree: PlainConditionTree | null,
+  condition: ConditionRecorder,
   aggregation: Aggregation,
   limit: number | undefined,
   options: TranslationOptions,
@@ -99,7 +96,7 @@ function buildAggregateQuery(
     }
     return { group, alias, column: resolved.column };
   });
-  applyCondition(query, context, tree, options);
+  condition.replay(query);
   // Without groups there is exactly one row: nothing to group, order or limit.
   if (groups.length > 0) {
     query.groupByRaw(groups.map((_, index) => String(index + 2)).join(', '));
@@ -168,32 +165,30 @@ function aggregateShape(
 }
 
 /**
- * Runs an aggregation in one query. Like lists, the SQL of each shape is compiled once and
+ * Runs an aggregation in one query; `tree` is the filter's validated condition (search
+ * included), walked once as for lists. Like lists, the SQL of each shape is compiled once and
  * cached with its result reader; later aggregations of the same shape only bind their values.
  */
 export async function aggregateRecords(
   environment: SqlEnvironment,
   model: TableModel,
-  filter: Filter | null,
+  tree: ConditionTree | null,
   aggregation: Aggregation,
   limit: number | undefined,
   options: TranslationOptions,
 ): Promise<AggregateResult[]> {
   const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models, options.timezone);
-  validateCondition(context, tree);
-  const recorder = new ConditionRecorder();
+  const condition = recordCondition(context, tree, options);
   const shape = environment.statements
     ? aggregateShape(model, aggregation, limit, options)
     : undefined;
-  if (shape) applyCondition(recorder.builder, context, tree, options);
-  const key = shape && recorder.cacheable ? shapeKey(shape.concat(recorder.shape)) : undefined;
-  const values = recorder.values;
+  const key = shape && condition.cacheable ? shapeKey(shape.concat(condition.shape)) : undefined;
+  const values = condition.values;
   if (key !== undefined && aggregation.groups.length > 0 && limit !== undefined && limit !== null) {
     values.push(limit);
   }
   const { rows, reader } = await runCachedSelect<ResultReader>(environment, key, values, () =>
-    buildAggregateQuery(context, tree, aggregation, limit, options),
+    buildAggregateQuery(context, condition, aggregation, limit, options),
   );
   return reader(rows);
 }

@@ -25,24 +25,57 @@ function inlined(value: unknown): boolean {
   return 'isRawInstance' in value || typeof (value as { toSQL?: unknown }).toSQL === 'function';
 }
 
+/** One recorded builder call: its method and arguments, or the calls of a nested group. */
+type Call =
+  | { method: string; args: readonly unknown[]; group?: undefined }
+  | { method: string; args?: undefined; group: ConditionRecorder };
+
 /**
- * Stands in for a knex query builder while the condition translators run: instead of building
- * SQL, it records the *shape* of the WHERE clause (every method called, every raw fragment and
- * every identifier, in order), which decides the SQL text, and apart from it the bound values in
- * the order knex binds them. Two conditions with the same shape compile to the same SQL, so a
- * statement compiled once can be run again with the new values only.
+ * Stands in for a knex query builder while the condition translators run, in one walk of the
+ * tree: it records every call (groups as nested recorders) to replay into a real builder when the
+ * statement must be built, and apart from them the *shape* of the WHERE clause (every method,
+ * every raw fragment and every identifier, in order), which decides the SQL text, and the bound
+ * values in the order knex binds them. Two conditions with the same shape compile to the same SQL,
+ * so a statement compiled once can be run again with the new values only.
  */
 export class ConditionRecorder {
-  /** The shape: method names, raw SQL fragments and identifiers. */
-  readonly shape: string[] = [];
-  /** The values bound by the recorded calls, in SQL order. */
-  readonly values: unknown[] = [];
-  /** False when a call was not understood: the statement must be built by knex. */
-  cacheable = true;
+  /** The calls made on this builder, in order. */
+  private readonly calls: Call[] = [];
+
+  constructor(
+    /** The shape: method names, raw SQL fragments and identifiers (shared with nested groups). */
+    readonly shape: string[] = [],
+    /** The values bound by the recorded calls, in SQL order (shared with nested groups). */
+    readonly values: unknown[] = [],
+    private readonly root?: ConditionRecorder,
+  ) {}
+
+  private notCacheable = false;
+
+  /** False when a call was not understood: the statement is built, never taken from the cache. */
+  get cacheable(): boolean {
+    return !(this.root ?? this).notCacheable;
+  }
 
   /** The recorder typed as the builder the translators expect. */
   get builder(): Knex.QueryBuilder {
     return this as unknown as Knex.QueryBuilder;
+  }
+
+  /** Makes the recorded calls on a real knex builder (the same calls the translators made). */
+  replay(builder: Knex.QueryBuilder): Knex.QueryBuilder {
+    for (const call of this.calls) {
+      const method = (builder as unknown as Record<string, (...args: unknown[]) => unknown>)[
+        call.method
+      ] as (...args: unknown[]) => unknown;
+      if (call.group) {
+        const group = call.group;
+        method.call(builder, (inner: Knex.QueryBuilder) => void group.replay(inner));
+      } else {
+        method.apply(builder, call.args as unknown[]);
+      }
+    }
+    return builder;
   }
 
   where(nested: unknown): this {
@@ -77,28 +110,38 @@ export class ConditionRecorder {
     return this.column('orWhereNotNull', column);
   }
 
+  private uncacheable(): void {
+    (this.root ?? this).notCacheable = true;
+  }
+
   private group(method: string, nested: unknown): this {
     if (typeof nested !== 'function') {
-      this.cacheable = false;
+      // Not a callback: replayed as given, for knex to interpret or refuse.
+      this.uncacheable();
+      this.calls.push({ method, args: [nested] });
       return this;
     }
+    const group = new ConditionRecorder(this.shape, this.values, this.root ?? this);
+    this.calls.push({ method, group });
     this.shape.push(method, '(');
-    (nested as Nested).call(this.builder, this.builder);
+    (nested as Nested).call(group.builder, group.builder);
     this.shape.push(')');
     return this;
   }
 
   private column(method: string, column: unknown): this {
-    if (typeof column !== 'string') this.cacheable = false;
+    this.calls.push({ method, args: [column] });
+    if (typeof column !== 'string') this.uncacheable();
     else this.shape.push(method, column);
     return this;
   }
 
   private raw(method: string, sql: unknown, bindings: readonly unknown[] | undefined): this {
+    this.calls.push({ method, args: bindings === undefined ? [sql] : [sql, bindings] });
     const flags = typeof sql === 'string' ? identifierFlags(sql) : null;
     const given = bindings ?? [];
     if (typeof sql !== 'string' || !flags || flags.length !== given.length) {
-      this.cacheable = false;
+      this.uncacheable();
       return this;
     }
     this.shape.push(method, sql);
@@ -106,11 +149,11 @@ export class ConditionRecorder {
       const value = given[index];
       if (identifier) {
         if (typeof value === 'string') this.shape.push(value);
-        else this.cacheable = false;
+        else this.uncacheable();
       } else if (value === undefined || inlined(value)) {
         // knex refuses undefined bindings with its own error (let it say so), and writes raw
         // fragments and sub-queries into the SQL text instead of binding them.
-        this.cacheable = false;
+        this.uncacheable();
       } else {
         this.values.push(value);
       }

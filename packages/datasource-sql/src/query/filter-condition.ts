@@ -1,8 +1,9 @@
 import {
   buildSearchTree,
+  ConditionTreeFactory,
   type ColumnSchema,
+  type ConditionTree,
   type Filter,
-  type PlainConditionTree,
   type SearchField,
 } from '@canopy/agent-core';
 import type { TableModel } from '../schema/table-model';
@@ -25,7 +26,7 @@ function searchTree(
   search: string,
   extended: boolean,
   timezone: string,
-): PlainConditionTree | null {
+): ConditionTree | null {
   const own = columns(model, '');
   const all = [...own];
   for (const [name, field] of Object.entries(model.fields)) {
@@ -33,22 +34,22 @@ function searchTree(
     const target = models.get(field.foreignCollection);
     if (target) all.push(...columns(target, `${name}:`));
   }
-  return (
-    buildSearchTree(search.trim(), extended ? all : own, all, timezone)?.toPlainObject() ?? null
-  );
+  return buildSearchTree(search.trim(), extended ? all : own, all, timezone);
 }
 
-/** The filter's condition tree and search, as one plain tree (`null` matches everything). */
+/**
+ * The filter's condition tree and search, as one tree (`null` matches everything): the filter's
+ * own tree when there is no search, so that a validated tree stays recognizable as such.
+ */
 export function filterCondition(
   filter: Filter | null | undefined,
   model: TableModel,
   models: Map<string, TableModel>,
   timezone: string,
-): PlainConditionTree | null {
-  const tree = filter?.conditionTree?.toPlainObject() ?? null;
-  const search = filter?.search?.trim()
-    ? searchTree(model, models, filter.search, filter.searchExtended, timezone)
-    : null;
-  if (tree && search) return { aggregator: 'And', conditions: [tree, search] };
+): ConditionTree | null {
+  const tree = filter?.conditionTree ?? null;
+  if (!filter?.search?.trim()) return tree;
+  const search = searchTree(model, models, filter.search, filter.searchExtended, timezone);
+  if (tree && search) return ConditionTreeFactory.intersect(tree, search);
   return tree ?? search;
 }

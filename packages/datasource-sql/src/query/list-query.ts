@@ -1,21 +1,19 @@
 import {
   ValidationError,
+  type ConditionTree,
   type Page,
   type PaginatedFilter,
-  type PlainConditionTree,
   type Projection,
   type RecordData,
 } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import { createRowReader, type Selected } from '../collection/record-reader';
 import type { TableModel } from '../schema/table-model';
-import { ConditionRecorder } from './condition-recorder';
-import { filterCondition } from './filter-condition';
+import type { ConditionRecorder } from './condition-recorder';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';
 import { runCachedSelect } from './statement-runner';
 import { shapeKey } from './statement-cache';
-import { applyCondition, type TranslationOptions } from './translate-condition';
-import { validateCondition } from './validate-condition';
+import { recordCondition, type TranslationOptions } from './translate-condition';
 
 type RowReader = (rows: Record<string, unknown>[]) => RecordData[];
 
@@ -49,15 +47,14 @@ function pageBindings(
 
 /**
  * Builds the one SELECT of a list with knex: projected columns (relation paths LEFT JOINed in
- * the same query), WHERE from the condition tree, ORDER BY (relation paths too), LIMIT/OFFSET.
- * `tree` is the filter's validated condition (paths already resolved in `context`).
+ * the same query), WHERE replayed from the recorded condition (its paths already resolved in
+ * `context`), ORDER BY (relation paths too), LIMIT/OFFSET.
  */
 function buildListQuery(
   context: QueryContext,
-  tree: PlainConditionTree | null,
+  condition: ConditionRecorder,
   filter: PaginatedFilter,
   projection: Projection,
-  options: TranslationOptions,
 ): { query: Knex.QueryBuilder; reader: RowReader } {
   const { environment, root: model } = context;
   const selected: Selected[] = [];
@@ -82,19 +79,10 @@ function buildListQuery(
 
   const query = environment.knex.from(tableName(environment, model.name));
   query.select(Object.keys(columns).length > 0 ? columns : environment.knex.raw('1 AS c'));
-  applyCondition(query, context, tree, options);
+  condition.replay(query);
+  // The sort was validated (sortable columns, boolean directions) by the collection.
   for (const clause of filter.sort ?? []) {
-    const resolved = context.column(clause.field);
-    const schema = resolved.model.fields[resolved.column.name];
-    if (schema?.type === 'Column' && schema.isSortable === false) {
-      throw new ValidationError(`The field '${clause.field}' of '${model.name}' is not sortable.`);
-    }
-    if (typeof clause.ascending !== 'boolean') {
-      throw new ValidationError(
-        `Invalid sort.ascending value for '${clause.field}': use true or false.`,
-      );
-    }
-    query.orderBy(resolved.ref, clause.ascending ? 'asc' : 'desc');
+    query.orderBy(context.column(clause.field).ref, clause.ascending ? 'asc' : 'desc');
   }
   // The page was validated by pageBindings.
   const page = filter.page;
@@ -136,33 +124,33 @@ function listShape(
 }
 
 /**
- * Lists records in one SELECT. The SQL text of each query shape (collection, projection,
- * condition shape, sort, page clauses) is compiled by knex once and kept in the environment's
- * statement cache with its row reader; later lists of the same shape only bind their values.
+ * Lists records in one SELECT. `tree` is the filter's condition (search included), validated.
+ * It is walked once: the recording gives the statement's shape and values, and is replayed into
+ * knex when the statement must be built. The SQL text of each query shape (collection,
+ * projection, condition shape, sort, page clauses) is compiled by knex once and kept in the
+ * environment's statement cache with its row reader; later lists of the same shape only bind
+ * their values.
  */
 export async function listRecords(
   environment: SqlEnvironment,
   model: TableModel,
+  tree: ConditionTree | null,
   filter: PaginatedFilter,
   projection: Projection,
   options: TranslationOptions,
 ): Promise<RecordData[]> {
   const context = new QueryContext(environment, model);
-  const tree = filterCondition(filter, model, environment.models, options.timezone);
-  validateCondition(context, tree);
   const page = pageBindings(environment, filter.page);
-
-  const recorder = new ConditionRecorder();
+  const condition = recordCondition(context, tree, options);
   const shape = environment.statements
     ? listShape(model, filter, projection, page.shape)
     : undefined;
-  if (shape) applyCondition(recorder.builder, context, tree, options);
-  const key = shape && recorder.cacheable ? shapeKey(shape.concat(recorder.shape)) : undefined;
+  const key = shape && condition.cacheable ? shapeKey(shape.concat(condition.shape)) : undefined;
   const { rows, reader } = await runCachedSelect<RowReader>(
     environment,
     key,
-    recorder.values.concat(page.values),
-    () => buildListQuery(context, tree, filter, projection, options),
+    condition.values.concat(page.values),
+    () => buildListQuery(context, condition, filter, projection),
   );
   return reader(rows);
 }

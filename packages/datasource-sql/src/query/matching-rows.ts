@@ -1,42 +1,36 @@
-import { UnprocessableError, type Filter } from '@canopy/agent-core';
+import { UnprocessableError, type ConditionTree } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import type { TableModel } from '../schema/table-model';
-import { filterCondition } from './filter-condition';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';
-import { applyCondition, type TranslationOptions } from './translate-condition';
-import { validateCondition } from './validate-condition';
+import { recordCondition, type TranslationOptions } from './translate-condition';
 
 /**
- * Restricts an UPDATE or DELETE on the model's table to the rows a filter matches. A filter on
- * the table's own columns goes straight into WHERE; one that reaches through relations becomes
- * `WHERE (pk) IN (SELECT pk … JOIN …)`, still one statement (wrapped in a derived table on
- * MySQL/MariaDB, which refuse a subquery on the table being written).
+ * Restricts an UPDATE or DELETE on the model's table to the rows a validated condition matches.
+ * A condition on the table's own columns goes straight into WHERE; one that reaches through
+ * relations becomes `WHERE (pk) IN (SELECT pk … JOIN …)`, still one statement (wrapped in a
+ * derived table on MySQL/MariaDB, which refuse a subquery on the table being written).
  */
 export function restrictToFilter(
   environment: SqlEnvironment,
   model: TableModel,
   statement: Knex.QueryBuilder,
-  filter: Filter | null,
+  tree: ConditionTree | null,
   options: TranslationOptions,
 ): Knex.QueryBuilder {
-  const tree = filterCondition(filter, model, environment.models, options.timezone);
-  const probe = new QueryContext(environment, model);
-  validateCondition(probe, tree);
-  if (!probe.hasJoins) {
-    return applyCondition(statement, new QueryContext(environment, model), tree, options);
-  }
+  const direct = new QueryContext(environment, model);
+  const condition = recordCondition(direct, tree, options);
+  if (!direct.hasJoins) return condition.replay(statement);
   if (model.primaryKey.length === 0) {
     throw new UnprocessableError(
       `Cannot write '${model.name}' through a filter on relations: the table has no primary key.`,
     );
   }
+  // Through relations the columns are those of the aliased sub-query: recorded again there.
   const inner = new QueryContext(environment, model, '__root');
-  // Resolving every path now records the joins (knex runs WHERE callbacks only when compiling).
-  validateCondition(inner, tree);
   const subquery = environment.knex
     .from({ __root: tableName(environment, model.name) })
     .select(model.primaryKey.map((column) => `__root.${column}`));
-  applyCondition(subquery, inner, tree, options);
+  recordCondition(inner, tree, options).replay(subquery);
   inner.applyJoins(subquery);
   const columns = model.primaryKey.map((column) => `${model.name}.${column}`);
   const mysql = environment.dialect === 'mysql' || environment.dialect === 'mariadb';

@@ -1,3 +1,4 @@
+import knex from 'knex';
 import { ConditionRecorder } from './condition-recorder';
 import { StatementCache, shapeKey } from './statement-cache';
 
@@ -67,6 +68,33 @@ describe('ConditionRecorder', () => {
     expect(shape(equal('x'))).not.toBe(shape(equal(null)));
     expect(shape((r) => r.whereRaw('?? = ?', ['t.a', 1]))).not.toBe(
       shape((r) => r.whereRaw('?? = ?', ['t.b', 1])),
+    );
+  });
+
+  it('replays the recorded calls into a knex builder: the same SQL as building it directly', () => {
+    const sql = knex({ client: 'pg' });
+    const build = (builder: ReturnType<ConditionRecorder['replay']>) =>
+      builder
+        .where((inner) =>
+          inner
+            .whereRaw('?? = ?', ['t.a', 'x'])
+            .orWhere((nested) => nested.whereNull('t.b').whereNotNull('t.c')),
+        )
+        .whereRaw('?? IN (?, ?)', ['t.d', 1, 2])
+        .orWhereRaw('1 = 0')
+        .orWhereNotNull('t.e');
+    const recorder = new ConditionRecorder();
+    build(recorder.builder);
+    const direct = build(sql.from('t').select('id')).toSQL();
+    const replayed = recorder.replay(sql.from('t').select('id')).toSQL();
+    expect(replayed.sql).toBe(direct.sql);
+    expect(replayed.bindings).toEqual(direct.bindings);
+    expect(replayed.bindings.slice(-recorder.values.length)).toEqual(recorder.values);
+    // A call the cache key cannot describe is still replayed as it was made.
+    const object = new ConditionRecorder();
+    object.where({ a: 1 });
+    expect(object.replay(sql.from('t')).toSQL().sql).toBe(
+      sql.from('t').where({ a: 1 }).toSQL().sql,
     );
   });
 

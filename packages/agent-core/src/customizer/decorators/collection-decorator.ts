@@ -9,6 +9,7 @@ import type { PaginatedFilter } from '../../toolkit/query/paginated-filter';
 import type { Projection } from '../../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../toolkit/schema/collection-schema';
+import { forgetValidated } from '../../toolkit/validation/validated';
 import type { DataSourceDecorator } from './data-source-decorator';
 
 /**
@@ -82,6 +83,8 @@ export class CollectionDecorator implements Collection {
   markSchemaAsDirty(): void {
     this.cachedSchema = null;
     schemaVersion += 1;
+    // Trees and sorts validated against the old schemas are validated again.
+    forgetValidated();
   }
 
   /** The schema this layer exposes, from the child's. */

@@ -11,6 +11,7 @@ import {
 } from '../query/operators';
 import type { ColumnSchema } from '../schema/field-schema';
 import { resolveColumnPath } from './field-path';
+import { isValidated, markValidated } from './validated';
 import { validateValue } from './value-validator';
 
 const has = (list: readonly Operator[], operator: Operator) => list.includes(operator);
@@ -101,7 +102,8 @@ export function validateLeafValue(
  * type, and the value has the right type.
  */
 export function validateConditionTree(collection: Collection, tree: ConditionTree | null): void {
-  tree?.forEachLeaf((leaf) => {
+  if (!tree) return;
+  tree.forEachLeaf((leaf) => {
     const { collection: owner, name, schema } = resolveColumnPath(collection, leaf.field);
     const label = `${owner.name}.${name}`;
     if (!schema.filterOperators || schema.filterOperators.size === 0) {
@@ -121,4 +123,19 @@ export function validateConditionTree(collection: Collection, tree: ConditionTre
     }
     validateLeafValue(label, schema, leaf.operator, leaf.value);
   });
+  markValidated(tree);
+}
+
+/**
+ * {@link validateConditionTree} for a tree not validated yet (see `validated.ts`): where a
+ * request enters a collection, and in data sources that must refuse raw trees given directly.
+ *
+ * @example
+ * validateConditionTreeOnce(collection, filter.conditionTree); // walks it once, then trusts it
+ */
+export function validateConditionTreeOnce(
+  collection: Collection,
+  tree: ConditionTree | null,
+): void {
+  if (!isValidated(tree)) validateConditionTree(collection, tree);
 }

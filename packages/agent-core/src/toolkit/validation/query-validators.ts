@@ -3,6 +3,7 @@ import type { Collection } from '../interfaces/collection';
 import type { Aggregation } from '../query/aggregation';
 import type { SortClause } from '../query/sort';
 import { resolveColumnPath } from './field-path';
+import { isValidated, markValidated } from './validated';
 
 /** Every projected path must end on a column, through ManyToOne/OneToOne relations only. */
 export function validateProjection(collection: Collection, projection: readonly string[]): void {
@@ -22,6 +23,16 @@ export function validateSort(collection: Collection, sort: readonly SortClause[]
       throw new ValidationError(`The '${owner.name}.${name}' field is not sortable.`);
     }
   }
+}
+
+/**
+ * {@link validateSort} for a sort not validated yet (see `validated.ts`), which it then marks:
+ * a sort object is checked once per schema epoch however many layers see it.
+ */
+export function validateSortOnce(collection: Collection, sort: readonly SortClause[] | null): void {
+  if (!sort || isValidated(sort)) return;
+  validateSort(collection, sort);
+  markValidated(sort);
 }
 
 /** Aggregation field and groups must be columns; groups must be groupable and supported. */

@@ -8,6 +8,7 @@ import type { RecordData } from '../../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import type { FieldSchema } from '../../../toolkit/schema/field-schema';
 import { validateFieldName } from '../../../toolkit/validation/field-path';
+import { carryValidated } from '../../../toolkit/validation/validated';
 import { CollectionDecorator } from '../collection-decorator';
 import type { DataSourceDecorator } from '../data-source-decorator';
 
@@ -131,13 +132,19 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
 
   private filter<F extends Filter>(filter: F): F {
     if (this.renamesNothing) return filter;
-    const conditionTree =
-      filter.conditionTree?.replaceFields((field) => this.path(field, 'down')) ?? null;
+    // Renaming keeps a validated tree or sort valid: what was checked above holds below.
+    const conditionTree = carryValidated(
+      filter.conditionTree,
+      filter.conditionTree?.replaceFields((field) => this.path(field, 'down')) ?? null,
+    );
     if (filter instanceof PaginatedFilter && filter.sort) {
-      const sort = filter.sort.replaceClauses((clause) => ({
-        ...clause,
-        field: this.path(clause.field, 'down'),
-      }));
+      const sort = carryValidated(
+        filter.sort,
+        filter.sort.replaceClauses((clause) => ({
+          ...clause,
+          field: this.path(clause.field, 'down'),
+        })),
+      );
       return filter.override({ conditionTree, sort }) as unknown as F;
     }
     return filter.override({ conditionTree }) as F;

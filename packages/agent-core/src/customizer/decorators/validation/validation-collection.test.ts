@@ -1,8 +1,11 @@
-import { buildBookshop, makeCaller } from '../../../../test/fixtures';
+import { buildBookshop, makeBookshop, makeCaller } from '../../../../test/fixtures';
+import type { Collection } from '../../../toolkit/interfaces/collection';
 import { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
 import { Filter } from '../../../toolkit/query/filter';
 import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
 import { Projection } from '../../../toolkit/query/projection';
+import { isValidated, markValidated } from '../../../toolkit/validation/validated';
+import { DecoratorStack } from '../../decorator-stack';
 
 const caller = makeCaller();
 
@@ -83,5 +86,39 @@ describe('addFieldValidation, setFieldNullable and input validation', () => {
         ),
       ).rejects.toThrow(message);
     }
+  });
+});
+
+describe('one validation per request', () => {
+  it('validates a tree entering the stack once and hands it down marked; trusts marked trees', async () => {
+    const seen: PaginatedFilter[] = [];
+    const base = makeBookshop();
+    const native = base.getCollection('books') as Collection;
+    const list = native.list.bind(native);
+    native.list = (caller, filter, projection) => {
+      seen.push(filter);
+      return list(caller, filter, projection);
+    };
+    const top = new DecoratorStack(base).dataSource.getCollection('books');
+    const caller = makeCaller();
+
+    const raw = new PaginatedFilter({
+      conditionTree: new ConditionTreeLeaf('title', 'Equal', 'Dune'),
+    });
+    await expect(top.list(caller, raw, new Projection('id'))).resolves.toEqual([{ id: 1 }]);
+    expect(seen[0]?.conditionTree).toBe(raw.conditionTree);
+    expect(isValidated(seen[0]?.conditionTree)).toBe(true);
+
+    // Marked where the request entered: not walked again (a wrong value is not refused here).
+    const trusted = new ConditionTreeLeaf('title', 'Equal', 42);
+    markValidated(trusted);
+    await top.list(caller, new PaginatedFilter({ conditionTree: trusted }), new Projection('id'));
+    expect(seen[1]?.conditionTree).toBe(trusted);
+
+    const wrong = new PaginatedFilter({
+      conditionTree: new ConditionTreeLeaf('title', 'Equal', 42),
+    });
+    await expect(top.list(caller, wrong, new Projection('id'))).rejects.toThrow('wrong type');
+    expect(seen).toHaveLength(2);
   });
 });

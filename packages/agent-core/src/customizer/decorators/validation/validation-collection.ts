@@ -15,15 +15,16 @@ import type { CollectionSchema } from '../../../toolkit/schema/collection-schema
 import type { ColumnSchema, ValidationRule } from '../../../toolkit/schema/field-schema';
 import { getColumn, getField } from '../../../toolkit/schema/schema-utils';
 import {
-  validateConditionTree,
+  validateConditionTreeOnce,
   validateLeafValue,
 } from '../../../toolkit/validation/condition-tree-validator';
 import {
   validateAggregation,
   validateProjection,
-  validateSort,
+  validateSortOnce,
 } from '../../../toolkit/validation/query-validators';
 import { validateRecord } from '../../../toolkit/validation/record-validator';
+import { isValidated } from '../../../toolkit/validation/validated';
 import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
 
 /** Distinct projections remembered as valid per collection. */
@@ -43,15 +44,17 @@ function describeRule(rule: ValidationRule): string {
 }
 
 /**
- * Layer 4 — validation: checks every incoming filter, projection, sort, aggregation and record
- * against the exposed schema (so wrong values never reach a data source), enforces
- * `addFieldValidation` rules, and applies `setFieldNullable`.
+ * Layer 4 — validation: the top of the stack for code calling a collection (customizations,
+ * plugins, the testing client), so where such requests enter: checks every incoming filter,
+ * projection, sort, aggregation and record against the exposed schema (so wrong values never
+ * reach a data source), enforces `addFieldValidation` rules, and applies `setFieldNullable`.
+ * Trees and sorts already validated where the request entered (request parsing marks them, see
+ * `toolkit/validation/validated.ts`) are trusted; the others are validated and marked, so that
+ * the layers and the data source below trust them in turn.
  */
 export class ValidationCollectionDecorator extends CollectionDecorator {
   private readonly rules = new Map<string, ValidationRule[]>();
   private readonly nullable = new Set<string>();
-  /** Trees and sorts already validated, with the schema version they were validated against. */
-  private readonly validObjects = new WeakMap<object, number>();
   /** Projections (their paths joined) already validated, with the schema version. */
   private readonly validProjections = new Map<string, number>();
 
@@ -98,8 +101,8 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): boolean {
-    this.validateOnce(filter.conditionTree, validateConditionTree);
-    this.validateOnce(filter.sort, validateSort);
+    validateConditionTreeOnce(this, filter.conditionTree);
+    validateSortOnce(this, filter.sort);
     const shape = projection.join('\u0000');
     if (this.validProjections.get(shape) !== currentSchemaVersion()) {
       validateProjection(this, projection);
@@ -108,38 +111,23 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     return true;
   }
 
-  /**
-   * Validates an immutable tree or sort once per schema version: the REST layer hands the same
-   * parsed objects down for the same request text.
-   */
-  private validateOnce<T extends object>(
-    value: T | null,
-    validate: (collection: CollectionDecorator, value: T) => void,
-  ): void {
-    if (!value) return;
-    const version = currentSchemaVersion();
-    if (this.validObjects.get(value) === version) return;
-    validate(this, value);
-    this.validObjects.set(value, version);
-  }
-
   override async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {
     for (const record of data) {
-      validateRecord(this, record);
+      if (!isValidated(record)) validateRecord(this, record);
       this.checkRules(caller, record, true);
     }
     return super.create(caller, data);
   }
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {
-    validateConditionTree(this, filter.conditionTree);
-    validateRecord(this, patch);
+    validateConditionTreeOnce(this, filter.conditionTree);
+    if (!isValidated(patch)) validateRecord(this, patch);
     this.checkRules(caller, patch, false);
     return super.update(caller, filter, patch);
   }
 
   override async delete(caller: Caller, filter: Filter): Promise<void> {
-    validateConditionTree(this, filter.conditionTree);
+    validateConditionTreeOnce(this, filter.conditionTree);
     return super.delete(caller, filter);
   }
 
@@ -149,7 +137,7 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    validateConditionTree(this, filter.conditionTree);
+    validateConditionTreeOnce(this, filter.conditionTree);
     validateAggregation(this, aggregation);
     return super.aggregate(caller, filter, aggregation, limit);
   }

@@ -2,6 +2,7 @@ import { ValidationError } from '../../errors/canopy-error';
 import { type CompositeId, type RecordData, getPrimaryKey } from '../../record/record-utils';
 import type { CollectionSchema } from '../../schema/collection-schema';
 import { getPrimaryKeys } from '../../schema/schema-utils';
+import { isValidated, markValidated } from '../../validation/validated';
 import { type ConditionTree, type PlainConditionTree } from './condition-tree';
 import { ConditionTreeBranch } from './condition-tree-branch';
 import { ConditionTreeLeaf } from './condition-tree-leaf';
@@ -56,7 +57,8 @@ export const ConditionTreeFactory = {
 
   /** An `Or` without conditions: matches no record. */
   get MatchNone(): ConditionTree {
-    return new ConditionTreeBranch('Or', []);
+    // No leaf: valid for every collection.
+    return markValidated(new ConditionTreeBranch('Or', []));
   },
 
   /**
@@ -74,9 +76,11 @@ export const ConditionTreeFactory = {
   intersect(...trees: TreeArguments): ConditionTree | null {
     // Runs for every request (filter, scope, ids): a plain loop, no intermediate arrays.
     const conditions: ConditionTree[] = [];
+    let validated = true;
     const add = (input: TreeInput): void => {
       const tree = toConditionTree(input);
       if (tree === null) return;
+      validated &&= isValidated(tree);
       if (tree instanceof ConditionTreeBranch && tree.aggregator === 'And') {
         for (const condition of tree.conditions) conditions.push(condition);
       } else conditions.push(tree);
@@ -87,7 +91,9 @@ export const ConditionTreeFactory = {
     }
     if (conditions.length === 0) return null;
     if (conditions.length === 1) return conditions[0] ?? null;
-    return new ConditionTreeBranch('And', conditions);
+    // The intersection of validated trees is valid where they are.
+    const branch = new ConditionTreeBranch('And', conditions);
+    return validated ? markValidated(branch) : branch;
   },
 
   /**
@@ -101,7 +107,8 @@ export const ConditionTreeFactory = {
       tree instanceof ConditionTreeBranch && tree.aggregator === 'Or' ? tree.conditions : [tree],
     );
     if (conditions.length === 1) return conditions[0] ?? null;
-    return new ConditionTreeBranch('Or', conditions);
+    const branch = new ConditionTreeBranch('Or', conditions);
+    return all.every((tree) => isValidated(tree)) ? markValidated(branch) : branch;
   },
 
   /** A tree matching exactly the given composite ids (no ids → match none). */
