@@ -63,9 +63,8 @@ export async function buildFilter(
     );
   }
   const tree = parseFilters(collection, parameters.filters);
-  let scope =
-    options.withScope === false ? null : context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
+  const scope =
+    options.withScope === false ? null : await context.permissions.getScope(who.claims, collection);
   const liveQuerySegment = await readLiveQuerySegment(context, who, collection, parameters);
   return new Filter({
     conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra),
@@ -91,8 +90,7 @@ export async function buildScopedAndUnscoped(
   const unscoped = await buildFilter(context, who, collection, parameters, extra, {
     withScope: false,
   });
-  let scope = context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
+  const scope = await context.permissions.getScope(who.claims, collection);
   const tree = parseFilters(collection, parameters.filters);
   const scoped = scope
     ? unscoped.override({ conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra) })

@@ -26,9 +26,8 @@ export async function readOne(
   options: { withScope?: boolean } = {},
 ): Promise<RecordData | null> {
   const ids = matchId(collection, id);
-  let scope =
-    options.withScope === false ? null : context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
+  const scope =
+    options.withScope === false ? null : await context.permissions.getScope(who.claims, collection);
   const filter = new PaginatedFilter({
     conditionTree: scope ? ConditionTreeFactory.intersect(scope, ids) : ids,
     page: FIRST,
