@@ -47,6 +47,18 @@ function decodeValue(
   }
 }
 
+/**
+ * Whether decoding `values` needs the form: only strings, numbers and arrays have a wire form
+ * that depends on their field's type (packed ids, data URIs); anything else is kept as sent.
+ */
+export function needsFormToDecode(values: Record<string, unknown>): boolean {
+  for (const [key, value] of Object.entries(values)) {
+    if (key === LOADING_FIELD) continue;
+    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) return true;
+  }
+  return false;
+}
+
 /** Decodes the `values` of an execute body (keys are field ids) against the form's fields. */
 export function decodeValues(
   collection: Collection,
