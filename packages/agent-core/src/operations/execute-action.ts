@@ -1,4 +1,4 @@
-import { decodeValues, needsFormToDecode } from '../http/actions/form-values';
+import { decodeValues, needsFormToDecode } from './actions/form-values';
 import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
 import type { ActionFormElement } from '../toolkit/action/action-form';
 import type { ActionResult } from '../toolkit/action/action-result';

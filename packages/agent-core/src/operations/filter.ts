@@ -1,5 +1,5 @@
-import { HttpForbiddenError } from '../http/errors/http-errors';
-import { parseFilters } from '../http/query/filters';
+import { HttpForbiddenError } from './errors/http-errors';
+import { parseFilters } from './query/filters';
 import { UnprocessableError, ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';

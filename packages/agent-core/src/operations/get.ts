@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from './errors/http-errors';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';

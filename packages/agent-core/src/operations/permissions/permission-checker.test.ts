@@ -5,7 +5,7 @@ import type {
   RenderingPermissionsJson,
 } from '../../platform/permission-source';
 import type { Collection } from '../../toolkit/interfaces/collection';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 import { PermissionChecker } from './permission-checker';
 
 const claims = { id: 1, renderingId: 7 } as SessionClaims;

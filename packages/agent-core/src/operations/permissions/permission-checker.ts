@@ -6,7 +6,7 @@ import type {
 } from '../../platform/permission-source';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 import { HttpForbiddenError } from '../errors/http-errors';
 import { parseConditionTreeJson } from '../query/filters';
 import {
