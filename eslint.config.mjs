@@ -7,7 +7,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 // agent-core's layers, lowest first (shared/docs/architecture.md; README "Layers"): a layer may
 // import only from the layers before it. Tests and test fixtures are exempt (they wire layers
-// together); `operations/` applies as soon as the folder exists.
+// together).
 const AGENT_CORE = 'packages/agent-core/src';
 const LAYERS = [
   ['toolkit'],
@@ -17,52 +17,14 @@ const LAYERS = [
   ['http', 'schema', 'mcp', 'ai'],
   ['agent', 'index.ts'],
 ];
-// Known debt, listed so it cannot grow: `operations/` still reads these protocol helpers that live
-// under `http/` (error types, the permission checker, filter/projection parsing, serializer
-// plans). Moving them into a layer below `operations/` is the next step of the layering work;
-// any other import of `http/` from `operations/` is refused.
-const OPERATIONS_HTTP_DEBT = [
-  './errors/http-errors.ts',
-  './permissions',
-  './query/filters.ts',
-  './query/projection.ts',
-  './serializer/collection-plan.ts',
-  './serializer/json-api.ts',
-  './serializer/record-id.ts',
-  './actions/action-errors.ts',
-  './actions/form-values.ts',
-  './auth/session-token.ts',
-  './charts/chart-permission.ts',
-  './charts/previous-period.ts',
-];
 const layerZones = LAYERS.flatMap((layer, index) => {
   const above = LAYERS.slice(index + 1).flat();
   if (above.length === 0) return [];
-  return layer.flatMap((folder) => {
-    const message = `agent-core's ${folder}/ is below ${above.join(', ')}: it may not import them (see the README's "Layers").`;
-    if (folder !== 'operations') {
-      return [
-        {
-          target: `./${AGENT_CORE}/${folder}`,
-          from: above.map((upper) => `./${AGENT_CORE}/${upper}`),
-          message,
-        },
-      ];
-    }
-    return [
-      {
-        target: `./${AGENT_CORE}/${folder}`,
-        from: above.filter((upper) => upper !== 'http').map((upper) => `./${AGENT_CORE}/${upper}`),
-        message,
-      },
-      {
-        target: `./${AGENT_CORE}/${folder}`,
-        from: `./${AGENT_CORE}/http`,
-        except: OPERATIONS_HTTP_DEBT,
-        message,
-      },
-    ];
-  });
+  return layer.map((folder) => ({
+    target: `./${AGENT_CORE}/${folder}`,
+    from: above.map((upper) => `./${AGENT_CORE}/${upper}`),
+    message: `agent-core's ${folder}/ is below ${above.join(', ')}: it may not import them (see the README's "Layers").`,
+  }));
 });
 
 export default tseslint.config(

@@ -46,6 +46,17 @@ describe('import boundaries', () => {
     ]);
   });
 
+  it('refuses every http/ helper to the operations layer, once-listed debt included', async () => {
+    // The serializer was on the list of http/ helpers operations/ could still read.
+    const found = await problems(
+      'packages/agent-core/src/operations',
+      "import { serializeRecords } from '../http/serializer/json-api';\n\nexport const probe = serializeRecords;\n",
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*operations\/ is below http/),
+    ]);
+  });
+
   it('accepts a downward import', async () => {
     const found = await problems(
       'packages/agent-core/src/http',

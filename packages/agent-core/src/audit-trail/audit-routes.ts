@@ -2,14 +2,14 @@ import express, { type Request, type RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 
 import { authenticate, getSessionClaims } from '../http/auth/authenticate';
-import type { SessionClaims } from '../http/auth/session-token';
+import type { SessionClaims } from '../operations/session-claims';
 import { createErrorHandler } from '../http/errors/error-handler';
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from '../operations/errors/http-errors';
 import { ipWhitelistGuard } from '../http/ip-whitelist/ip-whitelist-guard';
-import { PermissionChecker } from '../http/permissions/permission-checker';
+import { PermissionChecker } from '../operations/permissions/permission-checker';
 import { bodyErrors, jsonBody } from '../http/pipeline/body-parser';
 import { cors } from '../http/pipeline/cors';
-import { unpackRecordId } from '../http/serializer/record-id';
+import { unpackRecordId } from '../operations/records/record-id';
 import type { AgentServices } from '../platform/agent-services';
 import type { Caller } from '../toolkit/caller';
 import { ValidationError } from '../toolkit/errors/canopy-error';

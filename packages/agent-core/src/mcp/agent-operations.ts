@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
 import { actionRecords, readActionSelection } from '../http/actions/action-request';
-import { encodeFormAnswer } from '../http/actions/form-values';
-import type { SessionClaims } from '../http/auth/session-token';
+import { encodeFormAnswer } from '../http/actions/form-answer';
+import type { SessionClaims } from '../operations/session-claims';
 import { describeCollectionCapabilities } from '../http/capabilities/capabilities-route';
 import { toErrorEnvelope } from '../http/errors/error-handler';
 import { parsePage } from '../http/query/page';
 import type { FlatQuery } from '../http/query/query-string';
-import {
-  defaultProjection,
-  readRequestedProjection,
-  withPrimaryKeys,
-} from '../http/query/projection';
+import { readRequestedProjection } from '../http/query/projection';
+import { defaultProjection, withPrimaryKeys } from '../operations/query/projection';
 import { queryFilterParameters, readSelection, selectionTree } from '../http/query/selection';
 import { parseSort } from '../http/query/sort';
 import { deserializeBody } from '../http/serializer/deserialize';
 import { serializeRecord, serializeRecords } from '../http/serializer/json-api';
-import { unpackRecordId } from '../http/serializer/record-id';
+import { unpackRecordId } from '../operations/records/record-id';
 import { loadActionForm } from '../operations/action-form';
 import type { ActionTarget } from '../operations/action-selection';
 import { associateRecord } from '../operations/associate';
@@ -31,7 +28,7 @@ import { listRecords } from '../operations/list';
 import { listRelated } from '../operations/list-related';
 import { resolveRelation } from '../operations/relation';
 import { updateRecord } from '../operations/update';
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from '../operations/errors/http-errors';
 import type { ActionResult } from '../toolkit/action/action-result';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';

@@ -4,15 +4,15 @@ import { Aggregation } from '../toolkit/query/aggregation';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import type { Filter } from '../toolkit/query/filter';
-import { parseConditionTreeJson } from '../http/query/filters';
-import { isRightGranted, rolesOf } from '../http/permissions/role-right';
+import { parseConditionTreeJson } from './query/filters';
+import { isRightGranted, rolesOf } from './permissions/role-right';
 import type { OperationCaller, OperationContext } from './context';
 import {
   ApprovalNotAllowedError,
   CustomActionRequiresApprovalError,
   CustomActionTriggerForbiddenError,
   InvalidActionConditionError,
-} from '../http/actions/action-errors';
+} from './errors/action-errors';
 
 const COUNT = new Aggregation({ operation: 'Count' });
 

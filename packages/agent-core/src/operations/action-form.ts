@@ -1,5 +1,5 @@
-import { decodeValues, flattenFields } from '../http/actions/form-values';
-import { HttpForbiddenError } from '../http/errors/http-errors';
+import { decodeValues, flattenFields } from './actions/form-values';
+import { HttpForbiddenError } from './errors/http-errors';
 import type { ActionField, ActionFormElement } from '../toolkit/action/action-form';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { RecordData } from '../toolkit/record/record-utils';

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../http/errors/http-errors';
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { NotFoundError } from './errors/http-errors';
+import { getCollectionPlan } from './records/collection-plan';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import { Projection } from '../toolkit/query/projection';

@@ -4,11 +4,11 @@ import type { Collection } from '../toolkit/interfaces/collection';
 import { Aggregation, type AggregationOperation } from '../toolkit/query/aggregation';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { Filter } from '../toolkit/query/filter';
-import { assertChartAllowed } from '../http/charts/chart-permission';
-import { hasPreviousPeriod, shiftToPreviousPeriod } from '../http/charts/previous-period';
+import { assertChartAllowed } from './charts/chart-permission';
+import { hasPreviousPeriod, shiftToPreviousPeriod } from './charts/previous-period';
 import { buildTimeSeries } from '../toolkit/chart/time-series';
-import { injectContextVariables } from '../http/permissions/context-variables';
-import { parseFilters } from '../http/query/filters';
+import { injectContextVariables } from './permissions/context-variables';
+import { parseFilters } from './query/filters';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
 
 const AGGREGATORS = new Set(['Count', 'Sum', 'Avg', 'Max', 'Min']);

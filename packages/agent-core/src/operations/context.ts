@@ -1,6 +1,6 @@
-import type { SessionClaims } from '../http/auth/session-token';
-import { NotFoundError } from '../http/errors/http-errors';
-import { PermissionChecker } from '../http/permissions/permission-checker';
+import type { SessionClaims } from './session-claims';
+import { NotFoundError } from './errors/http-errors';
+import { PermissionChecker } from './permissions/permission-checker';
 import type { AgentServices } from '../platform/agent-services';
 import type { Caller } from '../toolkit/caller';
 import type { Collection } from '../toolkit/interfaces/collection';

@@ -1,5 +1,5 @@
-import { packRecordId } from '../http/serializer/json-api';
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { packRecordId } from './records/record-id';
+import { getCollectionPlan } from './records/collection-plan';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';

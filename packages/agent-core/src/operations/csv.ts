@@ -1,4 +1,4 @@
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { getCollectionPlan } from './records/collection-plan';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { ConditionTreeLeaf } from '../toolkit/query/condition-tree/condition-tree-leaf';

@@ -1,4 +1,4 @@
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { getCollectionPlan } from './records/collection-plan';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';

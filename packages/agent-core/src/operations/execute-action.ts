@@ -1,5 +1,9 @@
-import { decodeValues } from '../http/actions/form-values';
+import { decodeValues, needsFormToDecode } from './actions/form-values';
+import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
+import type { ActionFormElement } from '../toolkit/action/action-form';
 import type { ActionResult } from '../toolkit/action/action-result';
+import type { Filter } from '../toolkit/query/filter';
+import type { RecordData } from '../toolkit/record/record-utils';
 import { reportActivity } from './activity-log';
 import { authorizeExecution } from './action-authorization';
 import { type ActionRecords, type ActionTarget, selectionFilters } from './action-selection';
@@ -28,11 +32,51 @@ export async function executeAction(
   const { collection, name } = action;
   const filters = await selectionFilters(context, who, action, request.records);
   await authorizeExecution(context, who, collection, name, filters, request.requesterId);
-  const form = await collection.getForm(who.caller, name, undefined, filters.scoped, {
-    includeHiddenFields: true,
-  });
-  const values = decodeValues(collection, form, request.values);
+  const values = await decodeFormValues(who, action, filters.scoped, request.values);
   const result = await collection.execute(who.caller, name, values, filters.scoped);
   reportActivity(context, who, 'action', collection.name, request.records.packedIds, name);
   return result;
+}
+
+/** The static forms read for decoding, by action, valid for one schema version. */
+const staticForms = new WeakMap<
+  ActionTarget['collection'],
+  Map<string, { version: number; form: Promise<ActionFormElement[]> }>
+>();
+
+/**
+ * The sent values decoded against the form's field types (§9.2 step 5). The form is read only
+ * when a value's wire form depends on its field's type; a static form (schema `staticForm`: no
+ * function, the same for every caller and selection) is read once per schema version, so an
+ * execution then goes down the stack only to run the action.
+ */
+async function decodeFormValues(
+  who: OperationCaller,
+  { collection, name }: ActionTarget,
+  selection: Filter,
+  values: Record<string, unknown>,
+): Promise<RecordData> {
+  if (!needsFormToDecode(values)) return decodeValues(collection, [], values);
+  const read = () =>
+    collection.getForm(who.caller, name, undefined, selection, { includeHiddenFields: true });
+  if (!collection.schema.actions[name]?.staticForm) {
+    return decodeValues(collection, await read(), values);
+  }
+  let byName = staticForms.get(collection);
+  if (!byName) {
+    byName = new Map();
+    staticForms.set(collection, byName);
+  }
+  const version = currentSchemaVersion();
+  let cached = byName.get(name);
+  if (!cached || cached.version !== version) {
+    const entry = { version, form: read() };
+    const cache = byName;
+    entry.form.catch(() => {
+      if (cache.get(name) === entry) cache.delete(name);
+    });
+    byName.set(name, entry);
+    cached = entry;
+  }
+  return decodeValues(collection, await cached.form, values);
 }

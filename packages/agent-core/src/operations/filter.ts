@@ -1,5 +1,5 @@
-import { HttpForbiddenError } from '../http/errors/http-errors';
-import { parseFilters } from '../http/query/filters';
+import { HttpForbiddenError } from './errors/http-errors';
+import { parseFilters } from './query/filters';
 import { UnprocessableError, ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
@@ -52,6 +52,45 @@ export async function buildFilter(
   extra: readonly (ConditionTree | null)[] = [],
   options: { withScope?: boolean } = {},
 ): Promise<Filter> {
+  const parts = await readParts(context, who, collection, parameters);
+  const scope =
+    options.withScope === false ? null : await context.permissions.getScope(who.claims, collection);
+  return toFilter(parts, scope, extra);
+}
+
+/**
+ * The filter of an action's selection, with and without the caller's scope (the approval path
+ * checks conditions on the unscoped selection, §9.7): the request's parameters are parsed and
+ * the live query segment is read once for both.
+ */
+export async function buildScopedAndUnscoped(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  parameters: FilterParameters,
+  extra: readonly (ConditionTree | null)[],
+): Promise<{ scoped: Filter; unscoped: Filter }> {
+  const parts = await readParts(context, who, collection, parameters);
+  const unscoped = toFilter(parts, null, extra);
+  const scope = await context.permissions.getScope(who.claims, collection);
+  return { scoped: scope ? toFilter(parts, scope, extra) : unscoped, unscoped };
+}
+
+/** A request's filtering parameters, parsed and checked, before any scope or extra tree. */
+interface FilterParts {
+  readonly tree: ConditionTree | null;
+  readonly search: string | null;
+  readonly searchExtended: boolean;
+  readonly segment: string | null;
+  readonly liveQuerySegment: Filter['liveQuerySegment'];
+}
+
+async function readParts(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  parameters: FilterParameters,
+): Promise<FilterParts> {
   // `schema.searchable` only says whether search is native: the customizer's search layer
   // emulates it on top of any collection (data-semantics §3.9), so the search is passed down and
   // a collection that cannot search refuses it with its own error.
@@ -63,41 +102,21 @@ export async function buildFilter(
     );
   }
   const tree = parseFilters(collection, parameters.filters);
-  let scope =
-    options.withScope === false ? null : context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
   const liveQuerySegment = await readLiveQuerySegment(context, who, collection, parameters);
-  return new Filter({
-    conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra),
-    search,
-    searchExtended: search ? isTruthyFlag(parameters.searchExtended) : false,
-    segment,
-    liveQuerySegment,
-  });
+  const searchExtended = search ? isTruthyFlag(parameters.searchExtended) : false;
+  return { tree, search, searchExtended, segment, liveQuerySegment };
 }
 
-/**
- * The filter of an action's selection built once, with and without the caller's scope (the
- * approval path checks conditions on the unscoped selection, §9.7): the request's parameters are
- * parsed and the live query segment is read one time for both.
- */
-export async function buildScopedAndUnscoped(
-  context: OperationContext,
-  who: OperationCaller,
-  collection: Collection,
-  parameters: FilterParameters,
+function toFilter(
+  parts: FilterParts,
+  scope: ConditionTree | null,
   extra: readonly (ConditionTree | null)[],
-): Promise<{ scoped: Filter; unscoped: Filter }> {
-  const unscoped = await buildFilter(context, who, collection, parameters, extra, {
-    withScope: false,
+): Filter {
+  const { tree, ...rest } = parts;
+  return new Filter({
+    conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra),
+    ...rest,
   });
-  let scope = context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
-  const tree = parseFilters(collection, parameters.filters);
-  const scoped = scope
-    ? unscoped.override({ conditionTree: ConditionTreeFactory.intersect(tree, scope, ...extra) })
-    : unscoped;
-  return { scoped, unscoped };
 }
 
 async function readLiveQuerySegment(

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from './errors/http-errors';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
@@ -21,8 +21,7 @@ export async function getRecord(
   collection: Collection,
   parse: ParsedRequest<GetRequest>,
 ): Promise<RecordData> {
-  const checking = context.permissions.assertCollectionRight(who.claims, collection.name, 'read');
-  if (checking) await checking;
+  await context.permissions.assertCollectionRight(who.claims, collection.name, 'read');
   const request = parse();
   const record = await readOne(context, who, collection, request.id, request.projection);
   if (!record) throw new NotFoundError();

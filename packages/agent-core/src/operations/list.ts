@@ -31,8 +31,7 @@ export async function listRecords(
   collection: Collection,
   parse: ParsedRequest<ListRequest>,
 ): Promise<ListResult> {
-  const checking = context.permissions.assertCollectionRight(who.claims, collection.name, 'browse');
-  if (checking) await checking;
+  await context.permissions.assertCollectionRight(who.claims, collection.name, 'browse');
   const request = parse();
   const filter = await buildFilter(context, who, collection, request.filter);
   const records = await collection.list(

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../http/errors/http-errors';
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { NotFoundError } from './errors/http-errors';
+import { getCollectionPlan } from './records/collection-plan';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
@@ -28,9 +28,8 @@ export async function readOne(
   options: { withScope?: boolean } = {},
 ): Promise<RecordData | null> {
   const ids = matchId(collection, id);
-  let scope =
-    options.withScope === false ? null : context.permissions.getScope(who.claims, collection);
-  if (scope instanceof Promise) scope = await scope;
+  const scope =
+    options.withScope === false ? null : await context.permissions.getScope(who.claims, collection);
   const filter = new PaginatedFilter({
     conditionTree: scope ? ConditionTreeFactory.intersect(scope, ids) : ids,
     page: FIRST,

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../http/errors/http-errors';
-import { unpackRecordId } from '../http/serializer/record-id';
+import { NotFoundError } from './errors/http-errors';
+import { unpackRecordId } from './records/record-id';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from './errors/http-errors';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { CompositeId } from '../toolkit/record/record-utils';
 import type { OperationCaller, OperationContext } from './context';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from './errors/http-errors';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { Projection } from '../toolkit/query/projection';
 import type { CompositeId } from '../toolkit/record/record-utils';

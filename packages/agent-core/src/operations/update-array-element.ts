@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/http-errors';
+import { NotFoundError } from './errors/http-errors';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';

@@ -1,5 +1,5 @@
-import { defaultProjection, withPrimaryKeys } from '../http/query/projection';
-import { getCollectionPlan } from '../http/serializer/collection-plan';
+import { defaultProjection, withPrimaryKeys } from './query/projection';
+import { getCollectionPlan } from './records/collection-plan';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';

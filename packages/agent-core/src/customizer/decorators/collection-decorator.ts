@@ -25,9 +25,15 @@ export function currentSchemaVersion(): number {
 
 /**
  * One layer of the customizer around one collection. By default it forwards everything to the
- * collection below; a layer overrides only what it changes: `refineSchema` (computed from the
- * child's schema, cached until the child's schema or this layer changes), `refineFilter`
- * (applied to list, update, delete, aggregate, execute and getForm), or whole operations.
+ * collection below; a layer overrides only what it changes, through two hooks: `refineSchema`
+ * (computed from the child's schema, cached until the child's schema or this layer changes) and
+ * `refineFilter` (applied to list, update, delete, aggregate, execute and getForm); or it
+ * overrides whole operations.
+ *
+ * A layer that does not override `refineFilter` hands list and aggregate calls to its child as
+ * they are, returning the child's promise (no promise or suspended frame of its own per layer and
+ * call). A layer that overrides an operation for speed does the same: a cheap synchronous check,
+ * then either the child's promise or its own async work, errors always as a rejected promise.
  */
 export class CollectionDecorator implements Collection {
   private cachedSchema: CollectionSchema | null = null;
@@ -44,7 +50,7 @@ export class CollectionDecorator implements Collection {
 
   /**
    * Whether this layer overrides {@link refineFilter}: layers that do not pass filters down
-   * without awaiting the identity (two promise turns per layer per call otherwise).
+   * without a promise turn for the identity.
    */
   private get refinesFilter(): boolean {
     return this.refineFilter !== CollectionDecorator.prototype.refineFilter;
@@ -92,7 +98,10 @@ export class CollectionDecorator implements Collection {
     return childSchema;
   }
 
-  /** The filter passed down to the child. */
+  /**
+   * The filter passed down to the child. A layer with nothing to do for a filter returns it as it
+   * is (the same object), after a cheap check of what it looks at.
+   */
   protected async refineFilter<F extends Filter | undefined>(
     _caller: Caller,
     filter: F,
@@ -100,52 +109,12 @@ export class CollectionDecorator implements Collection {
     return filter;
   }
 
-  /**
-   * Whether {@link refineFilter} would pass `filter` down unchanged: a cheap synchronous check
-   * that lets list and aggregate hand the filter straight to the child when this layer has
-   * nothing to do for it. Layers that refine filters override it with what they look at; by
-   * default only layers that do not refine filters keep them.
-   */
-  protected keepsFilter(_caller: Caller, _filter: Filter): boolean {
-    return !this.refinesFilter;
-  }
-
-  /**
-   * Not an async function: when {@link listsThrough} says so, the layer returns its child's
-   * promise as it is, without a promise and a suspended frame of its own per layer and call;
-   * otherwise {@link listOwn} does the layer's work. Errors come out as a rejected promise, never
-   * as a throw. Layers override those two, not this.
-   */
+  /** Not an async function: a layer that does not refine filters returns its child's promise. */
   list(caller: Caller, filter: PaginatedFilter, projection: Projection): Promise<RecordData[]> {
-    try {
-      if (this.listsThrough(caller, filter, projection)) {
-        return this.childCollection.list(caller, filter, projection);
-      }
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.listOwn(caller, filter, projection);
-  }
-
-  /**
-   * Whether a list goes straight to the child, unchanged (a cheap check; a throw refuses the
-   * list). By default, when the layer keeps the filter.
-   */
-  protected listsThrough(
-    caller: Caller,
-    filter: PaginatedFilter,
-    _projection: Projection,
-  ): boolean {
-    return this.keepsFilter(caller, filter);
-  }
-
-  /** A list this layer takes part in; by default, its refined filter handed down. */
-  protected async listOwn(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): Promise<RecordData[]> {
-    return this.childCollection.list(caller, await this.refineFilter(caller, filter), projection);
+    if (!this.refinesFilter) return this.childCollection.list(caller, filter, projection);
+    return this.refineFilter(caller, filter).then((refined) =>
+      this.childCollection.list(caller, refined, projection),
+    );
   }
 
   async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {
@@ -167,24 +136,12 @@ export class CollectionDecorator implements Collection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    try {
-      if (this.keepsFilter(caller, filter)) {
-        return this.childCollection.aggregate(caller, filter, aggregation, limit);
-      }
-    } catch (error) {
-      return Promise.reject(error);
+    if (!this.refinesFilter) {
+      return this.childCollection.aggregate(caller, filter, aggregation, limit);
     }
-    return this.aggregateRefined(caller, filter, aggregation, limit);
-  }
-
-  private async aggregateRefined(
-    caller: Caller,
-    filter: Filter,
-    aggregation: Aggregation,
-    limit?: number,
-  ): Promise<AggregateResult[]> {
-    const refined = await this.refineFilter(caller, filter);
-    return this.childCollection.aggregate(caller, refined, aggregation, limit);
+    return this.refineFilter(caller, filter).then((refined) =>
+      this.childCollection.aggregate(caller, refined, aggregation, limit),
+    );
   }
 
   async execute(

@@ -1,7 +1,7 @@
 import type { ActionRecords, ActionTarget } from '../../operations/action-selection';
 import type { FlatQuery } from '../query/query-string';
 import { readSelection, selectionTree, type Selection } from '../query/selection';
-import type { WireField } from './form-values';
+import type { WireField } from '../../operations/actions/form-values';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

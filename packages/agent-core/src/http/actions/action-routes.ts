@@ -8,12 +8,13 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import { changeActionForm, loadActionForm, searchActionForm } from '../../operations/action-form';
 import type { ActionTarget } from '../../operations/action-selection';
 import { type ExecuteActionRequest, executeAction } from '../../operations/execute-action';
-import { HttpForbiddenError, NotFoundError } from '../errors/http-errors';
+import { HttpForbiddenError, NotFoundError } from '../../operations/errors/http-errors';
 import type { FlatQuery } from '../query/query-string';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import { actionRecords, readActionSelection, wireFields } from './action-request';
-import { decodeWireFields, encodeFormAnswer } from './form-values';
+import { decodeWireFields } from '../../operations/actions/form-values';
+import { encodeFormAnswer } from './form-answer';
 
 /**
  * The slug → action map of each collection for the unsafe endpoint; two actions of a collection

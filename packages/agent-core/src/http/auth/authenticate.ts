@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 
 import type { RequestHandler } from 'express';
 
-import { UnauthorizedError } from '../errors/http-errors';
-import { type SessionClaims, verifySessionToken } from './session-token';
+import { UnauthorizedError } from '../../operations/errors/http-errors';
+import type { SessionClaims } from '../../operations/session-claims';
+import { verifySessionToken } from './session-token';
 
 /** Name of the cookie that carries the session token; it wins over `Authorization` (§1.6). */
 export const SESSION_COOKIE = 'forest_session_token';

@@ -1,13 +1,7 @@
 import jwt from 'jsonwebtoken';
 
-import type { CallerIdentity } from '../../toolkit/caller';
-import { UnauthorizedError } from '../errors/http-errors';
-
-/** Claims of the session token (agent-http-protocol §3.4). */
-export interface SessionClaims extends CallerIdentity {
-  iat?: number;
-  exp?: number;
-}
+import type { SessionClaims } from '../../operations/session-claims';
+import { UnauthorizedError } from '../../operations/errors/http-errors';
 
 const PERMISSION_LEVELS: ReadonlySet<string> = new Set(['admin', 'developer', 'editor', 'user']);
 

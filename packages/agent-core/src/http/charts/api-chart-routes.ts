@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 
 import { renderCollectionChart, renderDataSourceChart } from '../../operations/render-chart';
 import { readQuery } from '../query/query-string';
-import { unpackRecordId } from '../serializer/record-id';
+import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import { statsEnvelope } from './chart-envelope';

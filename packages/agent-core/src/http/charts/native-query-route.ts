@@ -5,7 +5,7 @@ import type { RecordData } from '../../toolkit/record/record-utils';
 import { openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import { statsEnvelope } from './chart-envelope';
-import { assertChartAllowed } from './chart-permission';
+import { assertChartAllowed } from '../../operations/charts/chart-permission';
 
 const QUERY_TYPES = new Set(['Value', 'Objective', 'Pie', 'Line', 'Leaderboard', 'Percentage']);
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
 import type { IpWhitelist } from '../../platform/agent-services';
-import { HttpForbiddenError } from '../errors/http-errors';
+import { HttpForbiddenError } from '../../operations/errors/http-errors';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 

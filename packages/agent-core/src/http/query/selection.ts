@@ -3,7 +3,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
 import type { CompositeId } from '../../toolkit/record/record-utils';
-import { unpackRecordId } from '../serializer/record-id';
+import { unpackRecordId } from '../../operations/records/record-id';
 import type { FilterParameters } from '../../operations/filter';
 import type { FlatQuery } from './query-string';
 

@@ -2,7 +2,7 @@ import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { Sort } from '../../toolkit/query/sort';
 import { resolveColumnPath } from '../../toolkit/validation/field-path';
-import { createPerCollectionCache } from '../cache/per-collection-cache';
+import { createPerCollectionCache } from '../../operations/query/per-collection-cache';
 
 /**
  * `sort=-paidAt,customer.fullName` (§6.4): `-` means descending and the first `.` of a path

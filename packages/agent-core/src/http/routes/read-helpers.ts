@@ -1,7 +1,8 @@
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { Projection } from '../../toolkit/query/projection';
-import { createPerCollectionCache } from '../cache/per-collection-cache';
-import { defaultProjection, readRequestedProjection, withPrimaryKeys } from '../query/projection';
+import { createPerCollectionCache } from '../../operations/query/per-collection-cache';
+import { defaultProjection, withPrimaryKeys } from '../../operations/query/projection';
+import { readRequestedProjection } from '../query/projection';
 import type { DataRequest } from '../request/data-request';
 
 /** The projection of a list/get route: requested or default, primary keys always added. */

@@ -13,7 +13,7 @@ import { queryFilterParameters, readSelection, selectionTree } from '../query/se
 import { parseSort } from '../query/sort';
 import { deserializeBody } from '../serializer/deserialize';
 import { serializeRecord, serializeRecords } from '../serializer/json-api';
-import { unpackRecordId } from '../serializer/record-id';
+import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import type { HttpRequest, HttpResponse } from '../request/node-http';

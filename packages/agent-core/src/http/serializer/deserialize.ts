@@ -1,8 +1,8 @@
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
-import { getCollectionPlan } from './collection-plan';
-import { unpackRecordId } from './record-id';
+import { getCollectionPlan } from '../../operations/records/collection-plan';
+import { unpackRecordId } from '../../operations/records/record-id';
 
 /** A create/update body (§7.8), split into its parts. */
 export interface DeserializedBody {

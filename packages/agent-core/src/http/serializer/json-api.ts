@@ -1,7 +1,7 @@
-import { CanopyError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { RecordData } from '../../toolkit/record/record-utils';
-import { type CollectionPlan, getCollectionPlan } from './collection-plan';
+import { type CollectionPlan, getCollectionPlan } from '../../operations/records/collection-plan';
+import { packRecordId } from '../../operations/records/record-id';
 import { encodeValue } from './encode-value';
 
 /** A JSON:API resource object as the agent renders it (§7). */
@@ -18,31 +18,6 @@ export interface JsonApiDocument {
   data: JsonApiResource | JsonApiResource[] | null;
   included?: JsonApiResource[];
   meta?: { decorators: Record<string, { id: string; search: string[] }> };
-}
-
-/** The packed id of a record (§7.2); a collection without primary key cannot be serialized. */
-export function packRecordId(plan: CollectionPlan, record: RecordData): string {
-  if (plan.primaryKeys.length === 0) {
-    throw new NoPrimaryKeyError(plan.collection.name);
-  }
-  let id = '';
-  for (let index = 0; index < plan.primaryKeys.length; index += 1) {
-    const value = record[plan.primaryKeys[index] as string];
-    id += index === 0 ? String(value) : `|${String(value)}`;
-  }
-  return id;
-}
-
-/** A collection without a primary key reached the serializer (§7.2): 422. */
-export class NoPrimaryKeyError extends CanopyError {
-  constructor(collection: string) {
-    super(
-      'unprocessable',
-      'NO_PRIMARY_KEY',
-      `This collection has no primary key ('${collection}' cannot be served record by record)`,
-      { data: {} },
-    );
-  }
 }
 
 class DocumentBuilder {

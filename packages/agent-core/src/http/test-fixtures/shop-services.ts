@@ -7,7 +7,8 @@ import type {
 } from '../../platform/permission-source';
 import { InMemoryDataSource } from '../../toolkit/in-memory/in-memory-data-source';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
-import { signSessionToken, type SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../../operations/session-claims';
+import { signSessionToken } from '../auth/session-token';
 
 /** Auth secret of the test agent. */
 export const TEST_AUTH_SECRET = 'test-auth-secret-'.padEnd(64, 'x');

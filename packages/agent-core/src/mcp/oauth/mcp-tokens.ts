@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 
-import type { SessionClaims } from '../../http/auth/session-token';
+import type { SessionClaims } from '../../operations/session-claims';
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';
 import { OAuthFailure } from './oauth-failure';

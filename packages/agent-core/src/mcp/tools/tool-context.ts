@@ -1,4 +1,4 @@
-import type { SessionClaims } from '../../http/auth/session-token';
+import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
 import type { AgentAnswer, AgentOperations } from '../agent-operations';

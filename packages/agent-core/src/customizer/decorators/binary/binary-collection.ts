@@ -149,11 +149,17 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down when no column of the data source is binary. */
-  protected override listsThrough(): boolean {
-    return !this.dataSourceHasBinary;
+  /** Lists go straight down when no collection of the data source has binary columns. */
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (!this.dataSourceHasBinary) return this.childCollection.list(caller, filter, projection);
+    return this.listConverted(caller, filter, projection);
   }
 
-  protected override async listOwn(
+  private async listConverted(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

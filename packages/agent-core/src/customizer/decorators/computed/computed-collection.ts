@@ -93,11 +93,16 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down when no collection of this layer has computed fields. */
-  protected override listsThrough(): boolean {
-    return !this.layerHasComputeds;
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
+    return this.listComputed(caller, filter, projection);
   }
 
-  protected override async listOwn(
+  private async listComputed(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

@@ -5,6 +5,7 @@ import type { ConditionTreeBranch } from '../../../toolkit/query/condition-tree/
 import type { ConditionTreeLeaf } from '../../../toolkit/query/condition-tree/condition-tree-leaf';
 import type { Filter } from '../../../toolkit/query/filter';
 import type { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
+import type { Projection } from '../../../toolkit/query/projection';
 import type { RecordData } from '../../../toolkit/record/record-utils';
 import { CollectionDecorator } from '../collection-decorator';
 
@@ -45,12 +46,13 @@ export function matchesNothing(tree: ConditionTree | null): boolean {
 /** Layer 23 — short-circuits requests whose filter obviously matches nothing. */
 export class EmptyCollectionDecorator extends CollectionDecorator {
   /** Lists go straight down unless their filter obviously matches nothing. */
-  protected override listsThrough(_caller: Caller, filter: PaginatedFilter): boolean {
-    return !matchesNothing(filter.conditionTree);
-  }
-
-  protected override async listOwn(): Promise<RecordData[]> {
-    return [];
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (matchesNothing(filter.conditionTree)) return Promise.resolve([]);
+    return this.childCollection.list(caller, filter, projection);
   }
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {

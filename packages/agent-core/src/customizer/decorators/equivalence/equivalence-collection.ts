@@ -34,7 +34,7 @@ export class EquivalenceCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter whose operators are all native below is passed down as it is. */
-  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+  private keeps(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       filter.conditionTree.everyLeaf((leaf) => this.describe(leaf.field).native.has(leaf.operator))
@@ -45,7 +45,7 @@ export class EquivalenceCollectionDecorator extends CollectionDecorator {
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree) return filter;
+    if (!filter?.conditionTree || this.keeps(filter)) return filter;
     const tree = rewriteTree(filter.conditionTree, (path) => this.describe(path), {
       timezone: caller.timezone,
     });

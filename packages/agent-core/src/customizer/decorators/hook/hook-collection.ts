@@ -54,11 +54,16 @@ export class HookCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down when no list hook is registered. */
-  protected override listsThrough(): boolean {
-    return !this.hasHooks('List');
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (!this.hasHooks('List')) return this.childCollection.list(caller, filter, projection);
+    return this.listHooked(caller, filter, projection);
   }
 
-  protected override async listOwn(
+  private async listHooked(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

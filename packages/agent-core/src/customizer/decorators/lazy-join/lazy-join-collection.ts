@@ -27,25 +27,23 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down when the filter stays and no relation can be read from a foreign key. */
-  protected override listsThrough(
-    caller: Caller,
-    filter: PaginatedFilter,
-    projection: Projection,
-  ): boolean {
-    return (
-      this.keepsFilter(caller, filter) &&
-      !projection.some((path) => this.avoidable(path, projection))
-    );
-  }
-
-  protected override async listOwn(
+  override list(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const refined = this.keepsFilter(caller, filter)
-      ? filter
-      : await this.refineFilter(caller, filter);
+    if (this.keeps(filter) && !projection.some((path) => this.avoidable(path, projection))) {
+      return this.childCollection.list(caller, filter, projection);
+    }
+    return this.listJoined(caller, filter, projection);
+  }
+
+  private async listJoined(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    const refined = await this.refineFilter(caller, filter);
     const replaced = projection.filter((path) => this.avoidable(path, projection));
     if (replaced.length === 0) return this.childCollection.list(caller, refined, projection);
 
@@ -74,7 +72,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter is kept when none of its leaves reads a target key through a relation. */
-  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
+  private keeps(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       filter.conditionTree.everyLeaf(
@@ -87,7 +85,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     _caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree) return filter;
+    if (!filter?.conditionTree || this.keeps(filter)) return filter;
     const conditionTree = filter.conditionTree.replaceLeafs((leaf) => this.replaceLeaf(leaf));
     return filter.override({ conditionTree }) as F;
   }

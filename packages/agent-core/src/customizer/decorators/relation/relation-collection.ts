@@ -74,17 +74,20 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     );
   }
 
-  /** Without customizer relations in the layer, filters, sorts and paths are all native. */
-  protected override keepsFilter(): boolean {
-    return !this.layerHasRelations;
+  /**
+   * Lists go straight down when no collection of this layer has relations: filters, sorts and
+   * paths are then all native.
+   */
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
+    return this.listRelated(caller, filter, projection);
   }
 
-  /** Lists go straight down when no collection of this layer has relations. */
-  protected override listsThrough(): boolean {
-    return !this.layerHasRelations;
-  }
-
-  protected override async listOwn(
+  private async listRelated(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
@@ -118,7 +121,7 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter) return filter;
+    if (!filter || !this.layerHasRelations) return filter;
     const conditionTree = filter.conditionTree
       ? await filter.conditionTree.replaceLeafsAsync((leaf) => this.rewriteLeaf(caller, leaf))
       : null;

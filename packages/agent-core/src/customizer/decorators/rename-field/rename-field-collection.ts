@@ -151,11 +151,16 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down when this collection renames no field. */
-  protected override listsThrough(): boolean {
-    return this.renamesNothing;
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (this.renamesNothing) return this.childCollection.list(caller, filter, projection);
+    return this.listRenamed(caller, filter, projection);
   }
 
-  protected override async listOwn(
+  private async listRenamed(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

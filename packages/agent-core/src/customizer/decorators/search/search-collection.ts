@@ -72,11 +72,6 @@ export class SearchCollectionDecorator extends CollectionDecorator {
     };
   }
 
-  /** Only searches are refined here. */
-  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
-    return !filter.search;
-  }
-
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,

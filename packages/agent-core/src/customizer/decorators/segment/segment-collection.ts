@@ -66,16 +66,12 @@ export class SegmentCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, segments };
   }
 
-  /** Only segments (named or live SQL) are refined here. */
-  protected override keepsFilter(_caller: Caller, filter: Filter): boolean {
-    return !filter.segment && !filter.liveQuerySegment;
-  }
-
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter) return filter;
+    // Only segments (named or live SQL) are refined here.
+    if (!filter || (!filter.segment && !filter.liveQuerySegment)) return filter;
     let { conditionTree } = filter;
     let segment = filter.segment;
     if (segment && this.segments.has(segment)) {

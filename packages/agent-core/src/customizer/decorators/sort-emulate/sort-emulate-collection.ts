@@ -92,11 +92,18 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
   }
 
   /** Lists go straight down without a sort, or when no collection of this layer emulates one. */
-  protected override listsThrough(_caller: Caller, filter: PaginatedFilter): boolean {
-    return !filter.sort || !this.layerSortsAnything;
+  override list(
+    caller: Caller,
+    filter: PaginatedFilter,
+    projection: Projection,
+  ): Promise<RecordData[]> {
+    if (!filter.sort || !this.layerSortsAnything) {
+      return this.childCollection.list(caller, filter, projection);
+    }
+    return this.listSorted(caller, filter, projection);
   }
 
-  protected override async listOwn(
+  private async listSorted(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,

@@ -95,20 +95,24 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, fields };
   }
 
-  /** Lists go straight down once their filter, sort and projection are valid (a throw refuses). */
-  protected override listsThrough(
-    _caller: Caller,
+  /** Lists go straight down once their filter, sort and projection are valid. */
+  override list(
+    caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
-  ): boolean {
-    validateConditionTreeOnce(this, filter.conditionTree);
-    validateSortOnce(this, filter.sort);
-    const shape = projection.join('\u0000');
-    if (this.validProjections.get(shape) !== currentSchemaVersion()) {
-      validateProjection(this, projection);
-      remember(this.validProjections, shape, currentSchemaVersion());
+  ): Promise<RecordData[]> {
+    try {
+      validateConditionTreeOnce(this, filter.conditionTree);
+      validateSortOnce(this, filter.sort);
+      const shape = projection.join('\u0000');
+      if (this.validProjections.get(shape) !== currentSchemaVersion()) {
+        validateProjection(this, projection);
+        remember(this.validProjections, shape, currentSchemaVersion());
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return true;
+    return this.childCollection.list(caller, filter, projection);
   }
 
   override async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {

@@ -5,7 +5,7 @@ import type {
   RenderingPermissionsJson,
 } from '../../platform/permission-source';
 import type { Collection } from '../../toolkit/interfaces/collection';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 import { PermissionChecker } from './permission-checker';
 
 const claims = { id: 1, renderingId: 7 } as SessionClaims;
@@ -65,7 +65,7 @@ function source(env: EnvironmentPermissionsJson, render: RenderingPermissionsJso
 }
 
 describe('PermissionChecker with documents already settled', () => {
-  it('answers synchronously once the documents are known, and sees replaced documents', async () => {
+  it('answers from the documents once known, and sees replaced documents', async () => {
     const { state, permissions } = source(environment([3]), rendering('paid'));
     const checker = new PermissionChecker(permissions);
     // First request: the documents were never seen settled, so the answers wait.
@@ -77,16 +77,18 @@ describe('PermissionChecker with documents already settled', () => {
       operator: 'Equal',
       value: 'paid',
     });
-    // Next requests: no asynchronous step, the same parsed scope.
-    expect(checker.assertCollectionRight(claims, 'orders', 'read')).toBeUndefined();
-    expect(checker.getScope(claims, orders)).toBe(await first);
+    // Next requests: the same settled scope promise, parsed once.
+    await expect(checker.assertCollectionRight(claims, 'orders', 'read')).resolves.toBeUndefined();
+    expect(checker.getScope(claims, orders)).toBe(first);
     // A replaced document (a new promise) is read again: the role lost the right, the scope moved.
     state.environment = Promise.resolve(environment([4]));
     state.rendering = Promise.resolve(rendering('refunded'));
     await expect(
       Promise.resolve().then(() => checker.assertCollectionRight(claims, 'orders', 'read')),
     ).rejects.toMatchObject({ status: 403 });
-    expect(() => checker.assertCollectionRight(claims, 'orders', 'read')).toThrow();
+    await expect(checker.assertCollectionRight(claims, 'orders', 'read')).rejects.toMatchObject({
+      status: 403,
+    });
     const second = await checker.getScope(claims, orders);
     expect(second?.toPlainObject()).toMatchObject({ value: 'refunded' });
   });

@@ -1,11 +1,10 @@
-import { ValidationError } from '../../toolkit/errors/canopy-error';
+import { CanopyError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
-import type { CompositeId } from '../../toolkit/record/record-utils';
+import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
 import type { ColumnSchema } from '../../toolkit/schema/field-schema';
 import { validateValue } from '../../toolkit/validation/value-validator';
-import { getCollectionPlan } from './collection-plan';
+import { type CollectionPlan, getCollectionPlan } from './collection-plan';
 import { NotFoundError } from '../errors/http-errors';
-import { NoPrimaryKeyError } from './json-api';
 
 /**
  * Unpacks a packed id (§7.2): split on `|`, one part per primary key, `Number` keys converted,
@@ -69,4 +68,29 @@ function readPart(collection: Collection, key: string, part: string): unknown {
 export function isWithin(integer: string, [min, max]: readonly [string, string]): boolean {
   const value = BigInt(integer);
   return value >= BigInt(min) && value <= BigInt(max);
+}
+
+/** The packed id of a record (§7.2); a collection without primary key cannot be serialized. */
+export function packRecordId(plan: CollectionPlan, record: RecordData): string {
+  if (plan.primaryKeys.length === 0) {
+    throw new NoPrimaryKeyError(plan.collection.name);
+  }
+  let id = '';
+  for (let index = 0; index < plan.primaryKeys.length; index += 1) {
+    const value = record[plan.primaryKeys[index] as string];
+    id += index === 0 ? String(value) : `|${String(value)}`;
+  }
+  return id;
+}
+
+/** A collection without a primary key reached the serializer (§7.2): 422. */
+export class NoPrimaryKeyError extends CanopyError {
+  constructor(collection: string) {
+    super(
+      'unprocessable',
+      'NO_PRIMARY_KEY',
+      `This collection has no primary key ('${collection}' cannot be served record by record)`,
+      { data: {} },
+    );
+  }
 }

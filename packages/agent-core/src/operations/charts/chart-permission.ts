@@ -1,5 +1,5 @@
 import type { RenderingPermissionsJson } from '../../platform/permission-source';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 import { HttpForbiddenError } from '../errors/http-errors';
 
 /** The chart keys compared between a request and the rendering's saved charts (§15.3). */

@@ -3,8 +3,8 @@ import request from 'supertest';
 
 import type { CollectionRightsJson } from '../../platform/permission-source';
 import type { PlainConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
-import { createAgentRouter } from '../create-agent-router';
-import { bearer, createTestServices } from '../test-fixtures/shop-services';
+import { createAgentRouter } from '../../http/create-agent-router';
+import { bearer, createTestServices } from '../../http/test-fixtures/shop-services';
 
 const ALL: CollectionRightsJson = {
   browseEnabled: { roles: [1] },

@@ -7,7 +7,7 @@ import type { ColumnSchema } from '../../toolkit/schema/field-schema';
 import { validateConditionTree } from '../../toolkit/validation/condition-tree-validator';
 import { resolveColumnPath } from '../../toolkit/validation/field-path';
 import { assertJsonBounds } from '../../toolkit/validation/json-bounds';
-import { createPerCollectionCache } from '../cache/per-collection-cache';
+import { createPerCollectionCache } from './per-collection-cache';
 
 const NUMBER_CAST_OPERATORS = new Set([
   'ShorterThan',

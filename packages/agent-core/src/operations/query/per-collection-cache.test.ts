@@ -1,4 +1,4 @@
-import { createShopDataSource } from '../test-fixtures/shop-services';
+import { createShopDataSource } from '../../http/test-fixtures/shop-services';
 import { createPerCollectionCache } from './per-collection-cache';
 
 describe('createPerCollectionCache', () => {

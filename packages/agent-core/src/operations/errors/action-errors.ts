@@ -1,4 +1,4 @@
-import { HttpError } from '../errors/http-errors';
+import { HttpError } from './http-errors';
 
 /** The caller's role may not trigger the action, or its trigger condition fails (§9.7). */
 export class CustomActionTriggerForbiddenError extends HttpError {

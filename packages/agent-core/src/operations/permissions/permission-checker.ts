@@ -6,7 +6,7 @@ import type {
 } from '../../platform/permission-source';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 import { HttpForbiddenError } from '../errors/http-errors';
 import { parseConditionTreeJson } from '../query/filters';
 import {
@@ -31,22 +31,25 @@ const RIGHT_KEYS = {
 /** What {@link PermissionChecker} answers when a source's value is not known yet. */
 const UNKNOWN: unique symbol = Symbol('unknown');
 
+/** A granted right: settled once, handed to every caller that holds it. */
+const GRANTED: Promise<void> = Promise.resolve();
+
 /**
  * Permission checks of agent-http-protocol §15 over the platform's permissions. What does not
  * change between requests is derived once per fetched document (keyed by the document object, so
  * an invalidated and re-fetched document is derived again): users by id, parsed scopes.
  *
- * The source's answers are promises; the value of each promise the checker has seen settle is
- * kept (weakly, by promise), so a source that hands out the same promise while its document is
- * cached (the platform client's caches do) is answered synchronously: the collection-right check
- * and the scope of the hot routes then take no asynchronous step.
+ * Every answer is a plain promise. The source's answers are promises too, and a source hands out
+ * the same promise while its document is cached (the platform client's caches do): the checker
+ * keeps what it derived from each one (weakly, by promise), so a request against known documents
+ * gets an already settled promise, the same one every time (a granted right, a derived scope).
  */
 export class PermissionChecker {
   private readonly usersById = new WeakMap<PlatformUser[], Map<number, PlatformUser>>();
   /** Parsed scopes by rendering document, collection name, then user id. */
   private readonly scopes = new WeakMap<
-    RenderingPermissionsJson,
-    Map<string, Map<number, ConditionTree | null>>
+    Promise<RenderingPermissionsJson>,
+    Map<string, Map<number, Promise<ConditionTree | null>>>
   >();
   private readonly settled = new WeakMap<Promise<unknown>, unknown>();
 
@@ -58,17 +61,17 @@ export class PermissionChecker {
   }
 
   /**
-   * Throws `403 Forbidden` unless the caller holds `right` on the collection; synchronously
-   * (returning nothing) when the permissions are already known.
+   * Rejects with `403 Forbidden` unless the caller holds `right` on the collection. When the
+   * permissions are already known, a granted right is the one shared settled promise.
    */
   assertCollectionRight(
     claims: SessionClaims,
     collectionName: string,
     right: CollectionRight,
-  ): void | Promise<void> {
+  ): Promise<void> {
     const granted = this.rightNow(claims, collectionName, right);
-    if (granted === true) return;
-    if (granted === false) throw new HttpForbiddenError();
+    if (granted === true) return GRANTED;
+    if (granted === false) return Promise.reject(new HttpForbiddenError());
     return this.hasCollectionRight(claims, collectionName, right).then((allowed) => {
       if (!allowed) throw new HttpForbiddenError();
     });
@@ -150,50 +153,43 @@ export class PermissionChecker {
 
   /**
    * The row-level scope of a collection for the caller (§15.5), context variables injected;
-   * `null` when the collection has none. Synchronous when the rendering is already known and the
-   * scope already derived (or absent).
+   * `null` when the collection has none. Derived once per rendering document, collection and
+   * user: later calls get the same (settled) promise. A failed derivation is not kept.
    */
-  getScope(
-    claims: SessionClaims,
-    collection: Collection,
-  ): ConditionTree | null | Promise<ConditionTree | null> {
-    const rendering = this.now(this.source.getRenderingPermissions(claims.renderingId));
-    if (rendering !== UNKNOWN) {
-      if (!rendering.collections?.[collection.name]?.scope) return null;
-      const cached = this.scopes.get(rendering)?.get(collection.name)?.get(claims.id);
-      if (cached !== undefined) return cached;
-    }
-    return this.deriveScope(claims, collection);
-  }
-
-  private async deriveScope(
-    claims: SessionClaims,
-    collection: Collection,
-  ): Promise<ConditionTree | null> {
-    const rendering = await this.wait(this.source.getRenderingPermissions(claims.renderingId));
-    const raw = rendering.collections?.[collection.name]?.scope;
-    if (!raw) return null;
+  getScope(claims: SessionClaims, collection: Collection): Promise<ConditionTree | null> {
+    const rendering = this.source.getRenderingPermissions(claims.renderingId);
     let byCollection = this.scopes.get(rendering);
     if (!byCollection) {
       byCollection = new Map();
       this.scopes.set(rendering, byCollection);
     }
-    let cache = byCollection.get(collection.name);
-    if (!cache) {
-      cache = new Map();
-      byCollection.set(collection.name, cache);
+    let byUser = byCollection.get(collection.name);
+    if (!byUser) {
+      byUser = new Map();
+      byCollection.set(collection.name, byUser);
     }
-    const key = claims.id;
-    if (cache.has(key)) return cache.get(key) ?? null;
+    const cached = byUser.get(claims.id);
+    if (cached) return cached;
+    const scope = this.deriveScope(rendering, claims, collection);
+    byUser.set(claims.id, scope);
+    const cache = byUser;
+    scope.catch(() => {
+      if (cache.get(claims.id) === scope) cache.delete(claims.id);
+    });
+    return scope;
+  }
+
+  private async deriveScope(
+    renderingPromise: Promise<RenderingPermissionsJson>,
+    claims: SessionClaims,
+    collection: Collection,
+  ): Promise<ConditionTree | null> {
+    const rendering = await renderingPromise;
+    const raw = rendering.collections?.[collection.name]?.scope;
+    if (!raw) return null;
     const user = await this.getUser(claims);
     const variables = buildContextVariables(claims, user, rendering.team);
-    const tree = parseConditionTreeJson(
-      collection,
-      injectContextVariables(raw, variables),
-      'scope',
-    );
-    cache.set(key, tree);
-    return tree;
+    return parseConditionTreeJson(collection, injectContextVariables(raw, variables), 'scope');
   }
 
   /** Drops the cached scopes of a rendering (§12). */

@@ -1,5 +1,5 @@
 import type { PlatformUser, RenderingPermissionsJson } from '../../platform/permission-source';
-import type { SessionClaims } from '../auth/session-token';
+import type { SessionClaims } from '../session-claims';
 
 /** The values `{{currentUser.…}}` placeholders resolve to (platform protocol §5.6). */
 export type ContextVariables = Readonly<Record<string, unknown>>;

@@ -1,9 +1,8 @@
 import type { ActionField, ActionFormElement } from '../../toolkit/action/action-form';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { RecordData } from '../../toolkit/record/record-utils';
-import { encodeForm } from '../../schema/action-schema-generator';
-import { unpackRecordId } from '../serializer/record-id';
-import { decodeDataUri, encodeDataUri, isFormFile } from './data-uri';
+import { unpackRecordId } from '../records/record-id';
+import { decodeDataUri } from './data-uri';
 
 /** Placeholder field of dynamic forms in the schema, never a real value (§9.2 step 5). */
 const LOADING_FIELD = 'Loading...';
@@ -45,6 +44,18 @@ function decodeValue(
     default:
       return value;
   }
+}
+
+/**
+ * Whether decoding `values` needs the form: only strings, numbers and arrays have a wire form
+ * that depends on their field's type (packed ids, data URIs); anything else is kept as sent.
+ */
+export function needsFormToDecode(values: Record<string, unknown>): boolean {
+  for (const [key, value] of Object.entries(values)) {
+    if (key === LOADING_FIELD) continue;
+    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) return true;
+  }
+  return false;
 }
 
 /** Decodes the `values` of an execute body (keys are field ids) against the form's fields. */
@@ -91,49 +102,4 @@ export function decodeWireFields(collection: Collection, fields: readonly WireFi
     values[field.field] = value;
   }
   return values;
-}
-
-function encodeFieldValue(field: ActionField): unknown {
-  const { value } = field;
-  if (field.type === 'File' && isFormFile(value)) return encodeDataUri(value);
-  if (field.type === 'FileList' && Array.isArray(value)) {
-    return value.map((item) => (isFormFile(item) ? encodeDataUri(item) : item));
-  }
-  if (field.type === 'Enum')
-    return (field.enumValues ?? []).includes(value as string) ? value : null;
-  if (field.type === 'EnumList' && Array.isArray(value)) {
-    return value.filter((item) => (field.enumValues ?? []).includes(item as string));
-  }
-  return value;
-}
-
-/** The `{fields, layout}` answer of the form hooks (§9.3): schema encoding with `value`. */
-export function encodeFormAnswer(
-  collection: Collection,
-  elements: readonly ActionFormElement[],
-): { fields: Record<string, unknown>[]; layout: unknown[] } {
-  const withWireValues = mapFields(elements, (field) => ({
-    ...field,
-    value: encodeFieldValue(field),
-  }));
-  const encoded = encodeForm(withWireValues, collection);
-  const fields = encoded.fields.map((field) => {
-    const { defaultValue, ...rest } = field as typeof field & { defaultValue?: unknown };
-    return defaultValue === undefined ? rest : { ...rest, value: defaultValue };
-  });
-  return { fields, layout: encoded.layout ?? [] };
-}
-
-function mapFields(
-  elements: readonly ActionFormElement[],
-  handler: (field: ActionField) => ActionField,
-): ActionFormElement[] {
-  return elements.map((element) => {
-    if (!('component' in element && element.type === 'Layout'))
-      return handler(element as ActionField);
-    if (element.component === 'Row') return { ...element, fields: element.fields.map(handler) };
-    if (element.component === 'Page')
-      return { ...element, elements: mapFields(element.elements, handler) };
-    return element;
-  });
 }
