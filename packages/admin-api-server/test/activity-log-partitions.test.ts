@@ -424,7 +424,7 @@ describe('retention per project', () => {
       .update({ activity_log_retention_months: null });
   });
 
-  it('runs once when two processes purge at the same moment', async () => {
+  it('purges once when two processes apply the retention at the same moment', async () => {
     const other = knexFactory({
       client: 'pg',
       connection: db().connection,
@@ -433,12 +433,35 @@ describe('retention per project', () => {
     });
     useChainKeys(other, chainKeysOf({ signingKeys: TEST_KEYS }));
     try {
+      const { project } = await projectWithLogs(server.knex, 'Twice', [
+        '2002-01-01T00:00:00.000Z',
+        '2002-01-02T00:00:00.000Z',
+        '2002-01-03T00:00:00.000Z',
+      ]);
+      await server
+        .knex('projects')
+        .where({ id: project.id })
+        .update({ activity_log_retention_months: 1 });
       const reports = await Promise.all([
         purgeExpiredActivityLogs(server.knex),
         purgeExpiredActivityLogs(other),
       ]);
-      // Either the second waited for nothing (ran: false) or both ran one after the other.
-      expect(reports.some((report) => report.ran)).toBe(true);
+      // Either the second found the lock taken (ran: false) or ran after the first: nothing left.
+      const removed = reports
+        .flatMap((report) => report.projects)
+        .filter((purge) => purge.projectId === project.id)
+        .map((purge) => purge.rowsRemoved);
+      expect(removed).toEqual([3]);
+      expect(
+        await server
+          .knex('admin_logs')
+          .where({ project_id: project.id, resource: 'activity-logs' })
+          .count({ n: '*' }),
+      ).toEqual([{ n: '1' }]);
+      expect(await verifyActivityLogChain(server.knex, project.id, {})).toMatchObject({
+        valid: true,
+        checked: 0,
+      });
     } finally {
       await other.destroy();
     }

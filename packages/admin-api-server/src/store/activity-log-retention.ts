@@ -195,16 +195,22 @@ async function purge(
     });
   }
 
-  // 3. The other purged rows, in batches, each its own statement.
+  // 3. The other purged rows, in batches, each its own statement, partition by partition (only
+  // those before the cutoff can hold them: every purged link is older than it).
+  const remaining = await onConn((trx) => listActivityLogPartitions(trx));
   for (const plan of plans) {
-    for (;;) {
-      const deleted = await raw<{ rowCount: number }>(
-        `DELETE FROM activity_logs WHERE (id, created_at) IN (
-           SELECT id, created_at FROM activity_logs WHERE project_id = ? AND chain_seq <= ? LIMIT ?)`,
-        [plan.project.id, plan.anchor, batch],
-      );
-      plan.removed += deleted.rowCount;
-      if (deleted.rowCount < batch) break;
+    if (plan.anchor === 0) continue;
+    for (const partition of remaining) {
+      if (partition.from !== null && partition.from >= plan.cutoff) continue;
+      for (;;) {
+        const deleted = await raw<{ rowCount: number }>(
+          `DELETE FROM ?? WHERE ctid = ANY (ARRAY(
+             SELECT ctid FROM ?? WHERE project_id = ? AND chain_seq <= ? LIMIT ?))`,
+          [partition.name, partition.name, plan.project.id, plan.anchor, batch],
+        );
+        plan.removed += deleted.rowCount;
+        if (deleted.rowCount < batch) break;
+      }
     }
   }
 
