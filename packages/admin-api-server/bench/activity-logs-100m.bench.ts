@@ -37,7 +37,6 @@ import {
   listActivityLogs,
   type ActivityLogFilters,
 } from '../src/store/activity-log-queries';
-import { encodeTimeCursor } from '../src/store/cursor';
 
 const ENABLED = process.env.BENCH_100M === '1';
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000_000);
