@@ -17,6 +17,7 @@ import {
 import { checkpointChainHead, verifyAgainstCheckpoints } from '../src/integrity/checkpoints';
 import { checkpointPublicKeys } from '../src/integrity/checkpoints';
 import { migrateToLatest, migrationSource } from '../src/migrations';
+import { boundInstant } from '../src/store/activity-log-partitions';
 import { listActivityLogs } from '../src/store/activity-log-queries';
 import { apiClient } from './helpers/api-client';
 import { managementApi } from './helpers/management-api';
@@ -234,6 +235,40 @@ describe('partitions created ahead', () => {
       valid: true,
       checked: 2,
     });
+  });
+
+  it('reads partition bounds right whatever the session time zone', async () => {
+    expect(boundInstant('2026-10-31 20:00:00-04')).toEqual(new Date('2026-11-01T00:00:00.000Z'));
+    expect(boundInstant('2026-11-01 05:30:00+05:30')).toEqual(new Date('2026-11-01T00:00:00.000Z'));
+    expect(() => boundInstant('MINVALUE')).toThrow(/Unexpected partition bound/);
+    const eastern = knexFactory({
+      client: 'pg',
+      connection: db().connection,
+      searchPath: [db().name],
+      pool: {
+        min: 0,
+        max: 1,
+        afterCreate: (
+          conn: { query: (sql: string, done: (error?: Error) => void) => void },
+          done: (error?: Error) => void,
+        ) => conn.query("SET TIME ZONE 'America/New_York'", done),
+      },
+    });
+    try {
+      await ensureActivityLogPartitions(eastern, {
+        from: new Date('2035-07-01T00:00:00.000Z'),
+        monthsAhead: 0,
+      });
+      const july = (await listActivityLogPartitions(eastern)).find(
+        (partition) => partition.name === 'activity_logs_y2035m07',
+      );
+      expect(july).toMatchObject({
+        from: new Date('2035-07-01T00:00:00.000Z'),
+        to: new Date('2035-08-01T00:00:00.000Z'),
+      });
+    } finally {
+      await eastern.destroy();
+    }
   });
 
   it('creates the current and next months at server start', async () => {

@@ -53,14 +53,25 @@ export async function listActivityLogPartitions(
     const bounds = /FROM \('([^']+)'\) TO \('([^']+)'\)/.exec(row.bound);
     return {
       name: row.name,
-      from: bounds ? new Date(bounds[1]!) : null,
-      to: bounds ? new Date(bounds[2]!) : null,
+      from: bounds ? boundInstant(bounds[1]!) : null,
+      to: bounds ? boundInstant(bounds[2]!) : null,
       estimatedRows: Number(row.reltuples),
     };
   });
   return partitions.sort((a, b) =>
     a.from === null ? 1 : b.from === null ? -1 : a.from.getTime() - b.from.getTime(),
   );
+}
+
+/**
+ * A bound as `pg_get_expr` prints it, in the session's time zone: `2026-11-01 00:00:00+00`, or
+ * `2026-10-31 20:00:00-04`, or with a half-hour offset `+05:30`.
+ */
+export function boundInstant(text: string): Date {
+  const match =
+    /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?(?::\d\d)?$/.exec(text);
+  if (!match) throw new Error(`Unexpected partition bound "${text}".`);
+  return new Date(`${match[1]}T${match[2]}${match[3]}:${match[4] ?? '00'}`);
 }
 
 /** Whether `activity_logs` is a partitioned table here (the migration has run). */

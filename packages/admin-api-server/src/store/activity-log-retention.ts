@@ -169,26 +169,34 @@ async function purge(
   }
   const byProject = new Map(plans.map((plan) => [plan.project.id, plan]));
 
-  // 2. Whole partitions whose every row is purged for its project.
+  // 2. Whole partitions whose every row is purged for its project. Only a partition that starts
+  // before the latest cutoff can be; each project is checked with one probe of the
+  // (project_id, chain_seq) index (does it keep a row here?) before anything is counted.
   const partitionsDropped: string[] = [];
   const currentMonth = monthStart(now);
+  const latestCutoff = Math.max(0, ...plans.map((plan) => plan.cutoff.getTime()));
+  const projectIds: number[] =
+    plans.length === 0 ? [] : await knex('projects').pluck('id').connection(conn);
   for (const partition of await onConn((trx) => listActivityLogPartitions(trx))) {
-    if (partition.to === null || partition.to > currentMonth) continue;
+    if (partition.from === null || partition.to === null || partition.to > currentMonth) continue;
+    if (partition.from.getTime() >= latestCutoff) continue;
     await onConn(async (trx) => {
       await trx.raw('SET LOCAL statement_timeout = 0');
       // No log can arrive in it between the check and the drop.
       await trx.raw('LOCK TABLE ?? IN SHARE MODE', [partition.name]);
-      const { rows } = await trx.raw<{
-        rows: { project_id: number; max_seq: string; n: string }[];
-      }>(
-        `SELECT project_id, max(chain_seq) AS max_seq, count(*) AS n FROM ?? GROUP BY project_id`,
+      for (const id of projectIds) {
+        const kept = await trx.raw<{ rows: unknown[] }>(
+          'SELECT 1 FROM ?? WHERE project_id = ? AND chain_seq > ? LIMIT 1',
+          [partition.name, id, byProject.get(id)?.anchor ?? 0],
+        );
+        if (kept.rows.length > 0) return;
+      }
+      const { rows } = await trx.raw<{ rows: { project_id: number; n: string }[] }>(
+        'SELECT project_id, count(*) AS n FROM ?? GROUP BY project_id',
         [partition.name],
       );
+      // An empty month stays: nothing of it was purged.
       if (rows.length === 0) return;
-      const purged = rows.every(
-        (row) => Number(row.max_seq) <= (byProject.get(row.project_id)?.anchor ?? 0),
-      );
-      if (!purged) return;
       await trx.raw('DROP TABLE ??', [partition.name]);
       partitionsDropped.push(partition.name);
       for (const row of rows) byProject.get(row.project_id)!.removed += Number(row.n);
