@@ -37,6 +37,7 @@ import {
   listActivityLogs,
   type ActivityLogFilters,
 } from '../src/store/activity-log-queries';
+import { planReadsThroughIndexes } from './plan-check';
 
 const ENABLED = process.env.BENCH_100M === '1';
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000_000);
@@ -191,7 +192,6 @@ async function explain(
   const lines: string[] = plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']);
   log(`\n== ${name}: EXPLAIN plan`);
   for (const line of lines) log(`   ${line}`);
-  const text = lines.join('\n');
   const scans = lines.filter((line) => / on activity_logs_\w+/.test(line) && /Scan/.test(line));
   const touched = new Set(scans.map((line) => / on (activity_logs_\w+)/.exec(line)![1]));
   const ran = new Set(
@@ -199,8 +199,7 @@ async function explain(
       .filter((line) => !line.includes('never executed'))
       .map((line) => / on (activity_logs_\w+)/.exec(line)![1]),
   );
-  const indexOnly =
-    /Index (Only )?Scan/.test(text) && !/Seq Scan|Bitmap Heap Scan on activity_logs/.test(text);
+  const indexOnly = planReadsThroughIndexes(lines);
   log(
     `   index scans only: ${indexOnly ? 'yes' : 'NO'}; partitions in the plan: ${touched.size} of ${partitions}, executed: ${ran.size}`,
   );

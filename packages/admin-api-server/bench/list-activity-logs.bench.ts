@@ -36,6 +36,7 @@ import {
 import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
+import { planReadsThroughIndexes } from './plan-check';
 
 const URL_ =
   process.env.BENCH_DATABASE_URL ??
@@ -336,9 +337,8 @@ async function main(): Promise<void> {
       const lines: string[] = plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']);
       log(`\n== ${c.name}: EXPLAIN plan`);
       for (const line of lines) log(`   ${line}`);
-      const planText = lines.join('\n');
-      const usesIndex =
-        /Index (Only )?Scan/.test(planText) && !/Seq Scan on activity_logs/.test(planText);
+      // Seq scans of empty or nearly empty partitions (the months ahead) are fine.
+      const usesIndex = planReadsThroughIndexes(lines);
       log(`   uses an index: ${usesIndex ? 'yes' : 'NO'}`);
       if (!usesIndex) process.exitCode = 1;
     }
