@@ -67,6 +67,11 @@ export interface AdminApiServerConfig {
    * after it so their links keep verifying). When absent, derived from {@link signingKeys}.
    */
   readonly auditChainKeys?: readonly SigningKey[];
+  /**
+   * Monthly activity-log partitions kept ready after the current month
+   * (`ACTIVITY_LOG_PARTITIONS_AHEAD`, default 3): created at start and daily.
+   */
+  readonly activityLogPartitionsAhead?: number;
   /** Limits of sign-in forms and client registration; {@link DEFAULT_LOGIN_LIMIT} when absent. */
   readonly loginLimit?: LoginLimitConfig;
   /** Lifetime of application tokens created without an explicit expiry. */
@@ -223,6 +228,9 @@ export function loadConfig(
     },
     ...(env.CANOPY_REDIS_URL ? { redisUrl: checkRedisUrl(env.CANOPY_REDIS_URL) } : {}),
     ...(env.CANOPY_REDIS_KEY_PREFIX ? { redisKeyPrefix: env.CANOPY_REDIS_KEY_PREFIX } : {}),
+    ...(env.ACTIVITY_LOG_PARTITIONS_AHEAD
+      ? { activityLogPartitionsAhead: integer(env, 'ACTIVITY_LOG_PARTITIONS_AHEAD', 3, 0) }
+      : {}),
     ...(env.CANOPY_AUDIT_CHAIN_KEYS
       ? { auditChainKeys: parseSigningKeys(env.CANOPY_AUDIT_CHAIN_KEYS, 'CANOPY_AUDIT_CHAIN_KEYS') }
       : {}),

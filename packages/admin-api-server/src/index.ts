@@ -98,6 +98,16 @@ export {
   type ActivityType,
 } from './store/activity-log-writer';
 export {
+  ensureActivityLogPartitions,
+  listActivityLogPartitions,
+  type ActivityLogPartition,
+} from './store/activity-log-partitions';
+export {
+  purgeExpiredActivityLogs,
+  type ProjectPurge,
+  type PurgeReport,
+} from './store/activity-log-retention';
+export {
   insertAdminLogs,
   type AdminLogInput,
   type AdminLogType,

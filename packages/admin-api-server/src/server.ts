@@ -10,6 +10,12 @@ import { openDatabase } from './database/open-database';
 import type { ServerContext } from './http/context';
 import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
+import {
+  DEFAULT_MONTHS_AHEAD,
+  ensureActivityLogPartitions,
+  scheduleDaily,
+} from './store/activity-log-partitions';
+import { purgeExpiredActivityLogs } from './store/activity-log-retention';
 import type { Redis } from 'ioredis';
 import { createTokenRateLimiter } from './rate-limit';
 import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter';
@@ -78,6 +84,31 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     throw error;
   }
   useChainKeys(database.knex, chainKeysOf(config));
+  // Monthly activity-log partitions: the current and next months at start, then daily, with the
+  // retention purge of each project's expired logs.
+  const monthsAhead = config.activityLogPartitionsAhead ?? DEFAULT_MONTHS_AHEAD;
+  try {
+    const created = await ensureActivityLogPartitions(database.knex, { monthsAhead });
+    if (created.length > 0) logger.info({ partitions: created }, 'activity-log partitions created');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const maintenance = scheduleDaily(
+    async () => {
+      const created = await ensureActivityLogPartitions(database.knex, { monthsAhead });
+      if (created.length > 0)
+        logger.info({ partitions: created }, 'activity-log partitions created');
+      const purge = await purgeExpiredActivityLogs(database.knex);
+      for (const project of purge.projects) {
+        logger.info({ ...project, cutoff: project.cutoff.toISOString() }, 'activity logs purged');
+      }
+      if (purge.partitionsDropped.length > 0) {
+        logger.info({ partitions: purge.partitionsDropped }, 'activity-log partitions dropped');
+      }
+    },
+    (error) => logger.error({ err: error }, 'activity-log partition maintenance failed'),
+  );
   const redis = config.redisUrl ? await openRedis(config.redisUrl, database) : undefined;
   const ctx: ServerContext = {
     knex: database.knex,
@@ -115,6 +146,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     close() {
       closing ??= (async () => {
         events.close();
+        await maintenance.stop();
         if (server) {
           const http = server;
           await new Promise<void>((resolve) => {

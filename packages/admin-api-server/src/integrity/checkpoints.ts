@@ -1,5 +1,6 @@
 import { createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Knex } from 'knex';
+import { chainAnchorOf } from './chain-anchors';
 import { registeredChainKeys, type ChainKey } from './chain-keys';
 import { GENESIS_HASH } from './hash-chain';
 import { verifyActivityLogChain, type IntegrityReport } from './verify-chain';
@@ -137,7 +138,8 @@ export interface CheckpointReport {
 
 /**
  * Verifies the project's whole chain, then that it still holds every checkpoint: signature by a
- * pinned public key, then the link at its sequence with its hash.
+ * pinned public key, then the link at its sequence with its hash. A checkpoint of a link purged by
+ * retention is held by the signed anchor instead (at the anchor's own sequence, the hashes must match).
  */
 export async function verifyAgainstCheckpoints(
   knex: Knex,
@@ -146,6 +148,10 @@ export async function verifyAgainstCheckpoints(
   publicKeys: readonly CheckpointPublicKey[],
 ): Promise<CheckpointReport> {
   const chain = await verifyActivityLogChain(knex, projectId, {});
+  const anchor =
+    chain.firstBrokenLink?.reason === 'anchor_invalid'
+      ? undefined
+      : await chainAnchorOf(knex, projectId);
   let checked = 0;
   const fail = (
     sequence: number,
@@ -161,7 +167,12 @@ export async function verifyAgainstCheckpoints(
       return fail(checkpoint.sequence, 'bad_signature');
     }
     if (checkpoint.projectId !== projectId) return fail(checkpoint.sequence, 'other_project');
-    if (checkpoint.sequence > 0) {
+    if (anchor && checkpoint.sequence <= anchor.sequence) {
+      // Purged by retention: the signed anchor stands for those links; its own link must match.
+      if (checkpoint.sequence === anchor.sequence && checkpoint.hash !== anchor.hash) {
+        return fail(checkpoint.sequence, 'hash_mismatch');
+      }
+    } else if (checkpoint.sequence > 0) {
       const link = await knex('activity_logs')
         .where({ project_id: projectId, chain_seq: checkpoint.sequence })
         .first('hash');

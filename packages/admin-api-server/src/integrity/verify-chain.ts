@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { applyDateFilter } from '../store/date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 import { registeredChainKeys } from './chain-keys';
+import { AnchorError, chainAnchorOf, type ChainAnchor } from './chain-anchors';
 import { chainHash, GENESIS_HASH, type ChainedFields } from './hash-chain';
 
 /** Why a link is broken. */
@@ -20,7 +21,9 @@ export type BrokenLinkReason =
    * The stored chain head names another last link than the logs hold: the newest logs were
    * deleted (or the head was altered).
    */
-  | 'chain_head_mismatch';
+  | 'chain_head_mismatch'
+  /** The retention anchor (where the chain resumes after a purge) does not verify: it was altered. */
+  | 'anchor_invalid';
 
 /** The result of a chain verification. */
 export interface IntegrityReport {
@@ -90,7 +93,9 @@ function recompute(row: ChainRow, key: { secret: Buffer } | undefined): string {
  * created in `range` (every link between them is checked, whatever its date or environment,
  * since a chain cannot be verified with holes), recomputing each HMAC under the key the link
  * names. The stored chain head must name the newest link, so deleting the newest logs is
- * detected whatever the range. Reads in batches; memory stays flat. Reports the first broken link.
+ * detected whatever the range. Links up to the project's retention anchor (purged, see
+ * `purgeActivityLogs`) are not read: the first link after it must continue from the anchor's hash.
+ * Reads in batches; memory stays flat. Reports the first broken link.
  */
 export async function verifyActivityLogChain(
   knex: Knex,
@@ -98,6 +103,21 @@ export async function verifyActivityLogChain(
   range: DateFilter,
 ): Promise<IntegrityReport> {
   const keys = registeredChainKeys(knex);
+  // Links up to the anchor were purged by retention: the chain resumes after it.
+  let anchor: ChainAnchor | undefined;
+  try {
+    anchor = await chainAnchorOf(knex, projectId);
+  } catch (error) {
+    if (!(error instanceof AnchorError)) throw error;
+    return {
+      valid: false,
+      checked: 0,
+      fromSequence: null,
+      toSequence: null,
+      firstBrokenLink: { id: null, sequence: 0, createdAt: null, reason: 'anchor_invalid' },
+    };
+  }
+  const anchorSeq = anchor?.sequence ?? 0;
   // One statement, so a log appended meanwhile cannot make head and newest link disagree.
   const { rows: state } = await knex.raw<{
     rows: {
@@ -111,12 +131,13 @@ export async function verifyActivityLogChain(
        FROM (SELECT 1) one
        LEFT JOIN activity_log_chain_heads h ON h.project_id = :projectId
        LEFT JOIN LATERAL (SELECT chain_seq, hash FROM activity_logs WHERE project_id = :projectId
-                          ORDER BY chain_seq DESC LIMIT 1) l ON true`,
-    { projectId },
+                          AND chain_seq > :anchorSeq ORDER BY chain_seq DESC LIMIT 1) l ON true`,
+    { projectId, anchorSeq },
   );
   const headSeq = Number(state[0]?.head_seq ?? 0);
-  const lastSeq = Number(state[0]?.last_seq ?? 0);
-  if (headSeq !== lastSeq || (lastSeq > 0 && state[0]?.head_hash !== state[0]?.last_hash)) {
+  const lastSeq = Number(state[0]?.last_seq ?? anchorSeq);
+  const lastHash = state[0]?.last_seq == null ? anchor?.hash : state[0]?.last_hash;
+  if (headSeq !== lastSeq || (lastSeq > 0 && state[0]?.head_hash !== lastHash)) {
     return {
       valid: false,
       checked: 0,
@@ -132,7 +153,7 @@ export async function verifyActivityLogChain(
   }
 
   const bounds = await applyDateFilter(
-    knex('activity_logs').where({ project_id: projectId }),
+    knex('activity_logs').where({ project_id: projectId }).where('chain_seq', '>', anchorSeq),
     'created_at',
     range,
   ).first(knex.raw('min(chain_seq) as first'), knex.raw('max(chain_seq) as last'));
@@ -144,6 +165,8 @@ export async function verifyActivityLogChain(
   let expectedPrevious: string | undefined;
   if (first === 1) {
     expectedPrevious = GENESIS_HASH;
+  } else if (anchor && first === anchorSeq + 1) {
+    expectedPrevious = anchor.hash;
   } else {
     const predecessor = await knex('activity_logs')
       .where({ project_id: projectId, chain_seq: first - 1 })
@@ -152,12 +175,14 @@ export async function verifyActivityLogChain(
   }
   // Whether a keyed link precedes the range: then no plain link may follow.
   let keyed =
-    first > 1 &&
-    (await knex('activity_logs')
-      .where({ project_id: projectId })
-      .where('chain_seq', '<', first)
-      .whereNotNull('key_id')
-      .first('id')) !== undefined;
+    (anchor?.keyed === true && first > anchorSeq) ||
+    (first > 1 &&
+      (await knex('activity_logs')
+        .where({ project_id: projectId })
+        .where('chain_seq', '>', anchorSeq)
+        .where('chain_seq', '<', first)
+        .whereNotNull('key_id')
+        .first('id')) !== undefined);
   let checked = 0;
   let nextSeq = first;
   const report = (

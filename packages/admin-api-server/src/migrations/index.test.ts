@@ -30,6 +30,8 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261126-201-rate-limit-buckets',
         '20261127-101-action-approvals',
         '20261127-201-dashboards',
+        '20261128-101-partitioned-activity-logs',
+        '20261128-102-activity-log-retention',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -12,6 +12,8 @@ import * as agentInterop from './20261126-101-agent-interop';
 import * as rateLimitBuckets from './20261126-201-rate-limit-buckets';
 import * as actionApprovals from './20261127-101-action-approvals';
 import * as dashboards from './20261127-201-dashboards';
+import * as partitionedActivityLogs from './20261128-101-partitioned-activity-logs';
+import * as activityLogRetention from './20261128-102-activity-log-retention';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -27,6 +29,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126-201-rate-limit-buckets': rateLimitBuckets,
   '20261127-101-action-approvals': actionApprovals,
   '20261127-201-dashboards': dashboards,
+  '20261128-101-partitioned-activity-logs': partitionedActivityLogs,
+  '20261128-102-activity-log-retention': activityLogRetention,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -70,7 +70,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       object: { type: 'string', enum: ['adminLog'] },
       id: { type: 'string' },
       type: { type: 'string', enum: ['add', 'remove', 'update', 'initial'] },
-      resource: { type: 'string', enum: ['user-project', 'role', 'team', 'environment'] },
+      resource: {
+        type: 'string',
+        enum: ['user-project', 'role', 'team', 'environment', 'activity-logs'],
+      },
       initiator: { type: 'string', enum: ['administrator', 'identityProvider', 'forestAdmin'] },
       createdAt: dateTime,
       user: ref('User'),
@@ -81,7 +84,30 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     additionalProperties: false,
   },
   AdminLogResource: {
-    anyOf: [ref('UserProjectValue'), ref('RoleValue'), ref('TeamValue'), ref('EnvironmentValue')],
+    anyOf: [
+      ref('UserProjectValue'),
+      ref('RoleValue'),
+      ref('TeamValue'),
+      ref('EnvironmentValue'),
+      ref('ActivityLogPurgeValue'),
+    ],
+  },
+  ActivityLogPurgeValue: {
+    type: 'object',
+    description:
+      'The logs a retention purge removed (resource `activity-logs`, initiator `forestAdmin`: the system)',
+    properties: {
+      retentionMonths: { type: 'integer', minimum: 1 },
+      cutoff: { ...dateTime, description: 'Logs created before this instant were purged' },
+      rowsRemoved: { type: 'integer', minimum: 0 },
+      lastPurgedSequence: {
+        type: 'integer',
+        minimum: 0,
+        description: 'The chain link the project chain now resumes after (its retention anchor)',
+      },
+    },
+    required: ['retentionMonths', 'cutoff', 'rowsRemoved', 'lastPurgedSequence'],
+    additionalProperties: false,
   },
   UserProjectValue: {
     type: 'object',
@@ -229,6 +255,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
                   'unknown_key',
                   'unkeyed_link',
                   'chain_head_mismatch',
+                  'anchor_invalid',
                 ],
               },
             },

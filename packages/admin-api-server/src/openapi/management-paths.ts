@@ -156,7 +156,7 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
     [project]: {
       patch: operation(
         'updateProject',
-        'Turn the SSO requirement on or off',
+        'Turn the SSO requirement on or off; set the activity-log retention (months kept, null: forever)',
         [PROJECT],
         ok('The project', { type: 'object' }),
         body.UPDATE_PROJECT_BODY,

@@ -83,6 +83,9 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
   if (filters.type !== undefined) query.where('al.type', filters.type);
   applyDateFilter(query, 'al.created_at', filters.createdAt);
   if (filters.after) {
+    // The row comparison is the keyset; the plain bound on created_at (implied by it) lets the
+    // planner prune the monthly partitions newer than the cursor.
+    query.where('al.created_at', '<=', filters.after.createdAt);
     query.whereRaw('(al.created_at, al.id) < (?, ?)', [filters.after.createdAt, filters.after.id]);
   }
   return query.orderBy([

@@ -2,8 +2,11 @@ import type { Knex } from 'knex';
 
 /** The kinds of change an admin log records. */
 export type AdminLogType = 'add' | 'remove' | 'update' | 'initial';
-/** What was changed. */
-export type AdminLogResource = 'user-project' | 'role' | 'team' | 'environment';
+/**
+ * What was changed. `activity-logs` (a retention purge, by the system) is ours, beyond the
+ * published contract's four values.
+ */
+export type AdminLogResource = 'user-project' | 'role' | 'team' | 'environment' | 'activity-logs';
 /** Who started the change. */
 export type AdminLogInitiator = 'administrator' | 'identityProvider' | 'forestAdmin';
 

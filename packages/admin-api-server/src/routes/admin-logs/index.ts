@@ -33,7 +33,7 @@ export const LIST_ADMIN_LOGS_QUERY: JsonSchema = {
     },
     resource: {
       type: 'string',
-      enum: ['user-project', 'role', 'team', 'environment'],
+      enum: ['user-project', 'role', 'team', 'environment', 'activity-logs'],
       description: 'The kind of resource changed',
     },
     ...dateFilterProperties('createdAt'),

@@ -34,7 +34,9 @@ async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<Req
 
 const parse = {
   project: bodyParser<{ name: string }>(schemas.CREATE_PROJECT_BODY),
-  updateProject: bodyParser<{ ssoEnabled: boolean }>(schemas.UPDATE_PROJECT_BODY),
+  updateProject: bodyParser<{ ssoEnabled?: boolean; activityLogRetentionMonths?: number | null }>(
+    schemas.UPDATE_PROJECT_BODY,
+  ),
   createEnvironment: bodyParser<Parameters<typeof createEnvironmentWithSecret>[3]>(
     schemas.CREATE_ENVIRONMENT_BODY,
   ),
@@ -86,12 +88,15 @@ export function managementRouter(ctx: ServerContext): Router {
     })
     .get(base, admin, async (req, res) => {
       const { projectId } = ids(req);
-      const [environments, members, roles, teams, whitelist] = await Promise.all([
+      const [environments, members, roles, teams, settings] = await Promise.all([
         listEnvironments(ctx.knex, projectId),
         listMembers(ctx.knex, projectId),
         listRoles(ctx.knex, projectId),
         listTeams(ctx.knex, projectId),
-        ctx.knex('projects').where({ id: projectId }).first('ip_whitelist_rules'),
+        ctx
+          .knex('projects')
+          .where({ id: projectId })
+          .first('ip_whitelist_rules', 'activity_log_retention_months'),
       ]);
       res.json({
         id: projectId,
@@ -101,14 +106,29 @@ export function managementRouter(ctx: ServerContext): Router {
         members,
         roles,
         teams,
-        ipWhitelist: whitelist?.ip_whitelist_rules ?? null,
+        ipWhitelist: settings?.ip_whitelist_rules ?? null,
+        activityLogRetentionMonths: settings?.activity_log_retention_months ?? null,
       });
     })
     .patch(base, admin, async (req, res) => {
       const { projectId } = ids(req);
-      const { ssoEnabled } = parse.updateProject(req.body);
-      await ctx.knex('projects').where({ id: projectId }).update({ sso_enabled: ssoEnabled });
-      res.json({ id: projectId, name: required(req.project, 'project').name, ssoEnabled });
+      const changes = parse.updateProject(req.body);
+      const [row] = await ctx
+        .knex('projects')
+        .where({ id: projectId })
+        .update({
+          ...(changes.ssoEnabled !== undefined ? { sso_enabled: changes.ssoEnabled } : {}),
+          ...(changes.activityLogRetentionMonths !== undefined
+            ? { activity_log_retention_months: changes.activityLogRetentionMonths }
+            : {}),
+        })
+        .returning(['sso_enabled', 'activity_log_retention_months']);
+      res.json({
+        id: projectId,
+        name: required(req.project, 'project').name,
+        ssoEnabled: row.sso_enabled,
+        activityLogRetentionMonths: row.activity_log_retention_months,
+      });
     })
     .post(`${base}/environments`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);

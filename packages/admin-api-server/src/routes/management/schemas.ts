@@ -1,3 +1,4 @@
+import { MAX_RETENTION_MONTHS } from '../../store/activity-log-retention';
 import { PERMISSION_LEVELS } from '../../store/model';
 import { ACTION_CONDITIONS, ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
 import type { JsonSchema } from '../../validation/ajv';
@@ -159,8 +160,15 @@ export const UPDATE_PROJECT_BODY: JsonSchema = {
       type: 'boolean',
       description: 'Require SSO sessions for token management on this project',
     },
+    activityLogRetentionMonths: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: MAX_RETENTION_MONTHS,
+      description:
+        'Months of activity logs the project keeps (older ones are purged daily, recorded in the admin log); null keeps them forever (the default)',
+    },
   },
-  required: ['ssoEnabled'],
+  minProperties: 1,
   additionalProperties: false,
 };
 
