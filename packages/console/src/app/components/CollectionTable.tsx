@@ -15,7 +15,6 @@ import {
   Paper,
   Popover,
   Select,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -60,11 +59,9 @@ import {
   PAGE_SIZES,
   readView,
   targetCollection,
-  typeName,
   writeView,
   type AgentRecord,
   type ConditionBranch,
-  type ListParams,
   type SchemaCollection,
   type SchemaField,
   type ViewState,
@@ -89,6 +86,13 @@ import { CellRelationLink, CellValue } from './Value';
 import { RecordPicker } from './RecordPicker';
 import { downloadWorker, streamDownload } from '../download';
 import { afterNextPaint } from '../after-paint';
+import {
+  availableColumns,
+  columnsKey,
+  defaultColumns,
+  readColumns,
+  tableListParams,
+} from './columns';
 
 /** How each export of this page went (`stream` or `memory`): the browser suite reads it. */
 const exportModes: string[] = ((
@@ -176,50 +180,12 @@ const RecordRow = memo(function RecordRow({
   );
 });
 
-/**
- * The columns shown by default, up to 8: the primary key, the record's label, enums, to-one
- * relations, then other plain columns; fields imported from relations (`a@@@b`) and JSON last.
- */
-function defaultColumns(collection: SchemaCollection): string[] {
-  const label = labelField(collection);
-  const rank = (field: SchemaField): number => {
-    if (field.isPrimaryKey) return 0;
-    if (field.field === label) return 1;
-    if (field.field.includes('@@@')) return 8;
-    const type = typeName(field.type);
-    if (type === 'Enum') return 2;
-    if (isToOne(field)) return 3;
-    if (type === 'String' || type === 'Number' || type === 'Boolean') return 4;
-    if (type === 'Date' || type === 'Dateonly') return 5;
-    if (type === 'Json' || type === 'Object' || type === 'Array') return 9;
-    return 6;
-  };
-  return collection.fields
-    .filter((f) => !isRelation(f) || isToOne(f))
-    .map((field, index) => ({ field, index }))
-    .sort((a, b) => rank(a.field) - rank(b.field) || a.index - b.index)
-    .slice(0, 8)
-    .map(({ field }) => field.field);
-}
-
 function useColumnPrefs(workspace: string, user: number, collection: SchemaCollection) {
-  const key = `canopy.columns.${workspace}.${user}.${collection.name}`;
-  const available = collection.fields
-    .filter((f) => !isRelation(f) || isToOne(f))
-    .map((f) => f.field);
-  const read = () => {
-    try {
-      const stored = JSON.parse(localStorage.getItem(key) ?? 'null') as string[] | null;
-      const valid = stored?.filter((name) => available.includes(name));
-      return valid?.length ? valid : defaultColumns(collection);
-    } catch {
-      return defaultColumns(collection);
-    }
-  };
-  const [visible, setVisible] = useState(read);
-  useEffect(() => setVisible(read()), [key]);
+  const key = columnsKey(workspace, user, collection);
+  const [visible, setVisible] = useState(() => readColumns(workspace, user, collection));
+  useEffect(() => setVisible(readColumns(workspace, user, collection)), [key]);
   return {
-    available,
+    available: availableColumns(collection),
     visible,
     set(next: string[]) {
       localStorage.setItem(key, JSON.stringify(next));
@@ -290,17 +256,7 @@ export function CollectionTable({
   const [exporting, setExporting] = useState<string>();
   const [associating, setAssociating] = useState(false);
 
-  const pks = collection.fields.filter((f) => f.isPrimaryKey).map((f) => f.field);
-  const fields = [...new Set([...pks, ...prefs.visible])];
-  const listParams: ListParams = {
-    fields,
-    relationFields: relationProjection(schema, collection, fields),
-    sort: view.sort,
-    page: { number: view.page, size: view.size },
-    search: view.search,
-    filters: view.filters,
-    segment: view.segment,
-  };
+  const listParams = tableListParams(schema, collection, view, prefs.visible);
   const list = useList(source, listParams);
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
@@ -941,13 +897,13 @@ export function CollectionTable({
           <Table.Tbody>
             {list.isPending &&
               Array.from({ length: 8 }, (_, i) => (
-                <Table.Tr key={i}>
+                <tr key={i} className="rt-row rt-loading" aria-hidden>
                   {columnsDef.map((_c, j) => (
-                    <Table.Td key={j}>
-                      <Skeleton h={14} radius="sm" />
-                    </Table.Td>
+                    <td key={j}>
+                      <div className="rt-skeleton" />
+                    </td>
                   ))}
-                </Table.Tr>
+                </tr>
               ))}
             {(allMounted ? rows : rows.slice(0, mountedCount)).map((record, index) => (
               <RecordRow
