@@ -1,10 +1,13 @@
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Shell } from './Shell';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { LoginPage } from './pages/LoginPage';
 import { featureRoutes } from './routes';
-import { readStoredSession, SessionProvider, type StoredSession } from './session';
+import { storePlatformToken } from './platform';
+import { readStoredSession, SessionProvider, storeSession, type StoredSession } from './session';
+import { onSignOutElsewhere } from './tab-session';
 import { WorkspaceProvider } from './workspace';
 
 /**
@@ -14,16 +17,31 @@ import { WorkspaceProvider } from './workspace';
 export function App() {
   const [session, setSession] = useState<StoredSession | undefined>(readStoredSession);
   const [workspace, setWorkspace] = useState(() => (session ? session.workspace : undefined));
+  const [signOuts, setSignOuts] = useState(0);
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const onSignOut = useCallback(() => {
     setSession(undefined);
     setWorkspace(undefined);
+    setSignOuts((count) => count + 1);
+    queryClient.clear();
     navigate('/');
-  }, [navigate]);
+  }, [navigate, queryClient]);
+  // Signing out in another tab signs out this one (even on its sign-in page, past the platform).
+  useEffect(
+    () =>
+      onSignOutElsewhere(() => {
+        storeSession(undefined);
+        storePlatformToken(undefined);
+        onSignOut();
+      }),
+    [onSignOut],
+  );
 
   if (!session || !workspace) {
     return (
       <LoginPage
+        key={signOuts}
         onSignedIn={(next) => {
           setSession(next);
           setWorkspace(next.workspace);

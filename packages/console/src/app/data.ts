@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import {
   isToOne,
+  type AgentClient,
   labelField,
   targetCollection,
   type AgentSchema,
@@ -66,10 +67,15 @@ export interface ListSource {
 /** When each list answer was decoded: the table measures its render time from there. */
 export const receivedAt = new WeakMap<object, number>();
 
-export function useList(source: ListSource, params: ListParams) {
-  const { client, workspace } = useSession();
-  return useQuery({
-    queryKey: ['list', workspace.id, source, params],
+/** The list query of a page: `useList` and the first screen's prefetch share it. */
+export function listQuery(
+  client: AgentClient,
+  workspaceId: string,
+  source: ListSource,
+  params: ListParams,
+) {
+  return {
+    queryKey: ['list', workspaceId, source, params],
     queryFn: async () => {
       const records = await (source.related
         ? client.listRelated(
@@ -83,16 +89,20 @@ export function useList(source: ListSource, params: ListParams) {
       receivedAt.set(records, performance.now());
       return records;
     },
-    placeholderData: keepPreviousData,
-  });
+  };
 }
 
-export function useCount(source: ListSource, params: ListParams) {
-  const { client, workspace } = useSession();
+/** The count query of a view: `useCount` and the first screen's prefetch share it. */
+export function countQuery(
+  client: AgentClient,
+  workspaceId: string,
+  source: ListSource,
+  params: ListParams,
+) {
   const { filters, search, searchExtended, segment } = params;
   const filtering = { filters, search, searchExtended, segment };
-  return useQuery({
-    queryKey: ['count', workspace.id, source, filtering],
+  return {
+    queryKey: ['count', workspaceId, source, filtering],
     queryFn: () =>
       source.related
         ? client.countRelated(
@@ -103,6 +113,21 @@ export function useCount(source: ListSource, params: ListParams) {
             filtering,
           )
         : client.count(source.collection, filtering),
+  };
+}
+
+export function useList(source: ListSource, params: ListParams) {
+  const { client, workspace } = useSession();
+  return useQuery({
+    ...listQuery(client, workspace.id, source, params),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCount(source: ListSource, params: ListParams) {
+  const { client, workspace } = useSession();
+  return useQuery({
+    ...countQuery(client, workspace.id, source, params),
     placeholderData: keepPreviousData,
   });
 }

@@ -24,8 +24,7 @@ import {
   waitForCallback,
   writeTabStorage,
 } from './platform';
-
-const STORAGE_KEY = 'canopy.console.session';
+import { SESSION_KEY, signOutEverywhere } from './tab-session';
 
 export interface StoredSession {
   workspaceId: string;
@@ -39,20 +38,21 @@ export interface StoredSession {
 export const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /**
- * The agent session of this tab: in memory, mirrored to `sessionStorage` so a reload keeps it.
- * Never `localStorage` (see the README, "Where tokens are kept").
+ * The agent session of this tab: in memory, mirrored to `sessionStorage` so a reload keeps it,
+ * and handed to a new tab that asks (tab-session.ts). Never `localStorage` (see the README,
+ * "Where tokens are kept").
  */
 let current: StoredSession | undefined;
 
 export function readStoredSession(): StoredSession | undefined {
   // An expired agent token is kept: the first 401 opens the sign-in dialog over the page.
-  current ??= readTabStorage<StoredSession>(STORAGE_KEY);
+  current ??= readTabStorage<StoredSession>(SESSION_KEY);
   return current;
 }
 
 function store(session: StoredSession | undefined): void {
   current = session;
-  writeTabStorage(STORAGE_KEY, session);
+  writeTabStorage(SESSION_KEY, session);
 }
 
 /**
@@ -138,6 +138,7 @@ export function SessionProvider({
   const signOut = useCallback(() => {
     store(undefined);
     storePlatformToken(undefined);
+    signOutEverywhere();
     onSignOut();
   }, [onSignOut]);
 
@@ -159,7 +160,7 @@ export function SessionProvider({
         // This tab's stored token wins over the one in memory: the same token, unless storage
         // was changed behind the console's back (the browser suite expires it that way).
         getToken: () => {
-          const stored = readTabStorage<StoredSession>(STORAGE_KEY);
+          const stored = readTabStorage<StoredSession>(SESSION_KEY);
           return stored?.workspaceId === sessionRef.current.workspaceId &&
             stored.user.id === sessionRef.current.user.id
             ? stored.token

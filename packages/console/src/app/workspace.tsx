@@ -103,6 +103,8 @@ export function WorkspaceProvider({
     refetchInterval: RIGHTS_POLL_MS,
     refetchOnWindowFocus: true,
     staleTime: 0,
+    // Fetched while the agent signed the user in: the poll asks again soon enough.
+    refetchOnMount: false,
     retry: (count, error) => !(error instanceof PlatformError && error.status < 500) && count < 2,
   });
   const expired = detail.error instanceof PlatformError && detail.error.status === 401;

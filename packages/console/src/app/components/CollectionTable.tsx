@@ -15,7 +15,6 @@ import {
   Paper,
   Popover,
   Select,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -39,6 +38,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tan
 import { useQueryClient } from '@tanstack/react-query';
 import {
   memo,
+  startTransition,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -59,11 +59,9 @@ import {
   PAGE_SIZES,
   readView,
   targetCollection,
-  typeName,
   writeView,
   type AgentRecord,
   type ConditionBranch,
-  type ListParams,
   type SchemaCollection,
   type SchemaField,
   type ViewState,
@@ -87,6 +85,14 @@ import { ColumnChooser } from './ColumnChooser';
 import { CellRelationLink, CellValue } from './Value';
 import { RecordPicker } from './RecordPicker';
 import { downloadWorker, streamDownload } from '../download';
+import { afterNextPaint } from '../after-paint';
+import {
+  availableColumns,
+  columnsKey,
+  defaultColumns,
+  readColumns,
+  tableListParams,
+} from './columns';
 
 /** How each export of this page went (`stream` or `memory`): the browser suite reads it. */
 const exportModes: string[] = ((
@@ -94,6 +100,30 @@ const exportModes: string[] = ((
 ).__canopyExports ??= []);
 
 const countFormat = new Intl.NumberFormat();
+
+/** One page's render time (see the measure in `CollectionTable`); the browser suite reads them. */
+interface RenderMeasure {
+  collection: string;
+  rows: number;
+  ms: number;
+  queuedMs: number;
+  renderMs: number;
+  allRowsMs?: number;
+}
+
+declare global {
+  interface Window {
+    __canopyRenders?: RenderMeasure[];
+  }
+}
+
+/** Rows mounted in a new page's first frame: a screenful, at 32 px or more per row. */
+function firstRows(): number {
+  return Math.max(20, Math.ceil(window.innerHeight / 32));
+}
+
+/** Rows mounted per task after the first frame. */
+const LATER_ROWS = 40;
 
 /** A column of the table body: how a record's cell renders. */
 interface CellColumn {
@@ -107,12 +137,15 @@ interface CellColumn {
  */
 const RecordRow = memo(function RecordRow({
   record,
+  rowIndex,
   columns,
   selected,
   onToggle,
   onOpen,
 }: {
   record: AgentRecord;
+  /** Among all the records of the view, the header row being 1 (`aria-rowindex`). */
+  rowIndex: number;
   columns: CellColumn[];
   selected: boolean;
   onToggle(id: string, checked: boolean): void;
@@ -128,6 +161,7 @@ const RecordRow = memo(function RecordRow({
       tabIndex={0}
       data-selected={selected || undefined}
       data-record-id={record.id}
+      aria-rowindex={rowIndex}
     >
       <td style={{ width: 36 }}>
         <input
@@ -146,50 +180,12 @@ const RecordRow = memo(function RecordRow({
   );
 });
 
-/**
- * The columns shown by default, up to 8: the primary key, the record's label, enums, to-one
- * relations, then other plain columns; fields imported from relations (`a@@@b`) and JSON last.
- */
-function defaultColumns(collection: SchemaCollection): string[] {
-  const label = labelField(collection);
-  const rank = (field: SchemaField): number => {
-    if (field.isPrimaryKey) return 0;
-    if (field.field === label) return 1;
-    if (field.field.includes('@@@')) return 8;
-    const type = typeName(field.type);
-    if (type === 'Enum') return 2;
-    if (isToOne(field)) return 3;
-    if (type === 'String' || type === 'Number' || type === 'Boolean') return 4;
-    if (type === 'Date' || type === 'Dateonly') return 5;
-    if (type === 'Json' || type === 'Object' || type === 'Array') return 9;
-    return 6;
-  };
-  return collection.fields
-    .filter((f) => !isRelation(f) || isToOne(f))
-    .map((field, index) => ({ field, index }))
-    .sort((a, b) => rank(a.field) - rank(b.field) || a.index - b.index)
-    .slice(0, 8)
-    .map(({ field }) => field.field);
-}
-
 function useColumnPrefs(workspace: string, user: number, collection: SchemaCollection) {
-  const key = `canopy.columns.${workspace}.${user}.${collection.name}`;
-  const available = collection.fields
-    .filter((f) => !isRelation(f) || isToOne(f))
-    .map((f) => f.field);
-  const read = () => {
-    try {
-      const stored = JSON.parse(localStorage.getItem(key) ?? 'null') as string[] | null;
-      const valid = stored?.filter((name) => available.includes(name));
-      return valid?.length ? valid : defaultColumns(collection);
-    } catch {
-      return defaultColumns(collection);
-    }
-  };
-  const [visible, setVisible] = useState(read);
-  useEffect(() => setVisible(read()), [key]);
+  const key = columnsKey(workspace, user, collection);
+  const [visible, setVisible] = useState(() => readColumns(workspace, user, collection));
+  useEffect(() => setVisible(readColumns(workspace, user, collection)), [key]);
   return {
-    available,
+    available: availableColumns(collection),
     visible,
     set(next: string[]) {
       localStorage.setItem(key, JSON.stringify(next));
@@ -260,33 +256,45 @@ export function CollectionTable({
   const [exporting, setExporting] = useState<string>();
   const [associating, setAssociating] = useState(false);
 
-  const pks = collection.fields.filter((f) => f.isPrimaryKey).map((f) => f.field);
-  const fields = [...new Set([...pks, ...prefs.visible])];
-  const listParams: ListParams = {
-    fields,
-    relationFields: relationProjection(schema, collection, fields),
-    sort: view.sort,
-    page: { number: view.page, size: view.size },
-    search: view.search,
-    filters: view.filters,
-    segment: view.segment,
-  };
+  const listParams = tableListParams(schema, collection, view, prefs.visible);
   const list = useList(source, listParams);
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
 
-  useEffect(() => setSelected(new Set()), [list.data]);
+  useEffect(() => setSelected((was) => (was.size ? new Set() : was)), [list.data]);
   useEffect(() => {
     const error = list.error ?? count.error;
     if (error instanceof AgentError && error.status === 403)
       rememberDenied(collection.name, 'browseEnabled');
   }, [list.error, count.error, collection.name]);
 
-  // Render time of a page, from the decoded answer to the painted table (README: performance).
-  // Split in: waiting for React to start (`queuedMs`), React's render and commit (`renderMs`),
-  // then the frame.
+  // A new page mounts a screenful of rows first (rows are at least 32 px high) and the rest in
+  // the tasks after that frame is painted: the rows in view paint without waiting for the others.
+  const [mounted, setMounted] = useState({ data: list.data, count: firstRows() });
+  let mountedCount = mounted.count;
+  if (mounted.data !== list.data) {
+    mountedCount = firstRows();
+    setMounted({ data: list.data, count: mountedCount });
+  }
+  const allMounted = mountedCount >= rows.length;
+  useEffect(() => {
+    if (mounted.count >= rows.length) return;
+    return afterNextPaint(() =>
+      startTransition(() =>
+        setMounted((was) =>
+          was.data === mounted.data ? { ...was, count: was.count + LATER_ROWS } : was,
+        ),
+      ),
+    );
+  }, [mounted, rows.length]);
+
+  // Render time of a page, from the decoded answer to the painted frame (README: performance):
+  // `ms` to the frame with the rows in view, split in waiting for React to start (`queuedMs`),
+  // React's render and commit (`renderMs`) and the frame; `allRowsMs` to the frame with every
+  // row of the page mounted.
   const tableRef = useRef<HTMLTableElement>(null);
   const renderStart = useRef<{ data?: unknown; at: number }>({ at: 0 });
+  const measured = useRef<{ data?: unknown; entry?: RenderMeasure }>({});
   if (list.data && renderStart.current.data !== list.data) {
     renderStart.current = { data: list.data, at: performance.now() };
   }
@@ -295,25 +303,34 @@ export function CollectionTable({
     if (start === undefined) return;
     const began = renderStart.current.at;
     const committed = performance.now();
-    requestAnimationFrame(() => {
-      const ms = performance.now() - start;
-      const perf = ((window as unknown as { __canopyRenders?: unknown[] }).__canopyRenders ??= []);
-      perf.push({
-        collection: collection.name,
-        rows: list.data!.length,
-        ms,
-        queuedMs: began - start,
-        renderMs: committed - began,
-      });
+    const entry: RenderMeasure = {
+      collection: collection.name,
+      rows: list.data!.length,
+      ms: 0,
+      queuedMs: began - start,
+      renderMs: committed - began,
+    };
+    measured.current = { data: list.data, entry };
+    return afterNextPaint(() => {
+      entry.ms = performance.now() - start;
+      (window.__canopyRenders ??= []).push(entry);
       if (
         performance.getEntriesByName('canopy:signed-in').length &&
         !performance.getEntriesByName('canopy:first-screen').length
       ) {
         performance.mark('canopy:first-screen');
       }
-      tableRef.current?.setAttribute('data-render-ms', ms.toFixed(1));
+      tableRef.current?.setAttribute('data-render-ms', entry.ms.toFixed(1));
     });
   }, [list.data, collection.name]);
+  useLayoutEffect(() => {
+    const start = list.data && receivedAt.get(list.data);
+    const { data, entry } = measured.current;
+    if (!allMounted || start === undefined || data !== list.data || !entry) return;
+    return afterNextPaint(() => {
+      entry.allRowsMs = performance.now() - start;
+    });
+  }, [allMounted, list.data]);
 
   const recordUrl = (record: AgentRecord) =>
     `${base}/${encodeURIComponent(collection.name)}/${encodeURIComponent(record.id)}`;
@@ -353,6 +370,13 @@ export function CollectionTable({
       });
   }, [collection, prefs.visible, schema, base, search]);
 
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const pageSelection = !rows.some((r) => selected.has(r.id))
+    ? 'none'
+    : rows.every((r) => selected.has(r.id))
+      ? 'all'
+      : 'some';
   const columnsDef = useMemo<ColumnDef<AgentRecord>[]>(
     () => [
       {
@@ -361,19 +385,19 @@ export function CollectionTable({
           <Checkbox
             size="xs"
             aria-label="Select every record of this page"
-            checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
-            indeterminate={
-              rows.some((r) => selected.has(r.id)) && !rows.every((r) => selected.has(r.id))
-            }
+            checked={pageSelection === 'all'}
+            indeterminate={pageSelection === 'some'}
             onChange={(event) =>
-              setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())
+              setSelected(
+                event.currentTarget.checked ? new Set(rowsRef.current.map((r) => r.id)) : new Set(),
+              )
             }
           />
         ),
       },
       ...cellColumns.map((column) => ({ id: column.id, header: humanize(column.id) })),
     ],
-    [cellColumns, rows, selected],
+    [cellColumns, pageSelection],
   );
 
   const toggle = useCallback((id: string, checked: boolean) => {
@@ -517,8 +541,10 @@ export function CollectionTable({
     );
   const error = list.error ?? count.error;
 
-  return (
-    <Stack gap="sm">
+  // Built only when what they show changes: a new page of rows re-renders the rows, the range
+  // and the select-all box, not the toolbar, the column headers or the pager.
+  const toolbar = useMemo(
+    () => (
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs" wrap="wrap">
           {title}
@@ -687,6 +713,156 @@ export function CollectionTable({
           )}
         </Group>
       </Group>
+    ),
+    // `params` stands for the view and `setView`.
+    [
+      params,
+      searchText,
+      filterOpen,
+      draft,
+      selected,
+      exporting,
+      prefs.visible,
+      collection,
+      schema,
+      title,
+      base,
+      can,
+      related,
+      canDelete,
+      canExport,
+      canAdd,
+      canEditRelation,
+    ],
+  );
+  const thead = useMemo(
+    () => (
+      <Table.Thead>
+        {table.getHeaderGroups().map((group) => (
+          <Table.Tr key={group.id} aria-rowindex={1}>
+            {group.headers.map((header) => {
+              const field = collection.fields.find((f) => f.field === header.column.id);
+              const sortable = field && field.isSortable !== false && !isRelation(field);
+              const sorted =
+                view.sort === header.column.id
+                  ? 'ascending'
+                  : view.sort === `-${header.column.id}`
+                    ? 'descending'
+                    : 'none';
+              return (
+                <Table.Th
+                  key={header.id}
+                  w={header.column.id === '__select' ? 36 : undefined}
+                  aria-sort={sortable ? sorted : undefined}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  {sortable ? (
+                    <UnstyledButton
+                      onClick={() =>
+                        setView({ sort: nextSort(view.sort, header.column.id) }, false)
+                      }
+                      aria-label={`Sort by ${humanize(header.column.id)}`}
+                    >
+                      <Group gap={4} wrap="nowrap">
+                        <Text size="sm" fw={600}>
+                          {humanize(header.column.id)}
+                        </Text>
+                        {sortIcon(header.column.id)}
+                      </Group>
+                    </UnstyledButton>
+                  ) : (
+                    flexRender(header.column.columnDef.header, header.getContext())
+                  )}
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Thead>
+    ),
+    [table, columnsDef, collection, view.sort, params],
+  );
+  const pager = useMemo(
+    () => (
+      <Group gap="xs">
+        <Select
+          aria-label="Records per page"
+          data={PAGE_SIZES.map((size) => ({ value: String(size), label: `${size} per page` }))}
+          value={String(view.size)}
+          onChange={(value) => setView({ size: Number(value) })}
+          w={130}
+          size="xs"
+          allowDeselect={false}
+        />
+        {pageCount !== undefined ? (
+          <Pagination
+            size="sm"
+            total={pageCount}
+            value={Math.min(view.page, pageCount)}
+            onChange={(page) => setView({ page }, false)}
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+            siblings={1}
+          />
+        ) : (
+          <Group gap={4}>
+            <Button
+              size="xs"
+              variant="default"
+              disabled={view.page <= 1}
+              onClick={() => setView({ page: view.page - 1 }, false)}
+            >
+              Previous
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              disabled={rows.length < view.size}
+              onClick={() => setView({ page: view.page + 1 }, false)}
+            >
+              Next
+            </Button>
+          </Group>
+        )}
+      </Group>
+    ),
+    [params, view.size, view.page, pageCount, rows.length],
+  );
+  const confirmModal = useMemo(
+    () => (
+      <Modal
+        opened={confirm !== undefined}
+        onClose={() => setConfirm(undefined)}
+        title={confirm === 'dissociate' ? 'Dissociate records?' : 'Delete records?'}
+        centered
+      >
+        <Stack>
+          <Text size="sm">
+            {confirm === 'dissociate'
+              ? `The ${selected.size} selected ${selected.size === 1 ? 'record stays' : 'records stay'}, but ${selected.size === 1 ? 'is' : 'are'} no longer linked to this record.`
+              : `The ${selected.size} selected ${selected.size === 1 ? 'record is' : 'records are'} deleted for good. This cannot be undone.`}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirm(undefined)}>
+              Cancel
+            </Button>
+            <Button
+              color={confirm === 'dissociate' ? 'orange' : 'red'}
+              onClick={() => runSelectionChange(confirm!)}
+              data-autofocus
+            >
+              {confirm === 'dissociate' ? 'Dissociate' : `Delete ${selected.size}`}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    ),
+    [confirm, selected, collection, related, client],
+  );
+
+  return (
+    <Stack gap="sm">
+      {toolbar}
 
       {error && (
         <Alert
@@ -711,66 +887,28 @@ export function CollectionTable({
           aria-label={`${humanize(collection.name)} records`}
           aria-busy={list.isFetching}
           data-view={params.toString()}
-          data-loaded={!list.isPlaceholderData && !list.isFetching && !count.isFetching}
-          aria-rowcount={typeof total === 'number' ? total : undefined}
-          style={{ opacity: list.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}
+          data-loaded={
+            !list.isPlaceholderData && !list.isFetching && !count.isFetching && allMounted
+          }
+          aria-rowcount={typeof total === 'number' ? total + 1 : undefined}
+          style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}
         >
-          <Table.Thead>
-            {table.getHeaderGroups().map((group) => (
-              <Table.Tr key={group.id}>
-                {group.headers.map((header) => {
-                  const field = collection.fields.find((f) => f.field === header.column.id);
-                  const sortable = field && field.isSortable !== false && !isRelation(field);
-                  const sorted =
-                    view.sort === header.column.id
-                      ? 'ascending'
-                      : view.sort === `-${header.column.id}`
-                        ? 'descending'
-                        : 'none';
-                  return (
-                    <Table.Th
-                      key={header.id}
-                      w={header.column.id === '__select' ? 36 : undefined}
-                      aria-sort={sortable ? sorted : undefined}
-                      style={{ whiteSpace: 'nowrap' }}
-                    >
-                      {sortable ? (
-                        <UnstyledButton
-                          onClick={() =>
-                            setView({ sort: nextSort(view.sort, header.column.id) }, false)
-                          }
-                          aria-label={`Sort by ${humanize(header.column.id)}`}
-                        >
-                          <Group gap={4} wrap="nowrap">
-                            <Text size="sm" fw={600}>
-                              {humanize(header.column.id)}
-                            </Text>
-                            {sortIcon(header.column.id)}
-                          </Group>
-                        </UnstyledButton>
-                      ) : (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      )}
-                    </Table.Th>
-                  );
-                })}
-              </Table.Tr>
-            ))}
-          </Table.Thead>
+          {thead}
           <Table.Tbody>
             {list.isPending &&
               Array.from({ length: 8 }, (_, i) => (
-                <Table.Tr key={i}>
+                <tr key={i} className="rt-row rt-loading" aria-hidden>
                   {columnsDef.map((_c, j) => (
-                    <Table.Td key={j}>
-                      <Skeleton h={14} radius="sm" />
-                    </Table.Td>
+                    <td key={j}>
+                      <div className="rt-skeleton" />
+                    </td>
                   ))}
-                </Table.Tr>
+                </tr>
               ))}
-            {rows.map((record) => (
+            {(allMounted ? rows : rows.slice(0, mountedCount)).map((record, index) => (
               <RecordRow
                 key={record.id}
+                rowIndex={first + index + 1}
                 record={record}
                 columns={cellColumns}
                 selected={selected.has(record.id)}
@@ -809,75 +947,10 @@ export function CollectionTable({
                 : `${countFormat.format(first)}–${countFormat.format(last)} (counting is off for this collection)`}
           {exporting ? ` · exporting ${exporting}` : ''}
         </Text>
-        <Group gap="xs">
-          <Select
-            aria-label="Records per page"
-            data={PAGE_SIZES.map((size) => ({ value: String(size), label: `${size} per page` }))}
-            value={String(view.size)}
-            onChange={(value) => setView({ size: Number(value) })}
-            w={130}
-            size="xs"
-            allowDeselect={false}
-          />
-          {pageCount !== undefined ? (
-            <Pagination
-              size="sm"
-              total={pageCount}
-              value={Math.min(view.page, pageCount)}
-              onChange={(page) => setView({ page }, false)}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-              siblings={1}
-            />
-          ) : (
-            <Group gap={4}>
-              <Button
-                size="xs"
-                variant="default"
-                disabled={view.page <= 1}
-                onClick={() => setView({ page: view.page - 1 }, false)}
-              >
-                Previous
-              </Button>
-              <Button
-                size="xs"
-                variant="default"
-                disabled={rows.length < view.size}
-                onClick={() => setView({ page: view.page + 1 }, false)}
-              >
-                Next
-              </Button>
-            </Group>
-          )}
-        </Group>
+        {pager}
       </Group>
 
-      <Modal
-        opened={confirm !== undefined}
-        onClose={() => setConfirm(undefined)}
-        title={confirm === 'dissociate' ? 'Dissociate records?' : 'Delete records?'}
-        centered
-      >
-        <Stack>
-          <Text size="sm">
-            {confirm === 'dissociate'
-              ? `The ${selected.size} selected ${selected.size === 1 ? 'record stays' : 'records stay'}, but ${selected.size === 1 ? 'is' : 'are'} no longer linked to this record.`
-              : `The ${selected.size} selected ${selected.size === 1 ? 'record is' : 'records are'} deleted for good. This cannot be undone.`}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              color={confirm === 'dissociate' ? 'orange' : 'red'}
-              onClick={() => runSelectionChange(confirm!)}
-              data-autofocus
-            >
-              {confirm === 'dissociate' ? 'Dissociate' : `Delete ${selected.size}`}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {confirmModal}
       {related && relation && (
         <Modal
           opened={associating}

@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import { PageLoader } from '../components/States';
 import { Navigate } from 'react-router';
 import { useCan, useSchema } from '../data';
+import { firstCollection } from '../first-screen';
 import { useSession } from '../session';
 
 /** Opens the first collection the user may browse. */
@@ -10,9 +11,7 @@ export function HomeRedirect() {
   const can = useCan();
   const { workspace } = useSession();
   if (schema.isPending) return <PageLoader label="Loading the schema" />;
-  const first = schema.data?.collections
-    .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
-    .sort((a, b) => a.name.localeCompare(b.name))[0];
+  const first = schema.data && firstCollection(schema.data, can);
   if (!first) return <Text c="dimmed">Choose a collection on the left.</Text>;
   return (
     <Navigate

@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { workspacesOf } from '../config';
 import {
   currentPlatformToken,
@@ -22,6 +23,7 @@ import {
   platformSignIn,
   storePlatformToken,
 } from '../platform';
+import { firstScreenPath, prefetchFirstScreen } from '../first-screen';
 import { signIn, storeSession, type StoredSession } from '../session';
 
 /** The last environment and team chosen (a preference, not a credential). */
@@ -48,6 +50,8 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
+  const location = useLocation();
+  const navigate = useNavigate();
   const me = useQuery({
     queryKey: ['me-workspaces'],
     queryFn: fetchWorkspaces,
@@ -124,6 +128,10 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
       const session = await signIn(workspace, Number(chosenRendering), popup);
       storeSession(session);
       performance.mark('canopy:signed-in');
+      void prefetchFirstScreen(queryClient, session);
+      // From the home page, straight to the first collection (a deep link stays where it is).
+      const first = location.pathname === '/' ? firstScreenPath(queryClient, session) : undefined;
+      if (first) navigate(first, { replace: true });
       localStorage.setItem(
         LAST_CHOICE,
         JSON.stringify({ workspace: workspace.id, rendering: chosenRendering }),
