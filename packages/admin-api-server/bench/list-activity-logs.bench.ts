@@ -11,6 +11,8 @@
  * then in Redis (CANOPY_REDIS_URL, default redis://127.0.0.1:6379/0; BENCH_REDIS=0 skips it).
  * It prints each one's req/s, the ratio to raw, and the peak RSS of each server process.
  *
+ * BENCH_CPU_PROF=<dir> runs the platform processes with `node --cpu-prof` into that directory.
+ *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
@@ -371,9 +373,13 @@ async function main(): Promise<void> {
       headers: Record<string, string>;
     }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
     const auth = { Authorization: `Bearer ${token}` };
+    // `node --cpu-prof` writes each platform process's profile when it exits (BENCH_CPU_PROF).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
     const pgLimited = startChild(
       process.execPath,
-      [join(bundle, 'cli.js'), 'serve'],
+      [...profile, join(bundle, 'cli.js'), 'serve'],
       platformEnv({}),
     );
     children.push(pgLimited);
@@ -386,7 +392,7 @@ async function main(): Promise<void> {
     if (process.env.BENCH_REDIS !== '0') {
       const redisLimited = startChild(
         process.execPath,
-        [join(bundle, 'cli.js'), 'serve'],
+        [...profile, join(bundle, 'cli.js'), 'serve'],
         platformEnv({
           CANOPY_REDIS_URL: REDIS_URL,
           CANOPY_REDIS_KEY_PREFIX: `canopy-bench:${Date.now()}:`,
