@@ -24,6 +24,7 @@ import { accountLink } from '../account/password-page';
 import { authenticatedBody, jsonBody } from '../../http/body';
 import { idParam } from '../../validation/input-rules';
 import * as schemas from './schemas';
+import { publishAccessChange } from '../../auth/token-context-cache';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
 async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<RequestHandler>[1]) {
@@ -107,7 +108,11 @@ export function managementRouter(ctx: ServerContext): Router {
     .patch(base, admin, async (req, res) => {
       const { projectId } = ids(req);
       const { ssoEnabled } = parse.updateProject(req.body);
-      await ctx.knex('projects').where({ id: projectId }).update({ sso_enabled: ssoEnabled });
+      await ctx.knex.transaction(async (trx) => {
+        await trx('projects').where({ id: projectId }).update({ sso_enabled: ssoEnabled });
+        // Tokens created without SSO are refused from now on, on every replica.
+        await publishAccessChange(trx);
+      });
       res.json({ id: projectId, name: required(req.project, 'project').name, ssoEnabled });
     })
     .post(`${base}/environments`, admin, async (req, res) => {
