@@ -135,6 +135,8 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
             http.closeIdleConnections();
           });
         }
+        // Units this process reserved and did not spend go back to the shared counters.
+        await ctx.rateLimiter.close?.();
         await database.close();
         await redis?.quit().catch(() => redis.disconnect());
         logger.info('closed');
