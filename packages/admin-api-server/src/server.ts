@@ -140,6 +140,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
         await database.close();
         await redis?.quit().catch(() => redis.disconnect());
         logger.info('closed');
+        logger.flush();
       })();
       return closing;
     },
