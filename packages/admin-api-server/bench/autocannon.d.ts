@@ -4,12 +4,16 @@ declare module 'autocannon' {
     average: number;
     p50: number;
     p99: number;
+    /** Of `requests`: how many completed. */
+    total: number;
   }
   interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
     errors: number;
+    /** Seconds the run actually lasted. */
+    duration: number;
   }
   function autocannon(options: {
     url: string;

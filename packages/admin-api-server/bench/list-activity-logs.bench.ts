@@ -11,6 +11,8 @@
  * then in Redis (CANOPY_REDIS_URL, default redis://127.0.0.1:6379/0; BENCH_REDIS=0 skips it).
  * It prints each one's req/s, the ratio to raw, and the peak RSS of each server process.
  *
+ * BENCH_CPU_PROF=<dir> runs the platform processes with `node --cpu-prof` into that directory.
+ *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
@@ -47,6 +49,7 @@ const ROWS = Number(
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const USERS = 100;
 const ACTIONS = [
   'read',
@@ -375,9 +378,13 @@ async function main(): Promise<void> {
       headers: Record<string, string>;
     }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
     const auth = { Authorization: `Bearer ${token}` };
+    // `node --cpu-prof` writes each platform process's profile when it exits (BENCH_CPU_PROF).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
     const pgLimited = startChild(
       process.execPath,
-      [join(bundle, 'cli.js'), 'serve'],
+      [...profile, join(bundle, 'cli.js'), 'serve'],
       platformEnv({}),
     );
     children.push(pgLimited);
@@ -390,7 +397,7 @@ async function main(): Promise<void> {
     if (process.env.BENCH_REDIS !== '0') {
       const redisLimited = startChild(
         process.execPath,
-        [join(bundle, 'cli.js'), 'serve'],
+        [...profile, join(bundle, 'cli.js'), 'serve'],
         platformEnv({
           CANOPY_REDIS_URL: REDIS_URL,
           CANOPY_REDIS_KEY_PREFIX: `canopy-bench:${Date.now()}:`,
@@ -407,29 +414,72 @@ async function main(): Promise<void> {
     const ports = await Promise.all(targets.map((t) => t.process.port));
 
     for (const c of cases) {
-      log(`\n== ${c.name}: ${CONNECTIONS} connections, ${DURATION} s each, one autocannon run`);
-      let rawPerSecond = 0;
+      log(
+        `\n== ${c.name}: ${CONNECTIONS} connections, ${DURATION} s each in ${ROUNDS} interleaved rounds`,
+      );
+      const urls = targets.map(
+        (target, index) => `http://127.0.0.1:${ports[index]}${target.url(c)}`,
+      );
+      // Warm up (JIT, pools, prepared plans) before measuring.
       for (const [index, target] of targets.entries()) {
-        const url = `http://127.0.0.1:${ports[index]}${target.url(c)}`;
-        // Warm up (JIT, pools, prepared plans) before measuring.
-        await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: target.headers });
-        const [result, rss] = await peakRss(target.process.child.pid!, () =>
-          autocannon({
-            // A worker thread generates the load, so it does not share this process's event loop.
-            workers: 1,
-            url,
-            connections: CONNECTIONS,
-            duration: DURATION,
-            headers: target.headers,
-          }),
-        );
-        const perSecond = result.requests.average;
-        if (index === 0) rawPerSecond = perSecond;
-        const ratio = index === 0 ? '' : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw`;
+        await autocannon({
+          url: urls[index]!,
+          connections: CONNECTIONS,
+          duration: 2,
+          headers: target.headers,
+        });
+      }
+      // The machine's load drifts: each round loads every target in turn for a slice of the
+      // duration, so that each ratio compares runs seconds apart, not minutes.
+      const totals = targets.map(() => ({
+        requests: 0,
+        seconds: 0,
+        p50: [] as number[],
+        p99: [] as number[],
+        rss: 0,
+        non2xx: 0,
+        errors: 0,
+        ratios: [] as number[],
+      }));
+      for (let round = 0; round < ROUNDS; round += 1) {
+        let rawRound = 0;
+        for (const [index, target] of targets.entries()) {
+          const [result, rss] = await peakRss(target.process.child.pid!, () =>
+            autocannon({
+              // A worker thread generates the load, so it does not share this process's event loop.
+              workers: 1,
+              url: urls[index]!,
+              connections: CONNECTIONS,
+              duration: DURATION / ROUNDS,
+              headers: target.headers,
+            }),
+          );
+          const total = totals[index]!;
+          total.requests += result.requests.total;
+          total.seconds += result.duration;
+          total.p50.push(result.latency.p50);
+          total.p99.push(result.latency.p99);
+          total.rss = Math.max(total.rss, rss);
+          total.non2xx += result.non2xx;
+          total.errors += result.errors;
+          const perSecond = result.requests.total / result.duration;
+          if (index === 0) rawRound = perSecond;
+          else total.ratios.push(perSecond / rawRound);
+        }
+      }
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+      const rawPerSecond = totals[0]!.requests / totals[0]!.seconds;
+      for (const [index, target] of targets.entries()) {
+        const total = totals[index]!;
+        const perSecond = total.requests / total.seconds;
+        const ratio =
+          index === 0
+            ? ''
+            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${Math.min(...total.ratios).toFixed(2)}–${Math.max(...total.ratios).toFixed(2)})`;
         log(
-          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, peak RSS ${Math.round(rss)} MB, non-2xx ${result.non2xx}, errors ${result.errors}`,
+          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
         );
-        if (result.non2xx > 0 || result.errors > 0) process.exitCode = 1;
+        if (total.non2xx > 0 || total.errors > 0) process.exitCode = 1;
       }
       log(
         `   load average (1, 5, 15 min): ${loadavg()

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { EventHub } from './agent-protocol/event-hub';
 import { createApp } from './app';
 import { createLoginLimiter } from './auth/login-limiter';
+import { TokenContextCache } from './auth/token-context-cache';
 import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
 import { DEFAULT_LOGIN_LIMIT, type AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
@@ -110,6 +111,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     (error) => logger.error({ err: error }, 'activity-log partition maintenance failed'),
   );
   const redis = config.redisUrl ? await openRedis(config.redisUrl, database) : undefined;
+  const tokenContexts = new TokenContextCache();
   const ctx: ServerContext = {
     knex: database.knex,
     config,
@@ -118,10 +120,13 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
       ? createRedisRateLimiter(redis, config.rateLimit, config.redisKeyPrefix)
       : createTokenRateLimiter(database.knex, config.rateLimit),
     loginLimiter: createLoginLimiter(database.knex, config.loginLimit ?? DEFAULT_LOGIN_LIMIT),
+    tokenContexts,
   };
   // The embedded database serves one connection: a LISTEN connection would hold it.
+  // Without it, token contexts are not cached (a revocation elsewhere could not be heard).
   const events = new EventHub(database.knex, logger, {
     listen: config.database.kind !== 'embedded',
+    accessChanges: tokenContexts,
   });
   const app = createApp(ctx, events);
   let server: Server | undefined;
@@ -162,9 +167,12 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
             http.closeIdleConnections();
           });
         }
+        // Units this process reserved and did not spend go back to the shared counters.
+        await ctx.rateLimiter.close?.();
         await database.close();
         await redis?.quit().catch(() => redis.disconnect());
         logger.info('closed');
+        logger.flush();
       })();
       return closing;
     },

@@ -246,6 +246,59 @@ it('the rate limit is exact across replicas keeping the counters in Redis', asyn
   }
 }, 60_000);
 
+it('a token revoked through one replica is refused by every other within a second', async () => {
+  const project = await db.knex('projects').where({ name: 'Shop' }).first();
+  const issue = (name: string) =>
+    issueApplicationToken(db.knex, TEST_KEYS, {
+      project,
+      userId,
+      name,
+      scopes: ['all'],
+      expiresAt: new Date(Date.now() + 600_000),
+      viaSso: false,
+    });
+  const revoked = await issue('revoked through a replica');
+  const bySql = await issue('revoked by direct SQL');
+  const [a, b, c] = [...replicas.keys()].slice(0, 3) as [number, number, number];
+  const list = (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/v1/project/Shop/environment/Production/activity-logs`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then(async (res) => {
+      await res.arrayBuffer();
+      return res.status;
+    });
+  // Every replica has read (and keeps) both tokens' contexts.
+  for (const port of [a, b, c]) {
+    expect(await list(port, revoked.token)).toBe(200);
+    expect(await list(port, bySql.token)).toBe(200);
+  }
+  // A change that bypasses the service is not announced: the replicas keep the context a few
+  // seconds, which shows that they do cache it.
+  await db
+    .knex('application_tokens')
+    .where({ id: bySql.row.id })
+    .update({ revoked_at: new Date() });
+  expect(await list(b, bySql.token)).toBe(200);
+
+  const revocation = await fetch(
+    `http://127.0.0.1:${a}/v1/project/Shop/application-tokens/${revoked.row.id}`,
+    { method: 'DELETE', headers: { authorization: `Bearer ${session()}` } },
+  );
+  expect(revocation.status).toBe(204);
+  const committedAt = Date.now();
+  const refusedAfter = async (port: number) => {
+    for (;;) {
+      if ((await list(port, revoked.token)) === 401) return Date.now() - committedAt;
+      if (Date.now() - committedAt > 5_000) return Infinity;
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+  };
+  const latencies = await Promise.all([refusedAfter(b), refusedAfter(c)]);
+  // The context is kept 5 s: refused within a second means the NOTIFY reached both replicas.
+  for (const latency of latencies) expect(latency).toBeLessThan(1_000);
+  expect(await list(a, revoked.token)).toBe(401);
+}, 30_000);
+
 it('an OIDC authorization code issued by one replica is exchanged on another', async () => {
   const password = 'replica-password-0123';
   await setUserPassword(db.knex, userId, password);

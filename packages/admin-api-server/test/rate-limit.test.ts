@@ -135,6 +135,52 @@ describe.each([
     expect(next).toEqual({ allowed: true, limit: 3, remaining: 1, resetSeconds: 1 });
   });
 
+  it('gives the unspent part of a reserved block back to the shared counter', async () => {
+    const big = { points: 1_000, durationSeconds: 600, burstPoints: 0, burstDurationSeconds: 600 };
+    const limiter = redis
+      ? createRedisRateLimiter(redis, big, store.redisKeyPrefix)
+      : createTokenRateLimiter(db().knex, big);
+    const key = `blocks:${Date.now()}`;
+    const used = async () =>
+      redis
+        ? Number(await redis.hget(`${store.redisKeyPrefix}${key}`, 'u'))
+        : (await db().knex('rate_limit_buckets').where({ key }).first('used')).used;
+    // The first charge is alone (nothing known yet); the second reserves a block.
+    expect((await limiter.consume(key)).remaining).toBe(999);
+    expect((await limiter.consume(key)).remaining).toBe(998);
+    expect(await used()).toBeGreaterThan(2);
+    await limiter.close!();
+    expect(await used()).toBe(2);
+  });
+
+  it('admits exactly the limit across three servers reserving blocks of it', async () => {
+    // Much left: each server reserves blocks from the shared counter and spends them locally.
+    const big = { points: 120, durationSeconds: 600, burstPoints: 30, burstDurationSeconds: 600 };
+    const servers = await Promise.all(
+      [0, 1, 2].map(() => startTestServer(db(), { rateLimit: big, ...store })),
+    );
+    try {
+      const token = await tokenFor(first, s.project, s.admin.id, ['all']);
+      const apis = servers.map((server) => apiClient(server.app));
+      const wave = async (count: number) =>
+        (
+          await Promise.all(
+            Array.from({ length: count }, (_, i) => apis[i % 3]!.get(url(), { token })),
+          )
+        ).map((res) => res.status);
+      const opening = await wave(240);
+      expect(opening.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      // Never more than the limit, and units a server reserved but did not spend go back to the
+      // shared counter within a second: a later wave gets exactly what is left.
+      expect(opening.filter((status) => status === 200).length).toBeLessThanOrEqual(150);
+      await new Promise((wait) => setTimeout(wait, 1_300));
+      const second = await wave(60);
+      expect([...opening, ...second].filter((status) => status === 200)).toHaveLength(150);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  }, 60_000);
+
   it('keeps the counters in the store it is given', async () => {
     const token = await tokenFor(first, s.project, s.admin.id, ['all']);
     const count = async () =>

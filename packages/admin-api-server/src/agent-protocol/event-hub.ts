@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { Logger } from 'pino';
+import { ACCESS_CHANGES_CHANNEL } from '../auth/token-context-cache';
 import {
   PLATFORM_EVENTS_CHANNEL,
   prunePlatformEvents,
@@ -49,7 +50,14 @@ export class EventHub {
   constructor(
     private readonly knex: Knex,
     private readonly logger: Logger,
-    private readonly options: { listen: boolean } = { listen: true },
+    private readonly options: {
+      listen: boolean;
+      /**
+       * Told when access changes are heard (LISTEN up on {@link ACCESS_CHANGES_CHANNEL}) or may be
+       * missed (`setLive`), and of each announced change (`clear`): the token-context cache.
+       */
+      accessChanges?: { setLive(live: boolean): void; clear(): void };
+    } = { listen: true },
   ) {}
 
   /** Starts listening (or polling); events already stored are not replayed. */
@@ -113,10 +121,13 @@ export class EventHub {
       client = (await (
         this.knex.client as { acquireRawConnection(): Promise<Client> }
       ).acquireRawConnection()) as Client;
-      client.on('notification', () => void this.poll());
+      client.on('notification', (message) => {
+        if (message.channel === ACCESS_CHANGES_CHANNEL) this.options.accessChanges?.clear();
+        else void this.poll();
+      });
       client.on('error', (error) => this.listenerLost(client!, error));
       client.on('end', () => this.listenerLost(client!));
-      await client.query(`LISTEN ${PLATFORM_EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${PLATFORM_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}`);
     } catch (error) {
       if (client) endQuietly(client);
       this.retryListen(error);
@@ -127,6 +138,8 @@ export class EventHub {
       return;
     }
     this.listener = client;
+    // Changes made while no connection listened are unknown: start from an empty cache.
+    this.options.accessChanges?.setLive(true);
     this.schedulePolls(LISTENING_POLL_MS);
     // Whatever committed while no connection listened.
     void this.poll();
@@ -147,6 +160,7 @@ export class EventHub {
   }
 
   private dropListener(): void {
+    this.options.accessChanges?.setLive(false);
     if (this.listener) endQuietly(this.listener);
     this.listener = undefined;
   }

@@ -98,11 +98,39 @@ export function signSessionToken(
   );
 }
 
+/** Tokens whose signature and claims were verified, per key set; checked again once expired. */
+const verifiedTokens = new WeakMap<
+  readonly SigningKey[],
+  Map<string, ApplicationTokenClaims | SessionTokenClaims>
+>();
+/** Verified tokens remembered per key set (the oldest go first). */
+const MAX_VERIFIED = 1_000;
+
 /**
  * Verifies a bearer token: known key (by `kid`), HS256 only, issuer, expiry, and the expected
- * `typ`. Every failure is a 401 whose message says what is wrong, never the token.
+ * `typ`. Every failure is a 401 whose message says what is wrong, never the token. A token that
+ * passed is remembered (the same string, signed by the same keys, verifies the same way) until it
+ * expires: a busy integration's requests skip the parse and HMAC. Revocation is not decided here.
  */
 export function verifyPlatformToken<T extends ApplicationTokenClaims | SessionTokenClaims>(
+  token: string,
+  keys: readonly SigningKey[],
+  type: T['typ'],
+): T {
+  let verified = verifiedTokens.get(keys);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokens.set(keys, verified);
+  }
+  const known = verified.get(token);
+  if (known && known.typ === type && known.exp * 1000 > Date.now()) return known as T;
+  const claims = verifyUncached<T>(token, keys, type);
+  if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value as string);
+  verified.set(token, claims);
+  return claims;
+}
+
+function verifyUncached<T extends ApplicationTokenClaims | SessionTokenClaims>(
   token: string,
   keys: readonly SigningKey[],
   type: T['typ'],

@@ -17,9 +17,12 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Authenticates an application token for a `/v1/project/:projectName[/environment/:environmentName]`
  * route, in this order: signature and expiry (401), the stored row — revoked or unknown tokens
- * fail here on the very next request (401), the per-token rate limit (429), the token's project
+ * fail here (401; on every replica within a second of the revocation), the per-token rate limit
+ * (429), the token's project
  * by case-sensitive name (404, the same for an unknown project and another one), the environment (404), its creator still an Admin, SSO
- * and the scope (403). The stored state is read in one query.
+ * and the scope (403). The stored state is read in one query, and kept a few seconds in
+ * `ctx.tokenContexts` while every replica hears revocations and other access changes at once
+ * (see `TokenContextCache`).
  */
 export function requireApplicationToken(ctx: ServerContext, scope: Scope): RequestHandler {
   return async (req, res, next) => {
@@ -30,7 +33,11 @@ export function requireApplicationToken(ctx: ServerContext, scope: Scope): Reque
     );
     const environmentName =
       req.params.environmentName === undefined ? undefined : String(req.params.environmentName);
-    const row = await findTokenContext(ctx.knex, hashTokenId(claims.jti), environmentName);
+    const tokenIdHash = hashTokenId(claims.jti);
+    const load = () => findTokenContext(ctx.knex, tokenIdHash, environmentName);
+    const row = ctx.tokenContexts
+      ? await ctx.tokenContexts.get(tokenIdHash, environmentName, load)
+      : await load();
     if (!row) throw unauthorized('The bearer token is not known to this server.');
     if (row.revoked_at) {
       throw unauthorized(`The bearer token was revoked at ${row.revoked_at.toISOString()}.`);
@@ -85,6 +92,8 @@ export function requireApplicationToken(ctx: ServerContext, scope: Scope): Reque
     }
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
       await touchApplicationToken(ctx.knex, row.id);
+      // The row may be cached: the next touch is due a minute from now, not on the next request.
+      row.last_used_at = new Date();
     }
     next();
   };

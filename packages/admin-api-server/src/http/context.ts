@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { LoginLimiter } from '../auth/login-limiter';
+import type { TokenContextCache } from '../auth/token-context-cache';
 import type { AdminApiServerConfig } from '../config';
 import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
 import type { EnvironmentRow, ProjectRow } from '../store/model';
@@ -14,6 +15,8 @@ export interface ServerContext {
   readonly rateLimiter: TokenRateLimiter;
   /** Failed sign-ins and other credential attempts, per account and per address. */
   readonly loginLimiter: LoginLimiter;
+  /** Application tokens' contexts, kept briefly while revocations are heard (LISTEN). */
+  readonly tokenContexts?: TokenContextCache;
 }
 
 /** Who is calling, once a bearer token was verified. */

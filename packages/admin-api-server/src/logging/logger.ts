@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import pino, { type Logger } from 'pino';
 
-/** The server's structured (JSON) logger. `Authorization` never reaches a log line. */
+/**
+ * The server's structured (JSON) logger, on standard output. `Authorization` never reaches a log
+ * line. Lines are written asynchronously (pino's asynchronous destination): a request does not
+ * wait for its log line's `write`; pino flushes what is pending when the process exits.
+ */
 export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'canopy-admin-api' },
-    // Defence in depth: nothing logs headers today, and a token must never reach a log if it did.
-    redact: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'],
-  });
+  return pino(
+    {
+      level,
+      base: { service: 'canopy-admin-api' },
+      // Defence in depth: nothing logs headers today, and a token must never reach a log if it did.
+      redact: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'],
+    },
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RateLimitConfig } from '../config';
 import { ApiError } from '../errors';
-import type { RateLimitDecision, TokenRateLimiter } from './token-rate-limiter';
+import { reservingLimiter, type BucketCharge } from './reservations';
+import type { TokenRateLimiter } from './token-rate-limiter';
 
 /**
  * The same two buckets as the PostgreSQL limiter (a sustained window backed by a burst window that
@@ -41,18 +42,40 @@ redis.call('HSET', KEYS[1], 'u', used, 'w', windowEnd, 'bu', burstUsed, 'be', bu
 redis.call('PEXPIRE', KEYS[1], math.max(windowEnd, burstEnd) - now + 1000)
 local running = 0
 if burstEnd > now then running = 1 end
-return { used, burstUsed, running, outcome, math.ceil((windowEnd - now) / 1000) }
+local bucketEnd = windowEnd
+if outcome == 'b' then bucketEnd = burstEnd end
+return { used, burstUsed, running, outcome, math.ceil((windowEnd - now) / 1000),
+  bucketEnd - now, tostring(bucketEnd) }
 `;
 
-type ChargeReply = [number, number, number, 's' | 'b' | 'r', number];
+/**
+ * Gives back units charged to a bucket (ARGV[2]: s or b) in the window ending at ARGV[3], if that
+ * window is still the current one.
+ */
+const REFUND_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local usedField, endField = 'u', 'w'
+if ARGV[2] == 'b' then usedField, endField = 'bu', 'be' end
+local h = redis.call('HMGET', KEYS[1], usedField, endField)
+local windowEnd = tonumber(h[2])
+if windowEnd and windowEnd == tonumber(ARGV[3]) and windowEnd > now then
+  redis.call('HSET', KEYS[1], usedField, math.max((tonumber(h[1]) or 0) - tonumber(ARGV[1]), 0))
+end
+return 0
+`;
+
+type ChargeReply = [number, number, number, 's' | 'b' | 'r', number, number, string];
 
 interface RedisWithCharge extends Redis {
   canopyRateLimitCharge(key: string, ...args: (string | number)[]): Promise<ChargeReply>;
+  canopyRateLimitRefund(key: string, ...args: (string | number)[]): Promise<number>;
 }
 
 /**
  * The per-token limiter on Redis (`CANOPY_REDIS_URL`): one round trip of an atomic script per
- * request instead of a PostgreSQL write, with the same limits, headers and exactness across
+ * charge instead of a PostgreSQL write (and, with much left, one per block of requests: see
+ * {@link reservingLimiter}), with the same limits, headers and exactness across
  * replicas as {@link createTokenRateLimiter}. Keys are `keyPrefix` + the limiter key. When Redis
  * cannot be reached the request is answered 503, never admitted unchecked.
  */
@@ -64,10 +87,11 @@ export function createRedisRateLimiter(
   const limit = config.points + config.burstPoints;
   if (!('canopyRateLimitCharge' in redis)) {
     redis.defineCommand('canopyRateLimitCharge', { numberOfKeys: 1, lua: CHARGE_SCRIPT });
+    redis.defineCommand('canopyRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
   const client = redis as RedisWithCharge;
 
-  async function charge(key: string, points: number): Promise<RateLimitDecision> {
+  async function charge(key: string, points: number): Promise<BucketCharge> {
     let reply: ChargeReply;
     try {
       reply = await client.canopyRateLimitCharge(
@@ -86,21 +110,31 @@ export function createRedisRateLimiter(
         { cause: error, headers: { 'Retry-After': '5' } },
       );
     }
-    const [used, burstUsed, running, outcome, reset] = reply;
+    const [used, burstUsed, running, outcome, reset, bucketMs, bucketTag] = reply;
+    const charged = { bucket: outcome, bucketMs, bucketTag };
     const burstLeft =
       running === 1 ? Math.max(config.burstPoints - burstUsed, 0) : config.burstPoints;
     const resetSeconds = Math.min(Math.max(reset, 1), config.durationSeconds);
     if (outcome === 's') {
       return {
-        allowed: true,
-        limit,
-        remaining: Math.max(config.points - used, 0) + burstLeft,
-        resetSeconds,
+        ...charged,
+        decision: {
+          allowed: true,
+          limit,
+          remaining: Math.max(config.points - used, 0) + burstLeft,
+          resetSeconds,
+        },
       };
     }
-    if (outcome === 'b') return { allowed: true, limit, remaining: burstLeft, resetSeconds };
-    return { allowed: false, limit, remaining: 0, resetSeconds };
+    if (outcome === 'b') {
+      return { ...charged, decision: { allowed: true, limit, remaining: burstLeft, resetSeconds } };
+    }
+    return { ...charged, decision: { allowed: false, limit, remaining: 0, resetSeconds } };
   }
 
-  return { config, consume: (key, points = 1) => charge(key, points) };
+  async function refund(key: string, points: number, bucket: 's' | 'b', tag: string) {
+    await client.canopyRateLimitRefund(`${keyPrefix}${key}`, points, bucket, tag);
+  }
+
+  return reservingLimiter({ charge, refund }, config);
 }

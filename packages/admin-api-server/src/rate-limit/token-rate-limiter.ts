@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RateLimitConfig } from '../config';
+import { reservingLimiter, type BucketCharge } from './reservations';
 
 /** The outcome of charging one request to a key. */
 export interface RateLimitDecision {
@@ -15,6 +16,8 @@ export interface RateLimitDecision {
 export interface TokenRateLimiter {
   readonly config: RateLimitConfig;
   consume(key: string, points?: number): Promise<RateLimitDecision>;
+  /** Gives back units reserved by this process and not spent (on shutdown). */
+  close?(): Promise<void>;
 }
 
 // The SET expressions read the row as it was before this charge (`b`, locked by the upsert: a
@@ -49,7 +52,10 @@ ON CONFLICT (key) DO UPDATE SET
     THEN now() + make_interval(secs => :burstDurationSeconds) ELSE b.burst_end END,
   outcome = CASE WHEN ${SUSTAINED_ADMITS} THEN 's' WHEN ${BURST_ADMITS} THEN 'b' ELSE 'r' END
 RETURNING b.used, b.burst_used, b.burst_end > now() AS burst_running, b.outcome,
-  CAST(ceil(extract(epoch FROM b.window_end - now())) AS integer) AS reset_seconds`.replace(
+  CAST(ceil(extract(epoch FROM b.window_end - now())) AS integer) AS reset_seconds,
+  CAST(extract(epoch FROM CASE WHEN b.outcome = 'b' THEN b.burst_end ELSE b.window_end END - now())
+    * 1000 AS double precision) AS bucket_ms,
+  CAST(CASE WHEN b.outcome = 'b' THEN b.burst_end ELSE b.window_end END AS text) AS bucket_tag`.replace(
   /:(points|sustainedPoints|burstPoints|durationSeconds|burstDurationSeconds)\b/g,
   // Typed, so that PostgreSQL compares numbers (untyped parameters would compare as text).
   'CAST(:$1 AS integer)',
@@ -61,19 +67,30 @@ interface ChargeRow {
   burst_running: boolean;
   outcome: 's' | 'b' | 'r';
   reset_seconds: number;
+  bucket_ms: number;
+  bucket_tag: string;
 }
+
+/** Gives back units of a window, if it is still the current one (by its end, to the microsecond). */
+const REFUND_SUSTAINED_SQL = `UPDATE rate_limit_buckets SET used = greatest(used - CAST(? AS integer), 0)
+WHERE key = ? AND window_end = CAST(? AS timestamptz) AND window_end > now()`;
+const REFUND_BURST_SQL = `UPDATE rate_limit_buckets
+SET burst_used = greatest(burst_used - CAST(? AS integer), 0)
+WHERE key = ? AND burst_end = CAST(? AS timestamptz) AND burst_end > now()`;
 
 /**
  * A token bucket in PostgreSQL: a sustained bucket (`points` per `durationSeconds`) backed by a
  * burst bucket (`burstPoints` per `burstDurationSeconds`) that admits requests once the sustained
  * one is exhausted. Both live in one row per key, and each charge is one atomic `INSERT … ON
  * CONFLICT DO UPDATE … RETURNING`, so several server processes sharing a database admit exactly
- * the limit between them, and each admitted request reports its own remaining count.
+ * the limit between them. With much left, a process reserves a block of units in one charge and
+ * spends it locally ({@link reservingLimiter}); near the limit, each request is charged alone and
+ * reports its own remaining count.
  */
 export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): TokenRateLimiter {
   const limit = config.points + config.burstPoints;
 
-  async function charge(key: string, points: number): Promise<RateLimitDecision> {
+  async function charge(key: string, points: number): Promise<BucketCharge> {
     const result = await knex.raw<{ rows: ChargeRow[] }>(CHARGE_SQL, {
       key,
       points,
@@ -88,17 +105,27 @@ export function createTokenRateLimiter(knex: Knex, config: RateLimitConfig): Tok
       : config.burstPoints;
     // The window's end is stored to the millisecond: rounding may add one to a whole window.
     const resetSeconds = Math.min(Math.max(row.reset_seconds, 1), config.durationSeconds);
+    const charged = { bucket: row.outcome, bucketMs: row.bucket_ms, bucketTag: row.bucket_tag };
     if (row.outcome === 's') {
       return {
-        allowed: true,
-        limit,
-        remaining: Math.max(config.points - row.used, 0) + burstLeft,
-        resetSeconds,
+        ...charged,
+        decision: {
+          allowed: true,
+          limit,
+          remaining: Math.max(config.points - row.used, 0) + burstLeft,
+          resetSeconds,
+        },
       };
     }
-    if (row.outcome === 'b') return { allowed: true, limit, remaining: burstLeft, resetSeconds };
-    return { allowed: false, limit, remaining: 0, resetSeconds };
+    if (row.outcome === 'b') {
+      return { ...charged, decision: { allowed: true, limit, remaining: burstLeft, resetSeconds } };
+    }
+    return { ...charged, decision: { allowed: false, limit, remaining: 0, resetSeconds } };
   }
 
-  return { config, consume: (key, points = 1) => charge(key, points) };
+  async function refund(key: string, points: number, bucket: 's' | 'b', tag: string) {
+    await knex.raw(bucket === 's' ? REFUND_SUSTAINED_SQL : REFUND_BURST_SQL, [points, key, tag]);
+  }
+
+  return reservingLimiter({ charge, refund }, config);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { publishAccessChange } from '../auth/token-context-cache';
 
 /** An application token as stored (never the token itself). */
 export interface ApplicationTokenRow {
@@ -75,15 +76,23 @@ export async function listApplicationTokens(
     .select(...COLUMNS.map((column) => `t.${column}`), 'u.email as user_email');
 }
 
-/** Marks a token revoked; false when no such live token exists (in that project, if given). */
+/**
+ * Marks a token revoked; false when no such live token exists (in that project, if given). The
+ * revocation is announced with it ({@link publishAccessChange}): every server process refuses the
+ * token from the moment it commits.
+ */
 export async function revokeApplicationToken(
   knex: Knex,
   id: number,
   projectId?: number,
 ): Promise<boolean> {
-  const query = knex('application_tokens').where({ id }).whereNull('revoked_at');
-  if (projectId !== undefined) query.andWhere({ project_id: projectId });
-  return (await query.update({ revoked_at: knex.fn.now() })) > 0;
+  return knex.transaction(async (trx) => {
+    const query = trx('application_tokens').where({ id }).whereNull('revoked_at');
+    if (projectId !== undefined) query.andWhere({ project_id: projectId });
+    const revoked = (await query.update({ revoked_at: trx.fn.now() })) > 0;
+    if (revoked) await publishAccessChange(trx);
+    return revoked;
+  });
 }
 
 /**

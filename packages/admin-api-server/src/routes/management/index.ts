@@ -24,6 +24,7 @@ import { accountLink } from '../account/password-page';
 import { authenticatedBody, jsonBody } from '../../http/body';
 import { idParam } from '../../validation/input-rules';
 import * as schemas from './schemas';
+import { publishAccessChange } from '../../auth/token-context-cache';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
 async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<RequestHandler>[1]) {
@@ -113,16 +114,20 @@ export function managementRouter(ctx: ServerContext): Router {
     .patch(base, admin, async (req, res) => {
       const { projectId } = ids(req);
       const changes = parse.updateProject(req.body);
-      const [row] = await ctx
-        .knex('projects')
-        .where({ id: projectId })
-        .update({
-          ...(changes.ssoEnabled !== undefined ? { sso_enabled: changes.ssoEnabled } : {}),
-          ...(changes.activityLogRetentionMonths !== undefined
-            ? { activity_log_retention_months: changes.activityLogRetentionMonths }
-            : {}),
-        })
-        .returning(['sso_enabled', 'activity_log_retention_months']);
+      const row = await ctx.knex.transaction(async (trx) => {
+        const [updated] = await trx('projects')
+          .where({ id: projectId })
+          .update({
+            ...(changes.ssoEnabled !== undefined ? { sso_enabled: changes.ssoEnabled } : {}),
+            ...(changes.activityLogRetentionMonths !== undefined
+              ? { activity_log_retention_months: changes.activityLogRetentionMonths }
+              : {}),
+          })
+          .returning(['sso_enabled', 'activity_log_retention_months']);
+        // Tokens created without SSO are refused from now on, on every replica.
+        if (changes.ssoEnabled !== undefined) await publishAccessChange(trx);
+        return updated;
+      });
       res.json({
         id: projectId,
         name: required(req.project, 'project').name,

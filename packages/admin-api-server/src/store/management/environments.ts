@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { publishAccessChange } from '../../auth/token-context-cache';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { issueEnvironmentSecret } from '../model/environment-secrets';
@@ -91,6 +92,8 @@ export async function createEnvironmentWithSecret(
       throw new ApiError(409, 'conflict', `An environment named "${input.name}" already exists.`);
     }
     const secret = await issueEnvironmentSecret(trx, row.id);
+    // Application tokens asking for this name had been told it does not exist.
+    await publishAccessChange(trx);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'add',
@@ -138,6 +141,7 @@ export async function updateEnvironment(
         ? [before]
         : await trx('environments').where({ id: before.id }).update(changes).returning(COLUMNS);
     const secret = input.rotateSecret ? await issueEnvironmentSecret(trx, before.id) : undefined;
+    if (input.name !== undefined || input.type !== undefined) await publishAccessChange(trx);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'update',
@@ -178,6 +182,7 @@ export async function deleteEnvironment(
       );
     }
     await trx('environments').where({ id: before.id }).delete();
+    await publishAccessChange(trx);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'remove',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { publishAccessChange } from '../../auth/token-context-cache';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { DEFAULT_TEAM_NAME, type PermissionLevel } from '../model';
@@ -175,6 +176,7 @@ export async function updateMember(
     const membershipId = await membershipOf(trx, projectId, userId);
     const previousValue = await memberValue(trx, projectId, userId);
     await applyChanges(trx, projectId, membershipId, changes);
+    if (changes.permissionLevel !== undefined) await publishAccessChange(trx);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'update',
@@ -205,6 +207,7 @@ export async function removeMember(
     const membershipId = await membershipOf(trx, projectId, userId);
     const previousValue = await memberValue(trx, projectId, userId);
     await trx('project_memberships').where({ id: membershipId }).delete();
+    await publishAccessChange(trx);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'remove',
