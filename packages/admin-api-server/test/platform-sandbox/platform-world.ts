@@ -24,7 +24,7 @@ import {
   signSessionToken,
 } from '../../src';
 import { storeSchema } from '../../src/store/environment-schema';
-import type { RoleRights } from '../../src/store/model/role-rights';
+import type { RoleRights } from '@canopy/platform-protocol';
 import { TEST_KEYS } from '../helpers/test-server';
 import type { PooledServer } from './server-pool';
 
