@@ -2,10 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { sealSecret, signSessionToken, type Agent } from '@canopy/agent-core';
+import {
+  signMcpAccessToken,
+  signSessionToken,
+  verifySessionToken,
+  type Agent,
+} from '@canopy/agent-core';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import jwt from 'jsonwebtoken';
 import { setUpConsoleAccess, startShopAgent } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
@@ -244,22 +248,17 @@ async function main(): Promise<void> {
         title: 'Call an MCP tool (list) as an AI client would',
         run: async () => {
           // An MCP access token as the agent's OAuth endpoints issue it after a user authorizes a
-          // client: the user's session claims, the granted scopes and the client id.
-          const {
-            iat: _iat,
-            exp: _exp,
-            ...claims
-          } = jwt.decode(session) as Record<string, unknown>;
-          const token = jwt.sign(
+          // client: the user's session claims, the granted scopes, the client id, and the user's
+          // platform credential, sealed so that only the agent can read it.
+          const token = signMcpAccessToken(
+            verifySessionToken(session, authSecret),
             {
-              ...claims,
+              platformToken: session,
               scopes: ['mcp:read', 'mcp:write', 'mcp:action'],
               clientId: 'canopy-demo',
-              // The user's platform credential travels sealed: only the agent can read it.
-              platformToken: sealSecret(session, authSecret),
             },
             authSecret,
-            { expiresIn: 600 },
+            600,
           );
           const client = new McpClient({ name: 'canopy-demo', version: '0.1.0' });
           await client.connect(

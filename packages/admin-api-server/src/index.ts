@@ -74,7 +74,7 @@ export {
   listTeams,
   type TeamItem,
 } from './store/management/teams';
-export type { RoleRights, CollectionRights, ActionRights } from './store/model/role-rights';
+export type { RoleRights, CollectionRights, ActionRights } from '@canopy/platform-protocol';
 export { setUserPassword, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './store/model/passwords';
 export {
   issueAccountToken,

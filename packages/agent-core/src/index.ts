@@ -361,8 +361,14 @@ export { createAgentRouter, signSessionToken, verifySessionToken, SESSION_COOKIE
 export type { SessionClaims } from './http';
 
 // MCP server
-export { DEFAULT_MCP_SERVER_PORT, MCP_TOOL_NAMES, McpError, isMcpError, sealSecret } from './mcp';
-export type { McpServerOptions, McpToolName, McpErrorCode } from './mcp';
+export {
+  DEFAULT_MCP_SERVER_PORT,
+  MCP_TOOL_NAMES,
+  McpError,
+  isMcpError,
+  signMcpAccessToken,
+} from './mcp';
+export type { McpGrant, McpServerOptions, McpToolName, McpErrorCode } from './mcp';
 
 // AI proxy
 export { createAiProvider, AiProviderDefinition, AiError, isAiError } from './ai';

@@ -1,3 +1,4 @@
+// Activity logs
 export {
   ACTIVITY_LOG_ACTIONS,
   type ActivityLogAction,
@@ -5,3 +6,45 @@ export {
   type AgentActivityLogAction,
   isActivityLogAction,
 } from './activity-log-actions';
+
+// Role rights
+export {
+  ACTION_CONDITIONS,
+  ACTION_RIGHTS,
+  type ActionCondition,
+  type ActionRight,
+  type ActionRights,
+  COLLECTION_RIGHTS,
+  type CollectionRight,
+  type CollectionRights,
+  type PlainConditionTree,
+  type RoleRights,
+  type RoleWithRights,
+} from './role-rights';
+
+// Environment permissions (platform protocol 5.1)
+export {
+  type ActionRightsJson,
+  type CollectionRightsJson,
+  type CollectionWithActions,
+  environmentPermissions,
+  type EnvironmentPermissionsJson,
+  type EnvironmentRightsJson,
+  type RoleCondition,
+  type RoleRight,
+} from './environment-permissions';
+
+// Charts
+export { CHART_KEYS, CHART_KINDS, type ChartKey, type ChartKind } from './charts';
+
+// Action forms
+export { type ActionLayoutElement } from './action-layout';
+
+// The signed-in user (public API `/v1/me/...`)
+export {
+  type MeEnvironment,
+  type MeEnvironmentDetail,
+  type MeProject,
+  type MeTeam,
+  type MeWorkspaces,
+} from './me';

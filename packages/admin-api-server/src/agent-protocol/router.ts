@@ -18,7 +18,7 @@ import { activityLogRequestsRouter } from './activity-log-requests';
 import { agentErrorHandler } from './agent-error-handler';
 import { authenticateEnvironment } from './authenticate-environment';
 import { developerEnvironment, environmentDocument, isDeveloperLookup } from './environment-lookup';
-import { environmentPermissions } from './environment-permissions';
+import { environmentPermissions } from '@canopy/platform-protocol';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
 import { dashboardStats } from '../store/dashboards';

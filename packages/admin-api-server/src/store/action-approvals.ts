@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import { insertActivityLogs } from './activity-log-writer';
 import { environmentSecretOf } from './model/environment-secrets';
-import type { ActionRights, RoleRights } from './model/role-rights';
+import type { ActionRights, RoleRights } from '@canopy/platform-protocol';
 
 /** The states of an approval request. */
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected';

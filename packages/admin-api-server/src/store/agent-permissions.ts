@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RoleWithRights } from './model/role-rights';
+import type { RoleWithRights } from '@canopy/platform-protocol';
 
 /** A project member as `GET /liana/v4/permissions/users` lists it (platform protocol 5.2). */
 export interface PlatformUser {

@@ -24,7 +24,7 @@ import {
   signSessionToken,
 } from '../../src';
 import { storeSchema } from '../../src/store/environment-schema';
-import type { RoleRights } from '../../src/store/model/role-rights';
+import { ACTION_CONDITIONS, COLLECTION_RIGHTS, type RoleRights } from '@canopy/platform-protocol';
 import { TEST_KEYS } from '../helpers/test-server';
 import type { PooledServer } from './server-pool';
 
@@ -56,15 +56,7 @@ const ACTOR_EMAIL = 'platform-sandbox-admin@canopy.invalid';
 /** Id sequences the adapter steers so that ids are the ones the tests chose. */
 type Sequence = 'users_id_seq' | 'roles_id_seq' | 'teams_id_seq';
 
-const COLLECTION_RIGHTS = [
-  'browseEnabled',
-  'readEnabled',
-  'editEnabled',
-  'addEnabled',
-  'deleteEnabled',
-  'exportEnabled',
-] as const;
-const CONDITIONS = ['triggerConditions', 'approvalRequiredConditions', 'userApprovalConditions'];
+const CONDITIONS = Object.keys(ACTION_CONDITIONS);
 
 /**
  * The platform state of one sandbox, kept in admin-api-server: one project ("Sandbox") on a

@@ -6,6 +6,6 @@ export {
   type McpToolName,
 } from './mcp-options';
 export { McpError, isMcpError, type McpErrorCode } from './mcp-error';
-// How an MCP access token carries the user's platform credential (for clients that mint tokens
+// MCP access tokens as the agent's OAuth endpoints issue them (for clients that mint tokens
 // themselves, such as the demo and tests).
-export { sealSecret } from './oauth/sealed-secret';
+export { signMcpAccessToken, type McpGrant } from './oauth/mcp-tokens';

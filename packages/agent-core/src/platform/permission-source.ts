@@ -1,3 +1,10 @@
+import type {
+  ActionRightsJson as ProtocolActionRightsJson,
+  CollectionRightsJson as ProtocolCollectionRightsJson,
+  EnvironmentPermissionsJson as ProtocolEnvironmentPermissionsJson,
+  RoleCondition as ProtocolRoleCondition,
+  RoleRight as ProtocolRoleRight,
+} from '@canopy/platform-protocol';
 import type { PlainConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import type { PermissionLevel } from '../toolkit/caller';
 
@@ -8,47 +15,22 @@ import type { PermissionLevel } from '../toolkit/caller';
  */
 
 /** `true` (everyone), `false` (no one) or the ids of the roles that hold the right. */
-export type RoleRight = boolean | { roles: number[] };
+export type RoleRight = ProtocolRoleRight;
 
 /** A condition attached to one role (trigger, approval-required or approval conditions). */
-export interface RoleCondition {
-  roleId: number;
-  filter: PlainConditionTree;
-}
+export type RoleCondition = ProtocolRoleCondition<PlainConditionTree>;
 
 /** Rights on one collection, as the platform sends them. */
-export interface CollectionRightsJson {
-  browseEnabled: RoleRight;
-  readEnabled: RoleRight;
-  editEnabled: RoleRight;
-  addEnabled: RoleRight;
-  deleteEnabled: RoleRight;
-  exportEnabled: RoleRight;
-}
+export type CollectionRightsJson = ProtocolCollectionRightsJson;
 
 /** Rights on one action (keyed by the action's display name). */
-export interface ActionRightsJson {
-  triggerEnabled: RoleRight;
-  triggerConditions?: RoleCondition[];
-  approvalRequired: RoleRight;
-  approvalRequiredConditions?: RoleCondition[];
-  userApprovalEnabled: RoleRight;
-  userApprovalConditions?: RoleCondition[];
-  selfApprovalEnabled: RoleRight;
-}
+export type ActionRightsJson = ProtocolActionRightsJson<PlainConditionTree>;
 
 /**
  * `GET /liana/v4/permissions/environment`: `true` in a development environment (every check
  * passes, no approval), otherwise the rights per collection and action.
  */
-export type EnvironmentPermissionsJson =
-  | true
-  | {
-      collections: Record<
-        string,
-        { collection: CollectionRightsJson; actions: Record<string, ActionRightsJson> }
-      >;
-    };
+export type EnvironmentPermissionsJson = ProtocolEnvironmentPermissionsJson<PlainConditionTree>;
 
 /** One entry of `GET /liana/v4/permissions/users`. */
 export interface PlatformUser {

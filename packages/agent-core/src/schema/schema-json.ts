@@ -3,6 +3,8 @@
  * each object is part of the format: generators build objects in the documented order.
  */
 
+import type { ActionLayoutElement } from '@canopy/platform-protocol';
+
 /** A field type: a primitive name, a one-element list, or a composite object. */
 export type SchemaFieldType = string | [SchemaFieldType] | { fields: SchemaCompositeField[] };
 
@@ -55,17 +57,7 @@ export interface SchemaActionField {
 }
 
 /** A layout element of a static action form. */
-export type SchemaLayoutElement =
-  | { component: 'input'; fieldId: string }
-  | { component: 'separator' }
-  | { component: 'htmlBlock'; content: string }
-  | { component: 'row'; fields: { component: 'input'; fieldId: string }[] }
-  | {
-      component: 'page';
-      nextButtonLabel?: string;
-      previousButtonLabel?: string;
-      elements: SchemaLayoutElement[];
-    };
+export type SchemaLayoutElement = ActionLayoutElement;
 
 /** An action (keys in the order of protocol §13.5). */
 export interface SchemaAction {

@@ -2,26 +2,20 @@
  * What a signed-in user may open (from the platform's `/v1/me` routes, see `platform.ts`) and the
  * rights checks the console makes with the role's rights. Nothing here is configured by a file.
  */
-import type { MeWorkspaces } from './platform';
+import type {
+  ActionRight,
+  CollectionRight,
+  MeWorkspaces,
+  RoleRights as ProtocolRoleRights,
+} from '@canopy/platform-protocol';
+
+export type { ActionRight };
 
 /** Collection rights of a role, as the management API stores them; absent rights are granted. */
-export type Right =
-  | 'browseEnabled'
-  | 'readEnabled'
-  | 'editEnabled'
-  | 'addEnabled'
-  | 'deleteEnabled'
-  | 'exportEnabled';
+export type Right = CollectionRight;
 
-/** Action rights of a role; absent rights are granted, except `approvalRequired` (false). */
-export type ActionRight =
-  'triggerEnabled' | 'approvalRequired' | 'userApprovalEnabled' | 'selfApprovalEnabled';
-
-/** A role's rights, in the management API's shape. */
-export interface RoleRights {
-  collections?: Record<string, Partial<Record<Right, boolean>>>;
-  actions?: Record<string, Record<string, Partial<Record<ActionRight, boolean>>>>;
-}
+/** A role's rights, in the management API's shape (absent rights are granted, except approval). */
+export type RoleRights = ProtocolRoleRights<Record<string, unknown>>;
 
 /** An environment the user may open, with the teams (renderings) they may sign in with. */
 export interface Workspace {

@@ -8,7 +8,12 @@
  * Tokens live in memory and in `sessionStorage` (this tab only, gone when it closes; a reload
  * keeps the session): never in `localStorage`, which every tab and every later visit can read.
  */
-import type { RoleRights } from './config';
+import type {
+  MeEnvironment,
+  MeEnvironmentDetail,
+  MeTeam,
+  MeWorkspaces,
+} from '@canopy/platform-protocol';
 
 const PLATFORM_KEY = 'canopy.console.platform';
 export const CONSOLE_CLIENT_ID = 'canopy-console';
@@ -182,39 +187,7 @@ export async function platformSignIn(
 
 // The platform's answers (see the OpenAPI document, tag `me`) ------------------------------------
 
-export interface MeTeam {
-  id: number;
-  name: string;
-}
-
-export interface MeEnvironment {
-  name: string;
-  type: 'development' | 'production';
-  isDevelopment: boolean;
-  apiEndpoint: string | null;
-}
-
-export interface MeWorkspaces {
-  user: { id: number; email: string; firstName: string; lastName: string };
-  projects: {
-    name: string;
-    permissionLevel: string;
-    role: { id: number; name: string } | null;
-    teams: MeTeam[];
-    environments: MeEnvironment[];
-  }[];
-}
-
-export interface MeEnvironmentDetail {
-  project: { name: string };
-  environment: MeEnvironment;
-  user: { id: number; email: string; permissionLevel: string };
-  teams: MeTeam[];
-  role: { id: number; name: string } | null;
-  rights: RoleRights | null;
-  rightsVersion: string;
-  schema: unknown;
-}
+export type { MeEnvironment, MeEnvironmentDetail, MeTeam, MeWorkspaces };
 
 async function platformGet(path: string, headers: Record<string, string> = {}) {
   const token = currentPlatformToken();

@@ -3,6 +3,7 @@
  * bodies of the hook and execute calls, the input each field needs, and the results. Pure
  * functions: the React form in `app/features/actions` renders what these decide.
  */
+import type { ActionLayoutElement } from '@canopy/platform-protocol';
 import type { ConditionTree } from './conditions';
 import { compactTree } from './conditions';
 
@@ -32,17 +33,7 @@ export interface ActionField {
 }
 
 /** A layout element (§9.3). */
-export type LayoutElement =
-  | { component: 'input'; fieldId: string }
-  | { component: 'separator' }
-  | { component: 'htmlBlock'; content: string }
-  | { component: 'row'; fields: { component: 'input'; fieldId: string }[] }
-  | {
-      component: 'page';
-      nextButtonLabel?: string;
-      previousButtonLabel?: string;
-      elements: LayoutElement[];
-    };
+export type LayoutElement = ActionLayoutElement;
 
 export interface ActionForm {
   fields: ActionField[];

@@ -2,29 +2,10 @@
  * Charts (agent protocol §10): the definitions a dashboard stores, and the mapping of each chart
  * answer to what the console draws. Plain TypeScript, no React.
  */
+import { CHART_KINDS, type ChartKind } from '@canopy/platform-protocol';
 import type { ConditionTree } from './conditions';
 
-/** How a chart is drawn: one per value shape of the chart result builder (§10.2). */
-export type ChartKind =
-  | 'value'
-  | 'distribution'
-  | 'time'
-  | 'multiple-time'
-  | 'percentage'
-  | 'objective'
-  | 'leaderboard'
-  | 'smart';
-
-export const CHART_KINDS: readonly ChartKind[] = [
-  'value',
-  'distribution',
-  'time',
-  'multiple-time',
-  'percentage',
-  'objective',
-  'leaderboard',
-  'smart',
-];
+export { CHART_KINDS, type ChartKind };
 
 export type CollectionChartType = 'Value' | 'Objective' | 'Pie' | 'Line' | 'Leaderboard';
 export type Aggregator = 'Count' | 'Sum' | 'Avg' | 'Max' | 'Min';

@@ -1,78 +1,47 @@
-import type {
-  ActionRights,
-  CollectionRights,
-  PermissionOverrides,
-  PlainConditionTree,
-  SandboxRole,
-  SandboxSchema,
-} from './types';
-
-type RoleList = { roles: number[] };
-
-const COLLECTION_RIGHTS = [
-  'browseEnabled',
-  'readEnabled',
-  'editEnabled',
-  'addEnabled',
-  'deleteEnabled',
-  'exportEnabled',
-] as const satisfies readonly (keyof CollectionRights)[];
-
-type ConditionKey = 'triggerConditions' | 'approvalRequiredConditions' | 'userApprovalConditions';
+import {
+  environmentPermissions as buildPermissions,
+  type RoleRights,
+} from '@canopy/platform-protocol';
+import type { PermissionOverrides, SandboxRole, SandboxSchema } from './types';
 
 /**
  * Builds `GET /liana/v4/permissions/environment` from the agent's schema, the roles and the
- * overrides. A right is granted to a role unless the role or an override denies it; overrides
- * (from the test client) apply to every role and win over the roles' own settings.
+ * overrides, with the platform server's own builder. A right is granted to a role unless the role
+ * or an override denies it; overrides (from the test client) apply to every role and win over the
+ * roles' own settings.
  */
 export function environmentPermissions(
   schema: SandboxSchema,
   roles: readonly SandboxRole[],
   overrides: PermissionOverrides,
 ) {
-  const collections: Record<string, unknown> = {};
-  for (const collection of schema.collections) {
-    const override = overrides[collection.name];
-    const rights: Record<string, RoleList> = {};
-    for (const right of COLLECTION_RIGHTS) {
-      rights[right] = rolesWhere(roles, (role) => {
-        const forced = override?.collection?.[right];
-        return forced ?? role.collections?.[collection.name]?.[right] ?? true;
-      });
-    }
-
-    const actions: Record<string, unknown> = {};
-    for (const action of collection.actions ?? []) {
-      const forced = override?.actions?.[action.name] ?? {};
-      const of = (role: SandboxRole): ActionRights => ({
-        ...role.actions?.[collection.name]?.[action.name],
-        ...forced,
-      });
-      const granted = (key: keyof ActionRights, fallback: boolean) =>
-        rolesWhere(roles, (role) => {
-          const value = of(role)[key];
-          return typeof value === 'boolean' ? value : fallback;
-        });
-      const conditions = (key: ConditionKey) =>
-        roles.flatMap((role) => {
-          const filter = of(role)[key] as PlainConditionTree | undefined;
-          return filter ? [{ roleId: role.id, filter }] : [];
-        });
-      actions[action.name] = {
-        triggerEnabled: granted('triggerEnabled', true),
-        triggerConditions: conditions('triggerConditions'),
-        approvalRequired: granted('approvalRequired', false),
-        approvalRequiredConditions: conditions('approvalRequiredConditions'),
-        userApprovalEnabled: granted('userApprovalEnabled', true),
-        userApprovalConditions: conditions('userApprovalConditions'),
-        selfApprovalEnabled: granted('selfApprovalEnabled', true),
-      };
-    }
-    collections[collection.name] = { collection: rights, actions };
-  }
-  return { collections };
+  return buildPermissions(
+    schema.collections.map((collection) => ({
+      name: collection.name,
+      actionNames: (collection.actions ?? []).map((action) => action.name),
+    })),
+    roles.map((role) => ({ id: role.id, rights: withOverrides(role, overrides) })),
+  );
 }
 
-function rolesWhere(roles: readonly SandboxRole[], allowed: (role: SandboxRole) => boolean) {
-  return { roles: roles.filter(allowed).map((role) => role.id) };
+/** A role's rights with every override laid over them (an override's absent right keeps the role's). */
+function withOverrides(role: SandboxRole, overrides: PermissionOverrides): RoleRights {
+  const collections = { ...role.collections };
+  const actions = { ...role.actions };
+  for (const [name, override] of Object.entries(overrides)) {
+    if (override.collection) collections[name] = over(collections[name], override.collection);
+    if (override.actions) {
+      const own = { ...actions[name] };
+      for (const [action, forced] of Object.entries(override.actions)) {
+        own[action] = over(own[action], forced);
+      }
+      actions[name] = own;
+    }
+  }
+  return { collections, actions };
+}
+
+function over<T extends object>(base: T | undefined, forced: T): T {
+  const defined = Object.entries(forced).filter(([, value]) => value !== undefined);
+  return { ...base, ...Object.fromEntries(defined) } as T;
 }

@@ -1,7 +1,11 @@
-/** A condition tree as the platform sends it (section 5.4 of the platform protocol). */
-export type PlainConditionTree =
-  | { field: string; operator: string; value?: unknown }
-  | { aggregator: 'and' | 'or' | 'And' | 'Or'; conditions: PlainConditionTree[] };
+import type {
+  ActionRights,
+  CollectionRights,
+  PlainConditionTree,
+  RoleRights,
+} from '@canopy/platform-protocol';
+
+export type { ActionRights, CollectionRights, PlainConditionTree };
 
 /** A platform user, as `GET /liana/v4/permissions/users` lists it. */
 export interface SandboxUser {
@@ -14,33 +18,10 @@ export interface SandboxUser {
   tags?: Record<string, string>;
 }
 
-/** Collection rights; an absent right is granted. */
-export interface CollectionRights {
-  browseEnabled?: boolean;
-  readEnabled?: boolean;
-  editEnabled?: boolean;
-  addEnabled?: boolean;
-  deleteEnabled?: boolean;
-  exportEnabled?: boolean;
-}
-
-/** Action rights; absent rights are granted except `approvalRequired`, which defaults to false. */
-export interface ActionRights {
-  triggerEnabled?: boolean;
-  approvalRequired?: boolean;
-  userApprovalEnabled?: boolean;
-  selfApprovalEnabled?: boolean;
-  triggerConditions?: PlainConditionTree;
-  approvalRequiredConditions?: PlainConditionTree;
-  userApprovalConditions?: PlainConditionTree;
-}
-
 /** Rights of a role, per collection and per action display name. */
-export interface SandboxRole {
+export interface SandboxRole extends RoleRights {
   id: number;
   name: string;
-  collections?: Record<string, CollectionRights>;
-  actions?: Record<string, Record<string, ActionRights>>;
 }
 
 /** The body of `POST /permission-override`: per collection, rights that apply to every role. */

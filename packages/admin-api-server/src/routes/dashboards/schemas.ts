@@ -1,16 +1,7 @@
 import type { JsonSchema } from '../../validation/ajv';
 import { CHART } from '../management/schemas';
 
-export const CHART_KINDS = [
-  'value',
-  'distribution',
-  'time',
-  'multiple-time',
-  'percentage',
-  'objective',
-  'leaderboard',
-  'smart',
-] as const;
+import { CHART_KINDS } from '@canopy/platform-protocol';
 
 const NAME: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
 

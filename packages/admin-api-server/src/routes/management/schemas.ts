@@ -1,6 +1,11 @@
 import { MAX_RETENTION_MONTHS } from '../../store/activity-log-retention';
 import { PERMISSION_LEVELS } from '../../store/model';
-import { ACTION_CONDITIONS, ACTION_RIGHTS, COLLECTION_RIGHTS } from '../../store/model/role-rights';
+import {
+  ACTION_CONDITIONS,
+  ACTION_RIGHTS,
+  CHART_KEYS,
+  COLLECTION_RIGHTS,
+} from '@canopy/platform-protocol';
 import type { JsonSchema } from '../../validation/ajv';
 
 const NAME: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
@@ -78,27 +83,6 @@ export const TEAM_SCOPES: JsonSchema = {
   description:
     'Condition tree per collection name, e.g. {"orders": {"field": "region", "operator": "equal", "value": "EU"}}',
 };
-
-/** The keys agents compare charts on (platform protocol 5.3); a stored chart has no others. */
-export const CHART_KEYS = [
-  'type',
-  'apiRoute',
-  'smartRoute',
-  'query',
-  'connectionName',
-  'labelFieldName',
-  'filter',
-  'sourceCollectionName',
-  'aggregator',
-  'aggregateFieldName',
-  'groupByFieldName',
-  'relationshipFieldName',
-  'limit',
-  'timeRange',
-  'objective',
-  'numeratorChartId',
-  'denominatorChartId',
-] as const;
 
 /** One chart a team's `user`-level members may run, in the shape the front end posts it. */
 export const CHART: JsonSchema = {

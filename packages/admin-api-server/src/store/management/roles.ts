@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RoleRights } from '../model/role-rights';
+import type { RoleRights } from '@canopy/platform-protocol';
 import { publishPlatformEvent } from '../platform-events';
 import { namedResourceStore, type NamedRow } from './named-project-resource';
 import { assertKnownRights } from './validate-references';

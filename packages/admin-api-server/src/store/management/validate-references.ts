@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
-import type { RoleRights } from '../model/role-rights';
+import type { RoleRights } from '@canopy/platform-protocol';
 
 /** The collections (with their actions) the agents of a project's environments declared. */
 async function projectCollections(

@@ -1,8 +1,13 @@
 import jwt from 'jsonwebtoken';
 
 import type { AuthenticatedUser } from '../../platform/agent-services';
-import { verifySessionToken } from '../../http/auth/session-token';
-import { issueTokens, verifyAccessToken, verifyRefreshToken } from './mcp-tokens';
+import { signSessionToken, verifySessionToken } from '../../http/auth/session-token';
+import {
+  issueTokens,
+  signMcpAccessToken,
+  verifyAccessToken,
+  verifyRefreshToken,
+} from './mcp-tokens';
 import { OAuthFailure } from './oauth-failure';
 
 const SECRET = 'token-test-secret';
@@ -98,5 +103,38 @@ describe('MCP tokens', () => {
         SECRET,
       ),
     ).toThrow("The platform's access token is not a JWT with an exp claim.");
+  });
+
+  it('signs a token from session claims that the agent reads back, platform token unsealed', () => {
+    const session = signSessionToken(
+      {
+        id: 42,
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Byron',
+        team: 'Support',
+        role: 'Support agent',
+        permissionLevel: 'user',
+        renderingId: 12,
+        tags: {},
+      },
+      SECRET,
+    );
+    const token = signMcpAccessToken(
+      verifySessionToken(session, SECRET),
+      { platformToken: 'platform-credential', scopes: ['mcp:read'], clientId: 'demo' },
+      SECRET,
+      60,
+    );
+    expect(token).not.toContain('platform-credential');
+    const claims = verifyAccessToken(token, SECRET);
+    expect(claims).toMatchObject({
+      id: 42,
+      serverToken: 'platform-credential',
+      scopes: ['mcp:read'],
+      clientId: 'demo',
+    });
+    expect(claims!.exp! - claims!.iat!).toBe(60);
+    expect(verifyAccessToken(token, 'another-secret')).toBeNull();
   });
 });

@@ -67,6 +67,46 @@ export interface IssuedTokens {
   scope: string;
 }
 
+/** What an MCP access token grants on top of the user's session claims. */
+export interface McpGrant {
+  /** The user's platform access token; it travels sealed, so that only the agent can read it. */
+  platformToken: string;
+  /** The granted scopes (`mcp:read`, `mcp:write`, `mcp:action`, `mcp:admin`). */
+  scopes: readonly string[];
+  /** The OAuth client the token was issued to. */
+  clientId: string;
+}
+
+/**
+ * Signs an MCP access token as the agent's OAuth endpoints issue it (platform protocol §16.4):
+ * the user's session claims (any `iat`/`exp` are dropped), the sealed platform token, the scopes
+ * and the client id, valid `expiresInSeconds`.
+ *
+ * @example
+ * const claims = verifySessionToken(sessionToken, authSecret);
+ * const token = signMcpAccessToken(
+ *   claims,
+ *   { platformToken: sessionToken, scopes: ['mcp:read'], clientId: 'my-client' },
+ *   authSecret,
+ *   600,
+ * );
+ */
+export function signMcpAccessToken(
+  claims: Omit<SessionClaims, 'iat' | 'exp'> & { iat?: number; exp?: number },
+  grant: McpGrant,
+  authSecret: string,
+  expiresInSeconds: number,
+): string {
+  const { iat: _iat, exp: _exp, ...identity } = claims;
+  const payload = {
+    ...identity,
+    platformToken: sealSecret(grant.platformToken, authSecret),
+    scopes: [...grant.scopes],
+    clientId: grant.clientId,
+  };
+  return jwt.sign(payload, authSecret, { algorithm: 'HS256', expiresIn: expiresInSeconds });
+}
+
 function decodePlatformToken(token: string, which: string): Record<string, unknown> {
   const payload = jwt.decode(token);
   if (!payload || typeof payload !== 'object' || typeof payload.exp !== 'number') {
@@ -108,15 +148,12 @@ export function issueTokens(
   const scopeText =
     typeof access.scope === 'string' && access.scope ? access.scope : platform.scope;
   const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : [...DEFAULT_SCOPES];
-  const claims: Omit<McpAccessClaims, 'iat' | 'exp' | 'serverToken'> & { platformToken: string } = {
+  const claims: Omit<McpAccessClaims, 'iat' | 'exp' | 'serverToken' | 'scopes' | 'clientId'> = {
     ...callerIdentity(user),
     first_name: user.firstName,
     last_name: user.lastName,
     permission_level: user.permissionLevel,
     rendering_id: String(user.renderingId),
-    platformToken: sealSecret(platform.access_token, authSecret),
-    scopes,
-    clientId,
   };
   const refreshClaims: Omit<McpRefreshClaims, 'iat' | 'exp' | 'serverRefreshToken'> & {
     platformRefreshToken: string;
@@ -129,7 +166,12 @@ export function issueTokens(
     sessionStartedAt,
   };
   return {
-    access_token: jwt.sign(claims, authSecret, { algorithm: 'HS256', expiresIn: accessLife }),
+    access_token: signMcpAccessToken(
+      claims,
+      { platformToken: platform.access_token, scopes, clientId },
+      authSecret,
+      accessLife,
+    ),
     token_type: 'Bearer',
     expires_in: accessLife,
     refresh_token: jwt.sign(refreshClaims, authSecret, {

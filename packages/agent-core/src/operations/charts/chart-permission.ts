@@ -1,27 +1,7 @@
+import { CHART_KEYS } from '@canopy/platform-protocol';
 import type { RenderingPermissionsJson } from '../../platform/permission-source';
 import type { SessionClaims } from '../session-claims';
 import { HttpForbiddenError } from '../errors/http-errors';
-
-/** The chart keys compared between a request and the rendering's saved charts (§15.3). */
-export const CHART_KEYS = [
-  'type',
-  'apiRoute',
-  'smartRoute',
-  'query',
-  'connectionName',
-  'labelFieldName',
-  'filter',
-  'sourceCollectionName',
-  'aggregator',
-  'aggregateFieldName',
-  'groupByFieldName',
-  'relationshipFieldName',
-  'limit',
-  'timeRange',
-  'objective',
-  'numeratorChartId',
-  'denominatorChartId',
-] as const;
 
 const PRIVILEGED = new Set(['admin', 'developer', 'editor']);
 const SAVED = new WeakMap<RenderingPermissionsJson, Set<string>>();

@@ -13,6 +13,12 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
 });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
+/** A number as a cell shows it: grouped digits, except for a primary key (an id, shown as is). */
+function numberText(value: unknown, isPrimaryKey?: boolean): string {
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(number) && !isPrimaryKey ? numberFormat.format(number) : String(value);
+}
+
 const ENUM_COLORS = [
   'teal',
   'blue',
@@ -117,27 +123,20 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
     return <DataUri uri={value} compact={compact} />;
   switch (type) {
     case 'Boolean':
-      return value ? (
+      return (
         <Group gap={4} wrap="nowrap">
-          <IconCheck size={16} color="var(--mantine-color-teal-6)" />
+          {value ? (
+            <IconCheck size={16} color="var(--mantine-color-teal-6)" />
+          ) : (
+            <IconX size={16} color="var(--mantine-color-gray-6)" />
+          )}
           <Text span size="sm">
-            Yes
-          </Text>
-        </Group>
-      ) : (
-        <Group gap={4} wrap="nowrap">
-          <IconX size={16} color="var(--mantine-color-gray-6)" />
-          <Text span size="sm">
-            No
+            {value ? 'Yes' : 'No'}
           </Text>
         </Group>
       );
     case 'Number': {
-      const number = typeof value === 'number' ? value : Number(value);
-      const text =
-        Number.isFinite(number) && !field.isPrimaryKey
-          ? numberFormat.format(number)
-          : String(value);
+      const text = numberText(value, field.isPrimaryKey);
       return (
         <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
           <Highlight text={text} search={search} />
@@ -309,11 +308,7 @@ export const CellValue = memo(function CellValue({
         </span>
       );
     case 'Number': {
-      const number = typeof value === 'number' ? value : Number(value);
-      const text =
-        Number.isFinite(number) && !field.isPrimaryKey
-          ? numberFormat.format(number)
-          : String(value);
+      const text = numberText(value, field.isPrimaryKey);
       return (
         <span className="cv-num">
           <Highlight text={text} search={search} />

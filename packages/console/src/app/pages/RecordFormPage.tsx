@@ -22,10 +22,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -43,6 +41,7 @@ import {
 } from '../../protocol';
 import { RecordPicker } from '../components/RecordPicker';
 import { PageLoader, UnknownCollection } from '../components/States';
+import { TemporalInput } from '../components/TemporalInput';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 
@@ -130,31 +129,14 @@ function FieldInput({
         />
       );
     case 'Date':
-      return (
-        <DateTimePicker
-          {...common}
-          value={text ? dayjs(text).format('YYYY-MM-DD HH:mm:ss') : null}
-          onChange={(v) => onChange(v ? dayjs(v).toISOString() : null)}
-          clearable
-          valueFormat="DD MMM YYYY HH:mm"
-        />
-      );
     case 'Dateonly':
-      return (
-        <DatePickerInput
-          {...common}
-          value={text || null}
-          onChange={(v) => onChange(v)}
-          clearable
-          valueFormat="DD MMM YYYY"
-        />
-      );
     case 'Time':
       return (
-        <TimeInput
+        <TemporalInput
           {...common}
-          value={text.slice(0, 5)}
-          onChange={(e) => onChange(e.currentTarget.value ? `${e.currentTarget.value}:00` : null)}
+          kind={type === 'Date' ? 'date' : type === 'Dateonly' ? 'dateonly' : 'time'}
+          text={text}
+          onChange={onChange}
         />
       );
     case 'Json':

@@ -296,11 +296,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
             <Alert color="green" title={shown.message || 'Done'} data-testid="action-success">
               <SafeHtml html={shown.html} testId="action-result-html" />
             </Alert>
-            <Group justify="flex-end">
-              <Button onClick={onClose} data-autofocus>
-                Close
-              </Button>
-            </Group>
+            <CloseButton onClose={onClose} />
           </>
         )}
         {shown.kind === 'approval' && (
@@ -331,11 +327,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
             <Alert color="blue" title="Approval requested" data-testid="approval-requested">
               Request #{shown.id} is waiting for an approver. Follow it under Approvals.
             </Alert>
-            <Group justify="flex-end">
-              <Button onClick={onClose} data-autofocus>
-                Close
-              </Button>
-            </Group>
+            <CloseButton onClose={onClose} />
           </>
         )}
         {shown.kind === 'form' && (
@@ -384,5 +376,16 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         )}
       </Stack>
     </Modal>
+  );
+}
+
+/** The Close button that ends the dialog once the action ran or its approval was requested. */
+function CloseButton({ onClose }: { onClose(): void }) {
+  return (
+    <Group justify="flex-end">
+      <Button onClick={onClose} data-autofocus>
+        Close
+      </Button>
+    </Group>
   );
 }

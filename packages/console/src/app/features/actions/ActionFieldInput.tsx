@@ -15,8 +15,6 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
-import dayjs from 'dayjs';
 import {
   dataUriInfo,
   fieldKind,
@@ -26,6 +24,7 @@ import {
   type ActionField,
 } from '../../../protocol';
 import { RecordPicker } from '../../components/RecordPicker';
+import { TemporalInput } from '../../components/TemporalInput';
 import { collectionOf, useSchema } from '../../data';
 
 /** A browser file as the data URI the agent decodes, with its name (`;name=` parameter). */
@@ -178,35 +177,9 @@ export function ActionFieldInput({
         />
       );
     case 'date':
-      return (
-        <DateTimePicker
-          {...common}
-          value={text ? dayjs(text).format('YYYY-MM-DD HH:mm:ss') : null}
-          onChange={(next) => onChange(next ? dayjs(next).toISOString() : null)}
-          clearable
-          valueFormat="DD MMM YYYY HH:mm"
-        />
-      );
     case 'dateonly':
-      return (
-        <DatePickerInput
-          {...common}
-          value={text ? text.slice(0, 10) : null}
-          onChange={(next) => onChange(next ? dayjs(next).format('YYYY-MM-DD') : null)}
-          clearable
-          valueFormat="DD MMM YYYY"
-        />
-      );
     case 'time':
-      return (
-        <TimeInput
-          {...common}
-          value={text.slice(0, 5)}
-          onChange={(event) =>
-            onChange(event.currentTarget.value ? `${event.currentTarget.value}:00` : null)
-          }
-        />
-      );
+      return <TemporalInput {...common} kind={kind} text={text} onChange={onChange} />;
     case 'enum':
       return (
         <Select

@@ -5,11 +5,9 @@ import {
   Code,
   Group,
   Select,
-  Skeleton,
   Stack,
   Table,
   Tabs,
-  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -25,6 +23,7 @@ import {
   type ActivityLog,
   type AdminLog,
 } from './activity-api';
+import { PagedLogs } from './PagedLogs';
 import { ActivityTable } from './RecordActivity';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -101,8 +100,6 @@ export function ActivityPage() {
     };
     setFilters({ ...draft, from: iso(range[0]), to: iso(range[1], true) });
   };
-  const rows = logs.data?.pages.flatMap((page) => page.data) ?? [];
-  const adminRows = admin.data?.pages.flatMap((page) => page.data) ?? [];
   const field = (key: keyof ActivityFilters, label: string) => (
     <TextInput
       label={label}
@@ -176,27 +173,24 @@ export function ActivityPage() {
               </Button>
             </Group>
             {exporting.isError && <Alert color="red">{exporting.error.message}</Alert>}
-            {logs.isPending && <Skeleton h={200} />}
-            {logs.isError && <Alert color="red">{logs.error.message}</Alert>}
-            {logs.data && rows.length === 0 && <Text c="dimmed">No activity matches.</Text>}
-            {rows.length > 0 && <ActivityTable logs={rows} showRecord />}
-            {logs.hasNextPage && (
-              <Button
-                variant="default"
-                loading={logs.isFetchingNextPage}
-                onClick={() => logs.fetchNextPage()}
-              >
-                Older activity
-              </Button>
-            )}
+            <PagedLogs
+              query={logs}
+              empty="No activity matches."
+              older="Older activity"
+              placeholderHeight={200}
+            >
+              {(rows) => <ActivityTable logs={rows} showRecord />}
+            </PagedLogs>
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="admin" pt="md">
-          <Stack>
-            {admin.isPending && <Skeleton h={200} />}
-            {admin.isError && <Alert color="red">{admin.error.message}</Alert>}
-            {admin.data && adminRows.length === 0 && <Text c="dimmed">No admin change yet.</Text>}
-            {adminRows.length > 0 && (
+          <PagedLogs
+            query={admin}
+            empty="No admin change yet."
+            older="Older changes"
+            placeholderHeight={200}
+          >
+            {(adminRows) => (
               <Table striped aria-label="Admin log">
                 <Table.Thead>
                   <Table.Tr>
@@ -222,16 +216,7 @@ export function ActivityPage() {
                 </Table.Tbody>
               </Table>
             )}
-            {admin.hasNextPage && (
-              <Button
-                variant="default"
-                loading={admin.isFetchingNextPage}
-                onClick={() => admin.fetchNextPage()}
-              >
-                Older changes
-              </Button>
-            )}
-          </Stack>
+          </PagedLogs>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { platformJson, usePlatformPaths } from '../insights/platform-api';
 import type { Page } from '../notes/notes-api';
 import { activityQuery, type ActivityLog } from './activity-api';
+import { PagedLogs } from './PagedLogs';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -59,22 +60,14 @@ export function RecordActivity({ collection, recordId }: { collection: string; r
       ),
     getNextPageParam: (last) => last.nextCursor,
   });
-  const rows = logs.data?.pages.flatMap((page) => page.data) ?? [];
   return (
-    <Stack>
-      {logs.isPending && <Skeleton h={120} />}
-      {logs.isError && <Alert color="red">{logs.error.message}</Alert>}
-      {logs.data && rows.length === 0 && <Text c="dimmed">No activity on this record yet.</Text>}
-      {rows.length > 0 && <ActivityTable logs={rows} />}
-      {logs.hasNextPage && (
-        <Button
-          variant="default"
-          loading={logs.isFetchingNextPage}
-          onClick={() => logs.fetchNextPage()}
-        >
-          Older activity
-        </Button>
-      )}
-    </Stack>
+    <PagedLogs
+      query={logs}
+      empty="No activity on this record yet."
+      older="Older activity"
+      placeholderHeight={120}
+    >
+      {(rows) => <ActivityTable logs={rows} />}
+    </PagedLogs>
   );
 }

@@ -1,3 +1,5 @@
+import { ACTIVITY_LOG_ACTIONS } from '@canopy/platform-protocol';
+
 /** Activity and admin logs of the public API, as the console lists and exports them. */
 export interface ActivityLog {
   id: string;
@@ -22,25 +24,8 @@ export interface AdminLog {
   newValue?: unknown;
 }
 
-export const ACTIONS = [
-  'create',
-  'read',
-  'update',
-  'delete',
-  'action',
-  'search',
-  'filter',
-  'listRelatedData',
-  'index',
-  'export',
-  'createNote',
-  'deleteNote',
-  'createMessage',
-  'createApproval',
-  'approveApproval',
-  'rejectApproval',
-  'dashboard',
-];
+/** The actions an activity log may record, to filter on. */
+export const ACTIONS = ACTIVITY_LOG_ACTIONS;
 
 export interface ActivityFilters {
   userEmail?: string;

@@ -149,36 +149,29 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
         </ScrollArea>
       );
     case 'time':
-      return data.rows.length === 0 ? (
-        <Empty height={height} />
-      ) : (
-        <div data-chart-kind="time">
-          <LineChart
-            h={height}
-            data={data.rows}
-            dataKey="label"
-            series={[{ name: 'value', color: 'blue.6', label: 'Value' }]}
-            curveType="monotone"
-            withDots={data.rows.length < 40}
-          />
-        </div>
-      );
     case 'multiple-time':
-      return data.rows.length === 0 ? (
-        <Empty height={height} />
-      ) : (
-        <div data-chart-kind="multiple-time">
+      // One line (`time`), or one per series with a legend (`multiple-time`).
+      if (data.rows.length === 0) return <Empty height={height} />;
+      return (
+        <div data-chart-kind={data.kind}>
           <LineChart
             h={height}
             data={data.rows}
             dataKey="label"
-            withLegend
-            connectNulls
-            series={data.series.map((name, index) => ({
-              name,
-              color: COLORS[index % COLORS.length]!,
-            }))}
             curveType="monotone"
+            {...(data.kind === 'time'
+              ? {
+                  series: [{ name: 'value', color: 'blue.6', label: 'Value' }],
+                  withDots: data.rows.length < 40,
+                }
+              : {
+                  withLegend: true,
+                  connectNulls: true,
+                  series: data.series.map((name, index) => ({
+                    name,
+                    color: COLORS[index % COLORS.length]!,
+                  })),
+                })}
           />
         </div>
       );

@@ -18,7 +18,9 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { endpointProblem, nameProblem } from './form-logic';
 import type { Environment, ProjectDetails } from './management-client';
-import { SecretOnce } from './SecretOnce';
+import { ConfirmModal } from './ConfirmModal';
+import { SecretIssued } from './SecretOnce';
+import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation } from './use-settings';
 
 interface EnvironmentDraft {
@@ -79,16 +81,11 @@ function EnvironmentModal({
       size="lg"
     >
       {secret ? (
-        <Stack>
-          <SecretOnce label="Env secret" value={secret}>
-            <Text size="sm">
-              Give it to the agent of this environment (its <code>envSecret</code> option).
-            </Text>
-          </SecretOnce>
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-        </Stack>
+        <SecretIssued label="Env secret" value={secret} onDone={onClose}>
+          <Text size="sm">
+            Give it to the agent of this environment (its <code>envSecret</code> option).
+          </Text>
+        </SecretIssued>
       ) : (
         <form
           onSubmit={(event) => {
@@ -160,36 +157,23 @@ function EnvironmentModal({
           </Stack>
         </form>
       )}
-      <Modal
+      <ConfirmModal
         opened={confirmRotate}
         onClose={() => setConfirmRotate(false)}
         title="Issue a new env secret?"
+        confirmLabel="Issue"
+        onConfirm={() =>
+          environment &&
+          rotate.mutate(environment.name, {
+            onSuccess: (result) => {
+              setConfirmRotate(false);
+              if (result.secret) setSecret(result.secret);
+            },
+          })
+        }
       >
-        <Stack>
-          <Text size="sm">
-            The agent of {environment?.name} is refused until it runs with the new secret.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmRotate(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              onClick={() =>
-                environment &&
-                rotate.mutate(environment.name, {
-                  onSuccess: (result) => {
-                    setConfirmRotate(false);
-                    if (result.secret) setSecret(result.secret);
-                  },
-                })
-              }
-            >
-              Issue
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        The agent of {environment?.name} is refused until it runs with the new secret.
+      </ConfirmModal>
     </Modal>
   );
 }
@@ -197,67 +181,56 @@ function EnvironmentModal({
 export function EnvironmentsTab({ details }: { details: ProjectDetails }) {
   const [editing, setEditing] = useState<Environment | 'new'>();
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          Each environment has its agent (API endpoint) and its env secret.
-        </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          New environment
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={700}>
-        <Table aria-label="Environments" verticalSpacing="xs" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>API endpoint</Table.Th>
-              <Table.Th>Collections</Table.Th>
-              <Table.Th w={90} />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {details.environments.map((environment) => (
-              <Table.Tr key={environment.id} data-environment={environment.name}>
-                <Table.Td fw={500}>{environment.name}</Table.Td>
-                <Table.Td>
-                  <Badge
-                    variant="light"
-                    color={environment.type === 'development' ? 'orange' : 'teal'}
-                    tt="none"
-                  >
-                    {environment.type}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {environment.apiEndpoint ? (
-                    <Anchor href={environment.apiEndpoint} target="_blank" size="sm">
-                      {environment.apiEndpoint}
-                    </Anchor>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Not set
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">
-                    {environment.collections.length > 0
-                      ? `${environment.collections.length} declared by its agent`
-                      : 'No agent yet'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="light" onClick={() => setEditing(environment)}>
-                    Edit
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+    <SettingsList
+      intro="Each environment has its agent (API endpoint) and its env secret."
+      addLabel="New environment"
+      addIcon={<IconPlus size={16} />}
+      onAdd={() => setEditing('new')}
+    >
+      <SettingsTable
+        label="Environments"
+        minWidth={700}
+        highlightOnHover
+        columns={['Name', 'Type', 'API endpoint', 'Collections', 90]}
+      >
+        {details.environments.map((environment) => (
+          <Table.Tr key={environment.id} data-environment={environment.name}>
+            <Table.Td fw={500}>{environment.name}</Table.Td>
+            <Table.Td>
+              <Badge
+                variant="light"
+                color={environment.type === 'development' ? 'orange' : 'teal'}
+                tt="none"
+              >
+                {environment.type}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              {environment.apiEndpoint ? (
+                <Anchor href={environment.apiEndpoint} target="_blank" size="sm">
+                  {environment.apiEndpoint}
+                </Anchor>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  Not set
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">
+                {environment.collections.length > 0
+                  ? `${environment.collections.length} declared by its agent`
+                  : 'No agent yet'}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="light" onClick={() => setEditing(environment)}>
+                Edit
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </SettingsTable>
       {editing && (
         <EnvironmentModal
           details={details}
@@ -265,6 +238,6 @@ export function EnvironmentsTab({ details }: { details: ProjectDetails }) {
           onClose={() => setEditing(undefined)}
         />
       )}
-    </Stack>
+    </SettingsList>
   );
 }

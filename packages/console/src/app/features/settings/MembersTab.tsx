@@ -23,7 +23,9 @@ import {
   type PermissionLevel,
   type ProjectDetails,
 } from './management-client';
-import { SecretOnce } from './SecretOnce';
+import { ConfirmModal } from './ConfirmModal';
+import { SecretIssued } from './SecretOnce';
+import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation } from './use-settings';
 
 const LEVELS = PERMISSION_LEVELS.map((level) => ({
@@ -59,23 +61,23 @@ function InviteModal({ details, onClose }: { details: ProjectDetails; onClose():
   return (
     <Modal opened onClose={onClose} title="Invite a member" size="lg">
       {invitation ? (
-        <Stack>
-          {invitation.link ? (
-            <SecretOnce label="Invitation link" value={invitation.link.url}>
-              <Text size="sm">
-                Send it to {invitation.email}: it lets them set a password once, until{' '}
-                {new Date(invitation.link.expiresAt).toLocaleString()}.
-              </Text>
-            </SecretOnce>
-          ) : (
+        invitation.link ? (
+          <SecretIssued label="Invitation link" value={invitation.link.url} onDone={onClose}>
+            <Text size="sm">
+              Send it to {invitation.email}: it lets them set a password once, until{' '}
+              {new Date(invitation.link.expiresAt).toLocaleString()}.
+            </Text>
+          </SecretIssued>
+        ) : (
+          <Stack>
             <Text size="sm">
               {invitation.email} already has an account: they sign in with their password.
             </Text>
-          )}
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-        </Stack>
+            <Group justify="flex-end">
+              <Button onClick={onClose}>Done</Button>
+            </Group>
+          </Stack>
+        )
       ) : (
         <form
           onSubmit={(event) => {
@@ -167,128 +169,112 @@ export function MembersTab({ details }: { details: ProjectDetails }) {
   );
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
+    <SettingsList
+      intro={
+        <>
           {details.members.length} member{details.members.length === 1 ? '' : 's'}. A change of role
           or team applies to the member&apos;s next request.
-        </Text>
-        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setInviting(true)}>
-          Invite a member
-        </Button>
-      </Group>
-      <Table.ScrollContainer minWidth={800}>
-        <Table verticalSpacing="xs" highlightOnHover aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Member</Table.Th>
-              <Table.Th w={150}>Permission level</Table.Th>
-              <Table.Th w={180}>Role</Table.Th>
-              <Table.Th>Teams</Table.Th>
-              <Table.Th w={50} />
+        </>
+      }
+      addLabel="Invite a member"
+      addIcon={<IconUserPlus size={16} />}
+      onAdd={() => setInviting(true)}
+    >
+      <SettingsTable
+        label="Members"
+        minWidth={800}
+        highlightOnHover
+        columns={[
+          'Member',
+          { title: 'Permission level', width: 150 },
+          { title: 'Role', width: 180 },
+          'Teams',
+          50,
+        ]}
+      >
+        {details.members.map((member) => {
+          const self = member.email === session.user.email;
+          return (
+            <Table.Tr key={member.id} data-member={member.email}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {fullName(member)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {member.email}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Select
+                  size="xs"
+                  aria-label={`Permission level of ${member.email}`}
+                  data={LEVELS}
+                  value={member.permissionLevel}
+                  allowDeselect={false}
+                  disabled={self}
+                  onChange={(value) =>
+                    value &&
+                    update.mutate({
+                      member,
+                      changes: { permissionLevel: value as PermissionLevel },
+                    })
+                  }
+                />
+              </Table.Td>
+              <Table.Td>
+                <Select
+                  size="xs"
+                  aria-label={`Role of ${member.email}`}
+                  placeholder="No role"
+                  clearable
+                  data={details.roles.map((r) => r.name)}
+                  value={member.roleName}
+                  onChange={(value) =>
+                    update.mutate({ member, changes: { roleName: value ?? null } })
+                  }
+                />
+              </Table.Td>
+              <Table.Td>
+                <MultiSelect
+                  size="xs"
+                  aria-label={`Teams of ${member.email}`}
+                  data={details.teams.map((t) => t.name)}
+                  value={member.teamNames}
+                  onChange={(teamNames) =>
+                    teamNames.length > 0 && update.mutate({ member, changes: { teamNames } })
+                  }
+                />
+              </Table.Td>
+              <Table.Td>
+                <Tooltip label={self ? 'You cannot remove yourself' : 'Remove from the project'}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    disabled={self}
+                    aria-label={`Remove ${member.email}`}
+                    onClick={() => setRemoving(member)}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {details.members.map((member) => {
-              const self = member.email === session.user.email;
-              return (
-                <Table.Tr key={member.id} data-member={member.email}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {fullName(member)}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {member.email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Select
-                      size="xs"
-                      aria-label={`Permission level of ${member.email}`}
-                      data={LEVELS}
-                      value={member.permissionLevel}
-                      allowDeselect={false}
-                      disabled={self}
-                      onChange={(value) =>
-                        value &&
-                        update.mutate({
-                          member,
-                          changes: { permissionLevel: value as PermissionLevel },
-                        })
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Select
-                      size="xs"
-                      aria-label={`Role of ${member.email}`}
-                      placeholder="No role"
-                      clearable
-                      data={details.roles.map((r) => r.name)}
-                      value={member.roleName}
-                      onChange={(value) =>
-                        update.mutate({ member, changes: { roleName: value ?? null } })
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <MultiSelect
-                      size="xs"
-                      aria-label={`Teams of ${member.email}`}
-                      data={details.teams.map((t) => t.name)}
-                      value={member.teamNames}
-                      onChange={(teamNames) =>
-                        teamNames.length > 0 && update.mutate({ member, changes: { teamNames } })
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Tooltip
-                      label={self ? 'You cannot remove yourself' : 'Remove from the project'}
-                    >
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        disabled={self}
-                        aria-label={`Remove ${member.email}`}
-                        onClick={() => setRemoving(member)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          );
+        })}
+      </SettingsTable>
       {inviting && <InviteModal details={details} onClose={() => setInviting(false)} />}
-      <Modal
+      <ConfirmModal
         opened={removing !== undefined}
         onClose={() => setRemoving(undefined)}
         title="Remove this member?"
+        confirmLabel="Remove"
+        pending={remove.isPending}
+        onConfirm={() =>
+          removing && remove.mutate(removing, { onSuccess: () => setRemoving(undefined) })
+        }
       >
-        <Stack>
-          <Text size="sm">
-            {removing?.email} loses access to {details.name} at once; their account stays.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRemoving(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                removing && remove.mutate(removing, { onSuccess: () => setRemoving(undefined) })
-              }
-            >
-              Remove
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Stack>
+        {removing?.email} loses access to {details.name} at once; their account stays.
+      </ConfirmModal>
+    </SettingsList>
   );
 }

@@ -5,23 +5,18 @@
  */
 import {
   ActionIcon,
-  Alert,
-  Badge,
   Button,
   Checkbox,
   Group,
-  Modal,
-  NavLink,
   Paper,
   Stack,
   Switch,
   Table,
   Text,
-  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconFilter, IconFilterCheck, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconFilter, IconFilterCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { countLeaves, humanize, type AgentSchema } from '../../../protocol';
 import { useSchema } from '../../data';
@@ -32,66 +27,12 @@ import {
   actionRight,
   COLLECTION_RIGHTS,
   collectionRight,
-  nameProblem,
   withActionRight,
   withCollectionRight,
 } from './form-logic';
 import type { ActionCondition, ManagedRoleRights, ProjectDetails, Role } from './management-client';
+import { NamedResourceTab } from './NamedResourceTab';
 import { useManagementMutation } from './use-settings';
-
-function NameModal({
-  title,
-  taken,
-  initial = '',
-  onSubmit,
-  onClose,
-  pending,
-}: {
-  title: string;
-  taken: string[];
-  initial?: string;
-  pending: boolean;
-  onSubmit(name: string): void;
-  onClose(): void;
-}) {
-  const [name, setName] = useState(initial);
-  const [touched, setTouched] = useState(false);
-  const problem = nameProblem(
-    name,
-    taken.filter((t) => t !== initial),
-  );
-  return (
-    <Modal opened onClose={onClose} title={title}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setTouched(true);
-          if (!problem) onSubmit(name.trim());
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Name"
-            value={name}
-            data-autofocus
-            error={touched ? problem : undefined}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-export { NameModal };
 
 function RoleEditor({
   role,
@@ -310,144 +251,23 @@ function RoleEditor({
 
 export function RolesTab({ details }: { details: ProjectDetails }) {
   const schema = useSchema();
-  const [selected, setSelected] = useState<string | undefined>(details.roles[0]?.name);
-  const [modal, setModal] = useState<'create' | 'rename'>();
-  const [deleting, setDeleting] = useState(false);
-  const role = details.roles.find((r) => r.name === selected) ?? details.roles[0];
-  const create = useManagementMutation(
-    (client, project, name: string) => client.createRole(project, { name }),
-    (r) => `Role ${r.name} created.`,
-  );
-  const rename = useManagementMutation(
-    (client, project, input: { from: string; to: string }) =>
-      client.updateRole(project, input.from, { name: input.to }),
-    (r) => `Role renamed to ${r.name}.`,
-  );
-  const remove = useManagementMutation(
-    (client, project, name: string) => client.deleteRole(project, name),
-    (_, name) => `Role ${name} deleted.`,
-  );
-  const names = details.roles.map((r) => r.name);
-
   return (
-    <Group align="flex-start" wrap="nowrap" gap="lg">
-      <Stack w={220} gap={4} style={{ flexShrink: 0 }}>
-        {details.roles.map((r) => (
-          <NavLink
-            component="button"
-            type="button"
-            key={r.id}
-            label={r.name}
-            active={r.name === role?.name}
-            variant="light"
-            onClick={() => setSelected(r.name)}
-            rightSection={
-              <Badge size="xs" variant="light" color="gray">
-                {details.members.filter((m) => m.roleName === r.name).length}
-              </Badge>
-            }
-          />
-        ))}
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} />}
-          mt="xs"
-          onClick={() => setModal('create')}
-        >
-          New role
-        </Button>
-        {role && (
-          <Group gap="xs" mt="xs">
-            <Button size="xs" variant="subtle" onClick={() => setModal('rename')}>
-              Rename
-            </Button>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} />}
-              onClick={() => setDeleting(true)}
-            >
-              Delete
-            </Button>
-          </Group>
-        )}
-      </Stack>
-      <div style={{ flex: 1, minWidth: 0 }}>
-        {schema.isError && (
-          <Alert color="yellow" mb="sm" title="No schema">
-            Without the agent&apos;s schema only collection rights can be edited.
-          </Alert>
-        )}
-        {role ? (
-          <RoleEditor key={role.id} role={role} schema={schema.data} details={details} />
-        ) : (
-          <Text c="dimmed">This project has no role yet.</Text>
-        )}
-      </div>
-      {modal === 'create' && (
-        <NameModal
-          title="New role"
-          taken={names}
-          pending={create.isPending}
-          onClose={() => setModal(undefined)}
-          onSubmit={(name) =>
-            create.mutate(name, {
-              onSuccess: (r) => {
-                setSelected(r.name);
-                setModal(undefined);
-              },
-            })
-          }
-        />
+    <NamedResourceTab
+      noun="role"
+      items={details.roles}
+      memberCount={(role) => details.members.filter((m) => m.roleName === role.name).length}
+      client={{
+        create: (client, project, name) => client.createRole(project, { name }),
+        rename: (client, project, from, to) => client.updateRole(project, from, { name: to }),
+        remove: (client, project, name) => client.deleteRole(project, name),
+      }}
+      deleteWarning="Its members stay in the project without a role until you give them another one."
+      schemaWarning={
+        schema.isError && "Without the agent's schema only collection rights can be edited."
+      }
+      editor={(role) => (
+        <RoleEditor key={role.id} role={role} schema={schema.data} details={details} />
       )}
-      {modal === 'rename' && role && (
-        <NameModal
-          title={`Rename ${role.name}`}
-          taken={names}
-          initial={role.name}
-          pending={rename.isPending}
-          onClose={() => setModal(undefined)}
-          onSubmit={(name) =>
-            rename.mutate(
-              { from: role.name, to: name },
-              {
-                onSuccess: (r) => {
-                  setSelected(r.name);
-                  setModal(undefined);
-                },
-              },
-            )
-          }
-        />
-      )}
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${role?.name}?`}>
-        <Stack>
-          <Text size="sm">
-            Its members stay in the project without a role until you give them another one.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                role &&
-                remove.mutate(role.name, {
-                  onSuccess: () => {
-                    setDeleting(false);
-                    setSelected(undefined);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Group>
+    />
   );
 }

@@ -1,4 +1,14 @@
-import { ActionIcon, Alert, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
@@ -45,5 +55,29 @@ export function SecretOnce({
         {children}
       </Stack>
     </Alert>
+  );
+}
+
+/** The end of a create dialog that issued a secret: the {@link SecretOnce} and a Done button. */
+export function SecretIssued({
+  label,
+  value,
+  onDone,
+  children,
+}: {
+  label: string;
+  value: string;
+  onDone(): void;
+  children?: ReactNode;
+}) {
+  return (
+    <Stack>
+      <SecretOnce label={label} value={value}>
+        {children}
+      </SecretOnce>
+      <Group justify="flex-end">
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
   );
 }

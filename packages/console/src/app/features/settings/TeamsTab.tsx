@@ -2,20 +2,8 @@
  * Teams and their scopes: a condition tree per collection (row-level security), edited with the
  * console's filter builder and saved with `PATCH …/teams/{name}`.
  */
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  NavLink,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import {
   compactTree,
@@ -30,7 +18,7 @@ import { useSchema } from '../../data';
 import { ConditionModal } from './ConditionModal';
 import { withScope } from './form-logic';
 import type { ProjectDetails, Team } from './management-client';
-import { NameModal } from './RolesTab';
+import { NamedResourceTab } from './NamedResourceTab';
 import { useManagementMutation } from './use-settings';
 
 /** A one-line reading of a condition tree: `status is paid and region is EU`. */
@@ -168,144 +156,22 @@ function TeamEditor({ team, schema }: { team: Team; schema: AgentSchema | undefi
 
 export function TeamsTab({ details }: { details: ProjectDetails }) {
   const schema = useSchema();
-  const [selected, setSelected] = useState<string | undefined>(details.teams[0]?.name);
-  const [modal, setModal] = useState<'create' | 'rename'>();
-  const [deleting, setDeleting] = useState(false);
-  const team = details.teams.find((t) => t.name === selected) ?? details.teams[0];
-  const create = useManagementMutation(
-    (client, project, name: string) => client.createTeam(project, { name }),
-    (t) => `Team ${t.name} created.`,
-  );
-  const rename = useManagementMutation(
-    (client, project, input: { from: string; to: string }) =>
-      client.updateTeam(project, input.from, { name: input.to }),
-    (t) => `Team renamed to ${t.name}.`,
-  );
-  const remove = useManagementMutation(
-    (client, project, name: string) => client.deleteTeam(project, name),
-    (_, name) => `Team ${name} deleted.`,
-  );
-  const names = details.teams.map((t) => t.name);
-
   return (
-    <Group align="flex-start" wrap="nowrap" gap="lg">
-      <Stack w={220} gap={4} style={{ flexShrink: 0 }}>
-        {details.teams.map((t) => (
-          <NavLink
-            component="button"
-            type="button"
-            key={t.id}
-            label={t.name}
-            active={t.name === team?.name}
-            variant="light"
-            onClick={() => setSelected(t.name)}
-            rightSection={
-              <Badge size="xs" variant="light" color="gray">
-                {details.members.filter((m) => m.teamNames.includes(t.name)).length}
-              </Badge>
-            }
-          />
-        ))}
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} />}
-          mt="xs"
-          onClick={() => setModal('create')}
-        >
-          New team
-        </Button>
-        {team && (
-          <Group gap="xs" mt="xs">
-            <Button size="xs" variant="subtle" onClick={() => setModal('rename')}>
-              Rename
-            </Button>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} />}
-              onClick={() => setDeleting(true)}
-            >
-              Delete
-            </Button>
-          </Group>
-        )}
-      </Stack>
-      <div style={{ flex: 1, minWidth: 0 }}>
-        {schema.isError && (
-          <Alert color="yellow" mb="sm" title="No schema">
-            Scopes are edited on the fields of the agent&apos;s schema, which did not load.
-          </Alert>
-        )}
-        {team ? (
-          <TeamEditor key={team.id} team={team} schema={schema.data} />
-        ) : (
-          <Text c="dimmed">This project has no team yet.</Text>
-        )}
-      </div>
-      {modal === 'create' && (
-        <NameModal
-          title="New team"
-          taken={names}
-          pending={create.isPending}
-          onClose={() => setModal(undefined)}
-          onSubmit={(name) =>
-            create.mutate(name, {
-              onSuccess: (t) => {
-                setSelected(t.name);
-                setModal(undefined);
-              },
-            })
-          }
-        />
-      )}
-      {modal === 'rename' && team && (
-        <NameModal
-          title={`Rename ${team.name}`}
-          taken={names}
-          initial={team.name}
-          pending={rename.isPending}
-          onClose={() => setModal(undefined)}
-          onSubmit={(name) =>
-            rename.mutate(
-              { from: team.name, to: name },
-              {
-                onSuccess: (t) => {
-                  setSelected(t.name);
-                  setModal(undefined);
-                },
-              },
-            )
-          }
-        />
-      )}
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${team?.name}?`}>
-        <Stack>
-          <Text size="sm">
-            Its members leave the team. The platform keeps a team that activity logs refer to.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                team &&
-                remove.mutate(team.name, {
-                  onSuccess: () => {
-                    setDeleting(false);
-                    setSelected(undefined);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Group>
+    <NamedResourceTab
+      noun="team"
+      items={details.teams}
+      memberCount={(team) => details.members.filter((m) => m.teamNames.includes(team.name)).length}
+      client={{
+        create: (client, project, name) => client.createTeam(project, { name }),
+        rename: (client, project, from, to) => client.updateTeam(project, from, { name: to }),
+        remove: (client, project, name) => client.deleteTeam(project, name),
+      }}
+      deleteWarning="Its members leave the team. The platform keeps a team that activity logs refer to."
+      schemaWarning={
+        schema.isError &&
+        "Scopes are edited on the fields of the agent's schema, which did not load."
+      }
+      editor={(team) => <TeamEditor key={team.id} team={team} schema={schema.data} />}
+    />
   );
 }

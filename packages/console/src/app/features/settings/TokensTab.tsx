@@ -21,7 +21,9 @@ import { PageLoader } from '../../components/States';
 import { useWorkspace } from '../../workspace';
 import { EXPIRY_CHOICES, expiryAfter, tokenProblems, type TokenDraft } from './form-logic';
 import { TOKEN_SCOPES, type ApplicationToken, type TokenScope } from './management-client';
-import { SecretOnce } from './SecretOnce';
+import { ConfirmModal } from './ConfirmModal';
+import { SecretIssued } from './SecretOnce';
+import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation, useTokens } from './use-settings';
 
 const SCOPE_LABELS: Record<TokenScope, string> = {
@@ -54,15 +56,10 @@ function CreateTokenModal({ onClose }: { onClose(): void }) {
   return (
     <Modal opened onClose={onClose} title="New application token" size="lg">
       {created ? (
-        <Stack>
-          <SecretOnce label="Application token" value={created.token}>
-            <Text size="sm">Use it as a bearer token on the public API, for example:</Text>
-            <Code block>{`curl -H "Authorization: Bearer $TOKEN" ${example}`}</Code>
-          </SecretOnce>
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-        </Stack>
+        <SecretIssued label="Application token" value={created.token} onDone={onClose}>
+          <Text size="sm">Use it as a bearer token on the public API, for example:</Text>
+          <Code block>{`curl -H "Authorization: Bearer $TOKEN" ${example}`}</Code>
+        </SecretIssued>
       ) : (
         <form
           onSubmit={(event) => {
@@ -140,16 +137,12 @@ export function TokensTab() {
   );
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          Tokens let scripts call the public API (activity logs, admin logs, notes) as you, within
-          their scopes.
-        </Text>
-        <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
-          New token
-        </Button>
-      </Group>
+    <SettingsList
+      intro="Tokens let scripts call the public API (activity logs, admin logs, notes) as you, within their scopes."
+      addLabel="New token"
+      addIcon={<IconKey size={16} />}
+      onAdd={() => setCreating(true)}
+    >
       {tokens.isPending && <PageLoader label="Loading the tokens" />}
       {tokens.isError && <Text c="red">{tokens.error.message}</Text>}
       {tokens.data && tokens.data.length === 0 && (
@@ -158,76 +151,55 @@ export function TokensTab() {
         </Text>
       )}
       {tokens.data && tokens.data.length > 0 && (
-        <Table.ScrollContainer minWidth={760}>
-          <Table aria-label="Application tokens" verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Scopes</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th w={100} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.data.map((token) => (
-                <Table.Tr key={token.id} data-token={token.name}>
-                  <Table.Td fw={500}>{token.name}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {token.scopes.map((scope) => (
-                        <Badge key={scope} size="sm" variant="light" tt="none">
-                          {scope}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{when(token.createdAt)}</Table.Td>
-                  <Table.Td>{when(token.lastUsedAt)}</Table.Td>
-                  <Table.Td>{when(token.expiresAt)}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      leftSection={<IconTrash size={14} />}
-                      onClick={() => setRevoking(token)}
-                      aria-label={`Revoke ${token.name}`}
-                    >
-                      Revoke
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <SettingsTable
+          label="Application tokens"
+          minWidth={760}
+          columns={['Name', 'Scopes', 'Created', 'Last used', 'Expires', 100]}
+        >
+          {tokens.data.map((token) => (
+            <Table.Tr key={token.id} data-token={token.name}>
+              <Table.Td fw={500}>{token.name}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {token.scopes.map((scope) => (
+                    <Badge key={scope} size="sm" variant="light" tt="none">
+                      {scope}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>{when(token.createdAt)}</Table.Td>
+              <Table.Td>{when(token.lastUsedAt)}</Table.Td>
+              <Table.Td>{when(token.expiresAt)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => setRevoking(token)}
+                  aria-label={`Revoke ${token.name}`}
+                >
+                  Revoke
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </SettingsTable>
       )}
       {creating && <CreateTokenModal onClose={() => setCreating(false)} />}
-      <Modal
+      <ConfirmModal
         opened={revoking !== undefined}
         onClose={() => setRevoking(undefined)}
         title={`Revoke ${revoking?.name}?`}
+        confirmLabel="Revoke"
+        pending={revoke.isPending}
+        onConfirm={() =>
+          revoking && revoke.mutate(revoking, { onSuccess: () => setRevoking(undefined) })
+        }
       >
-        <Stack>
-          <Text size="sm">Whatever uses this token is refused from now on.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRevoking(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={revoke.isPending}
-              onClick={() =>
-                revoking && revoke.mutate(revoking, { onSuccess: () => setRevoking(undefined) })
-              }
-            >
-              Revoke
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Stack>
+        Whatever uses this token is refused from now on.
+      </ConfirmModal>
+    </SettingsList>
   );
 }

@@ -3,6 +3,13 @@
  * it: plain TypeScript over `fetch`, no React. Every call is made as the signed-in user; the
  * server answers 403 unless the user is an admin of the project.
  */
+import type {
+  ActionCondition,
+  ActionRight,
+  ActionRights as ProtocolActionRights,
+  CollectionRight,
+  RoleRights,
+} from '@canopy/platform-protocol';
 
 export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
 export const PERMISSION_LEVELS: readonly PermissionLevel[] = [
@@ -12,28 +19,14 @@ export const PERMISSION_LEVELS: readonly PermissionLevel[] = [
   'user',
 ];
 
-export type CollectionRight =
-  | 'browseEnabled'
-  | 'readEnabled'
-  | 'editEnabled'
-  | 'addEnabled'
-  | 'deleteEnabled'
-  | 'exportEnabled';
+export type { ActionCondition, CollectionRight };
+export type ActionSwitch = ActionRight;
 
-export type ActionSwitch =
-  'triggerEnabled' | 'approvalRequired' | 'userApprovalEnabled' | 'selfApprovalEnabled';
-
-export type ActionCondition =
-  'triggerConditions' | 'approvalRequiredConditions' | 'userApprovalConditions';
-
-export type ActionRights = Partial<Record<ActionSwitch, boolean>> &
-  Partial<Record<ActionCondition, Record<string, unknown> | null>>;
+/** One action's rights in the management API's shape: an absent right is granted. */
+export type ActionRights = ProtocolActionRights<Record<string, unknown>>;
 
 /** A role's rights in the management API's shape: an absent right is granted. */
-export interface ManagedRoleRights {
-  collections?: Record<string, Partial<Record<CollectionRight, boolean>>>;
-  actions?: Record<string, Record<string, ActionRights>>;
-}
+export type ManagedRoleRights = RoleRights<Record<string, unknown>>;
 
 export interface Member {
   id: number;

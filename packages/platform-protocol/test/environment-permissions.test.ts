@@ -1,4 +1,5 @@
-import { environmentPermissions } from './environment-permissions';
+import { environmentPermissions } from '../src/environment-permissions';
+import type { PlainConditionTree } from '../src/role-rights';
 
 const collections = [
   { name: 'orders', actionNames: ['Refund order'] },
@@ -51,7 +52,12 @@ it('lists no role for a right when the project has no role', () => {
 });
 
 it('lists each role condition of an action as {roleId, filter}', () => {
-  const filter = { field: 'amount', operator: 'less_than', value: 500, source: 'data' };
+  const filter: PlainConditionTree = {
+    field: 'amount',
+    operator: 'less_than',
+    value: 500,
+    source: 'data',
+  };
   const built = environmentPermissions(collections, [
     { id: 1, rights: {} },
     {
