@@ -22,11 +22,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
-  addProjectMember,
   createAdminApiServer,
-  createEnvironment,
-  createProject,
-  createUser,
   ensureActivityLogPartitions,
   issueApplicationToken,
   listActivityLogPartitions,
@@ -37,6 +33,7 @@ import {
   listActivityLogs,
   type ActivityLogFilters,
 } from '../src/store/activity-log-queries';
+import { BENCH_KEYS, benchProject, loadActivityLogs, log } from './bench-data';
 import { planReadsThroughIndexes } from './plan-check';
 
 const ENABLED = process.env.BENCH_100M === '1';
@@ -45,58 +42,17 @@ const URL_ =
   process.env.BENCH_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test?schema=canopy_admin_api_bench_100m';
 const WALK_PAGES = Number(process.env.BENCH_WALK_PAGES ?? 1000);
-const USERS = 100;
-const ACTIONS = [
-  'read',
-  'index',
-  'update',
-  'create',
-  'delete',
-  'search',
-  'filter',
-  'action',
-  'export',
-  'select',
-];
-const KEYS = [{ id: 'bench', secret: 'benchmark-only-secret-0123456789abcdef' }];
+const KEYS = BENCH_KEYS;
 const T0 = Date.parse('2024-01-01T00:00:00.000Z');
 const MONTHS = 24;
 const T1 = Date.UTC(2024, MONTHS, 1);
-const CHUNK = 1_000_000;
-
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 async function generate(server: AdminApiServer): Promise<void> {
   const knex = server.knex;
-  let project = await knex('projects').where({ name: 'Bench' }).first();
-  if (!project) {
-    project = await createProject(knex, { name: 'Bench' });
-    await createEnvironment(knex, { projectId: project.id, name: 'Production' });
-    for (let i = 1; i <= USERS; i += 1) {
-      const user = await createUser(knex, {
-        email: `user${i}@bench.example`,
-        username: `user${i}`,
-      });
-      await addProjectMember(knex, {
-        projectId: project.id,
-        userId: user.id,
-        permissionLevel: 'admin',
-      });
-    }
-  }
+  const bench = await benchProject(knex);
   await ensureActivityLogPartitions(knex, { from: new Date(T0), monthsAhead: MONTHS - 1 });
-  const environment = await knex('environments')
-    .where({ project_id: project.id, name: 'Production' })
-    .first();
-  const team = await knex('teams').where({ project_id: project.id }).first();
-  const users: number[] = await knex('users')
-    .where('email', 'like', '%@bench.example')
-    .orderBy('id')
-    .pluck('id');
   const head = await knex('activity_log_chain_heads')
-    .where({ project_id: project.id })
+    .where({ project_id: bench.project.id })
     .first('last_seq');
   const existing = Number(head?.last_seq ?? 0);
   if (existing >= ROWS) {
@@ -108,73 +64,7 @@ async function generate(server: AdminApiServer): Promise<void> {
       `The bench schema holds ${existing.toLocaleString()} rows, fewer than ${ROWS.toLocaleString()}: drop the schema (or use another BENCH_DATABASE_URL) and run again.`,
     );
   }
-  // Bulk load without the secondary indexes, then rebuild them on the partitioned table.
-  const indexes: { indexname: string; indexdef: string }[] = (
-    await knex.raw(
-      `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = current_schema() AND tablename = 'activity_logs' AND indexname <> 'activity_logs_pkey'`,
-    )
-  ).rows;
-  for (const index of indexes) await knex.raw('DROP INDEX ??', [index.indexname]);
-  const started = Date.now();
-  for (let from = 1; from <= ROWS; from += CHUNK) {
-    const to = Math.min(from + CHUNK - 1, ROWS);
-    await knex.transaction(async (trx) => {
-      await trx.raw('SET LOCAL statement_timeout = 0');
-      // Generated ids are known to exist: skip the per-row foreign-key triggers.
-      await trx.raw('SET LOCAL session_replication_role = replica');
-      await trx.raw(
-        `INSERT INTO activity_logs (project_id, environment_id, user_id, team_id, collection_name, type, action,
-           label, record_ids, created_at, chain_seq, previous_hash, hash)
-         SELECT ?, ?, (?::int[])[1 + (g % ?)], ?, 'orders',
-                CASE WHEN g % 3 = 0 THEN 'write' ELSE 'read' END,
-                (?::text[])[1 + ((g / 7) % ?)],
-                'bench', ARRAY[(g % 100000)::text],
-                to_timestamp((? + ((g - 1)::numeric * ? / ?))::double precision / 1000),
-                g, repeat('0', 64), md5(g::text) || md5(g::text)
-           FROM generate_series(?::bigint, ?::bigint) AS g`,
-        [
-          project.id,
-          environment.id,
-          users,
-          users.length,
-          team.id,
-          ACTIONS,
-          ACTIONS.length,
-          T0,
-          T1 - T0,
-          ROWS,
-          from,
-          to,
-        ],
-      );
-    });
-    const rate = Math.round(to / ((Date.now() - started) / 1000));
-    log(
-      `data: ${to.toLocaleString()} / ${ROWS.toLocaleString()} rows (${rate.toLocaleString()} rows/s)`,
-    );
-  }
-  for (const index of indexes) {
-    const building = Date.now();
-    await knex.transaction(async (trx) => {
-      await trx.raw('SET LOCAL statement_timeout = 0');
-      await trx.raw("SET LOCAL maintenance_work_mem = '512MB'");
-      // pg_indexes shows a partitioned index as `ON ONLY`: build it on every partition.
-      await trx.raw(index.indexdef.replace(' ON ONLY ', ' ON '));
-    });
-    log(`data: built ${index.indexname} in ${Math.round((Date.now() - building) / 1000)} s`);
-  }
-  await knex('activity_log_chain_heads')
-    .insert({ project_id: project.id, last_seq: ROWS, last_hash: '0'.repeat(64) })
-    .onConflict('project_id')
-    .merge();
-  await knex.transaction(async (trx) => {
-    await trx.raw('SET LOCAL statement_timeout = 0');
-    await trx.raw('ANALYZE activity_logs');
-  });
-  log(
-    `data: ${ROWS.toLocaleString()} rows ready in ${Math.round((Date.now() - started) / 1000)} s`,
-  );
+  await loadActivityLogs(knex, bench, { from: 1, rows: ROWS, t0: T0, spanMs: T1 - T0 });
 }
 
 const percentile = (sorted: number[], p: number) =>

@@ -25,11 +25,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import {
-  addProjectMember,
   createAdminApiServer,
   createEnvironment,
   createProject,
-  createUser,
   ensureActivityLogPartitions,
   insertActivityLogs,
   issueApplicationToken,
@@ -38,6 +36,7 @@ import {
 import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
+import { BENCH_KEYS, benchProject, loadActivityLogs, log } from './bench-data';
 import { planReadsThroughIndexes } from './plan-check';
 
 const URL_ =
@@ -50,55 +49,15 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const USERS = 100;
-const ACTIONS = [
-  'read',
-  'index',
-  'update',
-  'create',
-  'delete',
-  'search',
-  'filter',
-  'action',
-  'export',
-  'select',
-];
-const KEYS = [{ id: 'bench', secret: 'benchmark-only-secret-0123456789abcdef' }];
+const KEYS = BENCH_KEYS;
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const SPAN_MS = 365 * 86_400_000;
 
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
 async function generate(server: AdminApiServer): Promise<void> {
   const knex = server.knex;
-  let project = await knex('projects').where({ name: 'Bench' }).first();
-  if (!project) {
-    project = await createProject(knex, { name: 'Bench' });
-    await createEnvironment(knex, { projectId: project.id, name: 'Production' });
-    for (let i = 1; i <= USERS; i += 1) {
-      const user = await createUser(knex, {
-        email: `user${i}@bench.example`,
-        username: `user${i}`,
-      });
-      await addProjectMember(knex, {
-        projectId: project.id,
-        userId: user.id,
-        permissionLevel: 'admin',
-      });
-    }
-  }
-  const environment = await knex('environments')
-    .where({ project_id: project.id, name: 'Production' })
-    .first();
-  const team = await knex('teams').where({ project_id: project.id }).first();
-  const users: number[] = await knex('users')
-    .where('email', 'like', '%@bench.example')
-    .orderBy('id')
-    .pluck('id');
+  const bench = await benchProject(knex);
   const existing = Number(
-    (await knex('activity_logs').where({ project_id: project.id }).count({ n: '*' }))[0]!.n,
+    (await knex('activity_logs').where({ project_id: bench.project.id }).count({ n: '*' }))[0]!.n,
   );
   if (existing >= ROWS) {
     log(`data: ${existing.toLocaleString()} activity logs already present`);
@@ -106,76 +65,7 @@ async function generate(server: AdminApiServer): Promise<void> {
   }
   // The monthly partitions of the generated year (activity_logs is partitioned by month).
   await ensureActivityLogPartitions(knex, { from: new Date(T0), monthsAhead: 12 });
-  // Bulk load without the secondary indexes, then rebuild them from their own definitions.
-  const indexes: { indexname: string; indexdef: string }[] = (
-    await knex.raw(
-      `SELECT indexname, indexdef FROM pg_indexes
-       WHERE schemaname = current_schema() AND tablename = 'activity_logs' AND indexname <> 'activity_logs_pkey'`,
-    )
-  ).rows;
-  for (const index of indexes) {
-    const constraint = await knex.raw('SELECT 1 FROM pg_constraint WHERE conname = ?', [
-      index.indexname,
-    ]);
-    if (constraint.rows.length > 0) {
-      await knex.raw('ALTER TABLE activity_logs DROP CONSTRAINT ??', [index.indexname]);
-    } else {
-      await knex.raw('DROP INDEX ??', [index.indexname]);
-    }
-  }
-  const chunk = 1_000_000;
-  const started = Date.now();
-  for (let from = existing + 1; from <= ROWS; from += chunk) {
-    const to = Math.min(from + chunk - 1, ROWS);
-    await knex.transaction(async (trx) => {
-      // Generated ids are known to exist: skip the per-row foreign-key triggers, and the timeout.
-      await trx.raw('SET LOCAL statement_timeout = 0');
-      await trx.raw('SET LOCAL session_replication_role = replica');
-      await trx.raw(
-        `INSERT INTO activity_logs (project_id, environment_id, user_id, team_id, collection_name, type, action,
-         label, record_ids, created_at, chain_seq, previous_hash, hash)
-       SELECT ?, ?, (?::int[])[1 + (g % ?)], ?, 'orders',
-              CASE WHEN g % 3 = 0 THEN 'write' ELSE 'read' END,
-              (?::text[])[1 + ((g / 7) % ?)],
-              'bench', ARRAY[(g % 100000)::text],
-              to_timestamp((? + (g::bigint * ? / ?))::double precision / 1000),
-              g, repeat('0', 64), md5(g::text) || md5(g::text)
-       FROM generate_series(?::bigint, ?::bigint) AS g`,
-        [
-          project.id,
-          environment.id,
-          users,
-          users.length,
-          team.id,
-          ACTIONS,
-          ACTIONS.length,
-          T0,
-          SPAN_MS,
-          ROWS,
-          from,
-          to,
-        ],
-      );
-    });
-    const rate = Math.round((to - existing) / ((Date.now() - started) / 1000));
-    log(
-      `data: ${to.toLocaleString()} / ${ROWS.toLocaleString()} rows (${rate.toLocaleString()} rows/s)`,
-    );
-  }
-  for (const index of indexes) {
-    const building = Date.now();
-    await knex.transaction(async (trx) => {
-      await trx.raw('SET LOCAL statement_timeout = 0');
-      // pg_indexes shows a partitioned index as `ON ONLY`: build it on every partition.
-      await trx.raw(index.indexdef.replace(' ON ONLY ', ' ON '));
-    });
-    log(`data: rebuilt ${index.indexname} in ${Math.round((Date.now() - building) / 1000)} s`);
-  }
-  await knex('activity_log_chain_heads')
-    .insert({ project_id: project.id, last_seq: ROWS, last_hash: '0'.repeat(64) })
-    .onConflict('project_id')
-    .merge();
-  await knex.raw('ANALYZE activity_logs');
+  await loadActivityLogs(knex, bench, { from: existing + 1, rows: ROWS, t0: T0, spanMs: SPAN_MS });
 }
 
 async function measureIngestion(server: AdminApiServer): Promise<void> {
