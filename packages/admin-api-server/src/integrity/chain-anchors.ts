@@ -1,10 +1,9 @@
-import { sign } from 'node:crypto';
 import type { Knex } from 'knex';
 import { registeredChainKeys } from './chain-keys';
 import {
   checkpointPublicKeys,
   checkpointSignatureIsValid,
-  checkpointSigningInput,
+  signCheckpoint,
   type ChainCheckpoint,
 } from './checkpoints';
 
@@ -71,21 +70,7 @@ export async function recordChainAnchor(
   anchor: { sequence: number; hash: string; keyed: boolean; cutoff: Date },
 ): Promise<ChainAnchor> {
   const [key] = registeredChainKeys(trx);
-  const unsigned = {
-    format: 'canopy-activity-log-checkpoint/1' as const,
-    projectId: project.id,
-    projectName: project.name,
-    sequence: anchor.sequence,
-    hash: anchor.hash,
-    keyId: key!.id,
-    signedAt: new Date().toISOString(),
-  };
-  const checkpoint: ChainCheckpoint = {
-    ...unsigned,
-    signature: sign(null, checkpointSigningInput(unsigned), key!.checkpointKey).toString(
-      'base64url',
-    ),
-  };
+  const checkpoint = signCheckpoint(key!, project, anchor.sequence, anchor.hash);
   const row = {
     project_id: project.id,
     sequence: anchor.sequence,

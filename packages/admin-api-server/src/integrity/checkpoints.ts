@@ -49,6 +49,30 @@ export function checkpointPublicKeys(keys: readonly ChainKey[]): CheckpointPubli
   return keys.map((key) => ({ ...key.checkpointPublicKey.export({ format: 'jwk' }), kid: key.id }));
 }
 
+/** A checkpoint of the project's chain at `sequence` (whose link hash is `hash`), signed now. */
+export function signCheckpoint(
+  key: ChainKey,
+  project: { id: number; name: string },
+  sequence: number,
+  hash: string,
+): ChainCheckpoint {
+  const unsigned = {
+    format: 'canopy-activity-log-checkpoint/1' as const,
+    projectId: project.id,
+    projectName: project.name,
+    sequence,
+    hash,
+    keyId: key.id,
+    signedAt: new Date().toISOString(),
+  };
+  return {
+    ...unsigned,
+    signature: sign(null, checkpointSigningInput(unsigned), key.checkpointKey).toString(
+      'base64url',
+    ),
+  };
+}
+
 /**
  * Signs the project's current chain head with the newest key and keeps the checkpoint (one per
  * head: asking again before new logs arrive returns the stored one).
@@ -66,21 +90,7 @@ export async function checkpointChainHead(
     .where({ project_id: project.id, sequence })
     .first('checkpoint');
   if (stored) return stored.checkpoint as ChainCheckpoint;
-  const unsigned = {
-    format: 'canopy-activity-log-checkpoint/1' as const,
-    projectId: project.id,
-    projectName: project.name,
-    sequence,
-    hash: head?.last_hash ?? GENESIS_HASH,
-    keyId: key!.id,
-    signedAt: new Date().toISOString(),
-  };
-  const checkpoint: ChainCheckpoint = {
-    ...unsigned,
-    signature: sign(null, checkpointSigningInput(unsigned), key!.checkpointKey).toString(
-      'base64url',
-    ),
-  };
+  const checkpoint = signCheckpoint(key!, project, sequence, head?.last_hash ?? GENESIS_HASH);
   const [row] = await knex('activity_log_checkpoints')
     .insert({
       project_id: project.id,
