@@ -100,6 +100,11 @@ describe('audit trail on PostgreSQL', () => {
         CONSTRAINT balance_positive CHECK (balance >= 0));
       INSERT INTO accounts (owner, balance, pin, region) VALUES
         ('Ada', 100, '1234', 'EU'), ('Bob', 50, '0000', 'US'), ('Cy', 10, '9999', 'EU');
+      -- Checked at commit: a write that breaks it fails after its history rows were inserted.
+      CREATE TABLE transfers (
+        id serial PRIMARY KEY, amount integer NOT NULL,
+        account_id integer NOT NULL REFERENCES accounts(id) DEFERRABLE INITIALLY DEFERRED);
+      INSERT INTO transfers (amount, account_id) VALUES (5, 1);
     `);
     sandbox = await createServerSandbox(0);
     await sandbox.setUsers([
@@ -272,6 +277,77 @@ describe('audit trail on PostgreSQL', () => {
     expect(failed.status).toBeLessThan(500);
     expect(await db().knex(`${HISTORY}.record_history`).count({ n: '*' })).toEqual(before);
     expect((await db().knex('accounts').where({ id: 2 }).first()).balance).toBe(50);
+  });
+
+  it('leaves no row when the transaction fails at commit, after its history rows were inserted', async () => {
+    const history = () =>
+      db().knex(`${HISTORY}.record_history`).where({ collection_name: 'transfers' });
+    expect(await history()).toEqual([]);
+    // The foreign key is deferred: PostgreSQL refuses account 999 only when the transaction
+    // commits, that is after the update and its history row were both written in it.
+    const failed = await rest('/transfers/1', adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ data: { type: 'transfers', attributes: { account_id: 999 } } }),
+    });
+    expect(failed.status).toBe(400);
+    expect(failed.body?.errors[0]).toMatchObject({
+      name: 'ValidationError',
+      detail: expect.stringContaining(
+        'The database refused to commit the change: it violates constraint "transfers_account_id_fkey"',
+      ),
+    });
+    expect(JSON.stringify(failed.body)).not.toContain('999');
+    expect(await history()).toEqual([]);
+    expect((await db().knex('transfers').where({ id: 1 }).first()).account_id).toBe(1);
+
+    // The same write with a valid account commits, and then has its row.
+    const done = await rest('/transfers/1', adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ data: { type: 'transfers', attributes: { account_id: 2 } } }),
+    });
+    expect(done.status).toBe(200);
+    expect(await history()).toHaveLength(1);
+  });
+
+  it('gives every row of a bulk delete the correlation id of its request', async () => {
+    const ids = (
+      await db()
+        .knex('accounts')
+        .insert([
+          { owner: 'Temp 1', balance: 1 },
+          { owner: 'Temp 2', balance: 2 },
+        ])
+        .returning('id')
+    ).map((row: { id: number }) => String(row.id));
+    const answer = await rest('/accounts', adminToken, {
+      method: 'DELETE',
+      body: JSON.stringify({
+        data: {
+          type: 'action-requests',
+          attributes: {
+            collection_name: 'accounts',
+            ids,
+            all_records: false,
+            all_records_ids_excluded: [],
+            all_records_subset_query: {},
+          },
+        },
+      }),
+    });
+    expect(answer.status).toBe(204);
+    const key = answer.headers.get('x-forest-correlation-id') as string;
+    expect(key).toBeTruthy();
+    const rows = await client.auditTrail.correlation(key, {
+      collection: 'accounts',
+      recordId: ids[0] as string,
+    });
+    expect(rows.map((row) => [row.operation, row.recordId, row.previousValues?.holder])).toEqual(
+      expect.arrayContaining([
+        ['delete', ids[0], 'Temp 1'],
+        ['delete', ids[1], 'Temp 2'],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
   });
 
   it('rolls the change back when its history row cannot be written', async () => {
