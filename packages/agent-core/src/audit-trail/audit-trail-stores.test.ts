@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,6 +13,7 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
+import { signSessionToken } from '../http/auth/session-token';
 import type { AuditTrailOptions } from './audit-trail-options';
 
 const ENV_SECRET = '6b'.repeat(32);
@@ -22,7 +23,12 @@ const AUTH_SECRET = 'audit-trail-stores-secret';
 async function startAgent(
   database: TestDatabase,
   auditTrail: AuditTrailOptions,
-): Promise<{ agent: Agent; client: AgentTestClient; sandbox: ServerSandbox }> {
+): Promise<{
+  agent: Agent;
+  client: AgentTestClient;
+  sandbox: ServerSandbox;
+  schemaPath: string;
+}> {
   const sandbox = await createServerSandbox(0);
   const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-audit-stores-')), 'schema.json');
   const agent = createAgent({
@@ -43,7 +49,24 @@ async function startAgent(
     serverUrl: sandbox.url,
     agentSchemaPath: schemaPath,
   });
-  return { agent, client, sandbox };
+  return { agent, client, sandbox, schemaPath };
+}
+
+function adminToken(): string {
+  return signSessionToken(
+    {
+      id: 1,
+      email: 'admin@canopy.test',
+      firstName: 'Ad',
+      lastName: 'Min',
+      team: 'Operations',
+      role: 'Admin',
+      permissionLevel: 'admin',
+      renderingId: 1,
+      tags: {},
+    },
+    AUTH_SECRET,
+  );
 }
 
 /**
@@ -165,6 +188,22 @@ describe('audit trail stores', () => {
       }
       expect((await data().knex('notes').where({ id: 1 }).first()).body).toBe('first');
       expect(await count()).toBe(before);
+    });
+
+    it('keeps its table out of the collections when it is introspected again, at restart', async () => {
+      await started.agent.restart();
+      const schema = JSON.parse(readFileSync(started.schemaPath, 'utf8')) as {
+        collections: { name: string }[];
+      };
+      expect(schema.collections.map((collection) => collection.name)).toEqual(['notes']);
+      const answer = await fetch(
+        `http://127.0.0.1:${started.agent.standaloneServerPort}/forest/canopy_audit_trail?timezone=UTC`,
+        { headers: { authorization: `Bearer ${adminToken()}` } },
+      );
+      expect(answer.status).toBe(404);
+      await started.client.collection('notes').update(1, { body: 'after restart' });
+      const { rows } = await started.client.auditTrail.history('notes', 1);
+      expect(rows[0]).toMatchObject({ operation: 'update', newValues: { body: 'after restart' } });
     });
   });
 });
