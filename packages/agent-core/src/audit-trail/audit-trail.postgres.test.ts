@@ -15,6 +15,7 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
+import { connectWithOAuth } from '../mcp/test-fixtures/mcp-oauth-client';
 
 const ENV_SECRET = '5a'.repeat(32);
 const AUTH_SECRET = 'audit-trail-auth-secret';
@@ -167,7 +168,8 @@ describe('audit trail on PostgreSQL', () => {
             },
           }),
       )
-      .mountOnStandaloneServer(0, '127.0.0.1');
+      .mountOnStandaloneServer(0, '127.0.0.1')
+      .mountAiMcpServer();
     await agent.start();
     base = `http://127.0.0.1:${agent.standaloneServerPort}`;
     adminToken = token({ id: 1, roleId: 1, renderingId: 1, permissionLevel: 'admin' });
@@ -470,6 +472,26 @@ describe('audit trail on PostgreSQL', () => {
     ).toBe(403);
     expect((await rest('/_audit-trail/accounts/1')).status).toBe(200);
     expect((await fetch(`${base}/forest/_audit-trail/accounts/1?timezone=UTC`)).status).toBe(401);
+  });
+
+  it('records the writes of MCP tools like those of REST, as the user who logged in', async () => {
+    const { client: mcp } = await connectWithOAuth(`${base}/mcp`);
+    try {
+      const answer = (await mcp.callTool({
+        name: 'update',
+        arguments: { collectionName: 'accounts', recordId: 3, attributes: { balance: 12 } },
+      })) as { isError?: boolean; content: { text: string }[] };
+      expect(answer.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+    const { rows } = await client.auditTrail.history('accounts', 3);
+    expect(rows[0]).toMatchObject({
+      operation: 'update',
+      userId: 1,
+      previousValues: { balance: 15 },
+      newValues: { balance: 12 },
+    });
   });
 
   it('advertises canUseAuditTrail in the capabilities', async () => {
