@@ -160,6 +160,14 @@ describe('audit trail on PostgreSQL', () => {
               return resultBuilder.success('Moved');
             },
           })
+          .addAction('Freeze', {
+            scope: 'Bulk',
+            execute: async (context, resultBuilder) => {
+              // One update of several records: one row per record, before and after.
+              await context.collection.update(context.filter, { balance: 0 });
+              return resultBuilder.success('Frozen');
+            },
+          })
           .addAction('Drain then fail', {
             scope: 'Single',
             execute: async (context) => {
@@ -404,6 +412,42 @@ describe('audit trail on PostgreSQL', () => {
     const missing = await rest('/_audit-trail/correlations?recordId=1&correlationKeys=a');
     expect(missing.status).toBe(400);
     expect(missing.body?.errors[0].detail).toBe('Missing collection');
+  });
+
+  it('gives one correlation id to a bulk action and its update of several records', async () => {
+    const ids = (
+      await db()
+        .knex('accounts')
+        .insert([
+          { owner: 'Bulk 1', balance: 7 },
+          { owner: 'Bulk 2', balance: 8 },
+        ])
+        .returning('id')
+    ).map((row: { id: number }) => row.id);
+    const action = await client.collection('accounts').action('Freeze', { recordIds: ids });
+    await action.execute();
+    const { rows } = await client.auditTrail.history('accounts', ids[0] as number);
+    const key = rows[0]?.correlationKey as string;
+    const together = await client.auditTrail.correlation(key, {
+      collection: 'accounts',
+      recordId: ids[0] as number,
+    });
+    const summary = together.map((row) => [
+      row.operation,
+      row.recordId,
+      row.actionName,
+      row.previousValues?.balance ?? null,
+      row.newValues?.balance ?? null,
+    ]);
+    expect(summary).toHaveLength(4);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        ['action', String(ids[0]), 'Freeze', null, null],
+        ['action', String(ids[1]), 'Freeze', null, null],
+        ['update', String(ids[0]), null, 7, 0],
+        ['update', String(ids[1]), null, 8, 0],
+      ]),
+    );
   });
 
   it('pages and filters a history, and answers the record as it was at a time', async () => {
