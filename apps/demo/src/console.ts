@@ -83,6 +83,9 @@ export async function startShopAgent(
       isProduction: false,
       schemaPath: input.schemaPath,
       loggerLevel: input.loggerLevel ?? 'Warn',
+      // Record history (the console's History tab): a table in the shop database, each row
+      // written in the transaction of its change; customers' email addresses are masked.
+      auditTrail: { table: 'canopy_history', redact: ['customers.email'] },
     }).addDataSource(createSqlDataSource(input.databaseUrl)),
   );
   if (input.mcp) agent = agent.mountAiMcpServer();

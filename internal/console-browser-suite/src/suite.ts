@@ -13,6 +13,7 @@ import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runInsightsTests } from './insights';
+import { runHistoryTests } from './history';
 import { settingsTests } from './settings';
 
 declare global {
@@ -624,6 +625,7 @@ export async function runSuite(
     );
 
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
+    await runHistoryTests(suite, fixture, p, recordUrl, shot);
   } finally {
     await browser.close();
   }

@@ -8,6 +8,7 @@ import {
   type ServerSandbox,
 } from '@canopy/testing';
 import { mkdtempSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shopDataSource } from './shop';
@@ -118,3 +119,42 @@ test('reads an external relation as a field of the record', async () => {
   expect(order).toEqual({ id: 101, deliveries: [{ carrier: 'Post', day: '2026-02-01' }] });
 });
 // readme:end
+
+test('asks for exactly the fields it needs with the Forest-Projection header', async () => {
+  const orders = client.collection('orders');
+  expect(
+    await orders.list({
+      projection: ['reference', 'customer:fullName'],
+      sort: { field: 'reference', ascending: true },
+      pagination: { size: 1, number: 1 },
+    }),
+  ).toEqual([{ id: 101, reference: 'SO-0101', customer: { id: 1, fullName: 'Ada Martin' } }]);
+  expect(await orders.getOne(102, { projection: ['status'] })).toEqual({
+    id: 102,
+    status: 'pending',
+  });
+  // The header wins over `fields` (agent-http-protocol §6.2).
+  expect(await orders.getOne(102, { fields: ['reference'], projection: ['status'] })).toEqual({
+    id: 102,
+    status: 'pending',
+  });
+  const chunks: Buffer[] = [];
+  const csv = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  await orders.exportCsv(csv, {
+    projection: ['status', 'reference'],
+    header: ['Status', 'Reference'],
+    filters: { field: 'id', operator: 'In', value: [101, 102] },
+    sort: { field: 'reference', ascending: true },
+  });
+  expect(Buffer.concat(chunks).toString().trim().split('\n')).toEqual([
+    'Status,Reference',
+    'paid,SO-0101',
+    'pending,SO-0102',
+  ]);
+  await expect(orders.list({ projection: ['colour'] })).rejects.toMatchObject({ status: 400 });
+});

@@ -143,3 +143,60 @@ describe('resolveAgentOptions', () => {
     expect(lines).toEqual(['Warn shown', 'Error shown too']);
   });
 });
+
+describe('the auditTrail option', () => {
+  const base = { authSecret: AUTH_SECRET, envSecret: ENV_SECRET };
+
+  it('is off by default, and takes connectionString, schema, table and redact', () => {
+    expect(resolveAgentOptions(base, { env: {}, cwd }).auditTrail).toBeNull();
+    expect(resolveAgentOptions({ ...base, auditTrail: {} }, { env: {}, cwd }).auditTrail).toEqual({
+      connectionString: null,
+      schema: null,
+      table: 'canopy_audit_trail',
+      redact: [],
+    });
+    expect(
+      resolveAgentOptions(
+        {
+          ...base,
+          auditTrail: {
+            connectionString: 'postgres://history@db.example:5432/audit',
+            schema: 'history',
+            table: 'record_history',
+            redact: ['password', 'users.apiKey'],
+          },
+        },
+        { env: {}, cwd },
+      ).auditTrail,
+    ).toEqual({
+      connectionString: 'postgres://history@db.example:5432/audit',
+      schema: 'history',
+      table: 'record_history',
+      redact: ['password', 'users.apiKey'],
+    });
+  });
+
+  it('says which part is wrong, without the connection string', () => {
+    expect(problemsOf({ ...base, auditTrail: 'yes' }).auditTrail).toMatch(
+      /^expected an object \{ connectionString\?, schema\?, table\?, redact\? \}/,
+    );
+    expect(problemsOf({ ...base, auditTrail: { tabel: 'x' } }).auditTrail).toBe(
+      'unknown key "tabel" (known: connectionString, schema, table, redact).',
+    );
+    const secretUrl = 'redis://user:s3cret@cache:6379';
+    const connection = problemsOf({ ...base, auditTrail: { connectionString: secretUrl } });
+    expect(connection.auditTrail).toBe(
+      'connectionString must be a postgres://, mysql:// or mariadb:// URL.',
+    );
+    expect(JSON.stringify(connection)).not.toContain('s3cret');
+    expect(problemsOf({ ...base, auditTrail: { table: 'drop table;' } }).auditTrail).toMatch(
+      /^table must be an SQL identifier/,
+    );
+    expect(problemsOf({ ...base, auditTrail: { schema: 1 } }).auditTrail).toMatch(
+      /^schema must be an SQL identifier/,
+    );
+    expect(problemsOf({ ...base, auditTrail: { redact: ['ok', ''] } }).auditTrail).toMatch(
+      /^redact must list field names/,
+    );
+  });
+});

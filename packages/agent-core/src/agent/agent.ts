@@ -1,7 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import type { AgentServices } from '../platform/agent-services';
 import { AuditRecorder } from '../audit-trail/audit-recorder';
-import { findAuditLayers } from '../audit-trail/find-audit-layers';
+import { findAuditLayers, hideHistoryTable } from '../audit-trail/find-audit-layers';
 import { withAuditTrail } from '../audit-trail/audit-routes';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { assertUniqueActionSlugs } from '../schema/action-schema-generator';
@@ -422,11 +422,17 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
   }
 
   /** Applies every customization on a fresh stack (or runs the injected build). */
-  private buildDataSource(logger: Logger, restartAgent: () => Promise<void>): Promise<DataSource> {
+  private async buildDataSource(
+    logger: Logger,
+    restartAgent: () => Promise<void>,
+  ): Promise<DataSource> {
     if (this.dependencies.buildDataSource) {
       return this.dependencies.buildDataSource(logger, restartAgent);
     }
-    return this.customizer.getDataSource(logger, restartAgent);
+    const dataSource = await this.customizer.getDataSource(logger, restartAgent);
+    // The history table, once created, is introspected like any other: never publish it.
+    if (this.options.auditTrail) hideHistoryTable(dataSource, this.options.auditTrail.table);
+    return dataSource;
   }
 
   /** Hash check, schema file, typings, IP whitelist and login set-up; resolves the router. */

@@ -8,6 +8,7 @@ import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { Projection } from '../toolkit/query/projection';
 import type { RecordData } from '../toolkit/record/record-utils';
+import { ValidationError } from '../toolkit/errors/canopy-error';
 import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
 import { type AuditOperation, type AuditRow, AuditTable } from './audit-store';
 import type { ResolvedAuditTrailOptions } from './audit-trail-options';
@@ -149,6 +150,7 @@ export class AuditRecorder {
     const driver = isKnex(native) ? native : null;
     if (existing && existing.driver === driver) return work(caller, existing);
     const correlationId = existing?.correlationId ?? caller.requestId ?? randomUUID();
+    let committing = false;
     const execute = async (handle: Knex | null): Promise<T> => {
       const unit: AuditUnit = { correlationId, driver, rows: [] };
       const transaction: AuditTransaction = { driver, handle, audit: unit };
@@ -157,10 +159,15 @@ export class AuditRecorder {
       if (!target)
         throw new Error(`auditTrail: no database for the history of '${collection.name}'.`);
       await this.table.insert(target, unit.rows);
+      committing = true;
       return result;
     };
     if (!driver) return execute(null);
-    return driver.transaction((handle) => execute(handle));
+    try {
+      return await driver.transaction((handle) => execute(handle));
+    } catch (error) {
+      throw committing ? commitError(error) : error;
+    }
   }
 
   /** Records that an action threw (its run was rolled back); a failure to record is logged. */
@@ -246,4 +253,26 @@ export class AuditRecorder {
     const rename = top as unknown as { fromChild?: (name: string) => string } | undefined;
     return typeof rename?.fromChild === 'function' ? rename.fromChild(field) : field;
   }
+}
+
+/**
+ * A commit the database refused: a deferred constraint (checked at commit, after the change and
+ * its history rows were written) is the caller's bad input, reported like the data source reports
+ * an immediate one — a validation error naming the constraint, never its values. Anything else
+ * stays as it is.
+ */
+export function commitError(error: unknown): unknown {
+  const driverError = error as { code?: unknown; constraint?: unknown } | null;
+  // SQLSTATE class 23: integrity constraint violation (PostgreSQL's deferred constraints).
+  if (typeof driverError?.code !== 'string' || !/^23[0-9A-Z]{3}$/.test(driverError.code)) {
+    return error;
+  }
+  const about =
+    typeof driverError.constraint === 'string' && driverError.constraint
+      ? `constraint "${driverError.constraint}"`
+      : 'a deferred constraint';
+  return new ValidationError(`The database refused to commit the change: it violates ${about}.`, {
+    cause: error,
+    code: 'COMMIT_CONSTRAINT_VIOLATION',
+  });
 }

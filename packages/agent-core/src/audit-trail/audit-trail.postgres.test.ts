@@ -15,6 +15,7 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
+import { connectWithOAuth } from '../mcp/test-fixtures/mcp-oauth-client';
 
 const ENV_SECRET = '5a'.repeat(32);
 const AUTH_SECRET = 'audit-trail-auth-secret';
@@ -100,6 +101,11 @@ describe('audit trail on PostgreSQL', () => {
         CONSTRAINT balance_positive CHECK (balance >= 0));
       INSERT INTO accounts (owner, balance, pin, region) VALUES
         ('Ada', 100, '1234', 'EU'), ('Bob', 50, '0000', 'US'), ('Cy', 10, '9999', 'EU');
+      -- Checked at commit: a write that breaks it fails after its history rows were inserted.
+      CREATE TABLE transfers (
+        id serial PRIMARY KEY, amount integer NOT NULL,
+        account_id integer NOT NULL REFERENCES accounts(id) DEFERRABLE INITIALLY DEFERRED);
+      INSERT INTO transfers (amount, account_id) VALUES (5, 1);
     `);
     sandbox = await createServerSandbox(0);
     await sandbox.setUsers([
@@ -154,6 +160,14 @@ describe('audit trail on PostgreSQL', () => {
               return resultBuilder.success('Moved');
             },
           })
+          .addAction('Freeze', {
+            scope: 'Bulk',
+            execute: async (context, resultBuilder) => {
+              // One update of several records: one row per record, before and after.
+              await context.collection.update(context.filter, { balance: 0 });
+              return resultBuilder.success('Frozen');
+            },
+          })
           .addAction('Drain then fail', {
             scope: 'Single',
             execute: async (context) => {
@@ -162,7 +176,8 @@ describe('audit trail on PostgreSQL', () => {
             },
           }),
       )
-      .mountOnStandaloneServer(0, '127.0.0.1');
+      .mountOnStandaloneServer(0, '127.0.0.1')
+      .mountAiMcpServer();
     await agent.start();
     base = `http://127.0.0.1:${agent.standaloneServerPort}`;
     adminToken = token({ id: 1, roleId: 1, renderingId: 1, permissionLevel: 'admin' });
@@ -274,6 +289,77 @@ describe('audit trail on PostgreSQL', () => {
     expect((await db().knex('accounts').where({ id: 2 }).first()).balance).toBe(50);
   });
 
+  it('leaves no row when the transaction fails at commit, after its history rows were inserted', async () => {
+    const history = () =>
+      db().knex(`${HISTORY}.record_history`).where({ collection_name: 'transfers' });
+    expect(await history()).toEqual([]);
+    // The foreign key is deferred: PostgreSQL refuses account 999 only when the transaction
+    // commits, that is after the update and its history row were both written in it.
+    const failed = await rest('/transfers/1', adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ data: { type: 'transfers', attributes: { account_id: 999 } } }),
+    });
+    expect(failed.status).toBe(400);
+    expect(failed.body?.errors[0]).toMatchObject({
+      name: 'ValidationError',
+      detail: expect.stringContaining(
+        'The database refused to commit the change: it violates constraint "transfers_account_id_fkey"',
+      ),
+    });
+    expect(JSON.stringify(failed.body)).not.toContain('999');
+    expect(await history()).toEqual([]);
+    expect((await db().knex('transfers').where({ id: 1 }).first()).account_id).toBe(1);
+
+    // The same write with a valid account commits, and then has its row.
+    const done = await rest('/transfers/1', adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ data: { type: 'transfers', attributes: { account_id: 2 } } }),
+    });
+    expect(done.status).toBe(200);
+    expect(await history()).toHaveLength(1);
+  });
+
+  it('gives every row of a bulk delete the correlation id of its request', async () => {
+    const ids = (
+      await db()
+        .knex('accounts')
+        .insert([
+          { owner: 'Temp 1', balance: 1 },
+          { owner: 'Temp 2', balance: 2 },
+        ])
+        .returning('id')
+    ).map((row: { id: number }) => String(row.id));
+    const answer = await rest('/accounts', adminToken, {
+      method: 'DELETE',
+      body: JSON.stringify({
+        data: {
+          type: 'action-requests',
+          attributes: {
+            collection_name: 'accounts',
+            ids,
+            all_records: false,
+            all_records_ids_excluded: [],
+            all_records_subset_query: {},
+          },
+        },
+      }),
+    });
+    expect(answer.status).toBe(204);
+    const key = answer.headers.get('x-forest-correlation-id') as string;
+    expect(key).toBeTruthy();
+    const rows = await client.auditTrail.correlation(key, {
+      collection: 'accounts',
+      recordId: ids[0] as string,
+    });
+    expect(rows.map((row) => [row.operation, row.recordId, row.previousValues?.holder])).toEqual(
+      expect.arrayContaining([
+        ['delete', ids[0], 'Temp 1'],
+        ['delete', ids[1], 'Temp 2'],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+  });
+
   it('rolls the change back when its history row cannot be written', async () => {
     const table = `${HISTORY}.record_history`;
     await db().knex.raw('ALTER TABLE ?? RENAME TO record_history_away', [table]);
@@ -326,6 +412,42 @@ describe('audit trail on PostgreSQL', () => {
     const missing = await rest('/_audit-trail/correlations?recordId=1&correlationKeys=a');
     expect(missing.status).toBe(400);
     expect(missing.body?.errors[0].detail).toBe('Missing collection');
+  });
+
+  it('gives one correlation id to a bulk action and its update of several records', async () => {
+    const ids = (
+      await db()
+        .knex('accounts')
+        .insert([
+          { owner: 'Bulk 1', balance: 7 },
+          { owner: 'Bulk 2', balance: 8 },
+        ])
+        .returning('id')
+    ).map((row: { id: number }) => row.id);
+    const action = await client.collection('accounts').action('Freeze', { recordIds: ids });
+    await action.execute();
+    const { rows } = await client.auditTrail.history('accounts', ids[0] as number);
+    const key = rows[0]?.correlationKey as string;
+    const together = await client.auditTrail.correlation(key, {
+      collection: 'accounts',
+      recordId: ids[0] as number,
+    });
+    const summary = together.map((row) => [
+      row.operation,
+      row.recordId,
+      row.actionName,
+      row.previousValues?.balance ?? null,
+      row.newValues?.balance ?? null,
+    ]);
+    expect(summary).toHaveLength(4);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        ['action', String(ids[0]), 'Freeze', null, null],
+        ['action', String(ids[1]), 'Freeze', null, null],
+        ['update', String(ids[0]), null, 7, 0],
+        ['update', String(ids[1]), null, 8, 0],
+      ]),
+    );
   });
 
   it('pages and filters a history, and answers the record as it was at a time', async () => {
@@ -394,6 +516,26 @@ describe('audit trail on PostgreSQL', () => {
     ).toBe(403);
     expect((await rest('/_audit-trail/accounts/1')).status).toBe(200);
     expect((await fetch(`${base}/forest/_audit-trail/accounts/1?timezone=UTC`)).status).toBe(401);
+  });
+
+  it('records the writes of MCP tools like those of REST, as the user who logged in', async () => {
+    const { client: mcp } = await connectWithOAuth(`${base}/mcp`);
+    try {
+      const answer = (await mcp.callTool({
+        name: 'update',
+        arguments: { collectionName: 'accounts', recordId: 3, attributes: { balance: 12 } },
+      })) as { isError?: boolean; content: { text: string }[] };
+      expect(answer.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+    const { rows } = await client.auditTrail.history('accounts', 3);
+    expect(rows[0]).toMatchObject({
+      operation: 'update',
+      userId: 1,
+      previousValues: { balance: 15 },
+      newValues: { balance: 12 },
+    });
   });
 
   it('advertises canUseAuditTrail in the capabilities', async () => {

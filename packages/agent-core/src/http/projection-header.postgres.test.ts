@@ -97,12 +97,21 @@ describe('Forest-Projection header on PostgreSQL', () => {
     ]);
   });
 
+  it('uses the header as the columns of a related CSV export too', async () => {
+    const response = await get(
+      '/forest/customers/2/relationships/orders.csv?timezone=UTC&header=Status,Reference&sort=id',
+      'status,reference',
+    ).expect(200);
+    expect(response.text.trim().split('\n')).toEqual(['Status,Reference', 'paid,SO-3']);
+  });
+
   it('answers 400 with a clear message for an invalid header, on every route', async () => {
     const routes = [
       '/forest/orders?timezone=UTC',
       '/forest/orders/1?timezone=UTC',
       '/forest/customers/1/relationships/orders?timezone=UTC',
       '/forest/orders.csv?timezone=UTC&header=X',
+      '/forest/customers/1/relationships/orders.csv?timezone=UTC&header=X',
     ];
     for (const route of routes) {
       const response = await get(route, 'reference,colour').expect(400);

@@ -12,6 +12,8 @@ import type { ListParams } from './query';
 import { countQuery, csvQuery, listQuery, segment } from './query';
 import type { ApiChartSource, CollectionChartQuery } from './charts';
 import { statsBody } from './charts';
+import type { HistoryPage } from './history';
+import { HISTORY_PAGE_SIZE, historyQuery } from './history';
 
 /** The payload of the agent session token (agent protocol §3.2). */
 export interface SessionUser {
@@ -446,6 +448,32 @@ export class AgentClient {
     );
     return ((await response.json()) as { data?: { attributes?: { value?: unknown } } }).data
       ?.attributes?.value;
+  }
+
+  // Capabilities (§11) and record history (§13.1) -------------------------------------------
+
+  /** `POST /_internal/capabilities`: what the agent supports (`canUseAuditTrail`, …). */
+  async capabilities(collectionNames: string[] = []): Promise<Record<string, unknown>> {
+    const response = await this.send('POST', '/_internal/capabilities', '', { collectionNames });
+    const body = (await response.json()) as { agentCapabilities?: Record<string, unknown> };
+    return body.agentCapabilities ?? {};
+  }
+
+  /** `GET /_audit-trail/{c}/{id}`: one page of a record's history, newest first. */
+  async recordHistory(
+    collection: string,
+    id: string,
+    page = 1,
+    size = HISTORY_PAGE_SIZE,
+  ): Promise<HistoryPage> {
+    const response = await this.send(
+      'GET',
+      `/_audit-trail/${segment(collection)}/${segment(id)}`,
+      historyQuery(this.timezone, page, size),
+    );
+    const body = (await response.json()) as Partial<HistoryPage>;
+    const data = Array.isArray(body.data) ? body.data : [];
+    return { data, meta: { count: Number(body.meta?.count ?? data.length) } };
   }
 }
 

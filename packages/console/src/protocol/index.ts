@@ -8,3 +8,4 @@ export * from './view-state';
 export * from './actions';
 export * from './approvals';
 export * from './charts';
+export * from './history';

@@ -33,6 +33,8 @@ export interface AgentRequest {
   query?: Record<string, string | undefined>;
   body?: unknown;
   accept?: string;
+  /** Extra request headers (e.g. `Forest-Projection`). */
+  headers?: Record<string, string>;
 }
 
 /** Sends requests to the agent as the front end does: bearer token and `timezone` on each. */
@@ -64,6 +66,7 @@ export class AgentHttp {
         Authorization: `Bearer ${this.token}`,
         Accept: request.accept ?? 'application/json',
         ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...request.headers,
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

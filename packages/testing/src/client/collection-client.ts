@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ActionClient, type ActionTarget } from './action-client';
 import type { AgentHttp } from './agent-http';
 import { type ClientRecord, deserializeDocument } from './deserialize-records';
-import { type QueryOptions, serializeQueryOptions } from './query-options';
+import { projectionHeaders, type QueryOptions, serializeQueryOptions } from './query-options';
 import type { SchemaFile } from './schema-file';
 
 /** A record id: a value, or the values of a composite key. */
@@ -47,6 +47,7 @@ export class RelationClient {
       method: 'GET',
       path: this.base,
       query: serializeQueryOptions(this.targetCollection ?? this.relation, options),
+      headers: projectionHeaders(options),
     });
     return deserializeDocument(document);
   }
@@ -118,6 +119,7 @@ export class CollectionClient {
       method: 'GET',
       path: `${this.prefix}${path(this.name)}`,
       query: this.query(options),
+      headers: projectionHeaders(options),
     });
     return deserializeDocument(document);
   }
@@ -147,6 +149,7 @@ export class CollectionClient {
       method: 'GET',
       path: `${this.prefix}${path(this.name, packId(id))}`,
       query: this.query(options),
+      headers: projectionHeaders(options),
     });
     if (settings.skipDeserialization) return document as unknown as ClientRecord;
     return deserializeDocument(document)[0] as ClientRecord;
@@ -191,12 +194,13 @@ export class CollectionClient {
     stream: NodeJS.WritableStream,
     options: QueryOptions & { header?: string[]; filename?: string } = {},
   ): Promise<void> {
-    const header = options.header ?? options.fields ?? [];
+    const header = options.header ?? options.fields ?? options.projection ?? [];
     const response = await this.http.send({
       method: 'GET',
       path: `${this.prefix}/${encodeURIComponent(this.name)}.csv`,
       accept: 'text/csv',
       query: { ...this.query(options), header: header.join(','), filename: options.filename },
+      headers: projectionHeaders(options),
     });
     if (!response.body) return;
     await pipeline(Readable.fromWeb(response.body as WebReadableStream), stream);

@@ -18,6 +18,17 @@ export interface QueryOptions {
   pagination?: { size?: number; number?: number };
   segmentQuery?: string;
   connectionName?: string;
+  /**
+   * Exactly the fields to read, sent as the `Forest-Projection` header (agent-http-protocol
+   * §6.2, which takes precedence over `fields`): `name`, or `relation:field` through to-one
+   * relations (several levels allowed). On list, get, related list and CSV export.
+   */
+  projection?: string[];
+}
+
+/** The `Forest-Projection` header of `options.projection`, when given. */
+export function projectionHeaders(options: QueryOptions | undefined): Record<string, string> {
+  return options?.projection ? { 'Forest-Projection': options.projection.join(',') } : {};
 }
 
 /** `GreaterThan` → `greater_than`, `And` → `and` (the front end's casing). */

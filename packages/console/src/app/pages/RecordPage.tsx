@@ -39,6 +39,7 @@ import { useSession } from '../session';
 import { ActionsMenu } from '../features/actions/ActionsMenu';
 import { NotesThread } from '../features/notes/NotesThread';
 import { RecordActivity } from '../features/activity/RecordActivity';
+import { RecordHistory, useHasRecordHistory } from '../features/history/RecordHistory';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -51,6 +52,7 @@ export function RecordPage() {
   const { client } = useSession();
   const [params, setParams] = useSearchParams();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const hasHistory = useHasRecordHistory();
   const collection = collectionOf(schema.data, name);
 
   if (schema.isPending || record.isPending) return <PageLoader label="Loading the record" />;
@@ -189,6 +191,7 @@ export function RecordPage() {
           ))}
           <Tabs.Tab value="notes">Notes</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
+          {hasHistory && <Tabs.Tab value="history">History</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="notes" pt="md">
           <NotesThread collection={collection.name} recordId={data.id} />
@@ -196,6 +199,11 @@ export function RecordPage() {
         <Tabs.Panel value="activity" pt="md">
           <RecordActivity collection={collection.name} recordId={data.id} />
         </Tabs.Panel>
+        {hasHistory && (
+          <Tabs.Panel value="history" pt="md">
+            <RecordHistory collection={collection.name} recordId={data.id} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="details" pt="md">
           <Paper withBorder p="md" radius="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">

@@ -1,0 +1,115 @@
+/**
+ * Record → History: the record's history as the agent recorded it (agent protocol §13.1), newest
+ * first, page by page — who, when, what, and each changed field's value before and after. The
+ * tab is shown only when the agent advertises `canUseAuditTrail`.
+ */
+import { Badge, Stack, Table, Text } from '@mantine/core';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import {
+  formatHistoryValue,
+  historyChanges,
+  historyWhat,
+  historyWho,
+  nextHistoryPage,
+  type HistoryEntry,
+} from '../../../protocol';
+import { useSession } from '../../session';
+import { PagedLogs } from '../activity/PagedLogs';
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+const COLORS: Record<HistoryEntry['operation'], string> = {
+  create: 'teal',
+  update: 'blue',
+  delete: 'red',
+  action: 'grape',
+  action_failed: 'orange',
+};
+
+/** Whether the workspace's agent records history (`canUseAuditTrail` in its capabilities). */
+export function useHasRecordHistory(): boolean {
+  const { client, workspace } = useSession();
+  const capabilities = useQuery({
+    queryKey: ['capabilities', workspace.id],
+    queryFn: () => client.capabilities(),
+    staleTime: Infinity,
+    retry: false,
+  });
+  return capabilities.data?.canUseAuditTrail === true;
+}
+
+function Changes({ entry }: { entry: HistoryEntry }) {
+  const changes = historyChanges(entry);
+  if (changes.length === 0) return null;
+  return (
+    <Stack gap={2}>
+      {changes.map(({ field, before, after }) => (
+        <Text key={field} size="sm" data-testid="history-change" data-field={field}>
+          <Text span fw={600}>
+            {field}
+          </Text>
+          {': '}
+          {entry.operation !== 'create' && (
+            <Text span c="dimmed" td={entry.operation === 'update' ? 'line-through' : undefined}>
+              {formatHistoryValue(before)}
+            </Text>
+          )}
+          {entry.operation === 'update' && ' → '}
+          {entry.operation !== 'delete' && <Text span>{formatHistoryValue(after)}</Text>}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
+  return (
+    <Table striped highlightOnHover aria-label="History">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Who</Table.Th>
+          <Table.Th>What</Table.Th>
+          <Table.Th>Changes</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entries.map((entry) => (
+          <Table.Tr key={`${entry.id}-${entry.correlationKey}`} data-testid="history-row">
+            <Table.Td>{when.format(new Date(entry.timestamp))}</Table.Td>
+            <Table.Td title={entry.userEmail ?? undefined}>{historyWho(entry)}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={COLORS[entry.operation] ?? 'gray'}>
+                {historyWhat(entry)}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Changes entry={entry} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** The history of one record, newest first, 20 entries a page. */
+export function RecordHistory({ collection, recordId }: { collection: string; recordId: string }) {
+  const { client, workspace } = useSession();
+  const history = useInfiniteQuery({
+    queryKey: ['history', workspace.id, collection, recordId],
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => client.recordHistory(collection, recordId, pageParam),
+    getNextPageParam: (_last, pages) => nextHistoryPage(pages),
+  });
+  return (
+    <PagedLogs
+      query={history}
+      empty="No change recorded on this record yet."
+      older="Older changes"
+      placeholderHeight={120}
+    >
+      {(entries) => <HistoryTable entries={entries} />}
+    </PagedLogs>
+  );
+}
