@@ -14,6 +14,10 @@ export function RecordPicker({
   onChange,
   error,
   required,
+  description,
+  disabled,
+  placeholder,
+  ...rest
 }: {
   collection: SchemaCollection;
   label: string;
@@ -22,6 +26,11 @@ export function RecordPicker({
   onChange(record: AgentRecord | null): void;
   error?: string;
   required?: boolean;
+  description?: string;
+  disabled?: boolean;
+  placeholder?: string;
+  /** Other attributes for the input (`data-field`…). */
+  [attribute: `data-${string}`]: string | undefined;
 }) {
   const { client, workspace } = useSession();
   const [search, setSearch] = useState('');
@@ -47,7 +56,11 @@ export function RecordPicker({
   }
   return (
     <Select
+      {...rest}
       label={label}
+      description={description}
+      disabled={disabled}
+      placeholder={placeholder}
       searchable
       clearable={!required}
       required={required}

@@ -288,6 +288,10 @@ export function ActionFieldInput({
           value={text || null}
           required={field.isRequired}
           error={error}
+          description={common.description}
+          disabled={common.disabled}
+          placeholder={placeholder}
+          data-field={field.field}
           onChange={(record) => onChange(record ? record.id : null)}
         />
       );
