@@ -347,7 +347,8 @@ async function runFieldAndResultTests(
       await field('Featured customer').click();
       const customer = p.getByRole('option').first();
       await customer.waitFor();
-      const customerId = /#(\d+)$/.exec((await customer.textContent()) ?? '')?.[1];
+      const customerLabel = (await customer.textContent()) ?? '';
+      const customerId = /#(\d+)$/.exec(customerLabel)?.[1];
       await customer.click();
       // Static search filters the options in the browser; search disabled is a plain select.
       await field('Supplier').click();
@@ -365,6 +366,11 @@ async function runFieldAndResultTests(
         () =>
           (document.querySelector('[data-field="Summary"]') as HTMLInputElement | null)?.value ===
           'Winter sale: 15% off by banner',
+      );
+      // The chosen record keeps its label once the change hook answered.
+      expect(
+        (await field('Featured customer').inputValue()) === customerLabel,
+        `the record chosen: ${await field('Featured customer').inputValue()}, not ${customerLabel}`,
       );
       await shot(p, 'action-fields');
 
