@@ -477,6 +477,10 @@ async function runFieldAndResultTests(
           isDeepStrictEqual(JSON.parse(calls[0]!.body ?? 'null'), { orderId: Number(orderId) }),
         `the webhook call: ${JSON.stringify(calls)}`,
       );
+      // Clear the notification, which would otherwise sit on the next screenshots.
+      for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
+        await close.click().catch(() => undefined);
+      }
     } finally {
       await context.unroute('https://crm.example.com/**');
       await context.unroute('https://warehouse.example.com/**');
