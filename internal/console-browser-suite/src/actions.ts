@@ -189,11 +189,84 @@ export async function runActionTests(
           (await mine.textContent())?.includes('Refund approved'),
           'the approver comment reaches the requester',
         );
+
+        // The order's activity has the request and the approval.
+        const wanted = ['createApproval', 'approveApproval'];
+        const actions = await recordActivity(p, id, wanted);
+        expect(
+          wanted.every((action) => actions.includes(action)),
+          `the order's activity: ${actions.join(', ')}`,
+        );
       } finally {
         await other.close();
       }
     },
   );
+
+  await suite.test(
+    'the admin rejects a request with a comment; the requester sees it, the order is unchanged',
+    async () => {
+      const other = await openBrowser();
+      other.context.setDefaultTimeout(60_000);
+      try {
+        const { page: support } = await signIn(other.context, fixture, fixture.support);
+        const id = await openOrderWithStatus(support, 'paid');
+        await openAction(support, 'Refund order');
+        const dialog = support.getByTestId('action-dialog');
+        await dialog.getByRole('textbox', { name: 'Reason' }).click();
+        await support.getByRole('option', { name: 'late', exact: true }).click();
+        await dialog.getByRole('button', { name: 'Refund order' }).click();
+        await support.getByTestId('approval-required').waitFor();
+        await dialog.getByRole('button', { name: 'Request approval' }).click();
+        const requested = (await support.getByTestId('approval-requested').textContent()) ?? '';
+        const approvalId = /#(\d+)/.exec(requested)?.[1];
+        await dialog.getByRole('button', { name: 'Close' }).click();
+
+        await p.getByRole('link', { name: 'Approvals' }).click();
+        await p.locator('label', { hasText: 'To review' }).click();
+        const card = p.getByTestId(`approval-${approvalId}`);
+        await card.getByLabel('Comment').fill('Not late: delivered on time');
+        await card.getByRole('button', { name: 'Reject' }).click();
+        await card.getByTestId('approval-status').getByText('rejected').waitFor();
+
+        await support.getByRole('link', { name: 'Approvals' }).click();
+        await support.locator('label', { hasText: 'My requests' }).click();
+        const mine = support.getByTestId(`approval-${approvalId}`);
+        await mine.getByTestId('approval-status').getByText('rejected').waitFor();
+        expect(
+          (await mine.textContent())?.includes('Not late: delivered on time'),
+          'the reason reaches the requester',
+        );
+        const actions = await recordActivity(p, id, ['createApproval', 'rejectApproval']);
+        expect(
+          actions.includes('rejectApproval') && !actions.includes('approveApproval'),
+          `the order's activity: ${actions.join(', ')}`,
+        );
+        await p.getByRole('tab', { name: 'Details' }).click();
+        await p.getByText('paid', { exact: true }).first().waitFor();
+      } finally {
+        await other.close();
+      }
+    },
+  );
+}
+
+/** The actions of the order's activity tab, reloaded until `wanted` are there (logs are batched). */
+async function recordActivity(page: Page, id: string, wanted: string[]): Promise<string[]> {
+  let actions: string[] = [];
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    await page.goto(
+      new URL(`/Shop/Production/data/orders/${id}?tab=activity`, page.url()).toString(),
+    );
+    const table = page.getByRole('table', { name: 'Activity' });
+    await table.or(page.getByText('No activity')).first().waitFor();
+    actions = await table
+      .locator('tbody tr td:nth-child(3) .mantine-Badge-label')
+      .allTextContents();
+    if (wanted.every((action) => actions.includes(action))) break;
+    await page.waitForTimeout(1000);
+  }
+  return actions;
 }
 
 /**
