@@ -261,8 +261,11 @@ export async function runInsightsTests(
       await select(p, 'Which notes', 'Archived');
       await note.waitFor();
       // Deleting asks first.
-      p.once('dialog', (dialog) => void dialog.accept());
       await note.getByRole('button', { name: 'Delete', exact: true }).click();
+      await p
+        .getByRole('dialog', { name: `Delete the note “${noteTitle}”?` })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
       await note.waitFor({ state: 'detached' });
       await p.reload();
       await p.getByRole('heading', { name: 'Notes', exact: true }).waitFor();
