@@ -342,6 +342,7 @@ async function runFieldAndResultTests(
         Supplier: 'Select',
         Warehouse: 'Select',
         Summary: 'TextInput',
+        Preview: 'JsonInput',
       };
       expect(
         isDeepStrictEqual(kinds, expected),
@@ -364,7 +365,12 @@ async function runFieldAndResultTests(
         (await field('Ends on').textContent())?.includes('24 Dec 2026'),
         `the default date: ${await field('Ends on').textContent()}`,
       );
-      expect(await field('Summary').isDisabled(), 'the computed summary is read-only');
+      // Read-only, at full contrast: not disabled.
+      expect(
+        !(await field('Summary').isEditable()) && !(await field('Summary').isDisabled()),
+        'the computed summary is read-only',
+      );
+      expect(!(await field('Preview').isEditable()), 'the computed preview is read-only');
       expect(
         (await field('Summary').inputValue()) === 'Untitled: 10% off',
         `the computed value: ${await field('Summary').inputValue()}`,
@@ -377,6 +383,12 @@ async function runFieldAndResultTests(
         () =>
           (document.querySelector('[data-field="Summary"]') as HTMLInputElement | null)?.value ===
           'Winter sale: 15% off',
+      );
+      // A computed Json value is shown as the agent recomputes it.
+      await p.waitForFunction(() =>
+        (
+          document.querySelector('[data-field="Preview"]') as HTMLTextAreaElement | null
+        )?.value.includes('"title": "Winter sale"'),
       );
       await field('Active').dispatchEvent('click');
       await field('Daily start').fill('09:30');
@@ -471,6 +483,7 @@ async function runFieldAndResultTests(
         Supplier: 'string Indigo Textiles',
         Warehouse: 'string Porto',
         Summary: 'string Winter sale: 15% off by banner',
+        Preview: 'object {"title":"Winter sale","discount":15}',
       };
       const wrong = Object.keys({ ...wanted, ...got }).filter((key) => got[key] !== wanted[key]);
       expect(

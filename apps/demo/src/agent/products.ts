@@ -90,6 +90,15 @@ export function customizeProducts(products: CollectionCustomizer): void {
             `${String(context.formValues.Discount ?? 0)}% off` +
             (context.formValues.Channel ? ` by ${String(context.formValues.Channel)}` : ''),
         },
+        {
+          label: 'Preview',
+          type: 'Json',
+          isReadOnly: true,
+          value: (context) => ({
+            title: context.formValues.Title ?? null,
+            discount: context.formValues.Discount ?? null,
+          }),
+        },
       ],
       execute: (context, resultBuilder) => {
         const items = Object.entries(context.formValues).map(
