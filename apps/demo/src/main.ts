@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         },
       },
       {
-        title: 'Create a role and a team scope through the management API',
+        title: 'Create a role, a team scope and the dashboard through the management API',
         run: async () => {
           await setUpConsoleAccess(platform!, {
             agentUrl,
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
             },
             authSecret,
           );
-          return 'role Support (no delete, no export on orders, refunds need an approval), team Europe (customers in Europe), member support@shop.example';
+          return 'role Support (no delete, no export on orders, refunds need an approval), team Europe (customers in Europe), member support@shop.example, a dashboard with a chart of each type';
         },
       },
       {

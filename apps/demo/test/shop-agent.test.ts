@@ -231,6 +231,20 @@ describe('products and charts', () => {
     expect(options).toEqual([{ label: 'Indigo Textiles', value: 'Indigo Textiles' }]);
   });
 
+  it('plans a promotion: the summary follows the form, the banner field follows the channel', async () => {
+    const action = await client.collection('products').action('Plan a promotion');
+    expect(action.getField('Summary').getValue()).toBe('Untitled: 10% off');
+    expect(action.doesFieldExist('Banner image')).toBe(false);
+    await action.setFields({ Title: 'Winter sale', Discount: 15 });
+    await action.getField('Channel').select('banner');
+    expect(action.doesFieldExist('Banner image')).toBe(true);
+    expect(action.getField('Summary').getValue()).toBe('Winter sale: 15% off by banner');
+    expect(await action.execute()).toMatchObject({
+      success: 'Promotion “Winter sale” scheduled.',
+      html: expect.stringMatching(/Discount: number 15.*Ends on: string 2026-12-24/),
+    });
+  });
+
   it('computes the data-source charts', async () => {
     expect(await client.chart('customersObjective')).toEqual({ value: 60, objective: 10_000 });
     const rate = (await client.chart('deliveryRate')) as number;

@@ -205,6 +205,19 @@ export async function runInsightsTests(
     await p.getByRole('link', { name: 'Activity', exact: true }).click();
     await p.getByRole('heading', { name: 'Activity', exact: true }).waitFor();
     await p.getByRole('table', { name: 'Activity' }).waitFor();
+    // Keyset paging: 50 a page, older ones on demand, none twice.
+    await p.getByTestId('activity-row').nth(49).waitFor();
+    const firstPage = await p.getByTestId('activity-row').count();
+    expect(firstPage === 50, `a first page of 50: ${firstPage}`);
+    await p.getByRole('button', { name: 'Older activity' }).click();
+    await p.getByTestId('activity-row').nth(50).waitFor();
+    const ids = await p
+      .getByTestId('activity-row')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-log-id')));
+    expect(
+      ids.every(Boolean) && new Set(ids).size === ids.length,
+      `each log once across pages: ${ids.length} rows`,
+    );
     await select(p, 'Action', 'createNote');
     await p.getByRole('button', { name: 'Apply' }).click();
     // Rows of the filtered answer only: at least one, and every one a createNote (an empty table
@@ -230,4 +243,49 @@ export async function runInsightsTests(
     await p.getByRole('tab', { name: 'Admin log' }).click();
     await p.getByRole('table', { name: 'Admin log' }).waitFor();
   });
+
+  await suite.test(
+    "the environment's notes list the record's note; it is archived, then deleted",
+    async () => {
+      await p.getByRole('link', { name: 'Notes', exact: true }).click();
+      await p.getByRole('heading', { name: 'Notes', exact: true }).waitFor();
+      const note = p.getByLabel(`Note ${noteTitle}`);
+      const recordId = recordUrl.split('/').at(-1);
+      await note.getByText(`orders #${recordId}`).waitFor();
+      await note.getByTestId('note-message').filter({ hasText: 'Done, refunded.' }).waitFor();
+      await shot(p, 'notes-list');
+      await note.getByRole('button', { name: 'Archive', exact: true }).click();
+      await note.getByText('Archived', { exact: true }).waitFor();
+      await select(p, 'Which notes', 'Open');
+      await note.waitFor({ state: 'detached' });
+      await select(p, 'Which notes', 'Archived');
+      await note.waitFor();
+      // Deleting asks first.
+      await note.getByRole('button', { name: 'Delete', exact: true }).click();
+      await p
+        .getByRole('dialog', { name: `Delete the note “${noteTitle}”?` })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
+      await note.waitFor({ state: 'detached' });
+      await p.reload();
+      await p.getByRole('heading', { name: 'Notes', exact: true }).waitFor();
+      await p
+        .getByText('No note here.')
+        .or(p.getByLabel(/^Note /).first())
+        .waitFor();
+      expect(!(await note.count()), 'the note stays deleted');
+      const stored = await fetch(
+        new URL(
+          `/v1/project/Shop/environment/Production/notes?collectionName=orders&recordId=${recordId}`,
+          fixture.consoleUrl,
+        ),
+        { headers: { authorization: `Bearer ${fixture.platformToken(fixture.admin)}` } },
+      );
+      const body = (await stored.json()) as { data: { title: string }[] };
+      expect(
+        stored.ok && !body.data.some((item) => item.title === noteTitle),
+        `the platform no longer has it: ${stored.status} ${JSON.stringify(body).slice(0, 200)}`,
+      );
+    },
+  );
 }

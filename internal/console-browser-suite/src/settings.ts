@@ -97,6 +97,25 @@ export async function settingsTests(
         'Support',
       'the new member holds the role chosen',
     );
+    // The level and the teams of a member change in place.
+    await pick(page, 'Permission level of linus@shop.example', 'Editor');
+    await notified(page, 'linus@shop.example updated.');
+    await row.locator('.mantine-MultiSelect-input').click();
+    await page.getByRole('option', { name: 'Europe', exact: true }).click();
+    await page.keyboard.press('Escape');
+    type Members = { members: { email: string; permissionLevel: string; teamNames: string[] }[] };
+    let linus: Members['members'][number] | undefined;
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      linus = (await fixture.manage<Members>('GET', '/v1/project/Shop')).members.find(
+        (member) => member.email === 'linus@shop.example',
+      );
+      if (linus?.teamNames.includes('Europe')) break;
+      await page.waitForTimeout(250);
+    }
+    expect(
+      linus?.permissionLevel === 'editor' && linus.teamNames.includes('Europe'),
+      `the member as stored: ${JSON.stringify(linus)}`,
+    );
     // Its page sets the password once.
     const opened = await page.context().newPage();
     await opened.goto(url);

@@ -198,7 +198,11 @@ export async function runSuite(
     mkdirSync(options.screenshots, { recursive: true });
     // From the top of the page: the title and the toolbar are what the picture is about.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(options.screenshots, `${name}.png`) });
+    // Without the notifications earlier steps left stacked over the toolbar.
+    await page.screenshot({
+      path: join(options.screenshots, `${name}.png`),
+      style: '.mantine-Notifications-root { display: none !important; }',
+    });
   };
   const browser = await openBrowser();
   // Generous: CI machines and shared hosts can be slow; every wait still ends.

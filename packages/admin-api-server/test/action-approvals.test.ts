@@ -11,6 +11,7 @@ import {
   type AdminApiServer,
 } from '../src';
 import { issueMcpTokens } from '../src/mcp-oauth/platform-tokens';
+import { validateAgainstOurDocument } from './helpers/openapi-validator';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
 
 // Action approvals (platform protocol §9–10): a requester files a request when the agent answers
@@ -33,11 +34,13 @@ const users: Record<'requester' | 'approver' | 'blocked' | 'outsider', number> =
 const session = (userId: number) =>
   signSessionToken(TEST_KEYS, { userId, sso: false, expiresAt: new Date(Date.now() + 3_600_000) });
 
+// Every answer is checked against the OpenAPI document: the route, its status and its body.
 const as = (who: keyof typeof users, method: 'get' | 'post', path: string, environmentId = envId) =>
   request(server.app)
     [method](path)
     .set('authorization', `Bearer ${session(users[who])}`)
-    .set('forest-environment-id', String(environmentId));
+    .set('forest-environment-id', String(environmentId))
+    .expect((response) => validateAgainstOurDocument(method, path, response));
 
 const fileRequest = (who: keyof typeof users = 'requester', extra: Record<string, unknown> = {}) =>
   as(who, 'post', '/api/action-approvals').send({

@@ -14,6 +14,10 @@ export function RecordPicker({
   onChange,
   error,
   required,
+  description,
+  disabled,
+  placeholder,
+  ...rest
 }: {
   collection: SchemaCollection;
   label: string;
@@ -22,9 +26,16 @@ export function RecordPicker({
   onChange(record: AgentRecord | null): void;
   error?: string;
   required?: boolean;
+  description?: string;
+  disabled?: boolean;
+  placeholder?: string;
+  /** Other attributes for the input (`data-field`…). */
+  [attribute: `data-${string}`]: string | undefined;
 }) {
   const { client, workspace } = useSession();
   const [search, setSearch] = useState('');
+  /** The option last chosen, whose label stays once the options are those of another search. */
+  const [picked, setPicked] = useState<{ value: string; label: string }>();
   const [debounced] = useDebouncedValue(search, 250);
   const labelOf = labelField(collection);
   const pk = collection.fields.filter((f) => f.isPrimaryKey).map((f) => f.field);
@@ -43,22 +54,35 @@ export function RecordPicker({
     label: `${String(record.values[labelOf] ?? record.id)} · #${record.id}`,
   }));
   if (value && !data.some((item) => item.value === value)) {
-    data.unshift({ value, label: initialLabel ? `${initialLabel} · #${value}` : `#${value}` });
+    const known = picked?.value === value ? picked.label : undefined;
+    data.unshift({
+      value,
+      label: known ?? (initialLabel ? `${initialLabel} · #${value}` : `#${value}`),
+    });
   }
+  // Once a record is chosen, the select shows its option's label as the search text: that is no
+  // search (nobody types the "· #id" ending).
+  const searchChange = (text: string) =>
+    setSearch(data.some((item) => item.label === text) ? '' : text);
   return (
     <Select
+      {...rest}
       label={label}
+      description={description}
+      disabled={disabled}
+      placeholder={placeholder}
       searchable
       clearable={!required}
       required={required}
       data={data}
       value={value}
       error={error}
-      onSearchChange={setSearch}
+      onSearchChange={searchChange}
       filter={({ options: all }) => all}
       rightSection={options.isFetching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={options.isFetching ? 'Searching…' : 'No record matches'}
-      onChange={(id) =>
+      onChange={(id, option) => {
+        setPicked(id ? { value: id, label: option.label } : undefined);
         onChange(
           id
             ? (records.find((r) => r.id === id) ?? {
@@ -69,8 +93,8 @@ export function RecordPicker({
                 matches: [],
               })
             : null,
-        )
-      }
+        );
+      }}
       comboboxProps={{ withinPortal: true }}
     />
   );

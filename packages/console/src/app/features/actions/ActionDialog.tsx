@@ -53,7 +53,13 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
   const approvals = useApprovals();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [form, setForm] = useState<ActionForm | undefined>(() => staticForm(action));
+  const [form, setFormState] = useState<ActionForm | undefined>(() => staticForm(action));
+  // The form as last set, for hook answers that arrive after later edits.
+  const formRef = useRef(form);
+  const setForm = (next: ActionForm | undefined) => {
+    formRef.current = next;
+    setFormState(next);
+  };
   const [loadError, setLoadError] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<{ message: string; html?: string }>();
@@ -62,7 +68,10 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
   const [shown, setShown] = useState<Shown>({ kind: 'form' });
   const [comment, setComment] = useState('');
   const [searching, setSearching] = useState<string>();
-  const hookRun = useRef(0);
+  /** Change-hook calls sent, and the user's edits: an answer is applied only when it is the
+   * answer to the last call and nothing was edited since that call was sent. */
+  const hookCalls = useRef(0);
+  const edits = useRef(0);
   const searchTimer = useRef<number>(undefined);
   const changeTimer = useRef<number>(undefined);
   const tz = client.timezone;
@@ -80,29 +89,34 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
     // The form loads once per dialog.
   }, []);
 
-  const runChangeHook = (next: ActionForm, changed: string) => {
-    const run = ++hookRun.current;
+  const runChangeHook = (changed: string) => {
+    const sent = formRef.current;
+    if (!sent) return;
+    const call = ++hookCalls.current;
+    const edit = edits.current;
     client
-      .actionHook(action.endpoint, 'change', changeBody(collection, selection, tz, next, changed))
+      .actionHook(action.endpoint, 'change', changeBody(collection, selection, tz, sent, changed))
       .then((answer) => {
-        if (run === hookRun.current) setForm(answer);
+        if (call !== hookCalls.current) return;
+        // Edited while the agent computed: its answer would undo the edit; ask again.
+        if (edit !== edits.current) return runChangeHook(changed);
+        setForm(answer);
       })
       .catch((error: Error) => setFailure({ message: error.message }));
   };
 
   const change = (field: ActionField, value: unknown) => {
-    if (!form) return;
-    const next = withValue(form, field.field, value);
+    const current = formRef.current;
+    if (!current) return;
+    const next = withValue(current, field.field, value);
+    edits.current += 1;
     setForm(next);
     setErrors(({ [field.field]: _, ...rest }) => rest);
     if (field.hook) {
       window.clearTimeout(changeTimer.current);
       // Typing calls the hook once the user pauses; choices call it at once.
       const typed = ['String', 'Number', 'Json'].includes(String(field.type)) && !field.widgetEdit;
-      changeTimer.current = window.setTimeout(
-        () => runChangeHook(next, field.field),
-        typed ? 300 : 0,
-      );
+      changeTimer.current = window.setTimeout(() => runChangeHook(field.field), typed ? 300 : 0);
     }
   };
 
@@ -120,15 +134,14 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         .then((answer) => {
           const options = answer.fields.find((item) => item.field === field.field);
           if (!options) return;
-          setForm(
-            (current) =>
-              current && {
-                ...current,
-                fields: current.fields.map((item) =>
-                  item.field === field.field ? { ...options, value: item.value } : item,
-                ),
-              },
-          );
+          const current = formRef.current;
+          if (!current) return;
+          setForm({
+            ...current,
+            fields: current.fields.map((item) =>
+              item.field === field.field ? { ...options, value: item.value } : item,
+            ),
+          });
         })
         .catch((error: Error) => setFailure({ message: error.message }))
         .finally(() => setSearching(undefined));

@@ -23,6 +23,7 @@ import {
   widgetOptions,
   type ActionField,
 } from '../../../protocol';
+import { useState } from 'react';
 import { RecordPicker } from '../../components/RecordPicker';
 import { TemporalInput } from '../../components/TemporalInput';
 import { collectionOf, useSchema } from '../../data';
@@ -72,6 +73,11 @@ export function ActionFieldInput({
     placeholder,
     'data-field': field.field,
   };
+  // Text inputs show a read-only value at full contrast (often a value the agent computed, to be
+  // read): read-only rather than disabled.
+  const textual = field.isReadOnly
+    ? { ...common, disabled: false, readOnly: true, variant: 'filled' }
+    : common;
   const value = field.value;
   const text = value === null || value === undefined ? '' : String(value);
   const widget = field.widgetEdit?.name;
@@ -149,7 +155,7 @@ export function ActionFieldInput({
     case 'number':
       return (
         <NumberInput
-          {...common}
+          {...textual}
           value={typeof value === 'number' ? value : text === '' ? '' : Number(text)}
           min={typeof parameters.min === 'number' ? parameters.min : undefined}
           max={typeof parameters.max === 'number' ? parameters.max : undefined}
@@ -225,24 +231,7 @@ export function ActionFieldInput({
         />
       );
     case 'json':
-      return (
-        <JsonInput
-          {...common}
-          defaultValue={value === null || value === undefined ? '' : JSON.stringify(value, null, 2)}
-          formatOnBlur
-          autosize
-          minRows={3}
-          validationError="Not valid JSON"
-          onChange={(next) => {
-            if (next.trim() === '') return onChange(null);
-            try {
-              onChange(JSON.parse(next));
-            } catch {
-              // Wait for valid JSON; the input shows the error.
-            }
-          }}
-        />
-      );
+      return <JsonFieldInput common={textual} value={value} onChange={onChange} />;
     case 'file': {
       const info = dataUriInfo(value);
       return (
@@ -288,6 +277,10 @@ export function ActionFieldInput({
           value={text || null}
           required={field.isRequired}
           error={error}
+          description={common.description}
+          disabled={common.disabled}
+          placeholder={placeholder}
+          data-field={field.field}
           onChange={(record) => onChange(record ? record.id : null)}
         />
       );
@@ -296,7 +289,7 @@ export function ActionFieldInput({
       if (widget === 'text area editor' || widget === 'rich text') {
         return (
           <Textarea
-            {...common}
+            {...textual}
             value={text}
             autosize
             minRows={typeof parameters.rows === 'number' ? parameters.rows : 3}
@@ -306,12 +299,58 @@ export function ActionFieldInput({
       }
       return (
         <TextInput
-          {...common}
+          {...textual}
           value={text}
           onChange={(event) => onChange(event.currentTarget.value)}
         />
       );
   }
+}
+
+/**
+ * A Json field: the text typed is kept while it is not valid JSON yet; a value that comes from the
+ * agent (a change-hook answer, a computed value) replaces the text when it differs from what the
+ * text says.
+ */
+function JsonFieldInput({
+  common,
+  value,
+  onChange,
+}: {
+  common: Record<string, unknown>;
+  value: unknown;
+  onChange(value: unknown): void;
+}) {
+  const shown = value === null || value === undefined ? '' : JSON.stringify(value, null, 2);
+  const [text, setText] = useState(shown);
+  const [known, setKnown] = useState(JSON.stringify(value ?? null));
+  const incoming = JSON.stringify(value ?? null);
+  if (incoming !== known) {
+    // Derived state, updated during render (React's documented pattern for props that change).
+    setKnown(incoming);
+    setText(shown);
+  }
+  return (
+    <JsonInput
+      {...common}
+      value={text}
+      formatOnBlur
+      autosize
+      minRows={3}
+      validationError="Not valid JSON"
+      onChange={(next) => {
+        setText(next);
+        let parsed: unknown;
+        try {
+          parsed = next.trim() === '' ? null : JSON.parse(next);
+        } catch {
+          return; // Wait for valid JSON; the input shows the error.
+        }
+        setKnown(JSON.stringify(parsed));
+        onChange(parsed);
+      }}
+    />
+  );
 }
 
 /** A read-only summary of a value (approval queue). */

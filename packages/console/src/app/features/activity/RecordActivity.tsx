@@ -22,7 +22,7 @@ export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showR
       </Table.Thead>
       <Table.Tbody>
         {logs.map((log) => (
-          <Table.Tr key={log.id} data-testid="activity-row">
+          <Table.Tr key={log.id} data-testid="activity-row" data-log-id={log.id}>
             <Table.Td>{when.format(new Date(log.createdAt))}</Table.Td>
             <Table.Td>{log.user.username || log.user.email}</Table.Td>
             <Table.Td>

@@ -14,6 +14,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { platformJson, usePlatformPaths } from '../insights/platform-api';
+import { ConfirmModal } from '../settings/ConfirmModal';
 import { messageHtml, safeHtml, type Note, type Page } from './notes-api';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -23,6 +24,7 @@ export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolea
   const paths = usePlatformPaths();
   const queryClient = useQueryClient();
   const [reply, setReply] = useState('');
+  const [confirming, setConfirming] = useState(false);
   const url = `${paths.environment}/notes/${note.id}`;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['notes'] });
   const send = useMutation({
@@ -75,13 +77,20 @@ export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolea
             variant="subtle"
             color="red"
             loading={remove.isPending}
-            onClick={() => {
-              if (window.confirm(`Delete the note "${note.title}" and its messages?`))
-                remove.mutate();
-            }}
+            onClick={() => setConfirming(true)}
           >
             Delete
           </Button>
+          <ConfirmModal
+            opened={confirming}
+            title={`Delete the note “${note.title}”?`}
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate(undefined, { onSettled: () => setConfirming(false) })}
+            onClose={() => setConfirming(false)}
+          >
+            The note and its messages are deleted for everyone.
+          </ConfirmModal>
         </Group>
       </Group>
       <Stack gap="sm">
