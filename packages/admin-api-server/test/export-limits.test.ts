@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { useTestDatabase } from '@canopy/test-databases';
 import { insertActivityLogs, type AdminApiServer } from '../src';
 import { neutralizeCsvCell } from '../src/http/csv';
-import { seed, startTestServer, tokenFor, type Seed } from './helpers/test-server';
+import { runningQueries, seed, startTestServer, tokenFor, type Seed } from './helpers/test-server';
 
 // Finding 2 of issue 17: ten exports whose readers pause took every database connection, and
 // CSV cells could carry spreadsheet formulas.
@@ -69,6 +69,7 @@ async function timedGet(path: string, token?: string) {
 }
 
 it('bounds exports per server and per token, keeps health and lists answering, and cuts paused readers', async () => {
+  const openCursors = () => runningQueries(server, '%from "activity_logs" as "al"%');
   const started = Date.now();
   const responses = await Promise.all(tokens.map((token) => pausedExport(token)));
   const statuses = responses.map((res) => res.statusCode);
@@ -106,6 +107,7 @@ it('bounds exports per server and per token, keeps health and lists answering, a
   expect(Math.max(...reads.map((read) => read.ms))).toBeLessThan(20_000);
   // ...while the exports were still held (a paused client does not see its socket closed).
   expect(Date.now() - started).toBeLessThan(IDLE_SECONDS * 1000);
+  expect(await openCursors()).toBe(2);
 
   // Readers that read nothing for the idle timeout are cut: their database cursors close and
   // their slots come back.
@@ -116,12 +118,6 @@ it('bounds exports per server and per token, keeps health and lists answering, a
   }
   expect(retry.status).toBe(200);
   expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 1000);
-  const openCursors = async () =>
-    (
-      await server.knex.raw(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE \'%from "activity_logs" as "al"%\' AND state <> \'idle\' AND pid <> pg_backend_pid()',
-      )
-    ).rows[0].n as number;
   const deadline = started + IDLE_SECONDS * 1000 + 5_000;
   while ((await openCursors()) > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -4,7 +4,7 @@ import { EXPORT_CSV_COLUMNS } from '../src/routes/activity-logs';
 import { insertActivityLogs, type AdminApiServer } from '../src';
 import { apiClient, type ApiClient } from './helpers/api-client';
 import { validateContractItem, validateFetchResponse } from './helpers/openapi-validator';
-import { seed, startTestServer, type Seed } from './helpers/test-server';
+import { runningQueries, seed, startTestServer, type Seed } from './helpers/test-server';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -172,21 +172,15 @@ describe('export streaming', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     // The client stopped reading: the export query must still be open (not read to the end).
-    const running = () =>
-      server
-        .knex('pg_stat_activity')
-        .whereNot('state', 'idle')
-        .andWhere('query', 'ilike', '%from "activity_logs" as "al"%')
-        .andWhereRaw('pid <> pg_backend_pid()')
-        .count({ n: '*' });
-    expect(Number((await running())[0]!.n)).toBe(1);
+    const running = () => runningQueries(server, '%from "activity_logs" as "al"%');
+    expect(await running()).toBe(1);
 
     controller.abort();
     await reader.cancel().catch(() => undefined);
-    for (let i = 0; i < 50 && Number((await running())[0]!.n) > 0; i += 1) {
+    for (let i = 0; i < 50 && (await running()) > 0; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(Number((await running())[0]!.n)).toBe(0);
+    expect(await running()).toBe(0);
   });
 
   it('outlives the statement timeout when the client reads slowly', async () => {

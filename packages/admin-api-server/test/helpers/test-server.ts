@@ -20,13 +20,25 @@ import {
 /** Signing keys of the test servers. */
 export const TEST_KEYS = [{ id: 'test-1', secret: 'a-test-secret-that-is-long-enough-0123456789' }];
 
-/** A server on the test database's schema, with its own pool (like a separate process). */
+/** The `application_name` of each test server's connections (see {@link runningQueries}). */
+const applicationNames = new WeakMap<AdminApiServer, string>();
+let servers = 0;
+
+/**
+ * A server on the test database's schema, with its own pool (like a separate process). Its
+ * connections carry an `application_name` of their own, so a test can count its server's queries
+ * apart from those of the other suites running on the same PostgreSQL.
+ */
 export async function startTestServer(
   db: TestDatabase,
   overrides: Partial<AdminApiServerConfig> = {},
 ): Promise<AdminApiServer> {
-  return createAdminApiServer({
-    database: { kind: 'url', url: db.url, poolSize: 8 },
+  servers += 1;
+  const applicationName = `canopy-test-${process.pid}-${servers}`;
+  const url = new URL(db.url);
+  url.searchParams.set('application_name', applicationName);
+  const server = await createAdminApiServer({
+    database: { kind: 'url', url: url.toString(), poolSize: 8 },
     port: 0,
     host: '127.0.0.1',
     signingKeys: TEST_KEYS,
@@ -36,6 +48,24 @@ export async function startTestServer(
     trustProxy: false,
     ...overrides,
   });
+  applicationNames.set(server, applicationName);
+  return server;
+}
+
+/**
+ * How many statements matching `like` (an ILIKE pattern) the server's own connections are
+ * running, e.g. export cursors still open. Queries of other suites or benches are not counted.
+ */
+export async function runningQueries(server: AdminApiServer, like: string): Promise<number> {
+  const applicationName = applicationNames.get(server);
+  if (!applicationName)
+    throw new Error('runningQueries: the server was not started by startTestServer');
+  const result = await server.knex.raw(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE application_name = ? AND state <> 'idle' AND query ILIKE ? AND pid <> pg_backend_pid()`,
+    [applicationName, like],
+  );
+  return result.rows[0].n as number;
 }
 
 /** The project, environments, users and tokens most tests use. */
