@@ -9,7 +9,8 @@
  * the raw baseline (bench/raw-pg-server.mjs: node `http` + `pg`, no auth, no limit), then
  * `canopy-admin-api serve` (built from the sources) with its rate-limit counters in PostgreSQL,
  * then in Redis (CANOPY_REDIS_URL, default redis://127.0.0.1:6379/0; BENCH_REDIS=0 skips it).
- * It prints each one's req/s, the ratio to raw, and the peak RSS of each server process.
+ * It prints each one's req/s, the ratio to raw, the server process's CPU time per request (from
+ * /proc: what the machine's load does not change much) and its peak RSS.
  *
  * BENCH_CPU_PROF=<dir> runs the platform processes with `node --cpu-prof` into that directory.
  *
@@ -121,6 +122,19 @@ async function peakRss<T>(pid: number, during: () => Promise<T>): Promise<[T, nu
     clearInterval(timer);
   }
 }
+
+/** CPU time a process has used (user + system), in milliseconds, from /proc; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** Starts a child whose first stdout line with a `port` (a JSON log line) names its port. */
 function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
@@ -327,6 +341,7 @@ async function main(): Promise<void> {
         p50: [] as number[],
         p99: [] as number[],
         rss: 0,
+        cpuMs: 0,
         non2xx: 0,
         errors: 0,
         ratios: [] as number[],
@@ -334,7 +349,9 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round += 1) {
         let rawRound = 0;
         for (const [index, target] of targets.entries()) {
-          const [result, rss] = await peakRss(target.process.child.pid!, () =>
+          const pid = target.process.child.pid!;
+          const cpuBefore = cpuMs(pid);
+          const [result, rss] = await peakRss(pid, () =>
             autocannon({
               // A worker thread generates the load, so it does not share this process's event loop.
               workers: 1,
@@ -345,6 +362,7 @@ async function main(): Promise<void> {
             }),
           );
           const total = totals[index]!;
+          total.cpuMs += cpuMs(pid) - cpuBefore;
           total.requests += result.requests.total;
           total.seconds += result.duration;
           total.p50.push(result.latency.p50);
@@ -367,7 +385,7 @@ async function main(): Promise<void> {
             ? ''
             : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${Math.min(...total.ratios).toFixed(2)}–${Math.max(...total.ratios).toFixed(2)})`;
         log(
-          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
+          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), server CPU ${(total.cpuMs / total.requests).toFixed(2)} ms/request, peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
         );
         if (total.non2xx > 0 || total.errors > 0) process.exitCode = 1;
       }
