@@ -12,7 +12,8 @@
  * It prints each one's req/s, the ratio to raw, the server process's CPU time per request (from
  * /proc: what the machine's load does not change much) and its peak RSS.
  *
- * BENCH_CPU_PROF=<dir> runs the platform processes with `node --cpu-prof` into that directory.
+ * BENCH_CPU_PROF=<dir> runs the server processes (raw and platform) with `node --cpu-prof` into that
+ * directory.
  *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
@@ -255,7 +256,11 @@ async function main(): Promise<void> {
     // The processes under load: the raw baseline, then the platform with each limiter store.
     const schema = new URL(URL_).searchParams.get('schema') ?? undefined;
     const databaseUrl = URL_.replace(/\?.*$/, '');
-    const raw = startChild(process.execPath, [join(__dirname, 'raw-pg-server.mjs')], {
+    // `node --cpu-prof` writes each server process's profile when it exits (BENCH_CPU_PROF).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const raw = startChild(process.execPath, [...profile, join(__dirname, 'raw-pg-server.mjs')], {
       PATH: process.env.PATH,
       RAW_DATABASE_URL: databaseUrl,
       RAW_SCHEMA: schema,
@@ -284,10 +289,6 @@ async function main(): Promise<void> {
       headers: Record<string, string>;
     }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
     const auth = { Authorization: `Bearer ${token}` };
-    // `node --cpu-prof` writes each platform process's profile when it exits (BENCH_CPU_PROF).
-    const profile = process.env.BENCH_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [];
     const pgLimited = startChild(
       process.execPath,
       [...profile, join(bundle, 'cli.js'), 'serve'],

@@ -64,8 +64,10 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(consoleRouter(ctx.config.console ?? { enabled: true }));
   app.use(notFoundHandler());
   app.use(errorHandler());
-  if (ctx.config.hotRoutes !== false)
-    serveHotRoutesFirst(app, createHotRoutes(ctx, app.get('etag fn')));
+  // The hot routes write express's default weak ETags.
+  if (ctx.config.hotRoutes !== false && app.get('etag') === 'weak') {
+    serveHotRoutesFirst(app, createHotRoutes(ctx));
+  }
   return app;
 }
 

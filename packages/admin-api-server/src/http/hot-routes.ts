@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
+import etag from 'etag';
 import { authenticateApplicationToken } from '../auth/require-application-token';
 import {
   bearerToken,
@@ -19,9 +20,6 @@ import { plainSecurityHeaders } from './security-headers';
  */
 export type HotRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** Express's ETag function (`app.get('etag fn')`): the same validators on both paths. */
-export type EtagFunction = (body: Buffer, encoding?: BufferEncoding) => string | undefined;
-
 const LIST_PREFIX = '/v1/project/';
 const ENVIRONMENT = '/environment/';
 const ACTIVITY_LOGS = '/activity-logs';
@@ -34,7 +32,8 @@ const ACTIVITY_LOGS = '/activity-logs';
  * {@link plainSecurityHeaders}), the application-token checks and rate limit
  * ({@link authenticateApplicationToken}), the query's validation and the page
  * ({@link listActivityLogsPage}), then the answer as `res.json` gives it (content type, length,
- * ETag) or the error as the error handler gives it.
+ * weak ETag: express's default `etag` setting, the only one createApp installs them with) or the
+ * error as the error handler gives it.
  *
  * Any request it is not sure to answer as express would goes to express unchanged: another method
  * or path, a path express would read otherwise (case, trailing slash, characters for which the URL
@@ -43,18 +42,18 @@ const ACTIVITY_LOGS = '/activity-logs';
  * `If-Modified-Since`: express may answer 304), and any credential but a valid application token
  * (session and console tokens, missing, malformed or expired tokens): express decides those.
  */
-export function createHotRoutes(ctx: ServerContext, etag: EtagFunction): HotRoutes {
+export function createHotRoutes(ctx: ServerContext): HotRoutes {
   const securityHeaders = plainSecurityHeaders();
 
   function send(res: ServerResponse, status: number, text: string): void {
-    // What express's res.json and res.send do for a JSON text, without a conditional request.
-    const body = Buffer.from(text, 'utf8');
+    // What express's res.json and res.send do for a JSON text, without a conditional request:
+    // its default `etag` setting is this weak ETag of the body's UTF-8 bytes (the etag package,
+    // as express uses it), computed here from the text without copying it into a Buffer.
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', String(body.length));
-    const tag = etag(body);
-    if (tag) res.setHeader('ETag', tag);
-    res.end(body);
+    res.setHeader('Content-Length', String(Buffer.byteLength(text, 'utf8')));
+    res.setHeader('ETag', etag(text, { weak: true }));
+    res.end(text, 'utf8');
   }
 
   async function serveList(

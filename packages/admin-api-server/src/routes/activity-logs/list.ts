@@ -6,7 +6,7 @@ import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import type { EnvironmentRow, ProjectRow } from '../../store/model';
 import { echoParameters } from '../echo-parameters';
 import { parseListActivityLogsQuery, toActivityLogFilters } from './query';
-import { activityLogItem } from './serialize';
+import { activityLogJson } from './serialize';
 
 /**
  * One page of the list as its JSON text, from the request's query object (as express's simple
@@ -24,18 +24,21 @@ export async function listActivityLogsPage(
   if (query.cursor !== undefined) filters.after = decodeTimeCursor(query.cursor);
   const { rows, hasMore } = await listActivityLogs(ctx.knex, filters, limit);
   const last = rows[rows.length - 1];
-  return JSON.stringify({
-    hasMore,
-    data: rows.map((row) => activityLogItem(row, environment.name)),
-    parameters: echoParameters(
-      { projectName: project.name, environmentName: environment.name },
-      { ...query, limit },
-    ),
-    nextCursor:
-      hasMore && last
-        ? encodeTimeCursor({ createdAt: last.created_at, id: String(last.id) })
-        : null,
-  });
+  const environmentJson = JSON.stringify(environment.name);
+  // `JSON.stringify({hasMore, data, parameters, nextCursor})`, with each item written from its
+  // row (activityLogJson) rather than built and then stringified.
+  let data = '';
+  for (let index = 0; index < rows.length; index += 1) {
+    if (index > 0) data += ',';
+    data += activityLogJson(rows[index]!, environmentJson);
+  }
+  const parameters = echoParameters(
+    { projectName: project.name, environmentName: environment.name },
+    { ...query, limit },
+  );
+  const nextCursor =
+    hasMore && last ? encodeTimeCursor({ createdAt: last.created_at, id: String(last.id) }) : null;
+  return `{"hasMore":${hasMore},"data":[${data}],"parameters":${JSON.stringify(parameters)},"nextCursor":${JSON.stringify(nextCursor)}}`;
 }
 
 /** `GET …/activity-logs`: newest first, `{hasMore, data, parameters, nextCursor}`. */
