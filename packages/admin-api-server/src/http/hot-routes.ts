@@ -49,10 +49,12 @@ export function createHotRoutes(ctx: ServerContext): HotRoutes {
     // What express's res.json and res.send do for a JSON text, without a conditional request:
     // its default `etag` setting is this weak ETag of the body's UTF-8 bytes (the etag package,
     // as express uses it), computed here from the text without copying it into a Buffer.
+    // The weak ETag starts with the body's length in hexadecimal: `W/"<length>-<hash>"`.
+    const tag = etag(text, { weak: true });
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', String(Buffer.byteLength(text, 'utf8')));
-    res.setHeader('ETag', etag(text, { weak: true }));
+    res.setHeader('Content-Length', String(parseInt(tag.slice(3, tag.indexOf('-')), 16)));
+    res.setHeader('ETag', tag);
     res.end(text, 'utf8');
   }
 
