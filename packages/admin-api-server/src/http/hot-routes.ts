@@ -66,9 +66,10 @@ export function createHotRoutes(ctx: ServerContext): HotRoutes {
     projectName: string,
     environmentName: string,
   ): Promise<void> {
-    const { log } = startRequestLog(ctx.logger, req, res, () => path);
-    for (const [name, value] of securityHeaders) res.setHeader(name, value);
+    let log = ctx.logger;
     try {
+      log = startRequestLog(ctx.logger, req, res, () => path).log;
+      for (const [name, value] of securityHeaders) res.setHeader(name, value);
       const access = await authenticateApplicationToken(
         ctx,
         'activity_logs:read',
