@@ -386,7 +386,7 @@ async function main(): Promise<void> {
         const ratio =
           index === 0
             ? ''
-            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${Math.min(...total.ratios).toFixed(2)}–${Math.max(...total.ratios).toFixed(2)})`;
+            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${total.ratios.map((r) => r.toFixed(2)).join(', ')})`;
         log(
           `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), server CPU ${(total.cpuMs / total.requests).toFixed(2)} ms/request, peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
         );
