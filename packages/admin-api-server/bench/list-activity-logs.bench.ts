@@ -9,9 +9,11 @@
  * the raw baseline (bench/raw-pg-server.mjs: node `http` + `pg`, no auth, no limit), then
  * `canopy-admin-api serve` (built from the sources) with its rate-limit counters in PostgreSQL,
  * then in Redis (CANOPY_REDIS_URL, default redis://127.0.0.1:6379/0; BENCH_REDIS=0 skips it).
- * It prints each one's req/s, the ratio to raw, and the peak RSS of each server process.
+ * It prints each one's req/s, the ratio to raw, the server process's CPU time per request (from
+ * /proc: what the machine's load does not change much) and its peak RSS.
  *
- * BENCH_CPU_PROF=<dir> runs the platform processes with `node --cpu-prof` into that directory.
+ * BENCH_CPU_PROF=<dir> runs the server processes (raw and platform) with `node --cpu-prof` into that
+ * directory.
  *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
@@ -121,6 +123,21 @@ async function peakRss<T>(pid: number, during: () => Promise<T>): Promise<[T, nu
     clearInterval(timer);
   }
 }
+
+/** CPU time a process has used (user + system), in milliseconds, from /proc; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** Starts a child whose first stdout line with a `port` (a JSON log line) names its port. */
 function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
@@ -239,7 +256,11 @@ async function main(): Promise<void> {
     // The processes under load: the raw baseline, then the platform with each limiter store.
     const schema = new URL(URL_).searchParams.get('schema') ?? undefined;
     const databaseUrl = URL_.replace(/\?.*$/, '');
-    const raw = startChild(process.execPath, [join(__dirname, 'raw-pg-server.mjs')], {
+    // `node --cpu-prof` writes each server process's profile when it exits (BENCH_CPU_PROF).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const raw = startChild(process.execPath, [...profile, join(__dirname, 'raw-pg-server.mjs')], {
       PATH: process.env.PATH,
       RAW_DATABASE_URL: databaseUrl,
       RAW_SCHEMA: schema,
@@ -268,10 +289,6 @@ async function main(): Promise<void> {
       headers: Record<string, string>;
     }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
     const auth = { Authorization: `Bearer ${token}` };
-    // `node --cpu-prof` writes each platform process's profile when it exits (BENCH_CPU_PROF).
-    const profile = process.env.BENCH_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [];
     const pgLimited = startChild(
       process.execPath,
       [...profile, join(bundle, 'cli.js'), 'serve'],
@@ -327,6 +344,7 @@ async function main(): Promise<void> {
         p50: [] as number[],
         p99: [] as number[],
         rss: 0,
+        cpuMs: 0,
         non2xx: 0,
         errors: 0,
         ratios: [] as number[],
@@ -334,7 +352,9 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round += 1) {
         let rawRound = 0;
         for (const [index, target] of targets.entries()) {
-          const [result, rss] = await peakRss(target.process.child.pid!, () =>
+          const pid = target.process.child.pid!;
+          const cpuBefore = cpuMs(pid);
+          const [result, rss] = await peakRss(pid, () =>
             autocannon({
               // A worker thread generates the load, so it does not share this process's event loop.
               workers: 1,
@@ -345,6 +365,7 @@ async function main(): Promise<void> {
             }),
           );
           const total = totals[index]!;
+          total.cpuMs += cpuMs(pid) - cpuBefore;
           total.requests += result.requests.total;
           total.seconds += result.duration;
           total.p50.push(result.latency.p50);
@@ -365,9 +386,9 @@ async function main(): Promise<void> {
         const ratio =
           index === 0
             ? ''
-            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${Math.min(...total.ratios).toFixed(2)}–${Math.max(...total.ratios).toFixed(2)})`;
+            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${total.ratios.map((r) => r.toFixed(2)).join(', ')})`;
         log(
-          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
+          `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), server CPU ${(total.cpuMs / total.requests).toFixed(2)} ms/request, peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
         );
         if (total.non2xx > 0 || total.errors > 0) process.exitCode = 1;
       }

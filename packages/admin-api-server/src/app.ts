@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
 import {
@@ -12,6 +13,7 @@ import { oidcRouter } from './oidc/router';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
 import { rejectNulInUrl } from './http/body';
+import { createHotRoutes, type HotRoutes } from './http/hot-routes';
 import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
 import { accountRouter } from './routes/account';
@@ -30,7 +32,8 @@ import { operationsRouter } from './routes/operations';
 /**
  * The express application: request id and logging, security headers, no NUL in the URL, the
  * agent-facing platform protocol (its own error shape), the public routes, then the single
- * error handler. Database, config and rate limiter come from `ctx`.
+ * error handler. Database, config and rate limiter come from `ctx`. The hot routes
+ * (src/http/hot-routes.ts) answer the activity-log list before all of it, as it would.
  */
 export function createApp(ctx: ServerContext, events: EventHub): Express {
   const app = express();
@@ -61,5 +64,24 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(consoleRouter(ctx.config.console ?? { enabled: true }));
   app.use(notFoundHandler());
   app.use(errorHandler());
+  // The hot routes write express's default weak ETags.
+  if (ctx.config.hotRoutes !== false && app.get('etag') === 'weak') {
+    serveHotRoutesFirst(app, createHotRoutes(ctx));
+  }
   return app;
+}
+
+/**
+ * Puts the hot routes in front of the application: `app(req, res)` — what node's server and
+ * supertest call — runs `app.handle`, which now offers each request to the hot routes and hands
+ * those they do not serve to express's own `handle`.
+ */
+function serveHotRoutesFirst(app: Express, hot: HotRoutes): void {
+  const internals = app as unknown as {
+    handle(req: IncomingMessage, res: ServerResponse, next?: unknown): void;
+  };
+  const handle = internals.handle.bind(app);
+  internals.handle = (req, res, next) => {
+    if (next !== undefined || !hot(req, res)) handle(req, res, next);
+  };
 }

@@ -53,7 +53,7 @@ export function checkJsonText(body: Buffer, { allowNul = false } = {}): void {
 }
 
 /** `%00`, or a raw NUL character, in URL-encoded text. */
-function holdsNul(text: string): boolean {
+export function holdsNul(text: string): boolean {
   return text.includes('\u0000') || /%00/.test(text);
 }
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import { rateLimitHeaders } from './rate-limit-headers';
 import type { TokenRateLimiter } from './token-rate-limiter';
@@ -10,15 +10,18 @@ export {
 } from './token-rate-limiter';
 export { rateLimitHeaders } from './rate-limit-headers';
 
-/** Charges one request to `key`, sets the headers, and throws a 429 when refused. */
+/**
+ * Charges one request to `key`, sets the headers, and throws a 429 when refused. `res` is an
+ * express response or node's own (the hot routes).
+ */
 export async function chargeRequest(
   limiter: TokenRateLimiter,
-  res: Response,
+  res: Pick<ServerResponse, 'setHeader'>,
   key: string,
 ): Promise<void> {
   const decision = await limiter.consume(key);
   const headers = rateLimitHeaders(decision, limiter.config);
-  res.set(headers);
+  for (const name in headers) res.setHeader(name, headers[name]!);
   if (!decision.allowed) {
     throw new ApiError(
       429,

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { applyDateFilter } from './date-filter';
 import type { TimeCursor } from './cursor';
@@ -94,12 +95,102 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
   ]);
 }
 
+/**
+ * The bindings of `activityLogQuery(knex, filters).limit(limit)`, in the order knex places them:
+ * what a cached statement of the same shape is run with.
+ */
+function listBindings(filters: ActivityLogFilters, limit: number): unknown[] {
+  const bindings: unknown[] = [filters.environmentId];
+  if (filters.userId !== undefined) bindings.push(filters.userId);
+  if (filters.userEmail !== undefined) bindings.push(filters.userEmail);
+  if (filters.teamName !== undefined) bindings.push(filters.projectId, filters.teamName);
+  if (filters.collectionName !== undefined) bindings.push(filters.collectionName);
+  if (filters.recordId !== undefined) bindings.push(filters.recordId);
+  if (filters.action !== undefined) bindings.push(filters.action);
+  if (filters.type !== undefined) bindings.push(filters.type);
+  for (const value of Object.values(filters.createdAt)) bindings.push(new Date(value as string));
+  if (filters.after) {
+    bindings.push(filters.after.createdAt, filters.after.createdAt, filters.after.id);
+  }
+  bindings.push(limit);
+  return bindings;
+}
+
+/** Which filters are present (and in which order the date bounds come): one SQL text per shape. */
+function shapeOf(filters: ActivityLogFilters): string {
+  let shape = '';
+  if (filters.userId !== undefined) shape += 'u';
+  if (filters.userEmail !== undefined) shape += 'e';
+  if (filters.teamName !== undefined) shape += 't';
+  if (filters.collectionName !== undefined) shape += 'c';
+  if (filters.recordId !== undefined) shape += 'r';
+  if (filters.action !== undefined) shape += 'a';
+  if (filters.type !== undefined) shape += 'y';
+  if (filters.after) shape += 'k';
+  return `${shape}:${Object.keys(filters.createdAt).join(',')}`;
+}
+
+/** SQL texts of list pages per knex client and query shape (at most a few hundred shapes). */
+const listStatements = new WeakMap<object, Map<string, string>>();
+
+/**
+ * Runs a list page's statement. The SQL text of each query shape is compiled by knex once
+ * ({@link activityLogQuery}) and then reused with the bindings of {@link listBindings}: a shape is
+ * cached only when those bindings equal the ones knex produced, so the cached text can never be
+ * run with misplaced values. It runs on a connection of knex's pool, without knex's query
+ * builder and runner; inside a transaction, or on a knex that post-processes responses, the builder
+ * runs as before.
+ */
+async function selectListPage(
+  knex: Knex,
+  filters: ActivityLogFilters,
+  limit: number,
+): Promise<ActivityLogRow[]> {
+  const direct =
+    !knex.isTransaction &&
+    knex.client.dialect === 'postgresql' &&
+    !knex.client.config?.postProcessResponse;
+  if (!direct) return activityLogQuery(knex, filters).limit(limit);
+  let statements = listStatements.get(knex.client);
+  if (!statements) {
+    statements = new Map();
+    listStatements.set(knex.client, statements);
+  }
+  const shape = shapeOf(filters);
+  const bindings = listBindings(filters, limit);
+  let sql = statements.get(shape);
+  if (sql === undefined) {
+    const compiled = activityLogQuery(knex, filters).limit(limit).toSQL().toNative();
+    if (!isDeepStrictEqual(compiled.bindings, bindings)) {
+      return activityLogQuery(knex, filters).limit(limit);
+    }
+    sql = compiled.sql;
+    statements.set(shape, sql);
+  }
+  const client = knex.client as KnexClient;
+  const connection = await client.acquireConnection();
+  try {
+    const result = await connection.query(sql, bindings);
+    return result.rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** The part of knex's pg client a cached statement runs on. */
+interface KnexClient {
+  acquireConnection(): Promise<{
+    query(sql: string, values: unknown[]): Promise<{ rows: ActivityLogRow[] }>;
+  }>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+}
+
 /** One page: `limit` rows and whether more follow. */
 export async function listActivityLogs(
   knex: Knex,
   filters: ActivityLogFilters,
   limit: number,
 ): Promise<{ rows: ActivityLogRow[]; hasMore: boolean }> {
-  const rows: ActivityLogRow[] = await activityLogQuery(knex, filters).limit(limit + 1);
+  const rows = await selectListPage(knex, filters, limit + 1);
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }

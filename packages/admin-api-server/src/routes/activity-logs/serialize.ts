@@ -49,3 +49,27 @@ export function activityLogItem(row: ActivityLogRow, environmentName: string): A
   }
   return item;
 }
+
+/**
+ * The JSON text of `activityLogItem(row, environmentName)`, written straight from the row, without
+ * building the item: the list's hot path. `environmentJson` is `JSON.stringify(environmentName)`,
+ * the same for every row of a page. serialize.test.ts checks it against `JSON.stringify` of the item.
+ */
+export function activityLogJson(row: ActivityLogRow, environmentJson: string): string {
+  let json = `{"object":"activityLog","id":${JSON.stringify(row.external_id ?? String(row.id))},"type":${JSON.stringify(row.type)},"action":${JSON.stringify(row.action)},"recordIds":${JSON.stringify(row.record_ids)},"createdAt":"${row.created_at.toISOString()}","user":{"object":"user","email":${JSON.stringify(row.user_email)},"id":${JSON.stringify(row.user_id)},"username":${JSON.stringify(row.user_username)}},"environment":{"object":"environment","name":${environmentJson}},"team":{"object":"team","name":${JSON.stringify(row.team_name)}}`;
+  if (row.label !== null) json += `,"label":${JSON.stringify(row.label)}`;
+  if (row.collection_name !== null) {
+    json += `,"collection":{"object":"collection","name":${JSON.stringify(row.collection_name)}}`;
+  }
+  if (row.inbox_name !== null) {
+    json += `,"inbox":{"object":"inbox","name":${JSON.stringify(row.inbox_name)}}`;
+  }
+  if (row.workflow !== null) {
+    const { name, runId, stepName, optionName } = row.workflow;
+    json += `,"workflow":{"object":"workflow","name":${JSON.stringify(name ?? '')},"runId":${JSON.stringify(runId ?? '')}`;
+    if (stepName !== undefined) json += `,"stepName":${JSON.stringify(stepName)}`;
+    if (optionName !== undefined) json += `,"optionName":${JSON.stringify(optionName)}`;
+    json += '}';
+  }
+  return `${json}}`;
+}
