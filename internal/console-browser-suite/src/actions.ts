@@ -131,20 +131,11 @@ export async function runActionTests(
       other.context.setDefaultTimeout(60_000);
       try {
         const { page: support } = await signIn(other.context, fixture, fixture.support);
-        const id = await openOrderWithStatus(support, 'paid');
-        await openAction(support, 'Refund order');
-        const dialog = support.getByTestId('action-dialog');
-        await dialog.getByRole('textbox', { name: 'Reason' }).click();
-        await support.getByRole('option', { name: 'damaged', exact: true }).click();
-        await dialog.getByRole('button', { name: 'Refund order' }).click();
-        await support.getByTestId('approval-required').waitFor();
-        await dialog.getByLabel('Comment for the approver').fill('Box arrived crushed');
-        await dialog.getByRole('button', { name: 'Request approval' }).click();
-        await support.getByTestId('approval-requested').waitFor();
-        const requested = (await support.getByTestId('approval-requested').textContent()) ?? '';
-        const approvalId = /#(\d+)/.exec(requested)?.[1];
-        expect(approvalId !== undefined, `the request has an id: ${requested}`);
-        await dialog.getByRole('button', { name: 'Close' }).click();
+        const { id, approvalId } = await requestRefundApproval(
+          support,
+          'damaged',
+          'Box arrived crushed',
+        );
         // The order did not change yet.
         await support.getByText('paid', { exact: true }).first().waitFor();
 
@@ -210,17 +201,7 @@ export async function runActionTests(
       other.context.setDefaultTimeout(60_000);
       try {
         const { page: support } = await signIn(other.context, fixture, fixture.support);
-        const id = await openOrderWithStatus(support, 'paid');
-        await openAction(support, 'Refund order');
-        const dialog = support.getByTestId('action-dialog');
-        await dialog.getByRole('textbox', { name: 'Reason' }).click();
-        await support.getByRole('option', { name: 'late', exact: true }).click();
-        await dialog.getByRole('button', { name: 'Refund order' }).click();
-        await support.getByTestId('approval-required').waitFor();
-        await dialog.getByRole('button', { name: 'Request approval' }).click();
-        const requested = (await support.getByTestId('approval-requested').textContent()) ?? '';
-        const approvalId = /#(\d+)/.exec(requested)?.[1];
-        await dialog.getByRole('button', { name: 'Close' }).click();
+        const { id, approvalId } = await requestRefundApproval(support, 'late');
 
         await p.getByRole('link', { name: 'Approvals' }).click();
         await p.locator('label', { hasText: 'To review' }).click();
@@ -249,6 +230,33 @@ export async function runActionTests(
       }
     },
   );
+}
+
+/**
+ * As the support member: refunds a paid order with `reason`, which the Support role may only do
+ * with an approval, and files the request (with `comment` for the approver). Returns the order's
+ * id and the approval request's id, the dialog closed.
+ */
+async function requestRefundApproval(
+  support: Page,
+  reason: string,
+  comment?: string,
+): Promise<{ id: string; approvalId: string }> {
+  const id = await openOrderWithStatus(support, 'paid');
+  await openAction(support, 'Refund order');
+  const dialog = support.getByTestId('action-dialog');
+  await dialog.getByRole('textbox', { name: 'Reason' }).click();
+  await support.getByRole('option', { name: reason, exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund order' }).click();
+  await support.getByTestId('approval-required').waitFor();
+  if (comment) await dialog.getByLabel('Comment for the approver').fill(comment);
+  await dialog.getByRole('button', { name: 'Request approval' }).click();
+  await support.getByTestId('approval-requested').waitFor();
+  const requested = (await support.getByTestId('approval-requested').textContent()) ?? '';
+  const approvalId = /#(\d+)/.exec(requested)?.[1];
+  expect(approvalId !== undefined, `the request has an id: ${requested}`);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  return { id, approvalId: approvalId! };
 }
 
 /** The actions of the order's activity tab, reloaded until `wanted` are there (logs are batched). */
