@@ -125,21 +125,7 @@ function verifyReadmeExamples() {
   cpSync(join(root, 'packages', 'agent-core', 'examples'), join(project, 'examples'), {
     recursive: true,
   });
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'node16',
-        moduleResolution: 'node16',
-        strict: true,
-        esModuleInterop: true,
-        types: ['node'],
-        outDir: 'dist',
-      },
-      include: ['examples'],
-    }),
-  );
+  writeFileSync(join(project, 'tsconfig.json'), projectTsconfig(['examples']));
   try {
     run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project);
     console.log('ok README examples compile against the packed packages');
@@ -199,21 +185,7 @@ async function run(target: string) {
 run(process.argv[2] as string).catch((error) => { console.error(error); process.exit(1); });
 `,
   );
-  const tsconfig = (include) =>
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'node16',
-        moduleResolution: 'node16',
-        strict: true,
-        esModuleInterop: true,
-        skipLibCheck: false,
-        types: ['node'],
-        outDir: 'dist',
-      },
-      include,
-    });
-  writeFileSync(join(typed, 'tsconfig.json'), tsconfig(['*.ts']));
+  writeFileSync(join(typed, 'tsconfig.json'), projectTsconfig(['*.ts']));
   const tsc = join(project, 'node_modules', '.bin', 'tsc');
   try {
     run(tsc, ['-p', '.'], typed);
@@ -260,4 +232,25 @@ function declaredExports(dtsFile) {
     values.add(match[1]);
   }
   return [...values].sort();
+}
+
+/**
+ * The tsconfig of a fresh project that installs the packed packages: strict, Node 16 modules, the
+ * libraries' own .d.ts files checked too (no skipLibCheck), so a published type that does not
+ * compile fails here.
+ */
+function projectTsconfig(include) {
+  return JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'node16',
+      moduleResolution: 'node16',
+      strict: true,
+      esModuleInterop: true,
+      skipLibCheck: false,
+      types: ['node'],
+      outDir: 'dist',
+    },
+    include,
+  });
 }
