@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { applyDateFilter } from './date-filter';
+import { isoTimestampTypes } from './iso-timestamps';
 import type { TimeCursor } from './cursor';
 import type { DateFilter } from '../validation/query-schemas';
 
@@ -38,6 +39,9 @@ export interface ActivityLogRow {
   user_username: string;
   team_name: string;
 }
+
+/** A row of a list page: `created_at` as its ISO 8601 string (what the contract writes). */
+export type ActivityLogPageRow = Omit<ActivityLogRow, 'created_at'> & { created_at: string };
 
 /**
  * The filtered, ordered query. Users and teams given by name are resolved in sub-selects so that
@@ -145,12 +149,12 @@ async function selectListPage(
   knex: Knex,
   filters: ActivityLogFilters,
   limit: number,
-): Promise<ActivityLogRow[]> {
+): Promise<ActivityLogPageRow[]> {
   const direct =
     !knex.isTransaction &&
     knex.client.dialect === 'postgresql' &&
     !knex.client.config?.postProcessResponse;
-  if (!direct) return activityLogQuery(knex, filters).limit(limit);
+  if (!direct) return isoRows(await activityLogQuery(knex, filters).limit(limit));
   let statements = listStatements.get(knex.client);
   if (!statements) {
     statements = new Map();
@@ -162,7 +166,7 @@ async function selectListPage(
   if (sql === undefined) {
     const compiled = activityLogQuery(knex, filters).limit(limit).toSQL().toNative();
     if (!isDeepStrictEqual(compiled.bindings, bindings)) {
-      return activityLogQuery(knex, filters).limit(limit);
+      return isoRows(await activityLogQuery(knex, filters).limit(limit));
     }
     sql = compiled.sql;
     statements.set(shape, sql);
@@ -170,19 +174,44 @@ async function selectListPage(
   const client = knex.client as KnexClient;
   const connection = await client.acquireConnection();
   try {
-    const result = await connection.query(sql, bindings);
+    // created_at comes back as its ISO string, rewritten from PostgreSQL's text form without a
+    // Date in between (iso-timestamps.ts): the string the page writes.
+    const result = await connection.query({
+      text: sql,
+      values: bindings,
+      types: isoTimestampTypes,
+    });
     return result.rows;
   } finally {
     await client.releaseConnection(connection);
   }
 }
 
+/** Rows read through knex's builder, with `created_at` as a list page's rows carry it. */
+function isoRows(rows: ActivityLogRow[]): ActivityLogPageRow[] {
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}
+
 /** The part of knex's pg client a cached statement runs on. */
 interface KnexClient {
   acquireConnection(): Promise<{
-    query(sql: string, values: unknown[]): Promise<{ rows: ActivityLogRow[] }>;
+    query(config: {
+      text: string;
+      values: unknown[];
+      types: typeof isoTimestampTypes;
+    }): Promise<{ rows: ActivityLogPageRow[] }>;
   }>;
   releaseConnection(connection: unknown): Promise<unknown>;
+}
+
+/** One page: `limit` rows (`created_at` as its ISO string) and whether more follow. */
+export async function listActivityLogPage(
+  knex: Knex,
+  filters: ActivityLogFilters,
+  limit: number,
+): Promise<{ rows: ActivityLogPageRow[]; hasMore: boolean }> {
+  const rows = await selectListPage(knex, filters, limit + 1);
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 /** One page: `limit` rows and whether more follow. */
@@ -191,6 +220,6 @@ export async function listActivityLogs(
   filters: ActivityLogFilters,
   limit: number,
 ): Promise<{ rows: ActivityLogRow[]; hasMore: boolean }> {
-  const rows = await selectListPage(knex, filters, limit + 1);
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  const { rows, hasMore } = await listActivityLogPage(knex, filters, limit);
+  return { rows: rows.map((row) => ({ ...row, created_at: new Date(row.created_at) })), hasMore };
 }

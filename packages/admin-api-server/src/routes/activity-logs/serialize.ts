@@ -1,4 +1,4 @@
-import type { ActivityLogRow } from '../../store/activity-log-queries';
+import type { ActivityLogPageRow, ActivityLogRow } from '../../store/activity-log-queries';
 import { userItem, type UserItem } from '../serialize-user';
 
 /** An activity log as the published contract shapes it. */
@@ -53,10 +53,11 @@ export function activityLogItem(row: ActivityLogRow, environmentName: string): A
 /**
  * The JSON text of `activityLogItem(row, environmentName)`, written straight from the row, without
  * building the item: the list's hot path. `environmentJson` is `JSON.stringify(environmentName)`,
- * the same for every row of a page. serialize.test.ts checks it against `JSON.stringify` of the item.
+ * the same for every row of a page; the row's `created_at` is already its ISO string (a list page's
+ * rows carry it so). serialize.test.ts checks it against `JSON.stringify` of the item.
  */
-export function activityLogJson(row: ActivityLogRow, environmentJson: string): string {
-  let json = `{"object":"activityLog","id":${JSON.stringify(row.external_id ?? String(row.id))},"type":${JSON.stringify(row.type)},"action":${JSON.stringify(row.action)},"recordIds":${JSON.stringify(row.record_ids)},"createdAt":"${row.created_at.toISOString()}","user":{"object":"user","email":${JSON.stringify(row.user_email)},"id":${JSON.stringify(row.user_id)},"username":${JSON.stringify(row.user_username)}},"environment":{"object":"environment","name":${environmentJson}},"team":{"object":"team","name":${JSON.stringify(row.team_name)}}`;
+export function activityLogJson(row: ActivityLogPageRow, environmentJson: string): string {
+  let json = `{"object":"activityLog","id":${JSON.stringify(row.external_id ?? String(row.id))},"type":${JSON.stringify(row.type)},"action":${JSON.stringify(row.action)},"recordIds":${JSON.stringify(row.record_ids)},"createdAt":"${row.created_at}","user":{"object":"user","email":${JSON.stringify(row.user_email)},"id":${JSON.stringify(row.user_id)},"username":${JSON.stringify(row.user_username)}},"environment":{"object":"environment","name":${environmentJson}},"team":{"object":"team","name":${JSON.stringify(row.team_name)}}`;
   if (row.label !== null) json += `,"label":${JSON.stringify(row.label)}`;
   if (row.collection_name !== null) {
     json += `,"collection":{"object":"collection","name":${JSON.stringify(row.collection_name)}}`;
