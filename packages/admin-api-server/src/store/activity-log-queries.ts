@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { applyDateFilter } from './date-filter';
-import { isoTimestampTypes } from './iso-timestamps';
+import { TIMESTAMPTZ_OID, timestamptzToIso } from './iso-timestamps';
+import { TEXT_ARRAY_OID, textArrayToJson } from './text-array-json';
 import type { TimeCursor } from './cursor';
 import type { DateFilter } from '../validation/query-schemas';
 
@@ -40,8 +42,14 @@ export interface ActivityLogRow {
   team_name: string;
 }
 
-/** A row of a list page: `created_at` as its ISO 8601 string (what the contract writes). */
-export type ActivityLogPageRow = Omit<ActivityLogRow, 'created_at'> & { created_at: string };
+/**
+ * A row of a list page, its values as the page writes them: `created_at` as its ISO 8601 string,
+ * `record_ids` as its JSON text.
+ */
+export type ActivityLogPageRow = Omit<ActivityLogRow, 'created_at' | 'record_ids'> & {
+  created_at: string;
+  record_ids: string;
+};
 
 /**
  * The filtered, ordered query. Users and teams given by name are resolved in sub-selects so that
@@ -174,12 +182,10 @@ async function selectListPage(
   const client = knex.client as KnexClient;
   const connection = await client.acquireConnection();
   try {
-    // created_at comes back as its ISO string, rewritten from PostgreSQL's text form without a
-    // Date in between (iso-timestamps.ts): the string the page writes.
     const result = await connection.query({
       text: sql,
       values: bindings,
-      types: isoTimestampTypes,
+      types: listPageTypes,
     });
     return result.rows;
   } finally {
@@ -187,9 +193,32 @@ async function selectListPage(
   }
 }
 
-/** Rows read through knex's builder, with `created_at` as a list page's rows carry it. */
+/**
+ * The `types` option of a list page's query: `created_at` comes back as its ISO string and
+ * `record_ids` as its JSON text, each rewritten from PostgreSQL's text form without a `Date` or an
+ * array in between (iso-timestamps.ts, text-array-json.ts); every other column as pg's global
+ * settings parse it.
+ */
+const listPageTypes = {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown {
+    if (format !== 'binary') {
+      if (oid === TIMESTAMPTZ_OID) return timestamptzToIso;
+      if (oid === TEXT_ARRAY_OID) return textArrayToJson;
+    }
+    return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(
+      oid,
+      format,
+    );
+  },
+};
+
+/** Rows read through knex's builder, their values as a list page's rows carry them. */
 function isoRows(rows: ActivityLogRow[]): ActivityLogPageRow[] {
-  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  return rows.map((row) => ({
+    ...row,
+    created_at: row.created_at.toISOString(),
+    record_ids: JSON.stringify(row.record_ids),
+  }));
 }
 
 /** The part of knex's pg client a cached statement runs on. */
@@ -198,13 +227,13 @@ interface KnexClient {
     query(config: {
       text: string;
       values: unknown[];
-      types: typeof isoTimestampTypes;
+      types: typeof listPageTypes;
     }): Promise<{ rows: ActivityLogPageRow[] }>;
   }>;
   releaseConnection(connection: unknown): Promise<unknown>;
 }
 
-/** One page: `limit` rows (`created_at` as its ISO string) and whether more follow. */
+/** One page: `limit` rows (values as the page writes them) and whether more follow. */
 export async function listActivityLogPage(
   knex: Knex,
   filters: ActivityLogFilters,
@@ -221,5 +250,12 @@ export async function listActivityLogs(
   limit: number,
 ): Promise<{ rows: ActivityLogRow[]; hasMore: boolean }> {
   const { rows, hasMore } = await listActivityLogPage(knex, filters, limit);
-  return { rows: rows.map((row) => ({ ...row, created_at: new Date(row.created_at) })), hasMore };
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      created_at: new Date(row.created_at),
+      record_ids: JSON.parse(row.record_ids) as string[],
+    })),
+    hasMore,
+  };
 }

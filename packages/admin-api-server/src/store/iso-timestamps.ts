@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** PostgreSQL's type oid of `timestamptz`. */
-const TIMESTAMPTZ_OID = 1184;
+export const TIMESTAMPTZ_OID = 1184;
 
 /**
  * PostgreSQL's text form of a UTC `timestamptz` (session `TimeZone` UTC, `DateStyle` ISO) of a
@@ -26,17 +26,3 @@ export function timestamptzToIso(text: string): string {
 }
 
 const defaultTimestamptzParser = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text');
-
-/**
- * The `types` option of a pg query whose `timestamptz` columns come back as their ISO 8601
- * strings ({@link timestamptzToIso}); every other type is parsed as pg's global settings say.
- */
-export const isoTimestampTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-    if (oid === TIMESTAMPTZ_OID && format !== 'binary') return timestamptzToIso;
-    return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(
-      oid,
-      format,
-    );
-  },
-};
