@@ -4,6 +4,7 @@ import pg from 'pg';
 export const TEXT_ARRAY_OID = 1009;
 
 /** A one-dimensional array whose elements PostgreSQL wrote unquoted and JSON writes unescaped. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const PLAIN_ARRAY = /^\{[^"\\{}\u0000-\u001f]*\}$/;
 /** An unquoted `NULL` element (a string "NULL" is written quoted). */
 const NULL_ELEMENT = /(?:^|,)NULL(?:,|$)/i;

@@ -76,6 +76,7 @@ export function activityLogJson(row: ActivityLogPageRow, environmentJson: string
 }
 
 /** Characters `JSON.stringify` escapes in a string (lone surrogates among them). */
+// eslint-disable-next-line no-control-regex -- the characters JSON escapes include the control characters
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
