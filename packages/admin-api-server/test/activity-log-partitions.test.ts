@@ -18,7 +18,7 @@ import { checkpointChainHead, verifyAgainstCheckpoints } from '../src/integrity/
 import { checkpointPublicKeys } from '../src/integrity/checkpoints';
 import { migrateToLatest, migrationSource } from '../src/migrations';
 import { boundInstant } from '../src/store/activity-log-partitions';
-import { listActivityLogs } from '../src/store/activity-log-queries';
+import { listActivityLogPage, listActivityLogs } from '../src/store/activity-log-queries';
 import { apiClient } from './helpers/api-client';
 import { managementApi } from './helpers/management-api';
 import { recordingCliIo, seed, startTestServer, TEST_KEYS } from './helpers/test-server';
@@ -145,6 +145,14 @@ describe('the partitioning migration', () => {
         '2026-09-01T00:00:00.000Z',
       ]);
       expect(page.hasMore).toBe(true);
+      // The page's direct statement (rows from pg's arrays, its own timestamptz and text[]
+      // parsers) and knex's builder (what runs inside a transaction) give the same rows.
+      const filters = { projectId: project.id, environmentId: environment.id, createdAt: {} };
+      const direct = await listActivityLogPage(fresh.knex, filters, 5);
+      const built = await fresh.knex.transaction((trx) => listActivityLogPage(trx, filters, 5));
+      expect(direct.rows.length).toBeGreaterThan(3);
+      expect(direct).toEqual(built);
+      expect(Object.keys(direct.rows[0]!)).toEqual(Object.keys(built.rows[0]!));
       const after = await listActivityLogs(
         fresh.knex,
         {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../http/context';
 import { required } from '../../http/context';
-import { listActivityLogs } from '../../store/activity-log-queries';
+import { listActivityLogPage } from '../../store/activity-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import type { EnvironmentRow, ProjectRow } from '../../store/model';
 import { echoParameters } from '../echo-parameters';
@@ -22,7 +22,7 @@ export async function listActivityLogsPage(
   const limit = query.limit ?? 10;
   const filters = toActivityLogFilters(query, project.id, environment.id);
   if (query.cursor !== undefined) filters.after = decodeTimeCursor(query.cursor);
-  const { rows, hasMore } = await listActivityLogs(ctx.knex, filters, limit);
+  const { rows, hasMore } = await listActivityLogPage(ctx.knex, filters, limit);
   const last = rows[rows.length - 1];
   const environmentJson = JSON.stringify(environment.name);
   // `JSON.stringify({hasMore, data, parameters, nextCursor})`, with each item written from its
@@ -37,7 +37,9 @@ export async function listActivityLogsPage(
     { ...query, limit },
   );
   const nextCursor =
-    hasMore && last ? encodeTimeCursor({ createdAt: last.created_at, id: String(last.id) }) : null;
+    hasMore && last
+      ? encodeTimeCursor({ createdAt: new Date(last.created_at), id: String(last.id) })
+      : null;
   return `{"hasMore":${hasMore},"data":[${data}],"parameters":${JSON.stringify(parameters)},"nextCursor":${JSON.stringify(nextCursor)}}`;
 }
 

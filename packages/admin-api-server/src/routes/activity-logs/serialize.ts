@@ -1,4 +1,4 @@
-import type { ActivityLogRow } from '../../store/activity-log-queries';
+import type { ActivityLogPageRow, ActivityLogRow } from '../../store/activity-log-queries';
 import { userItem, type UserItem } from '../serialize-user';
 
 /** An activity log as the published contract shapes it. */
@@ -53,16 +53,17 @@ export function activityLogItem(row: ActivityLogRow, environmentName: string): A
 /**
  * The JSON text of `activityLogItem(row, environmentName)`, written straight from the row, without
  * building the item: the list's hot path. `environmentJson` is `JSON.stringify(environmentName)`,
- * the same for every row of a page. serialize.test.ts checks it against `JSON.stringify` of the item.
+ * the same for every row of a page; the row's `created_at` is already its ISO string and its
+ * `record_ids` its JSON text (a list page's rows carry them so). serialize.test.ts checks it against `JSON.stringify` of the item.
  */
-export function activityLogJson(row: ActivityLogRow, environmentJson: string): string {
-  let json = `{"object":"activityLog","id":${JSON.stringify(row.external_id ?? String(row.id))},"type":${JSON.stringify(row.type)},"action":${JSON.stringify(row.action)},"recordIds":${JSON.stringify(row.record_ids)},"createdAt":"${row.created_at.toISOString()}","user":{"object":"user","email":${JSON.stringify(row.user_email)},"id":${JSON.stringify(row.user_id)},"username":${JSON.stringify(row.user_username)}},"environment":{"object":"environment","name":${environmentJson}},"team":{"object":"team","name":${JSON.stringify(row.team_name)}}`;
-  if (row.label !== null) json += `,"label":${JSON.stringify(row.label)}`;
+export function activityLogJson(row: ActivityLogPageRow, environmentJson: string): string {
+  let json = `{"object":"activityLog","id":${jsonString(row.external_id ?? String(row.id))},"type":${jsonString(row.type)},"action":${jsonString(row.action)},"recordIds":${row.record_ids},"createdAt":"${row.created_at}","user":{"object":"user","email":${jsonString(row.user_email)},"id":${JSON.stringify(row.user_id)},"username":${jsonString(row.user_username)}},"environment":{"object":"environment","name":${environmentJson}},"team":{"object":"team","name":${jsonString(row.team_name)}}`;
+  if (row.label !== null) json += `,"label":${jsonString(row.label)}`;
   if (row.collection_name !== null) {
-    json += `,"collection":{"object":"collection","name":${JSON.stringify(row.collection_name)}}`;
+    json += `,"collection":{"object":"collection","name":${jsonString(row.collection_name)}}`;
   }
   if (row.inbox_name !== null) {
-    json += `,"inbox":{"object":"inbox","name":${JSON.stringify(row.inbox_name)}}`;
+    json += `,"inbox":{"object":"inbox","name":${jsonString(row.inbox_name)}}`;
   }
   if (row.workflow !== null) {
     const { name, runId, stepName, optionName } = row.workflow;
@@ -72,4 +73,16 @@ export function activityLogJson(row: ActivityLogRow, environmentJson: string): s
     json += '}';
   }
   return `${json}}`;
+}
+
+/** Characters `JSON.stringify` escapes in a string (lone surrogates among them). */
+// eslint-disable-next-line no-control-regex -- the characters JSON escapes include the control characters
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `JSON.stringify(value)` of a string: the string in quotes when it holds nothing JSON escapes
+ * (ids, names and emails nearly always), `JSON.stringify` otherwise.
+ */
+function jsonString(value: string): string {
+  return ESCAPED.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
