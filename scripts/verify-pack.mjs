@@ -198,7 +198,10 @@ run(process.argv[2] as string).catch((error) => { console.error(error); process.
     }
     // The customizations against the typings the packed package just wrote, nothing else.
     cpSync(generated, join(typed, 'typings.ts'));
-    writeFileSync(join(typed, 'tsconfig.json'), tsconfig(['customizations.ts', 'typings.ts']));
+    writeFileSync(
+      join(typed, 'tsconfig.json'),
+      projectTsconfig(['customizations.ts', 'typings.ts']),
+    );
     run(tsc, ['-p', '.', '--noEmit'], typed);
     console.log('ok README typed customizations compile against the typings generated for them');
     return 0;
