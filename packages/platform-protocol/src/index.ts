@@ -40,6 +40,9 @@ export { CHART_KEYS, CHART_KINDS, type ChartKey, type ChartKind } from './charts
 // Action forms
 export { type ActionLayoutElement } from './action-layout';
 
+// Record history (agent protocol §13.1)
+export { type HistoryEntry, type HistoryOperation } from './record-history';
+
 // The signed-in user (public API `/v1/me/...`)
 export {
   type MeEnvironment,

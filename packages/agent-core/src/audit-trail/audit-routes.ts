@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { DateTime } from 'luxon';
+import type { HistoryEntry } from '@canopy/platform-protocol';
 
 import { authenticate, getSessionClaims } from '../http/auth/authenticate';
 import type { SessionClaims } from '../operations/session-claims';
@@ -27,23 +28,8 @@ import type { StoredAuditRow } from './audit-store';
 const DEFAULT_HISTORY_PAGE = 20;
 const MAX_HISTORY_PAGE = 100;
 
-/** A history entry as the routes answer it (agent-http-protocol §13.1). */
-export interface AuditEntry {
-  id: number;
-  timestamp: string;
-  operation: StoredAuditRow['operation'];
-  collection: string;
-  recordId: string | null;
-  userId: number | null;
-  userFirstName: string | null;
-  userLastName: string | null;
-  userEmail: string | null;
-  actionName: string | null;
-  correlationKey: string;
-  previousValues: RecordData | null;
-  newValues: RecordData | null;
-  status: 'done';
-}
+/** A history entry as the routes answer it (agent-http-protocol §13.1): always written. */
+export type AuditEntry = HistoryEntry<RecordData> & { status: 'done' };
 
 /** A page parameter: an integer in range, else the default (the protocol falls back). */
 function pageParameter(value: string | null, fallback: number, max: number): number {

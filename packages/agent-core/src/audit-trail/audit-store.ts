@@ -1,9 +1,10 @@
+import type { HistoryOperation } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 
 import type { RecordData } from '../toolkit/record/record-utils';
 
 /** What a history row records (`action_failed`: an action that threw or answered an error). */
-export type AuditOperation = 'create' | 'update' | 'delete' | 'action' | 'action_failed';
+export type AuditOperation = HistoryOperation;
 
 /** One history row, as written. */
 export interface AuditRow {

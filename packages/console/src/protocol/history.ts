@@ -3,23 +3,9 @@
  * answers on `GET /forest/_audit-trail/{c}/{id}`, and what the record view shows of them.
  */
 
-/** One history entry: who changed the record, when, how, and its values before and after. */
-export interface HistoryEntry {
-  id: number;
-  timestamp: string;
-  operation: 'create' | 'update' | 'delete' | 'action' | 'action_failed';
-  collection: string;
-  recordId: string | null;
-  userId: number | null;
-  userFirstName: string | null;
-  userLastName: string | null;
-  userEmail: string | null;
-  actionName: string | null;
-  correlationKey: string;
-  previousValues: Record<string, unknown> | null;
-  newValues: Record<string, unknown> | null;
-  status: 'pending' | 'done';
-}
+import type { HistoryEntry } from '@canopy/platform-protocol';
+
+export type { HistoryEntry };
 
 /** One page of a record's history, newest first; `count` is the total of entries. */
 export interface HistoryPage {

@@ -1,3 +1,4 @@
+import type { HistoryEntry } from '@canopy/platform-protocol';
 import jwt from 'jsonwebtoken';
 
 import { TEST_RENDERING_ID, TEST_ROLE, TEST_TEAM, TEST_USER } from '../sandbox/test-user';
@@ -52,22 +53,7 @@ export interface AgentTestClient {
 }
 
 /** One history entry, as the agent's `_audit-trail` routes answer it (protocol §13.1). */
-export interface AuditTrailRow {
-  id: number;
-  timestamp: string;
-  operation: 'create' | 'update' | 'delete' | 'action' | 'action_failed';
-  collection: string;
-  recordId: string | null;
-  userId: number | null;
-  userFirstName: string | null;
-  userLastName: string | null;
-  userEmail: string | null;
-  actionName: string | null;
-  correlationKey: string;
-  previousValues: Record<string, unknown> | null;
-  newValues: Record<string, unknown> | null;
-  status: 'pending' | 'done';
-}
+export type AuditTrailRow = HistoryEntry;
 
 /** Options of {@link AuditTrailClient.history}. */
 export interface AuditTrailQuery {
