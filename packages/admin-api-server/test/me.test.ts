@@ -332,6 +332,68 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     expect(agentCallback.searchParams.get('code')).toBeTruthy();
   });
 
+  it("signs out through the platform's own logout page, after which a sign-in asks for the password again", async () => {
+    const jar = new CookieJar();
+    const params = {
+      client_id: 'canopy-console',
+      redirect_uri: redirectUri(),
+      response_type: 'code',
+      scope: 'openid',
+      state: 'state-out',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    const started = await authorize(jar, params);
+    jar.store(started);
+    const interaction = new URL(started.headers.get('location')!, url);
+    await fetch(interaction, { headers: { cookie: jar.header() } });
+    const submitted = await fetch(`${interaction}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        email: 'grace@example.com',
+        password: GRACE_PASSWORD,
+      }).toString(),
+    });
+    expect((await follow(jar, submitted)).searchParams.get('code')).toBeTruthy();
+
+    // The confirmation page is the platform's, with the provider's form (action and xsrf).
+    const confirm = await fetch(`${url}/oidc/session/end?client_id=canopy-console`, {
+      headers: { cookie: jar.header() },
+    });
+    jar.store(confirm);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(html).toContain('<title>Sign out of Canopy</title>');
+    expect(html).toMatch(/<button type="submit" form="op.logoutForm" name="logout" value="yes"/);
+    const action = /<form[^>]* action="([^"]+)"/.exec(html)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+    expect(action && xsrf).toBeTruthy();
+
+    const confirmed = await fetch(new URL(action!, url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
+    });
+    jar.store(confirmed);
+    expect(confirmed.status).toBe(303);
+    const done = await fetch(new URL(confirmed.headers.get('location')!, url), {
+      headers: { cookie: jar.header() },
+    });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('<title>Signed out of Canopy</title>');
+
+    // The browser session is gone: the next sign-in stops at the password form.
+    const again = await authorize(jar, { ...params, state: 'state-again' });
+    jar.store(again);
+    const next = new URL(again.headers.get('location')!, url);
+    expect(next.pathname).toMatch(/^\/oidc\/interaction\//);
+    const form = await fetch(next, { headers: { cookie: jar.header() } });
+    expect(await form.text()).toMatch(/name="password"/);
+  });
+
   it('requires PKCE from the console client', async () => {
     const response = await authorize(new CookieJar(), {
       client_id: 'canopy-console',

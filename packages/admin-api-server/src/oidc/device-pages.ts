@@ -1,6 +1,7 @@
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as escape } from '../http/html-escape';
 
-const page = (title: string, body: string) => `<!doctype html>
+/** A platform page of the OIDC flows: a title, shown as the heading too, and its body. */
+export const page = (title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>
 <body>
 <h1>${escape(title)}</h1>

@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH } from '../http/body';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
 import { consoleClient, CONSOLE_CLIENT_ID } from './console-client';
 import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
+import { logoutConfirmPage, logoutDonePage } from './logout-pages';
 import { postgresAdapter } from './postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
 
@@ -78,6 +79,18 @@ export async function createOidcProvider(
         enabled: true,
         // A client revokes its own tokens only (others' are ignored, as RFC 7009 §2.2 allows).
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      // RP-initiated logout (the console's "Sign out"): our pages instead of the library's default.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = logoutConfirmPage(form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = logoutDonePage();
+        },
       },
       deviceFlow: {
         enabled: true,
