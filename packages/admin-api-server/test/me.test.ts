@@ -221,24 +221,23 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     }
     throw new Error('Too many redirects');
   };
-
-  it('signs in with a password, gets an access token the /v1/me routes accept, and then signs in to an agent without a second password', async () => {
-    const jar = new CookieJar();
-    const started = await authorize(jar, {
-      client_id: 'canopy-console',
-      redirect_uri: redirectUri(),
-      response_type: 'code',
-      scope: 'openid',
-      state: 'state-1',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
-    expect(started.status).toBe(303);
+  /** The console's authorization request, with its PKCE challenge. */
+  const consoleLogin = (state: string) => ({
+    client_id: 'canopy-console',
+    redirect_uri: redirectUri(),
+    response_type: 'code',
+    scope: 'openid',
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  /** Opens the login form the authorization request led to and submits Grace's password. */
+  const submitPassword = async (jar: CookieJar, started: Response): Promise<Response> => {
     jar.store(started);
     const interaction = new URL(started.headers.get('location')!, url);
     const form = await fetch(interaction, { headers: { cookie: jar.header() } });
     expect(await form.text()).toMatch(/name="password"/);
-    const submitted = await fetch(`${interaction}/login`, {
+    return fetch(`${interaction}/login`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
@@ -247,6 +246,13 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
         password: GRACE_PASSWORD,
       }).toString(),
     });
+  };
+
+  it('signs in with a password, gets an access token the /v1/me routes accept, and then signs in to an agent without a second password', async () => {
+    const jar = new CookieJar();
+    const started = await authorize(jar, consoleLogin('state-1'));
+    expect(started.status).toBe(303);
+    const submitted = await submitPassword(jar, started);
     const callback = await follow(jar, submitted);
     expect(callback.searchParams.get('state')).toBe('state-1');
     const code = callback.searchParams.get('code')!;
@@ -268,15 +274,7 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
 
     // Again, with the right verifier this time, on a fresh code from the same browser session.
     const jar2 = jar;
-    const again = await authorize(jar2, {
-      client_id: 'canopy-console',
-      redirect_uri: redirectUri(),
-      response_type: 'code',
-      scope: 'openid',
-      state: 'state-2',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
+    const again = await authorize(jar2, consoleLogin('state-2'));
     const callback2 = await follow(jar2, again);
     const token = await fetch(`${url}/oidc/token`, {
       method: 'POST',
@@ -334,28 +332,7 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
 
   it("signs out through the platform's own logout page, after which a sign-in asks for the password again", async () => {
     const jar = new CookieJar();
-    const params = {
-      client_id: 'canopy-console',
-      redirect_uri: redirectUri(),
-      response_type: 'code',
-      scope: 'openid',
-      state: 'state-out',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    };
-    const started = await authorize(jar, params);
-    jar.store(started);
-    const interaction = new URL(started.headers.get('location')!, url);
-    await fetch(interaction, { headers: { cookie: jar.header() } });
-    const submitted = await fetch(`${interaction}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        email: 'grace@example.com',
-        password: GRACE_PASSWORD,
-      }).toString(),
-    });
+    const submitted = await submitPassword(jar, await authorize(jar, consoleLogin('state-out')));
     expect((await follow(jar, submitted)).searchParams.get('code')).toBeTruthy();
 
     // The confirmation page is the platform's, with the provider's form (action and xsrf).
@@ -386,7 +363,7 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     expect(await done.text()).toContain('<title>Signed out of Canopy</title>');
 
     // The browser session is gone: the next sign-in stops at the password form.
-    const again = await authorize(jar, { ...params, state: 'state-again' });
+    const again = await authorize(jar, consoleLogin('state-again'));
     jar.store(again);
     const next = new URL(again.headers.get('location')!, url);
     expect(next.pathname).toMatch(/^\/oidc\/interaction\//);
