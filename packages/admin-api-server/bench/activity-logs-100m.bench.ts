@@ -22,7 +22,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
-  createAdminApiServer,
   ensureActivityLogPartitions,
   issueApplicationToken,
   listActivityLogPartitions,
@@ -33,7 +32,7 @@ import {
   listActivityLogs,
   type ActivityLogFilters,
 } from '../src/store/activity-log-queries';
-import { BENCH_KEYS, benchProject, loadActivityLogs, log } from './bench-data';
+import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
 import { planReadsThroughIndexes } from './plan-check';
 
 const ENABLED = process.env.BENCH_100M === '1';
@@ -115,17 +114,7 @@ async function main(): Promise<void> {
     log('activity logs at scale: skipped (BENCH_100M=1 runs it; BENCH_ROWS sets the row count).');
     return;
   }
-  const server = await createAdminApiServer({
-    database: { kind: 'url', url: URL_, poolSize: 4 },
-    port: 0,
-    host: '127.0.0.1',
-    signingKeys: KEYS,
-    rateLimit: { points: 1_000_000, durationSeconds: 60, burstPoints: 0, burstDurationSeconds: 60 },
-    defaultTokenLifetimeDays: 1,
-    logLevel: 'silent',
-    trustProxy: false,
-    exports: { maxDurationSeconds: 3600 },
-  });
+  const server = await benchServer(URL_, 4, { exports: { maxDurationSeconds: 3600 } });
   try {
     await generate(server);
     const knex = server.knex;

@@ -4,7 +4,15 @@
  * dropped during the load and rebuilt after, placeholder hashes: not a valid hash chain).
  */
 import type { Knex } from 'knex';
-import { addProjectMember, createEnvironment, createProject, createUser } from '../src';
+import {
+  addProjectMember,
+  createAdminApiServer,
+  createEnvironment,
+  createProject,
+  createUser,
+  type AdminApiServer,
+  type AdminApiServerConfig,
+} from '../src';
 
 export const BENCH_USERS = 100;
 export const BENCH_ACTIONS = [
@@ -20,6 +28,29 @@ export const BENCH_ACTIONS = [
   'select',
 ];
 export const BENCH_KEYS = [{ id: 'bench', secret: 'benchmark-only-secret-0123456789abcdef' }];
+
+/**
+ * An in-process server on the bench schema at `url`, signing with the bench keys, silent, for the
+ * benches' data set-up and their in-process measures; `overrides` sets the rest (rate limit,
+ * exports).
+ */
+export function benchServer(
+  url: string,
+  poolSize: number,
+  overrides: Partial<AdminApiServerConfig> = {},
+): Promise<AdminApiServer> {
+  return createAdminApiServer({
+    database: { kind: 'url', url, poolSize },
+    port: 0,
+    host: '127.0.0.1',
+    signingKeys: BENCH_KEYS,
+    rateLimit: { points: 1_000_000, durationSeconds: 60, burstPoints: 0, burstDurationSeconds: 60 },
+    defaultTokenLifetimeDays: 1,
+    logLevel: 'silent',
+    trustProxy: false,
+    ...overrides,
+  });
+}
 
 export function log(line: string): void {
   process.stdout.write(`${line}\n`);

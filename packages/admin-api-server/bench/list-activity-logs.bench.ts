@@ -27,7 +27,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import {
-  createAdminApiServer,
   createEnvironment,
   createProject,
   ensureActivityLogPartitions,
@@ -38,7 +37,7 @@ import {
 import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
-import { BENCH_KEYS, benchProject, loadActivityLogs, log } from './bench-data';
+import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
 import { planReadsThroughIndexes } from './plan-check';
 
 const URL_ =
@@ -173,15 +172,8 @@ function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 async function main(): Promise<void> {
-  const server = await createAdminApiServer({
-    database: { kind: 'url', url: URL_, poolSize: 2 },
-    port: 0,
-    host: '127.0.0.1',
-    signingKeys: KEYS,
+  const server = await benchServer(URL_, 2, {
     rateLimit: { points: 1, durationSeconds: 1, burstPoints: 0, burstDurationSeconds: 1 },
-    defaultTokenLifetimeDays: 1,
-    logLevel: 'silent',
-    trustProxy: false,
   });
   const children: { stop(): Promise<void> }[] = [];
   let bundle: string | undefined;
