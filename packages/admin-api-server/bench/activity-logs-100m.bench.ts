@@ -29,7 +29,7 @@ import {
 } from '../src';
 import {
   activityLogQuery,
-  listActivityLogs,
+  listActivityLogPage,
   type ActivityLogFilters,
 } from '../src/store/activity-log-queries';
 import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
@@ -100,7 +100,7 @@ async function time(server: AdminApiServer, name: string, filters: ActivityLogFi
   let rows = 0;
   for (let i = 0; i < 20; i += 1) {
     const started = performance.now();
-    rows = (await listActivityLogs(server.knex, filters, 100)).rows.length;
+    rows = (await listActivityLogPage(server.knex, filters, 100)).rows.length;
     runs.push(performance.now() - started);
   }
   runs.sort((a, b) => a - b);
@@ -158,12 +158,12 @@ async function main(): Promise<void> {
     let walked = 0;
     for (let i = 0; i < WALK_PAGES; i += 1) {
       const started = performance.now();
-      const page = await listActivityLogs(knex, { ...base, after }, 100);
+      const page = await listActivityLogPage(knex, { ...base, after }, 100);
       pages.push(performance.now() - started);
       walked += page.rows.length;
       const last = page.rows.at(-1);
       if (!last || !page.hasMore) break;
-      after = { createdAt: last.created_at, id: String(last.id) };
+      after = { createdAt: new Date(last.created_at), id: String(last.id) };
     }
     pages.sort((a, b) => a - b);
     const total = pages.reduce((sum, ms) => sum + ms, 0);

@@ -18,7 +18,7 @@ import { checkpointChainHead, verifyAgainstCheckpoints } from '../src/integrity/
 import { checkpointPublicKeys } from '../src/integrity/checkpoints';
 import { migrateToLatest, migrationSource } from '../src/migrations';
 import { boundInstant } from '../src/store/activity-log-partitions';
-import { listActivityLogPage, listActivityLogs } from '../src/store/activity-log-queries';
+import { listActivityLogPage } from '../src/store/activity-log-queries';
 import { apiClient } from './helpers/api-client';
 import { managementApi } from './helpers/management-api';
 import { recordingCliIo, seed, startTestServer, TEST_KEYS } from './helpers/test-server';
@@ -134,12 +134,12 @@ describe('the partitioning migration', () => {
         }),
       ).toMatchObject({ valid: true, fromSequence: 2, toSequence: 3 });
       // The list pages in (created_at DESC, id DESC) order across partitions.
-      const page = await listActivityLogs(
+      const page = await listActivityLogPage(
         fresh.knex,
         { projectId: project.id, environmentId: environment.id, createdAt: {} },
         3,
       );
-      expect(page.rows.map((row) => row.created_at.toISOString())).toEqual([
+      expect(page.rows.map((row) => row.created_at)).toEqual([
         '2026-10-01T00:00:00.000Z',
         '2026-09-15T08:00:00.000Z',
         '2026-09-01T00:00:00.000Z',
@@ -153,17 +153,17 @@ describe('the partitioning migration', () => {
       expect(direct.rows.length).toBeGreaterThan(3);
       expect(direct).toEqual(built);
       expect(Object.keys(direct.rows[0]!)).toEqual(Object.keys(built.rows[0]!));
-      const after = await listActivityLogs(
+      const after = await listActivityLogPage(
         fresh.knex,
         {
           projectId: project.id,
           environmentId: environment.id,
           createdAt: {},
-          after: { createdAt: page.rows[2]!.created_at, id: page.rows[2]!.id },
+          after: { createdAt: new Date(page.rows[2]!.created_at), id: page.rows[2]!.id },
         },
         3,
       );
-      expect(after.rows.map((row) => row.created_at.toISOString())).toEqual([
+      expect(after.rows.map((row) => row.created_at)).toEqual([
         '2026-08-31T23:59:59.999Z',
         '2020-02-29T12:00:00.000Z',
       ]);

@@ -297,20 +297,3 @@ export async function listActivityLogPage(
   const rows = await selectListPage(knex, filters, limit + 1);
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
-
-/** One page: `limit` rows and whether more follow. */
-export async function listActivityLogs(
-  knex: Knex,
-  filters: ActivityLogFilters,
-  limit: number,
-): Promise<{ rows: ActivityLogRow[]; hasMore: boolean }> {
-  const { rows, hasMore } = await listActivityLogPage(knex, filters, limit);
-  return {
-    rows: rows.map((row) => ({
-      ...row,
-      created_at: new Date(row.created_at),
-      record_ids: JSON.parse(row.record_ids) as string[],
-    })),
-    hasMore,
-  };
-}
