@@ -35,6 +35,7 @@ import { useApprovals } from './platform-access';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';
+import { formatWhen } from '../../components/when';
 
 const STATUS_COLOR = { pending: 'yellow', approved: 'green', rejected: 'red' } as const;
 
@@ -237,7 +238,7 @@ function ApprovalCard({
           </Group>
           <Text size="xs" c="dimmed">
             #{approval.id} · requested by {approval.requester?.name || approval.requester?.email} ·{' '}
-            {new Date(approval.createdAt).toLocaleString()}
+            {formatWhen(approval.createdAt)}
           </Text>
         </Group>
         <Group gap={6}>

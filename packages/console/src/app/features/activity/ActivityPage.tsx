@@ -25,8 +25,7 @@ import {
 } from './activity-api';
 import { PagedLogs } from './PagedLogs';
 import { ActivityTable } from './RecordActivity';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+import { formatWhen } from '../../components/when';
 
 /** Saves a streamed answer as a file, reading it chunk by chunk. */
 async function download(response: Response, name: string, type: string): Promise<number> {
@@ -203,7 +202,7 @@ export function ActivityPage() {
                 <Table.Tbody>
                   {adminRows.map((log) => (
                     <Table.Tr key={log.id}>
-                      <Table.Td>{when.format(new Date(log.createdAt))}</Table.Td>
+                      <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
                       <Table.Td>{log.user?.username ?? log.user?.email ?? log.initiator}</Table.Td>
                       <Table.Td>
                         <Badge variant="light">{log.type}</Badge> {log.resource}

@@ -4,8 +4,7 @@ import { platformJson, usePlatformPaths } from '../insights/platform-api';
 import type { Page } from '../notes/notes-api';
 import { activityQuery, type ActivityLog } from './activity-api';
 import { PagedLogs } from './PagedLogs';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+import { formatWhen } from '../../components/when';
 
 export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showRecord?: boolean }) {
   return (
@@ -23,7 +22,7 @@ export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showR
       <Table.Tbody>
         {logs.map((log) => (
           <Table.Tr key={log.id} data-testid="activity-row" data-log-id={log.id}>
-            <Table.Td>{when.format(new Date(log.createdAt))}</Table.Td>
+            <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
             <Table.Td>{log.user.username || log.user.email}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={log.type === 'write' ? 'orange' : 'gray'}>

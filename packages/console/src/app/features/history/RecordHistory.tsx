@@ -15,8 +15,7 @@ import {
 } from '../../../protocol';
 import { useSession } from '../../session';
 import { PagedLogs } from '../activity/PagedLogs';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+import { formatWhen } from '../../components/when';
 
 const COLORS: Record<HistoryEntry['operation'], string> = {
   create: 'teal',
@@ -76,7 +75,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
       <Table.Tbody>
         {entries.map((entry) => (
           <Table.Tr key={`${entry.id}-${entry.correlationKey}`} data-testid="history-row">
-            <Table.Td>{when.format(new Date(entry.timestamp))}</Table.Td>
+            <Table.Td>{formatWhen(entry.timestamp)}</Table.Td>
             <Table.Td title={entry.userEmail ?? undefined}>{historyWho(entry)}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={COLORS[entry.operation] ?? 'gray'}>

@@ -27,6 +27,7 @@ import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation } from './use-settings';
+import { formatWhen } from '../../components/when';
 
 const LEVELS = PERMISSION_LEVELS.map((level) => ({
   value: level,
@@ -65,7 +66,7 @@ function InviteModal({ details, onClose }: { details: ProjectDetails; onClose():
           <SecretIssued label="Invitation link" value={invitation.link.url} onDone={onClose}>
             <Text size="sm">
               Send it to {invitation.email}: it lets them set a password once, until{' '}
-              {new Date(invitation.link.expiresAt).toLocaleString()}.
+              {formatWhen(invitation.link.expiresAt)}.
             </Text>
           </SecretIssued>
         ) : (

@@ -25,6 +25,7 @@ import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation, useTokens } from './use-settings';
+import { formatWhen } from '../../components/when';
 
 const SCOPE_LABELS: Record<TokenScope, string> = {
   'activity_logs:read': 'Read activity logs',
@@ -125,8 +126,6 @@ function CreateTokenModal({ onClose }: { onClose(): void }) {
   );
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-
 export function TokensTab() {
   const tokens = useTokens();
   const [creating, setCreating] = useState(false);
@@ -168,9 +167,9 @@ export function TokensTab() {
                   ))}
                 </Group>
               </Table.Td>
-              <Table.Td>{when(token.createdAt)}</Table.Td>
-              <Table.Td>{when(token.lastUsedAt)}</Table.Td>
-              <Table.Td>{when(token.expiresAt)}</Table.Td>
+              <Table.Td>{formatWhen(token.createdAt)}</Table.Td>
+              <Table.Td>{formatWhen(token.lastUsedAt)}</Table.Td>
+              <Table.Td>{formatWhen(token.expiresAt)}</Table.Td>
               <Table.Td>
                 <Button
                   size="xs"
