@@ -464,6 +464,8 @@ export async function runSuite(
     await suite.test('shows the agent validation error on the field', async () => {
       await openCollection(p, 'Products');
       await p.getByRole('link', { name: /^New product/ }).click();
+      // The form first: until it renders, the table's "Sort by Name" button also answers to 'Name'.
+      await p.getByRole('button', { name: 'Create' }).waitFor();
       await p.getByLabel('Name').fill('Console test lamp');
       await p.getByRole('button', { name: 'Create' }).click();
       await p
