@@ -184,7 +184,7 @@ export {
   validateFieldName,
   type ResolvedColumn,
 } from './toolkit/validation/field-path';
-export { validateValue } from './toolkit/validation/value-validator';
+export { validateValue, validateWrittenValue } from './toolkit/validation/value-validator';
 export {
   validateConditionTree,
   validateConditionTreeOnce,

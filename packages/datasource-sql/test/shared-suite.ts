@@ -124,6 +124,10 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
       expect(column('score').columnType).toBe('Number');
       expect(column('active')).toMatchObject({ columnType: 'Boolean', defaultValue: true });
       expect(column('country').defaultValue).toBe('FR');
+      // The storage's length limit (varchar(2), varchar(255)); a type without one has none.
+      expect(column('country').maxLength).toBe(2);
+      expect(column('email').maxLength).toBe(255);
+      expect(column('profile').maxLength).toBeUndefined();
       expect(column('name').filterOperators.has('IContains')).toBe(true);
       expect(column('profile').filterOperators.has('Equal')).toBe(false);
       expect(
@@ -1174,6 +1178,34 @@ export function describeSharedSuite(dialect: FixtureDialect): void {
         }),
       );
       expect(await ids('orders', { field: 'id', operator: 'Equal', value: orderId })).toEqual([]);
+    });
+
+    it('refuses a value longer than its column, naming the limit, before any SQL runs', async () => {
+      const before = statements.length;
+      const tooLong = await failure(() =>
+        customers().create(caller(), [
+          { name: 'Long Country', email: 'long-country@example.com', country: 'FRA' },
+        ]),
+      );
+      expect(isCanopyError(tooLong, { family: 'validation' })).toBe(true);
+      expect(tooLong.message).toBe(
+        '"customers.country" takes at most 2 characters; the value given has 3.',
+      );
+      const longName = await failure(() =>
+        customers().update(
+          caller(),
+          new Filter({ conditionTree: { field: 'id', operator: 'Equal', value: 1 } }),
+          { name: 'x'.repeat(300) },
+        ),
+      );
+      expect(longName.message).toBe(
+        '"customers.name" takes at most 255 characters; the value given has 300.',
+      );
+      expect(statements.slice(before)).toEqual([]);
+      const [created] = await customers().create(caller(), [
+        { name: 'Just Fits', email: 'just-fits@example.com', country: 'ÉS' },
+      ]);
+      expect(created?.country).toBe('ÉS');
     });
 
     it('writes a table with a composite key and no generated column', async () => {

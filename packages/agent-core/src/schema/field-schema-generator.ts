@@ -54,8 +54,14 @@ function columnField(name: string, column: ColumnSchema, isForeignKey: boolean):
     isVirtual: false,
     reference: null,
     type: encodeColumnType(column.columnType),
-    validations: encodeValidations(column.validation),
+    validations: encodeValidations(withLengthLimit(column)),
   };
+}
+
+/** The column's rules, plus its storage's length limit as the rule a front end enforces. */
+function withLengthLimit(column: ColumnSchema): ColumnSchema['validation'] {
+  if (column.maxLength === undefined) return column.validation;
+  return [...(column.validation ?? []), { operator: 'ShorterThan', value: column.maxLength + 1 }];
 }
 
 function isEnumList(column: ColumnSchema): boolean {

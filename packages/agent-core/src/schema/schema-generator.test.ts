@@ -191,3 +191,34 @@ it('AGENT_VERSION follows package.json', () => {
   const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
   expect(AGENT_VERSION).toBe(pkg.version);
 });
+
+describe('the length limit of a column', () => {
+  it('is given to the front end as "is shorter than" its length + 1, the tightest rule winning', async () => {
+    const { InMemoryDataSource } = await import('../toolkit/in-memory/in-memory-data-source');
+    const dataSource = new InMemoryDataSource({
+      customers: {
+        fields: {
+          id: { type: 'Column', columnType: 'Number', isPrimaryKey: true, isReadOnly: true },
+          country: { type: 'Column', columnType: 'String', maxLength: 2 },
+          nickname: {
+            type: 'Column',
+            columnType: 'String',
+            maxLength: 50,
+            validation: [{ operator: 'ShorterThan', value: 10 }],
+          },
+        },
+        records: [],
+      },
+    });
+    const schema = await generateSchema(dataSource, routes);
+    const fields = schema.collections[0]?.fields ?? [];
+    const validations = (name: string) => fields.find((field) => field.field === name)?.validations;
+    expect(validations('country')).toEqual([
+      { message: 'Value must be shorter than 3 characters', type: 'is shorter than', value: 3 },
+    ]);
+    expect(validations('nickname')).toEqual([
+      { message: 'Value must be shorter than 10 characters', type: 'is shorter than', value: 10 },
+    ]);
+    expect(validations('id')).toEqual([]);
+  });
+});

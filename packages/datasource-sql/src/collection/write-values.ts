@@ -2,7 +2,7 @@ import {
   MissingFieldError,
   UnexpectedFieldTypeError,
   ValidationError,
-  validateValue,
+  validateWrittenValue,
   type RecordData,
 } from '@canopy/agent-core';
 import type { SqlDialect } from '../connection/sql-connection-params';
@@ -12,7 +12,7 @@ import { toDatabase } from '../values/to-database';
 
 /**
  * Validates a record to write (known, writable columns; values checked by agent-core's
- * `validateValue`, the agent's own value rules; no NUL characters on PostgreSQL) and converts it
+ * `validateWrittenValue`, the agent's own value rules and the column's length; no NUL characters on PostgreSQL) and converts it
  * to the values the driver binds.
  */
 export function toWriteValues(
@@ -35,7 +35,7 @@ export function toWriteValues(
     if (field.isReadOnly) {
       throw new ValidationError(`The field '${model.name}.${name}' is read-only.`);
     }
-    validateValue(`${model.name}.${name}`, field, value);
+    validateWrittenValue(`${model.name}.${name}`, field, value);
     assertStorable(`${model.name}.${name}`, value, dialect);
     values[name] = toDatabase(column.type, value, dialect);
   }

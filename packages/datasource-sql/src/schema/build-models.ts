@@ -7,6 +7,7 @@ import type {
 } from '../introspection/introspection';
 import { columnTypeOf, enumValuesOf } from './column-type-of';
 import { integerRangeOf } from './integer-range';
+import { maxLengthOf } from './text-length';
 import { nativeOperators } from './native-operators';
 import { plural, singular, stripKeySuffix } from './relation-names';
 import type { TableModel } from './table-model';
@@ -67,6 +68,8 @@ function columnSchema(
   if (enumValues) schema.enumValues = enumValues;
   const integerRange = integerRangeOf(column, dialect);
   if (integerRange) schema.integerRange = integerRange;
+  const maxLength = maxLengthOf(column);
+  if (maxLength !== undefined) schema.maxLength = maxLength;
   if (column.defaultValue?.kind === 'literal') schema.defaultValue = column.defaultValue.value;
   if (!column.allowNull && !isReadOnly && column.defaultValue === undefined) {
     schema.validation = [{ operator: 'Present' }];

@@ -17,7 +17,7 @@ import { getPrimaryKeys } from '../schema/schema-utils';
 import type { ColumnSchema, FieldSchema } from '../schema/field-schema';
 import { allowedOperatorsForType } from '../validation/condition-tree-validator';
 import { columnTypeResolver } from '../validation/field-path';
-import { validateValue } from '../validation/value-validator';
+import { validateWrittenValue } from '../validation/value-validator';
 
 /** A column of an in-memory collection; `filterOperators` defaults to every operator of its type. */
 export type InMemoryColumn = Omit<ColumnSchema, 'filterOperators'> & {
@@ -164,7 +164,7 @@ export class InMemoryCollection extends BaseCollection {
           Object.keys(this.schema.fields).filter((n) => this.schema.fields[n]?.type === 'Column'),
         );
       }
-      validateValue(`${this.name}.${key}`, field, value);
+      validateWrittenValue(`${this.name}.${key}`, field, value);
     }
   }
 

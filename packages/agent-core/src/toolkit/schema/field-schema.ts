@@ -46,6 +46,12 @@ export interface ColumnSchema {
    * value outside it is refused. Absent: any finite number.
    */
   integerRange?: readonly [min: string, max: string];
+  /**
+   * For a `String` column: the most characters its storage type holds (`varchar(50)` → 50). A
+   * longer value is refused on every write, before the data source sees it, and the schema file
+   * gives the front end the same limit as an `is shorter than` validation. Absent: no limit.
+   */
+  maxLength?: number;
 }
 
 /**

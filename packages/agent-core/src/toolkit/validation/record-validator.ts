@@ -2,7 +2,7 @@ import { ValidationError } from '../errors/canopy-error';
 import { MissingFieldError } from '../errors/schema-errors';
 import type { Collection } from '../interfaces/collection';
 import type { RecordData } from '../record/record-utils';
-import { validateValue } from './value-validator';
+import { validateWrittenValue } from './value-validator';
 
 /**
  * Validates a record (or patch) before a write: every key is a writable column with a value of
@@ -25,7 +25,7 @@ export function validateRecord(collection: Collection, record: RecordData): void
           `The '${collection.name}.${key}' field is read-only and cannot be written.`,
         );
       }
-      validateValue(`${collection.name}.${key}`, field, value);
+      validateWrittenValue(`${collection.name}.${key}`, field, value);
     } else if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
       if (value === null) continue;
       if (typeof value !== 'object' || Array.isArray(value)) {

@@ -18,6 +18,7 @@ interface ValueColumn {
   columnType: ColumnType;
   enumValues?: string[];
   integerRange?: readonly [string, string];
+  maxLength?: number;
 }
 
 /**
@@ -112,6 +113,28 @@ export function validateValue(label: string, column: ValueColumn, value: unknown
   throw new ValidationError(
     `The given value has a wrong type for "${label}": ${describeValue(value)}. Expects ${describeColumnType(column.columnType)}.`,
   );
+}
+
+/**
+ * Checks a value about to be written to a column: {@link validateValue}, then the column's
+ * `maxLength` (counted in characters, as SQL's `varchar(n)` counts them), so that a value the
+ * storage would refuse or cut is refused with the limit named.
+ *
+ * @example
+ * validateWrittenValue('customers.country', { columnType: 'String', maxLength: 2 }, 'FRA');
+ * // ValidationError: "customers.country" takes at most 2 characters; the value given has 3.
+ */
+export function validateWrittenValue(label: string, column: ValueColumn, value: unknown): void {
+  validateValue(label, column, value);
+  const max = column.maxLength;
+  if (max === undefined || typeof value !== 'string' || value.length <= max) return;
+  // UTF-16 units overcount characters outside the BMP: count code points only when it matters.
+  const characters = [...value].length;
+  if (characters > max) {
+    throw new ValidationError(
+      `"${label}" takes at most ${max} character${max === 1 ? '' : 's'}; the value given has ${characters}.`,
+    );
+  }
 }
 
 function describeValue(value: unknown): string {
