@@ -136,6 +136,7 @@ export function checkFile(root, file, text, sections) {
     const previous = (lines[index - 1] ?? '').trimEnd().slice(-40);
     const text = line.replace(/^\s*(?:\*|\/\/|#+|-)?\s*/, '');
     const offset = line.length - text.length;
+    if (/§\s+[a-z]/.test(line)) problems.push(`${where}: a § without a section number`);
     for (const match of line.matchAll(CITATION)) {
       const before = `${previous} ${line.slice(offset, match.index)}`;
       const named = NAME_BEFORE.exec(before);

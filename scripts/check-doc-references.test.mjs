@@ -77,6 +77,12 @@ describe('check-doc-references', () => {
     ]);
   });
 
+  it('fails a § that names no section', () => {
+    assert.deepEqual(problemsOf({ 'packages/a/x.ts': '// search or index (§ activity logs)\n' }), [
+      'packages/a/x.ts:1: a § without a section number',
+    ]);
+  });
+
   it('checks both ends of a range and every item of a list', () => {
     const problems = problemsOf({
       'packages/a/x.ts': '// platform protocol §13–14, agent protocol §9.6, §9.9\n',
