@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
-// agent-core's layers, lowest first (shared/docs/architecture.md; README "Layers"): a layer may
+// agent-core's layers, lowest first (docs/architecture.md, "Layers of agent-core"): a layer may
 // import only from the layers before it. Tests and test fixtures are exempt (they wire layers
 // together).
 const AGENT_CORE = 'packages/agent-core/src';

@@ -5,9 +5,10 @@ import { createSupportShop, managementApi } from '../helpers/management-api';
 import { TEST_KEYS, startTestServer } from '../helpers/test-server';
 import { ORDERS_SQL, startScenarioAgent } from './agent-scenario';
 
-// The whole approval round trip with a real agent: the agent asks for an approval (§9.7), the
-// platform files it, an approval answers a request signed with the env secret, and the agent
-// accepts that signed request and runs the action with the requester's values.
+// The whole approval round trip with a real agent: the agent asks for an approval
+// (agent-http-protocol §9.7), the platform files it, an approval answers a request signed with the
+// env secret, and the agent accepts that signed request and runs the action with the requester's
+// values.
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer | undefined;

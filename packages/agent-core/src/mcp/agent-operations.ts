@@ -45,7 +45,7 @@ export interface AgentAnswer {
   headers: Record<string, string>;
 }
 
-/** Query-string parameters of a read, as the REST interface takes them (§6). */
+/** Query-string parameters of a read, as the REST interface takes them (agent-http-protocol §6). */
 export type ReadQuery = Record<string, string | undefined>;
 
 /**
@@ -245,7 +245,10 @@ export class AgentOperations {
     });
   }
 
-  /** Runs an action (`POST /_actions/…`): the answer is the action result's wire form (§9.6). */
+  /**
+   * Runs an action (`POST /_actions/…`): the answer is the action result's wire form
+   * (agent-http-protocol §9.6).
+   */
   async executeAction(
     collectionName: string,
     actionName: string,
@@ -266,7 +269,10 @@ export class AgentOperations {
     }
   }
 
-  /** The filtering capabilities of collections (`POST /_internal/capabilities`, §11). */
+  /**
+   * The filtering capabilities of collections (agent-http-protocol §11:
+   * `POST /_internal/capabilities`).
+   */
   capabilities(collectionNames: readonly string[]): Promise<AgentAnswer> {
     return this.answer(async () => ({
       collections: this.context.services.dataSource.collections
@@ -324,7 +330,7 @@ function readProjection(collection: Collection, query: FlatQuery): Projection {
   return withPrimaryKeys(collection, requested ?? defaultProjection(collection));
 }
 
-/** An action result as `sendResult` (action-routes.ts) answers it (§9.6). */
+/** An action result as `sendResult` (action-routes.ts) answers it (agent-http-protocol §9.6). */
 async function resultAnswer(result: ActionResult): Promise<AgentAnswer> {
   const headers: Record<string, string> = { ...JSON_HEADERS };
   for (const [header, value] of Object.entries(result.responseHeaders ?? {})) {

@@ -87,8 +87,9 @@ async function rolesAllowedToApprove(
 }
 
 /**
- * Authorizes an action execution (§9.7): the trigger path (trigger right, trigger condition,
- * approval requirement) or, when the request carries a verified `requesterId`, the approval path.
+ * Authorizes an action execution (agent-http-protocol §9.7): the trigger path (trigger right,
+ * trigger condition, approval requirement) or, when the request carries a verified `requesterId`,
+ * the approval path.
  */
 export async function authorizeExecution(
   context: OperationContext,
@@ -145,7 +146,10 @@ export async function authorizeExecution(
   );
 }
 
-/** Hooks only need the trigger right (§9.7); refused hooks are a plain 403 ForbiddenError. */
+/**
+ * Hooks only need the trigger right (agent-http-protocol §9.7); refused hooks are a plain 403
+ * ForbiddenError.
+ */
 export async function canTrigger(
   context: OperationContext,
   who: OperationCaller,

@@ -40,7 +40,7 @@ export function reportActivity(
   });
 }
 
-/** The activity of a read with these parameters: search, filter or plain index (§ activity logs). */
+/** The activity of a read: search, filter or plain index, as platform protocol §10 names them. */
 export function readActivity(parameters: {
   search?: unknown;
   filters?: unknown;

@@ -81,7 +81,7 @@ export type FieldKind =
   | 'numberList'
   | 'stringList';
 
-/** The placeholder field of dynamic forms in the schema (§13.5): never shown nor sent. */
+/** The dynamic-form placeholder of the schema (platform protocol §13.5): never shown nor sent. */
 export const LOADING_FIELD = 'Loading...';
 
 /** Which input a field takes (§9.3 `type`; `reference` makes it a record picker). */

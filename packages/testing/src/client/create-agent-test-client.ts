@@ -52,7 +52,7 @@ export interface AgentTestClient {
   readonly auditTrail: AuditTrailClient;
 }
 
-/** One history entry, as the agent's `_audit-trail` routes answer it (protocol §13.1). */
+/** One history entry, as the agent's `_audit-trail` routes answer it (agent-http-protocol §13.1). */
 export type AuditTrailRow = HistoryEntry;
 
 /** Options of {@link AuditTrailClient.history}. */

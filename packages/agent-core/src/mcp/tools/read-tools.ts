@@ -96,7 +96,7 @@ async function readPage(
   return { records, totalCount: counted.count ?? counted.meta?.count ?? null };
 }
 
-/** `list`: a page of a collection's records, with optional total (protocol §16.6). */
+/** `list`: a page of a collection's records, with optional total (platform protocol §16.6). */
 export const listTool = defineTool({
   name: 'list',
   description:

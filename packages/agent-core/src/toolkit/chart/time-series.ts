@@ -11,8 +11,9 @@ function toDate(value: unknown, timezone: string): DateTime | null {
 }
 
 /**
- * A Line chart (§10.1) from aggregation rows grouped by period start: one point per period from
- * the first to the last period with data, gaps filled with 0, ascending; empty groups dropped.
+ * A Line chart (agent-http-protocol §10.1) from aggregation rows grouped by period start: one point
+ * per period from the first to the last period with data, gaps filled with 0, ascending; empty
+ * groups dropped.
  */
 export function buildTimeSeries(
   rows: readonly { value: unknown; group: Record<string, unknown> }[],
