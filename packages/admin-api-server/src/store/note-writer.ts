@@ -160,6 +160,25 @@ function noteLogValue(note: ModeratedNote, environmentName: string): Record<stri
   };
 }
 
+/** The admin log of a moderation: an `update` (with the note after it) or a `remove`. */
+async function logModeration(
+  trx: Knex.Transaction,
+  moderation: NoteModeration,
+  before: ModeratedNote,
+  after?: ModeratedNote,
+): Promise<void> {
+  await insertAdminLogs(trx, moderation.projectId, [
+    {
+      type: after ? 'update' : 'remove',
+      resource: 'note',
+      initiator: 'administrator',
+      userId: moderation.userId,
+      previousValue: noteLogValue(before, moderation.environmentName),
+      newValue: after ? noteLogValue(after, moderation.environmentName) : null,
+    },
+  ]);
+}
+
 /** Locks a note of the environment for a conditional write: the row, or why there is none. */
 async function lockNote(
   trx: Knex.Transaction,
@@ -211,18 +230,7 @@ export async function updateNote(
       .where({ id: noteId })
       .update(update)
       .returning(['title', 'archived_at'])) as Pick<ModeratedNote, 'title' | 'archived_at'>[];
-    if (moderation) {
-      await insertAdminLogs(trx, moderation.projectId, [
-        {
-          type: 'update',
-          resource: 'note',
-          initiator: 'administrator',
-          userId: moderation.userId,
-          previousValue: noteLogValue(before, moderation.environmentName),
-          newValue: noteLogValue({ ...before, ...after! }, moderation.environmentName),
-        },
-      ]);
-    }
+    if (moderation) await logModeration(trx, moderation, before, { ...before, ...after! });
     return 'done';
   });
 }
@@ -257,17 +265,7 @@ export async function deleteNote(
         label: noteLabel('deleted a note', note!.collection_name, note!.record_id),
       },
     ]);
-    if (moderation) {
-      await insertAdminLogs(trx, moderation.projectId, [
-        {
-          type: 'remove',
-          resource: 'note',
-          initiator: 'administrator',
-          userId: moderation.userId,
-          previousValue: noteLogValue(before, moderation.environmentName),
-        },
-      ]);
-    }
+    if (moderation) await logModeration(trx, moderation, before);
     return 'done';
   });
 }
