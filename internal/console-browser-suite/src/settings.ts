@@ -204,16 +204,26 @@ export async function settingsTests(
       await dialog.getByLabel('API endpoint').fill('not a url');
       await dialog.getByRole('button', { name: 'Create' }).click();
       await dialog.getByText('Enter the agent URL').waitFor();
-      await dialog.getByLabel('API endpoint').fill('https://staging-agent.shop.example');
+      await dialog.getByLabel('API endpoint').fill('https://staging-agent.shop.example/forest');
+      // The origin the console would connect to is shown, and must be confirmed before it is trusted.
+      await dialog
+        .getByTestId('endpoint-origin')
+        .filter({ hasText: 'https://staging-agent.shop.example' })
+        .waitFor();
       await dialog.getByRole('button', { name: 'Create' }).click();
+      const trust = page.getByRole('dialog', {
+        name: 'Trust the agent at https://staging-agent.shop.example?',
+      });
+      await trust.getByRole('button', { name: 'Trust this agent' }).click();
       const secret = (await dialog.getByTestId('secret-value').textContent()) ?? '';
       expect(/^[0-9a-f]{64}$/.test(secret), `an env secret shown: ${secret.length} characters`);
       await dialog.getByRole('button', { name: 'Done' }).click();
       const row = page.locator('tr[data-environment="Staging"]');
-      await row.getByText('https://staging-agent.shop.example').waitFor();
+      await row.getByText('https://staging-agent.shop.example/forest').waitFor();
       await row.getByRole('button', { name: 'Edit' }).click();
       const edit = page.getByRole('dialog', { name: 'Environment Staging' });
       await edit.getByLabel('Name').fill('Staging EU');
+      // Same agent origin: nothing new to trust, the save goes through.
       await edit.getByRole('button', { name: 'Save' }).click();
       await page.locator('tr[data-environment="Staging EU"]').waitFor();
       expect(

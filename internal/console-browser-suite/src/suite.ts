@@ -14,6 +14,7 @@ import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runInsightsTests } from './insights';
 import { runHistoryTests } from './history';
+import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
 
 declare global {
@@ -600,6 +601,7 @@ export async function runSuite(
     });
 
     await settingsTests(suite, fixture, p, { signIn, openCollection, shot });
+    await rogueAgentTests(suite, fixture, p, platformSignIn);
 
     await suite.test(
       'a session that expires asks to sign in again and keeps the typed change',

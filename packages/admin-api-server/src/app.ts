@@ -7,6 +7,7 @@ import {
   agentNotFoundHandler,
 } from './agent-protocol/agent-error-handler';
 import { agentProtocolRouter } from './agent-protocol/router';
+import { agentOriginsSource } from './console/agent-origins';
 import { consoleRouter } from './console/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
@@ -61,7 +62,12 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(meRouter(ctx));
   // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
   app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));
-  app.use(consoleRouter(ctx.config.console ?? { enabled: true }));
+  app.use(
+    consoleRouter({
+      ...(ctx.config.console ?? { enabled: true }),
+      agentOrigins: agentOriginsSource(ctx.knex),
+    }),
+  );
   app.use(notFoundHandler());
   app.use(errorHandler());
   // The hot routes write express's default weak ETags.

@@ -22,13 +22,13 @@ function app(options: ConsoleOptions) {
   return server;
 }
 
-it('serves the app at / and for deep links that ask for HTML, with a CSP that lets it reach agents', async () => {
+it('serves the app at / and for deep links that ask for HTML, with a CSP that reaches only itself without agents', async () => {
   const server = app({ enabled: true });
   for (const path of ['/', '/Shop/Production/data/orders/42']) {
     const res = await request(server).get(path).set('accept', 'text/html');
     expect(res.status).toBe(200);
     expect(res.text).toContain('Canopy Console');
-    expect(res.headers['content-security-policy']).toContain("connect-src 'self' http: https:");
+    expect(res.headers['content-security-policy']).toContain("connect-src 'self';");
   }
   const asset = await request(server).get('/assets/index-abc.js');
   expect(asset.status).toBe(200);
@@ -95,4 +95,16 @@ it('keeps the JSON 404 for API clients that do not ask for HTML', async () => {
   const res = await request(app({ enabled: true })).get('/v2/nothing');
   expect(res.status).toBe(404);
   expect(res.body).toEqual({ code: 'route_not_found', path: '/v2/nothing' });
+});
+
+it("lets the console connect to the agents' origins it is given, and to no other host", async () => {
+  const server = app({
+    enabled: true,
+    agentOrigins: async () => ['http://127.0.0.1:3351', 'https://agent.example.com'],
+  });
+  const res = await request(server).get('/').set('accept', 'text/html');
+  const connect = String(res.headers['content-security-policy'])
+    .split('; ')
+    .find((directive: string) => directive.startsWith('connect-src'));
+  expect(connect).toBe("connect-src 'self' http://127.0.0.1:3351 https://agent.example.com");
 });

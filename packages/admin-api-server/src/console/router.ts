@@ -9,27 +9,35 @@ import express, { type Router } from 'express';
 export interface ConsoleOptions {
   /** `false` serves no console (`CANOPY_CONSOLE=off`). */
   readonly enabled: boolean;
+  /** The agents' origins the console may connect to (see {@link consoleCsp}); none if absent. */
+  readonly agentOrigins?: () => Promise<readonly string[]>;
 }
 
 /** Paths of the platform's own APIs: the console never answers under them. */
 const RESERVED = /^\/(v1|oidc|oauth|liana|forest|api|health|\.well-known)(\/|$)/;
 
 /**
- * The console's Content-Security-Policy: its own scripts only, but `fetch` to any agent
- * (each environment's API endpoint is on its own origin), data: and blob: images and downloads.
+ * The console's Content-Security-Policy: its own scripts only, data: and blob: images and
+ * downloads, and `fetch` to the platform itself and to the agents (each environment's API
+ * endpoint is on its own origin). The page is served before anyone signs in, so it cannot name
+ * the agents of the user's own workspaces: it names the agents of every environment this
+ * platform holds (`agentOrigins`, read from the database and cached briefly), never any host —
+ * a script injected into the console can then send data nowhere else.
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self' http: https:",
-  "frame-ancestors 'self'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+export function consoleCsp(agentOrigins: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    ["connect-src 'self'", ...agentOrigins].join(' '),
+    "frame-ancestors 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
 
 /**
  * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year) and
@@ -39,12 +47,12 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
   const router = express.Router();
   if (!options.enabled) return router;
 
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) {
       next();
       return;
     }
-    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Content-Security-Policy', consoleCsp((await options.agentOrigins?.()) ?? []));
     next();
   });
 

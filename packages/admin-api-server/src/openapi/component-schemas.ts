@@ -72,7 +72,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       type: { type: 'string', enum: ['add', 'remove', 'update', 'initial'] },
       resource: {
         type: 'string',
-        enum: ['user-project', 'role', 'team', 'environment', 'activity-logs'],
+        enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note'],
       },
       initiator: { type: 'string', enum: ['administrator', 'identityProvider', 'forestAdmin'] },
       createdAt: dateTime,
@@ -90,7 +90,32 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       ref('TeamValue'),
       ref('EnvironmentValue'),
       ref('ActivityLogPurgeValue'),
+      ref('NoteModerationValue'),
     ],
+  },
+  NoteModerationValue: {
+    type: 'object',
+    description:
+      'A note an admin renamed, archived or deleted while someone else wrote it (resource `note`), before and after',
+    properties: {
+      id: { type: 'integer', minimum: 1 },
+      title: { type: 'string' },
+      archived: { type: 'boolean' },
+      collectionName: { type: ['string', 'null'] },
+      recordId: { type: 'string' },
+      environmentName: { type: 'string' },
+      authorEmail: { type: 'string' },
+    },
+    required: [
+      'id',
+      'title',
+      'archived',
+      'collectionName',
+      'recordId',
+      'environmentName',
+      'authorEmail',
+    ],
+    additionalProperties: false,
   },
   ActivityLogPurgeValue: {
     type: 'object',

@@ -174,7 +174,8 @@ function ok(
 
 const APP = [{ bearerAuth: [] }];
 /**
- * Application token, or (the console) a member's own token: any member for notes and one
+ * Application token, or (the console) a member's own token: for notes, a member who may see the
+ * note's record (role rights and team scope; 403 saying why otherwise); any member for one
  * record's activity logs (`collectionName` and `recordId` given), admins for the other logs.
  */
 const APP_OR_SESSION = [{ bearerAuth: [] }, { consoleAuth: [] }, { sessionAuth: [] }];
@@ -299,7 +300,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       patch: {
         operationId: 'updateNote',
-        summary: 'Change the title, archive or unarchive',
+        summary:
+          "Change the title, archive or unarchive (the note's author; a project admin's moderation is in the admin logs)",
         security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID, IF_MATCH],
         requestBody: { required: true, content: json(UPDATE_NOTE_BODY) },
@@ -310,7 +312,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       delete: {
         operationId: 'deleteNote',
-        summary: 'Delete a note and its messages',
+        summary:
+          "Delete a note and its messages (the note's author; a project admin's moderation is in the admin logs)",
         security: APP_OR_SESSION,
         parameters: [PROJECT, ENVIRONMENT, NOTE_ID, IF_MATCH],
         responses: {

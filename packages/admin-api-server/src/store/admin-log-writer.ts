@@ -3,10 +3,12 @@ import type { Knex } from 'knex';
 /** The kinds of change an admin log records. */
 export type AdminLogType = 'add' | 'remove' | 'update' | 'initial';
 /**
- * What was changed. `activity-logs` (a retention purge, by the system) is ours, beyond the
- * published contract's four values.
+ * What was changed. `activity-logs` (a retention purge, by the system) and `note` (an admin
+ * renaming, archiving or deleting someone else's note) are ours, beyond the published contract's
+ * four values.
  */
-export type AdminLogResource = 'user-project' | 'role' | 'team' | 'environment' | 'activity-logs';
+export type AdminLogResource =
+  'user-project' | 'role' | 'team' | 'environment' | 'activity-logs' | 'note';
 /** Who started the change. */
 export type AdminLogInitiator = 'administrator' | 'identityProvider' | 'forestAdmin';
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RoleRights } from '@canopy/platform-protocol';
 import { applyDateFilter } from './date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 
@@ -16,6 +17,11 @@ export interface NoteFilters {
   archivedAt: DateFilter;
   /** Keyset position: only notes with a smaller id. */
   beforeId?: number;
+  /**
+   * What the caller may not see: `'all'` (no note), or the collections whose notes are left out
+   * (notes without a collection too); undefined for a caller who sees every note.
+   */
+  hidden?: 'all' | readonly string[];
 }
 
 /** A note joined with its creator and team. */
@@ -131,6 +137,11 @@ export async function listNotes(
   applyDateFilter(query, 'n.updated_at', filters.updatedAt);
   applyDateFilter(query, 'n.archived_at', filters.archivedAt);
   if (filters.beforeId !== undefined) query.where('n.id', '<', filters.beforeId);
+  if (filters.hidden === 'all') query.whereRaw('false');
+  else if (filters.hidden !== undefined) {
+    query.whereNotNull('n.collection_name');
+    if (filters.hidden.length > 0) query.whereNotIn('n.collection_name', filters.hidden);
+  }
   const rows: NoteRow[] = await query.orderBy('n.id', 'desc').limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
@@ -143,15 +154,56 @@ export async function listNotes(
   };
 }
 
+/** A note of an environment by id, without its messages. */
+export async function findNoteRow(
+  knex: Knex,
+  environmentId: number,
+  id: number,
+): Promise<NoteRow | undefined> {
+  return noteQuery(knex).where({ 'n.environment_id': environmentId, 'n.id': id }).first();
+}
+
 /** A note of an environment by id, with its messages. */
 export async function findNote(
   knex: Knex,
   environmentId: number,
   id: number,
 ): Promise<{ row: NoteRow; messages: NoteMessageRow[] } | undefined> {
-  const row: NoteRow | undefined = await noteQuery(knex)
-    .where({ 'n.environment_id': environmentId, 'n.id': id })
-    .first();
+  const row = await findNoteRow(knex, environmentId, id);
   if (!row) return undefined;
   return { row, messages: (await messagesOf(knex, [id])).get(id) ?? [] };
+}
+
+/** What decides which notes a member may see: their level, role rights and teams' scopes. */
+export interface NoteViewerRow {
+  permissionLevel: string;
+  /** The role's rights; null for a member without a role. */
+  rights: RoleRights | null;
+  /** The member's teams (the renderings they may sign in to an agent with) and their scopes. */
+  teams: { id: number; name: string; scopes: Record<string, unknown> }[];
+}
+
+/** The membership of a user in a project as notes authorize it; undefined for a non-member. */
+export async function findNoteViewer(
+  knex: Knex,
+  projectId: number,
+  userId: number,
+): Promise<NoteViewerRow | undefined> {
+  const member = await knex('project_memberships as m')
+    .leftJoin('roles as r', 'r.id', 'm.role_id')
+    .where({ 'm.project_id': projectId, 'm.user_id': userId })
+    .first('m.id', 'm.permission_level', 'm.role_id', 'r.rights');
+  if (!member) return undefined;
+  const teams: { id: number; name: string; scopes: Record<string, unknown> | null }[] = await knex(
+    'project_membership_teams as mt',
+  )
+    .join('teams as t', 't.id', 'mt.team_id')
+    .where('mt.membership_id', member.id)
+    .orderBy('t.id')
+    .select('t.id', 't.name', 't.scopes');
+  return {
+    permissionLevel: member.permission_level,
+    rights: member.role_id === null ? null : ((member.rights ?? {}) as RoleRights),
+    teams: teams.map((team) => ({ ...team, scopes: team.scopes ?? {} })),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { insertActivityLogs } from './activity-log-writer';
+import { insertAdminLogs } from './admin-log-writer';
 
 /** What a note write needs to know about its author and place. */
 export interface NoteAuthor {
@@ -125,8 +126,87 @@ export async function addNoteMessage(
 export type ConditionalResult = 'done' | 'not_found' | 'stale';
 
 /**
+ * A project admin changing or deleting someone else's note: the change is recorded in the
+ * project's admin logs (resource `note`), in the transaction of the change.
+ */
+export interface NoteModeration {
+  projectId: number;
+  environmentName: string;
+  /** The admin. */
+  userId: number;
+}
+
+/** The note columns a moderation log shows. */
+interface ModeratedNote {
+  id: number;
+  title: string;
+  collection_name: string | null;
+  record_id: string;
+  archived_at: Date | null;
+  version: number;
+  author_email: string;
+}
+
+/** The admin-log value of a note: which note, where, whose, and its title and archive state. */
+function noteLogValue(note: ModeratedNote, environmentName: string): Record<string, unknown> {
+  return {
+    id: note.id,
+    title: note.title,
+    archived: note.archived_at !== null,
+    collectionName: note.collection_name,
+    recordId: note.record_id,
+    environmentName,
+    authorEmail: note.author_email,
+  };
+}
+
+/** The admin log of a moderation: an `update` (with the note after it) or a `remove`. */
+async function logModeration(
+  trx: Knex.Transaction,
+  moderation: NoteModeration,
+  before: ModeratedNote,
+  after?: ModeratedNote,
+): Promise<void> {
+  await insertAdminLogs(trx, moderation.projectId, [
+    {
+      type: after ? 'update' : 'remove',
+      resource: 'note',
+      initiator: 'administrator',
+      userId: moderation.userId,
+      previousValue: noteLogValue(before, moderation.environmentName),
+      newValue: after ? noteLogValue(after, moderation.environmentName) : null,
+    },
+  ]);
+}
+
+/** Locks a note of the environment for a conditional write: the row, or why there is none. */
+async function lockNote(
+  trx: Knex.Transaction,
+  environmentId: number,
+  noteId: number,
+  expectedVersion: number | undefined,
+): Promise<ModeratedNote | 'not_found' | 'stale'> {
+  const note: ModeratedNote | undefined = await trx('notes as n')
+    .join('users as u', 'u.id', 'n.user_id')
+    .where({ 'n.id': noteId, 'n.environment_id': environmentId })
+    .forUpdate('n')
+    .first(
+      'n.id',
+      'n.title',
+      'n.collection_name',
+      'n.record_id',
+      'n.archived_at',
+      'n.version',
+      'u.email as author_email',
+    );
+  if (!note) return 'not_found';
+  if (expectedVersion !== undefined && note.version !== expectedVersion) return 'stale';
+  return note;
+}
+
+/**
  * Updates the title and/or archive state, only if the version still matches `expectedVersion`
- * (when given).
+ * (when given); a moderation is logged with the note before and after.
  */
 export async function updateNote(
   knex: Knex,
@@ -134,53 +214,58 @@ export async function updateNote(
   noteId: number,
   changes: { title?: string; archived?: boolean },
   expectedVersion?: number,
+  moderation?: NoteModeration,
 ): Promise<ConditionalResult> {
-  const update: Record<string, unknown> = {
-    version: knex.raw('version + 1'),
-    updated_at: knex.raw(BUMPED_UPDATED_AT),
-  };
-  if (changes.title !== undefined) update.title = changes.title;
-  if (changes.archived === true) update.archived_at = knex.raw('coalesce(archived_at, now())');
-  if (changes.archived === false) update.archived_at = null;
-  const query = knex('notes').where({ id: noteId, environment_id: environmentId });
-  if (expectedVersion !== undefined) query.andWhere({ version: expectedVersion });
-  if ((await query.update(update)) > 0) return 'done';
-  return (await knex('notes').where({ id: noteId, environment_id: environmentId }).first('id'))
-    ? 'stale'
-    : 'not_found';
+  return knex.transaction(async (trx) => {
+    const before = await lockNote(trx, environmentId, noteId, expectedVersion);
+    if (typeof before === 'string') return before;
+    const update: Record<string, unknown> = {
+      version: trx.raw('version + 1'),
+      updated_at: trx.raw(BUMPED_UPDATED_AT),
+    };
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.archived === true) update.archived_at = trx.raw('coalesce(archived_at, now())');
+    if (changes.archived === false) update.archived_at = null;
+    const [after] = (await trx('notes')
+      .where({ id: noteId })
+      .update(update)
+      .returning(['title', 'archived_at'])) as Pick<ModeratedNote, 'title' | 'archived_at'>[];
+    if (moderation) await logModeration(trx, moderation, before, { ...before, ...after! });
+    return 'done';
+  });
 }
 
-/** Deletes a note (and its messages) and records `deleteNote`, if the version matches. */
+/**
+ * Deletes a note (and its messages) and records `deleteNote` (and the admin log of a
+ * moderation), if the version matches.
+ */
 export async function deleteNote(
   knex: Knex,
   author: NoteAuthor,
   noteId: number,
   expectedVersion?: number,
+  moderation?: NoteModeration,
 ): Promise<ConditionalResult> {
   return knex.transaction(async (trx) => {
-    const query = trx('notes').where({ id: noteId, environment_id: author.environmentId });
-    if (expectedVersion !== undefined) query.andWhere({ version: expectedVersion });
-    const [note] = (await query
+    const before = await lockNote(trx, author.environmentId, noteId, expectedVersion);
+    if (typeof before === 'string') return before;
+    const [note] = (await trx('notes')
+      .where({ id: noteId })
       .delete()
       .returning(['id', 'team_id', 'collection_name', 'record_id', 'version'])) as LockedNote[];
-    if (!note) {
-      const exists = await trx('notes')
-        .where({ id: noteId, environment_id: author.environmentId })
-        .first('id');
-      return exists ? 'stale' : 'not_found';
-    }
     await insertActivityLogs(trx, author.projectId, [
       {
         environmentId: author.environmentId,
         userId: author.userId,
-        teamId: note.team_id,
+        teamId: note!.team_id,
         type: 'write',
         action: 'deleteNote',
-        collectionName: note.collection_name,
-        recordIds: [note.record_id],
-        label: noteLabel('deleted a note', note.collection_name, note.record_id),
+        collectionName: note!.collection_name,
+        recordIds: [note!.record_id],
+        label: noteLabel('deleted a note', note!.collection_name, note!.record_id),
       },
     ]);
+    if (moderation) await logModeration(trx, moderation, before);
     return 'done';
   });
 }

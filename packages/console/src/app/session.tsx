@@ -14,6 +14,7 @@ import {
   type ReactNode,
 } from 'react';
 import { AgentClient, type SessionUser } from '../protocol';
+import { trustedAuthorizationUrl } from './agent-sign-in';
 import type { Workspace } from './config';
 import {
   currentPlatformToken,
@@ -86,7 +87,12 @@ export async function signIn(
         `The agent at ${workspace.agentUrl} did not start the sign-in: ${(error as Error).message}`,
       );
     }
-    popup.location.href = authorizationUrl;
+    // Only the platform's own sign-in page, for the agent's own client (agent-sign-in.ts).
+    popup.location.href = trustedAuthorizationUrl(
+      authorizationUrl,
+      workspace.agentUrl,
+      window.location.origin,
+    );
     const callback = await waitForCallback(popup);
     if (callback.error) {
       throw new Error(

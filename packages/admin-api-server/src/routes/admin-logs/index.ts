@@ -33,7 +33,7 @@ export const LIST_ADMIN_LOGS_QUERY: JsonSchema = {
     },
     resource: {
       type: 'string',
-      enum: ['user-project', 'role', 'team', 'environment', 'activity-logs'],
+      enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note'],
       description: 'The kind of resource changed',
     },
     ...dateFilterProperties('createdAt'),

@@ -4,10 +4,17 @@ import { invalidBody } from '../../errors';
 import { required, type ServerContext } from '../../http/context';
 import { decodeIdCursor, encodeIdCursor } from '../../store/cursor';
 import { resolveUserTeam } from '../../store/model';
-import { findNote, findNoteMessage, listNotes } from '../../store/note-queries';
+import {
+  findNote,
+  findNoteMessage,
+  findNoteRow,
+  listNotes,
+  type NoteRow,
+} from '../../store/note-queries';
 import { addNoteMessage, createNote, deleteNote, updateNote } from '../../store/note-writer';
 import { dateFilterOf } from '../../validation/query-schemas';
 import { echoParameters } from '../echo-parameters';
+import { assertCollectionVisible, assertMayChange, noteAccess, type NoteAccess } from './access';
 import { expectedVersion, noteIdParam, noteNotFound, staleWrite } from './preconditions';
 import {
   parseAddMessageBody,
@@ -25,7 +32,11 @@ export function sanitizeMessage(content: string, property: string): string {
   return clean;
 }
 
-function placeOf(req: Parameters<RequestHandler>[0], query: 'list' | 'none' = 'none') {
+async function placeOf(
+  ctx: ServerContext,
+  req: Parameters<RequestHandler>[0],
+  query: 'list' | 'none' = 'none',
+) {
   if (query === 'none') parseNoQuery(req.query);
   const project = required(req.project, 'project');
   const environment = required(req.environment, 'environment');
@@ -34,14 +45,29 @@ function placeOf(req: Parameters<RequestHandler>[0], query: 'list' | 'none' = 'n
     project,
     environment,
     author: { projectId: project.id, environmentId: environment.id, userId: auth.userId },
+    access: await noteAccess(ctx.knex, project, environment, auth.userId),
   };
+}
+
+/** The note of `:noteId`, once the caller may see it (404 if unknown, 403 if hidden). */
+async function visibleNote(
+  ctx: ServerContext,
+  environment: { id: number; name: string },
+  access: NoteAccess,
+  noteId: number,
+): Promise<NoteRow> {
+  const row = await findNoteRow(ctx.knex, environment.id, noteId);
+  if (!row) throw noteNotFound(noteId, environment.name);
+  assertCollectionVisible(access, row.collection_name);
+  return row;
 }
 
 /** `GET …/notes`: highest id first. */
 export function listNotesHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { project, environment } = placeOf(req, 'list');
+    const { project, environment, access } = await placeOf(ctx, req, 'list');
     const query = parseListNotesQuery(req.query);
+    if (query.collectionName !== undefined) assertCollectionVisible(access, query.collectionName);
     const limit = query.limit ?? 10;
     const { rows, messages, hasMore } = await listNotes(
       ctx.knex,
@@ -57,6 +83,7 @@ export function listNotesHandler(ctx: ServerContext): RequestHandler {
         updatedAt: dateFilterOf(query, 'updatedAt'),
         archivedAt: dateFilterOf(query, 'archivedAt'),
         beforeId: query.cursor === undefined ? undefined : decodeIdCursor(query.cursor),
+        hidden: access.hidden,
       },
       limit,
     );
@@ -91,16 +118,19 @@ async function sendNote(
 /** `GET …/notes/{noteId}` with its ETag. */
 export function getNoteHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { environment } = placeOf(req);
-    await sendNote(ctx, res, environment, noteIdParam(req), 200);
+    const { environment, access } = await placeOf(ctx, req);
+    const noteId = noteIdParam(req);
+    await visibleNote(ctx, environment, access, noteId);
+    await sendNote(ctx, res, environment, noteId, 200);
   };
 }
 
 /** `POST …/notes`: the note, its first message and a `createNote` activity log. */
 export function createNoteHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { project, environment, author } = placeOf(req);
+    const { project, environment, author, access } = await placeOf(ctx, req);
     const body = parseCreateNoteBody(req.body);
+    assertCollectionVisible(access, body.collectionName);
     const content = sanitizeMessage(body.message, 'message');
     const team = await resolveUserTeam(ctx.knex, project.id, author.userId, body.teamName);
     if (!team) {
@@ -124,8 +154,9 @@ export function createNoteHandler(ctx: ServerContext): RequestHandler {
 /** `POST …/notes/{noteId}/messages`: a message and a `createMessage` activity log. */
 export function addMessageHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { environment, author } = placeOf(req);
+    const { environment, author, access } = await placeOf(ctx, req);
     const noteId = noteIdParam(req);
+    await visibleNote(ctx, environment, access, noteId);
     const body = parseAddMessageBody(req.body);
     const content = sanitizeMessage(body.content, 'content');
     const added = await addNoteMessage(ctx.knex, author, noteId, content);
@@ -139,11 +170,22 @@ export function addMessageHandler(ctx: ServerContext): RequestHandler {
 /** `PATCH …/notes/{noteId}`: title and archive state, guarded by `If-Match`. */
 export function updateNoteHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { environment } = placeOf(req);
+    const { project, environment, access } = await placeOf(ctx, req);
     const noteId = noteIdParam(req);
     const version = expectedVersion(req, noteId);
     const changes = parseUpdateNoteBody(req.body);
-    const outcome = await updateNote(ctx.knex, environment.id, noteId, changes, version);
+    const note = await visibleNote(ctx, environment, access, noteId);
+    const moderation = assertMayChange(access, note, 'change')
+      ? { projectId: project.id, environmentName: environment.name, userId: access.userId }
+      : undefined;
+    const outcome = await updateNote(
+      ctx.knex,
+      environment.id,
+      noteId,
+      changes,
+      version,
+      moderation,
+    );
     if (outcome === 'not_found') throw noteNotFound(noteId, environment.name);
     if (outcome === 'stale') throw staleWrite(noteId);
     await sendNote(ctx, res, environment, noteId, 200);
@@ -153,9 +195,14 @@ export function updateNoteHandler(ctx: ServerContext): RequestHandler {
 /** `DELETE …/notes/{noteId}`: guarded by `If-Match`; records `deleteNote`. */
 export function deleteNoteHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { environment, author } = placeOf(req);
+    const { project, environment, author, access } = await placeOf(ctx, req);
     const noteId = noteIdParam(req);
-    const outcome = await deleteNote(ctx.knex, author, noteId, expectedVersion(req, noteId));
+    const version = expectedVersion(req, noteId);
+    const note = await visibleNote(ctx, environment, access, noteId);
+    const moderation = assertMayChange(access, note, 'delete')
+      ? { projectId: project.id, environmentName: environment.name, userId: access.userId }
+      : undefined;
+    const outcome = await deleteNote(ctx.knex, author, noteId, version, moderation);
     if (outcome === 'not_found') throw noteNotFound(noteId, environment.name);
     if (outcome === 'stale') throw staleWrite(noteId);
     res.status(204).end();

@@ -13,6 +13,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { originLabel } from '../agent-sign-in';
 import { workspacesOf } from '../config';
 import {
   currentPlatformToken,
@@ -199,6 +200,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
           }}
           allowDeselect={false}
         />
+        {workspace?.agentUrl && (
+          <Text size="xs" c="dimmed" data-testid="agent-origin">
+            Connects to the agent at <b>{originLabel(workspace.agentUrl)}</b>
+          </Text>
+        )}
         {workspace && !workspace.agentUrl && (
           <Alert color="yellow" title="No agent address">
             This environment has no API endpoint yet: an admin of the project sets it in the

@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { endpointProblem, nameProblem } from './form-logic';
+import { endpointOrigin, endpointProblem, nameProblem, originToConfirm } from './form-logic';
 import type { Environment, ProjectDetails } from './management-client';
 import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
@@ -47,6 +47,8 @@ function EnvironmentModal({
   const [touched, setTouched] = useState(false);
   const [secret, setSecret] = useState<string>();
   const [confirmRotate, setConfirmRotate] = useState(false);
+  /** The new agent origin the admin is asked to trust before the save. */
+  const [confirmOrigin, setConfirmOrigin] = useState<string>();
   const save = useManagementMutation(
     (client, project, input: EnvironmentDraft) => {
       const body = {
@@ -65,6 +67,16 @@ function EnvironmentModal({
       client.updateEnvironment(project, name, { rotateSecret: true }),
     'A new env secret is issued: the old one no longer works.',
   );
+  const submit = () =>
+    save.mutate(draft, {
+      onSuccess: (result) => {
+        setConfirmOrigin(undefined);
+        if (result.secret) setSecret(result.secret);
+        else onClose();
+      },
+      onError: () => setConfirmOrigin(undefined),
+    });
+  const origin = endpointOrigin(draft.apiEndpoint);
   const problems = {
     name: nameProblem(
       draft.name,
@@ -92,9 +104,10 @@ function EnvironmentModal({
             event.preventDefault();
             setTouched(true);
             if (problems.name || problems.apiEndpoint) return;
-            save.mutate(draft, {
-              onSuccess: (result) => (result.secret ? setSecret(result.secret) : onClose()),
-            });
+            // A new agent origin is trusted only once the admin has seen it and confirmed.
+            const origin = originToConfirm(environment?.apiEndpoint, draft.apiEndpoint);
+            if (origin) setConfirmOrigin(origin);
+            else submit();
           }}
         >
           <Stack>
@@ -123,7 +136,16 @@ function EnvironmentModal({
             </div>
             <TextInput
               label="API endpoint"
-              description="The agent's URL, where the console sends its requests"
+              description={
+                origin ? (
+                  <>
+                    The console will connect to <b data-testid="endpoint-origin">{origin}</b> and
+                    send this environment's sign-ins and data requests there
+                  </>
+                ) : (
+                  "The agent's URL, where the console sends its requests"
+                )
+              }
               placeholder="https://agent.example.com"
               value={draft.apiEndpoint}
               error={touched ? problems.apiEndpoint : undefined}
@@ -157,6 +179,17 @@ function EnvironmentModal({
           </Stack>
         </form>
       )}
+      <ConfirmModal
+        opened={confirmOrigin !== undefined}
+        onClose={() => setConfirmOrigin(undefined)}
+        title={`Trust the agent at ${confirmOrigin ?? ''}?`}
+        confirmLabel="Trust this agent"
+        pending={save.isPending}
+        onConfirm={submit}
+      >
+        Members who open {draft.name.trim() || 'this environment'} will sign in to and send their
+        data requests to <b>{confirmOrigin}</b>. Confirm only if this is your agent's own address.
+      </ConfirmModal>
       <ConfirmModal
         opened={confirmRotate}
         onClose={() => setConfirmRotate(false)}

@@ -3,11 +3,13 @@ import {
   actionCondition,
   actionRight,
   collectionRight,
+  endpointOrigin,
   endpointProblem,
   expiryAfter,
   inviteBody,
   inviteProblems,
   nameProblem,
+  originToConfirm,
   tokenProblems,
   withActionRight,
   withCollectionRight,
@@ -154,6 +156,23 @@ describe('environment form', () => {
     expect(endpointProblem('ftp://x')).toMatch(/http/);
     expect(endpointProblem('agent')).toMatch(/agent URL/);
     expect(endpointProblem('https://agent.example.com')).toBeUndefined();
+  });
+
+  it("asks to confirm an endpoint's origin only when it is new to the environment", () => {
+    expect(endpointOrigin(' https://agent.example.com:8443/forest ')).toBe(
+      'https://agent.example.com:8443',
+    );
+    expect(endpointOrigin('ftp://x')).toBeUndefined();
+    expect(originToConfirm(null, 'http://127.0.0.1:3351/agent')).toBe('http://127.0.0.1:3351');
+    expect(originToConfirm('https://a.example.com', 'https://a.example.com/v2')).toBeUndefined();
+    expect(originToConfirm('https://a.example.com', 'https://a.example.com.evil.test')).toBe(
+      'https://a.example.com.evil.test',
+    );
+    expect(originToConfirm('https://a.example.com', 'http://a.example.com')).toBe(
+      'http://a.example.com',
+    );
+    expect(originToConfirm('https://a.example.com', '')).toBeUndefined();
+    expect(originToConfirm(undefined, 'not a url')).toBeUndefined();
   });
 });
 

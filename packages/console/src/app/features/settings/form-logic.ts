@@ -210,6 +210,25 @@ export function nameProblem(name: string, taken: readonly string[]): string | un
   return undefined;
 }
 
+/** The origin (scheme, host and port) of an http(s) API endpoint; undefined for anything else. */
+export function endpointOrigin(url: string | null | undefined): string | undefined {
+  if (!url?.trim() || endpointProblem(url)) return undefined;
+  return new URL(url.trim()).origin;
+}
+
+/**
+ * The origin an admin must confirm before the console trusts it as an environment's agent: the
+ * new endpoint's origin when it is not the one the environment already had; undefined when there
+ * is nothing new to trust (same origin, no endpoint, or an invalid one).
+ */
+export function originToConfirm(
+  previous: string | null | undefined,
+  next: string,
+): string | undefined {
+  const origin = endpointOrigin(next);
+  return origin !== undefined && origin !== endpointOrigin(previous) ? origin : undefined;
+}
+
 /** An API endpoint as the API takes it: an http(s) URL, or empty for none. */
 export function endpointProblem(url: string): string | undefined {
   if (!url.trim()) return undefined;
