@@ -9,17 +9,7 @@ import {
 import type { Knex } from 'knex';
 import { createSqlDataSource } from '../src/create-sql-data-source';
 import { createShopDatabase, type ShopDatabase } from './fixture/shop-database';
-
-const caller: Caller = {
-  id: 1,
-  email: 'ops@example.com',
-  firstName: 'Op',
-  lastName: 'S',
-  team: 'Ops',
-  role: 'Admin',
-  tags: {},
-  timezone: 'UTC',
-};
+import { caller } from './shared-suite';
 
 const segment = (query: string) => ({ connectionName: 'main', query, contextVariables: {} });
 
@@ -48,7 +38,7 @@ describe('live-query segments inside a transaction on the embedded PostgreSQL (o
   it('runs the segment on the caller’s transaction, read-only, and the transaction goes on writing', async () => {
     const customers = dataSource.getCollection('customers');
     const names = await knex.transaction(async (handle) => {
-      const inTransaction: Caller = { ...caller, transaction: { driver: knex, handle } };
+      const inTransaction: Caller = { ...caller(), transaction: { driver: knex, handle } };
       const chosen = segment('SELECT id FROM customers ORDER BY id LIMIT 2');
       const listed = await customers.list(
         inTransaction,
