@@ -472,6 +472,12 @@ describe.each(['postgres', 'embedded-postgres'] as const)('on %s', (dialect) => 
       .send({})
       .expect(403);
     expect(refused.body.errors[0].detail).toMatch(/no action "Refund order \(copy\)"/);
+    // A member without a role approves nothing, not even a real action's request.
+    const real = (await fileRequest('requester').expect(201)).body.data.id;
+    const roleless = await as('roleless', 'post', `/api/action-approvals/${real}/approve`)
+      .send({})
+      .expect(403);
+    expect(roleless.body.errors[0].detail).toMatch(/no role in this project/);
     // Self-approval is allowed unless the role sets selfApprovalEnabled to false (the default of
     // role rights): the Restocker approves its own Restock, and the payload names Restock.
     const own = (
@@ -518,6 +524,8 @@ describe.each(['postgres', 'embedded-postgres'] as const)('on %s', (dialect) => 
     ];
     const answers = await Promise.all(calls);
     expect(answers.map((answer) => answer.status)).toEqual(calls.map(() => 200));
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Before, a review on the embedded store held its connection and waited for a second one:
+    // every call queued behind it until the pool gave up (a minute; now 503 after 5 seconds).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
