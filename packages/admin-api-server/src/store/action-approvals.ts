@@ -54,16 +54,15 @@ async function roleRightsOf(
 }
 
 /**
- * What the caller's role may do with one action of the environment's schema. Nothing at all when
- * the caller has no role or the schema has no such action (a request naming an action the agent
- * does not serve is refused, never granted). For an action of the schema, a right the role does
- * not mention follows the roles' documented defaults, the same the agents enforce through the
- * environment permissions: trigger, approve and self-approve are granted unless set to `false`;
- * an approval is required only when `approvalRequired` is `true`. Conditions narrow rights to
+ * What the caller's role may do with one action of the environment's schema (callers look the
+ * action up first: one the schema lacks is refused, never granted). Nothing at all when the caller
+ * has no role. A right the role does not mention follows the roles' documented defaults, the same
+ * the agents enforce through the environment permissions: trigger, approve and self-approve are
+ * granted unless set to `false`; an approval is required only when `approvalRequired` is `true`. Conditions narrow rights to
  * records, which only the agent can read: it checks them when the action runs.
  */
-function actionRightsOf(rights: RoleRights | undefined, action: SchemaAction | undefined) {
-  if (!rights || !action) {
+function actionRightsOf(rights: RoleRights | undefined, action: SchemaAction) {
+  if (!rights) {
     return { trigger: false, requiresApproval: false, approve: false, selfApprove: false };
   }
   const of: ActionRights = rights.actions?.[action.collection]?.[action.name] ?? {};
@@ -111,11 +110,8 @@ function mayApprove(
 
 /** What approving needs to know of the caller and the environment, read on `knex` (or a transaction). */
 async function approvalContext(knex: Knex, caller: ApprovalCaller) {
-  const [rights, actions] = await Promise.all([
-    roleRightsOf(knex, caller.environment.projectId, caller.userId),
-    schemaActions(knex, caller.environment.id),
-  ]);
-  return { rights, actions };
+  const rights = await roleRightsOf(knex, caller.environment.projectId, caller.userId);
+  return { rights, actions: await schemaActions(knex, caller.environment.id) };
 }
 
 /**
