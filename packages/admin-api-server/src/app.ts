@@ -69,7 +69,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
     }),
   );
   app.use(notFoundHandler());
-  app.use(errorHandler());
+  app.use(errorHandler({ embeddedStore: ctx.config.database.kind === 'embedded' }));
   // The hot routes write express's default weak ETags.
   if (ctx.config.hotRoutes !== false && app.get('etag') === 'weak') {
     serveHotRoutesFirst(app, createHotRoutes(ctx));

@@ -39,11 +39,16 @@ export const DEFAULT_LOGIN_LIMIT: LoginLimitConfig = {
   registrationsPerAddress: 20,
 };
 
-/** Where the data lives: a PostgreSQL URL, an existing knex instance, or the embedded default. */
+/**
+ * Where the data lives: a PostgreSQL URL, an existing knex instance, or the embedded default (in
+ * `dataDir`, or an embedded PostgreSQL already serving at `url`, as tests start one). The embedded
+ * store serves one connection: see src/database/open-database.ts.
+ */
 export type DatabaseConfig =
   | { readonly kind: 'url'; readonly url: string; readonly poolSize: number }
   | { readonly kind: 'knex'; readonly knex: Knex }
-  | { readonly kind: 'embedded'; readonly dataDir: string };
+  | { readonly kind: 'embedded'; readonly dataDir: string }
+  | { readonly kind: 'embedded'; readonly url: string };
 
 /** Everything the server needs; build it with {@link loadConfig} or by hand in tests. */
 export interface AdminApiServerConfig {

@@ -125,7 +125,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
   // The embedded database serves one connection: a LISTEN connection would hold it.
   // Without it, token contexts are not cached (a revocation elsewhere could not be heard).
   const events = new EventHub(database.knex, logger, {
-    listen: config.database.kind !== 'embedded',
+    listen: !database.embedded,
     accessChanges: tokenContexts,
   });
   const app = createApp(ctx, events);

@@ -1,4 +1,4 @@
-import { BaseDataSource, ValidationError, type RecordData } from '@canopy/agent-core';
+import { BaseDataSource, ValidationError, type Caller, type RecordData } from '@canopy/agent-core';
 import type { Knex } from 'knex';
 import { SqlCollection } from './collection/sql-collection';
 import { SqlDataSourceError } from './errors/sql-data-source-error';
@@ -51,6 +51,7 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
     // Optional only because BaseDataSource declares a one-argument signature.
     query?: string,
     contextVariables: Record<string, unknown> = {},
+    caller?: Caller,
   ): Promise<RecordData[]> {
     if (!(connectionName in this.nativeQueryConnections)) {
       throw new SqlDataSourceError(
@@ -63,8 +64,9 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
     }
     const { sql, bindings } = bindNamedParameters(query, contextVariables);
     try {
-      const result = await this.readOnly((connection) =>
-        connection.raw(sql, bindings as Knex.RawBinding[]),
+      const result = await this.readOnly(
+        (connection) => connection.raw(sql, bindings as Knex.RawBinding[]),
+        caller,
       );
       return nativeRows(result, this.environment.dialect);
     } catch (error) {
@@ -76,9 +78,23 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
   /**
    * Runs `work` in a read-only transaction: native queries feed charts and segments, they must
    * not change data (PostgreSQL and MySQL/MariaDB `READ ONLY` transactions, SQLite `query_only`).
+   * When the caller is inside a transaction of this data source (a write's audit unit, whose
+   * segment is a live query), the query runs on that transaction: asking the pool for another
+   * connection would wait forever on a pool of one (the embedded PostgreSQL, SQLite).
    */
-  private async readOnly<T>(work: (connection: Knex.Transaction) => Promise<T>): Promise<T> {
+  private async readOnly<T>(
+    work: (connection: Knex.Transaction) => Promise<T>,
+    caller?: Caller,
+  ): Promise<T> {
     const { knex, dialect } = this.environment;
+    const transaction = caller?.transaction;
+    if (
+      transaction?.driver === knex &&
+      transaction.handle &&
+      ['postgres', 'sqlite'].includes(dialect)
+    ) {
+      return this.readOnlyWithin(transaction.handle as Knex.Transaction, work);
+    }
     if (dialect !== 'sqlite') return knex.transaction(work, { readOnly: true });
     return knex.transaction(async (transaction) => {
       await transaction.raw('PRAGMA query_only = ON');
@@ -88,6 +104,34 @@ export class SqlDataSource extends BaseDataSource<SqlCollection> {
         await transaction.raw('PRAGMA query_only = OFF');
       }
     });
+  }
+
+  /**
+   * Runs `work` read-only inside an open transaction: on PostgreSQL in a savepoint made read-only
+   * and rolled back afterwards (going read-only is allowed mid-transaction; rolling the savepoint
+   * back restores read-write), on SQLite with `query_only` for the time of the work. MySQL and
+   * MariaDB cannot turn a running transaction read-only: their queries keep their own connection.
+   */
+  private async readOnlyWithin<T>(
+    transaction: Knex.Transaction,
+    work: (connection: Knex.Transaction) => Promise<T>,
+  ): Promise<T> {
+    if (this.environment.dialect === 'sqlite') {
+      await transaction.raw('PRAGMA query_only = ON');
+      try {
+        return await work(transaction);
+      } finally {
+        await transaction.raw('PRAGMA query_only = OFF');
+      }
+    }
+    await transaction.raw('SAVEPOINT canopy_native_query');
+    try {
+      await transaction.raw('SET LOCAL transaction_read_only = on');
+      return await work(transaction);
+    } finally {
+      await transaction.raw('ROLLBACK TO SAVEPOINT canopy_native_query');
+      await transaction.raw('RELEASE SAVEPOINT canopy_native_query');
+    }
   }
 
   /** Closes the connection pool; later queries fail. Safe to call twice. */

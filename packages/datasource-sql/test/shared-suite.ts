@@ -17,7 +17,8 @@ import type { SqlDataSource } from '../src/sql-data-source';
 import { createShopDatabase, type ShopDatabase } from './fixture/shop-database';
 import { HOSTILE_NAME, UUIDS, type FixtureDialect } from './fixture/shop-schema';
 
-function caller(timezone = 'UTC'): Caller {
+/** The user every test of the SQL data source acts as. */
+export function caller(timezone = 'UTC'): Caller {
   return {
     id: 1,
     email: 'ops@example.com',

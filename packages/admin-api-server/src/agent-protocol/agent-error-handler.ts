@@ -13,7 +13,7 @@ export const AGENT_PROTOCOL_PREFIXES = ['/forest', '/liana', '/api'];
  */
 export function agentErrorHandler(ctx: ServerContext): ErrorRequestHandler {
   return (error: unknown, request, response, _next) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, { embeddedStore: ctx.config.database.kind === 'embedded' });
     if (apiError.status >= 500) {
       (request.log ?? ctx.logger).error({ err: error }, 'agent protocol request failed');
     }
@@ -22,7 +22,9 @@ export function agentErrorHandler(ctx: ServerContext): ErrorRequestHandler {
       return;
     }
     const detail =
-      apiError.status >= 500 ? 'Internal error; see the server logs.' : apiError.message;
+      apiError.code === 'internal_error'
+        ? 'Internal error; see the server logs.'
+        : apiError.message;
     response
       .set(apiError.headers)
       .status(apiError.status)

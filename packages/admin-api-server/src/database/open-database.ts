@@ -5,11 +5,25 @@ import { startEmbeddedPostgres } from '@canopy/embedded-postgres';
 /** An open database and how to release what was opened for it. */
 export interface OpenDatabase {
   readonly knex: Knex;
+  /**
+   * True on the embedded store: one connection, so nothing may hold one for long (no LISTEN
+   * connection) and a request waits at most {@link EMBEDDED_ACQUIRE_TIMEOUT_MS} for it.
+   */
+  readonly embedded: boolean;
   /** Closes the pool and the embedded server if this module started them; never a passed-in knex. */
   close(): Promise<void>;
 }
 
 const STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a query waits for the embedded store's one connection before it fails with knex's
+ * `KnexTimeoutError`, which the error handler answers as a 503 saying the store is busy. Requests
+ * queue for the connection one after the other (a few milliseconds each), so several Console tabs
+ * and users are served; a wait this long means the store is overloaded, and a client is better told
+ * so than left hanging for knex's default minute.
+ */
+export const EMBEDDED_ACQUIRE_TIMEOUT_MS = 5_000;
 
 /** Knex settings for a `postgres://` URL; `?schema=name` becomes the search path. */
 export function knexConfigFromUrl(url: string, poolSize: number): Knex.Config {
@@ -26,10 +40,12 @@ export function knexConfigFromUrl(url: string, poolSize: number): Knex.Config {
 
 /**
  * Opens the configured database: a URL (its `?schema=` is created when missing), a given knex, or
- * the embedded PostgreSQL.
+ * the embedded PostgreSQL (a pool of one connection, see {@link EMBEDDED_ACQUIRE_TIMEOUT_MS}).
  */
 export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
-  if (config.kind === 'knex') return { knex: config.knex, close: async () => undefined };
+  if (config.kind === 'knex') {
+    return { knex: config.knex, embedded: false, close: async () => undefined };
+  }
   if (config.kind === 'url') {
     const settings = knexConfigFromUrl(config.url, config.poolSize);
     const knex = knexFactory(settings);
@@ -42,15 +58,20 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
         throw error;
       }
     }
-    return { knex, close: () => knex.destroy() };
+    return { knex, embedded: false, close: () => knex.destroy() };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
-  const knex = knexFactory(knexConfigFromUrl(embedded.url, 1));
+  // A test may hand over an embedded PostgreSQL it started (and stops) itself.
+  const server = 'url' in config ? undefined : await startEmbeddedPostgres(config);
+  const knex = knexFactory({
+    ...knexConfigFromUrl('url' in config ? config.url : server!.url, 1),
+    acquireConnectionTimeout: EMBEDDED_ACQUIRE_TIMEOUT_MS,
+  });
   return {
     knex,
+    embedded: true,
     async close() {
       await knex.destroy();
-      await embedded.close();
+      await server?.close();
     },
   };
 }

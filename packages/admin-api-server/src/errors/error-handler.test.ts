@@ -57,3 +57,20 @@ describe('express and send errors keep their own status', () => {
     expect(toApiError(hidden).message).not.toContain('secret');
   });
 });
+
+it('answers a pool that gave no connection in time as a 503 saying the store is busy', async () => {
+  const { KnexTimeoutError } = await import('knex');
+  const { toApiError } = await import('./error-handler');
+  const timeout = new KnexTimeoutError(
+    'Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?',
+  );
+  const embedded = toApiError(timeout, { embeddedStore: true });
+  expect(embedded).toMatchObject({ status: 503, code: 'service_unavailable' });
+  expect(embedded.message).toMatch(/^The embedded store is busy/);
+  expect(embedded.headers).toEqual({ 'Retry-After': '1' });
+  expect(toApiError(timeout).message).toMatch(/^The database is busy/);
+  // A query's own timeout is no busy pool.
+  expect(toApiError(new KnexTimeoutError('Defined query timeout of 10ms exceeded')).status).toBe(
+    500,
+  );
+});

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { KnexTimeoutError } from 'knex';
 import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
@@ -90,12 +91,36 @@ function fromDatabaseError(error: object): ApiError | undefined {
   return undefined;
 }
 
+/** What the error translator knows of the server: whether it runs on the embedded store. */
+export interface ErrorContext {
+  readonly embeddedStore?: boolean;
+}
+
+/**
+ * No connection of the pool came free in time (knex's acquire timeout): the store is busy, which
+ * the client may retry, not an internal error. On the embedded store (one connection) this is the
+ * bounded wait of src/database/open-database.ts.
+ */
+function fromPoolTimeout(error: unknown, context: ErrorContext): ApiError | undefined {
+  if (!(error instanceof KnexTimeoutError) || !/acquiring a connection/i.test(error.message)) {
+    return undefined;
+  }
+  const message = context.embeddedStore
+    ? 'The embedded store is busy: it serves one request at a time and others were ahead of this one. Retry in a moment; for many concurrent users, run the platform on PostgreSQL (DATABASE_URL).'
+    : 'The database is busy: no connection of the pool came free in time. Retry in a moment.';
+  return new ApiError(503, 'service_unavailable', message, {
+    cause: error,
+    headers: { 'Retry-After': '1' },
+  });
+}
+
 /**
  * The one error translator of the server: an {@link ApiError} as is, the request errors of
- * express, the body parsers and the database as 4xx, anything else a 500 whose cause is logged,
- * never sent. The public and the agent-protocol error handlers both start here.
+ * express, the body parsers and the database as 4xx, a busy store as 503, anything else a 500
+ * whose cause is logged, never sent. The public and the agent-protocol error handlers both start
+ * here.
  */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, context: ErrorContext = {}): ApiError {
   if (isApiError(error)) return error;
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     return new ApiError(400, 'invalid_body', 'The request body is nested too deeply.', {
@@ -104,7 +129,7 @@ export function toApiError(error: unknown): ApiError {
   }
   const known =
     typeof error === 'object' && error !== null
-      ? (fromExpressError(error) ?? fromDatabaseError(error))
+      ? (fromPoolTimeout(error, context) ?? fromExpressError(error) ?? fromDatabaseError(error))
       : undefined;
   return (
     known ??
@@ -115,9 +140,9 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /** The one place where errors become HTTP responses. Unknown errors are logged and hidden. */
-export function errorHandler(): ErrorRequestHandler {
+export function errorHandler(context: ErrorContext = {}): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, context);
     if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
     const { status, body } = toErrorResponse(apiError);
     if (res.headersSent) {

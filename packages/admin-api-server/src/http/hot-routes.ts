@@ -88,7 +88,9 @@ export function createHotRoutes(ctx: ServerContext): HotRoutes {
       );
     } catch (error) {
       // The error handler's answer (src/errors/error-handler.ts).
-      const apiError = toApiError(error);
+      const apiError = toApiError(error, {
+        embeddedStore: ctx.config.database.kind === 'embedded',
+      });
       if (apiError.status >= 500) log.error({ err: error }, 'request failed');
       if (res.headersSent) {
         res.destroy(error instanceof Error ? error : undefined);

@@ -25,9 +25,14 @@ const ERRORS = {
     'Invalid body, query or header (the detail names it); `forest-environment-id` missing with a session token',
   ),
   '401': error('Missing, invalid, expired or revoked token'),
-  '403': error('`forest-rendering-id` is not one of your teams, or your role may not do this'),
+  '403': error(
+    '`forest-rendering-id` is not one of your teams, or your role may not do this (file a request for the action, trigger it, approve it, approve your own)',
+  ),
   '404': error(
-    'Unknown environment, or one of another project (same answer); unknown approval of this environment',
+    "Unknown environment, or one of another project (same answer); unknown approval of this environment; an action the environment's schema does not have",
+  ),
+  '503': error(
+    'The store is busy (the embedded store serves one request at a time): retry in a moment',
   ),
 };
 const PERSON: JsonSchema = {
@@ -121,7 +126,7 @@ export function approvalPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createActionApproval',
         summary:
-          'File an approval request for an action (what the console and the agent’s MCP server send); logged as `createApproval`',
+          'File an approval request for an action (what the console and the agent’s MCP server send): only for an action of the environment’s uploaded schema, in that collection, that the caller’s role may trigger and must have approved (never in a development environment); `smart_action_id` is the schema’s. Logged as `createApproval`',
         tags,
         security: SECURITY,
         parameters: HEADERS,
@@ -186,7 +191,7 @@ export function approvalPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'approveActionApproval',
         summary:
-          'Approve a pending request (role with the approve right; self-approve for one’s own); logged as `approveApproval`. Answers `meta.signed_approval_request`: a JWT (HS256, the environment secret, 10 minutes) whose payload is the action body to run, with `requester_id` and the requester’s values; send it to the agent as `data.attributes.signed_approval_request`',
+          'Approve a pending request (role with the approve right; self-approve for one’s own); logged as `approveApproval`. Answers `meta.signed_approval_request`: a JWT (HS256, the environment secret, 10 minutes) whose payload is the action body to run, naming `collection_name`, `smart_action_id` (the action’s id in the environment’s schema), `action_name`, `ids`, `values` and `requester_id`; send it to the agent as `data.attributes.signed_approval_request`',
         tags,
         security: SECURITY,
         parameters: [ID, ...HEADERS],

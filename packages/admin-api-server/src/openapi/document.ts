@@ -156,6 +156,12 @@ function errors(extra: Record<string, string> = {}): Record<string, unknown> {
       content: json(ref('Error')),
     },
     '500': { description: 'Unexpected error', content: json(ref('Error')) },
+    '503': {
+      description:
+        'The store is busy (the embedded store serves one request at a time): retry in a moment',
+      headers: { 'Retry-After': { schema: { type: 'string' }, description: 'Seconds to wait' } },
+      content: json(ref('Error')),
+    },
   };
   for (const [status, description] of Object.entries(extra)) {
     responses[status] = { description, content: json(ref('Error')) };

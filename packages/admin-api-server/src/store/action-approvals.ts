@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import { insertActivityLogs } from './activity-log-writer';
+import { schemaActions, type SchemaAction } from './environment-schema';
 import { environmentSecretOf } from './model/environment-secrets';
 import type { ActionRights, RoleRights } from '@canopy/platform-protocol';
 
@@ -36,49 +37,127 @@ const notFound = (id: unknown) =>
     `No action approval ${String(id)} exists in this environment.`,
   );
 
-/** The action rights of the caller's role (absent rights are granted, approvalRequired is not). */
-async function actionRights(
+/**
+ * The rights of the caller's role in the project: `undefined` when the caller is no member or has
+ * no role, and then every approval right is refused.
+ */
+async function roleRightsOf(
   knex: Knex,
   projectId: number,
   userId: number,
-  collection: string,
-  action: string,
-): Promise<ActionRights | undefined> {
+): Promise<RoleRights | undefined> {
   const row = await knex('project_memberships as m')
     .join('roles as r', 'r.id', 'm.role_id')
     .where({ 'm.project_id': projectId, 'm.user_id': userId })
     .first('r.rights');
-  if (!row) return undefined;
-  return ((row.rights ?? {}) as RoleRights).actions?.[collection]?.[action] ?? {};
+  return row ? ((row.rights ?? {}) as RoleRights) : undefined;
 }
 
+/**
+ * What the caller's role may do with one action of the environment's schema (callers look the
+ * action up first: one the schema lacks is refused, never granted). Nothing at all when the caller
+ * has no role. A right the role does not mention follows the roles' documented defaults, the same
+ * the agents enforce through the environment permissions: trigger, approve and self-approve are
+ * granted unless set to `false`; an approval is required only when `approvalRequired` is `true`. Conditions narrow rights to
+ * records, which only the agent can read: it checks them when the action runs.
+ */
+function actionRightsOf(rights: RoleRights | undefined, action: SchemaAction) {
+  if (!rights) {
+    return { trigger: false, requiresApproval: false, approve: false, selfApprove: false };
+  }
+  const of: ActionRights = rights.actions?.[action.collection]?.[action.name] ?? {};
+  return {
+    trigger: of.triggerEnabled !== false,
+    requiresApproval: of.approvalRequired === true,
+    approve: of.userApprovalEnabled !== false,
+    selfApprove: of.selfApprovalEnabled !== false,
+  };
+}
+
+const findAction = (actions: SchemaAction[], collection: string, name: string) =>
+  actions.find((action) => action.collection === collection && action.name === name);
+
 /** Whether the caller may approve this request: the role's approve right, self-approve for one's own. */
-async function mayApprove(
-  knex: Knex,
+function mayApprove(
+  rights: RoleRights | undefined,
+  actions: SchemaAction[],
   caller: ApprovalCaller,
   approval: { requester_id: number; collection_name: string; action_name: string },
-): Promise<{ allowed: boolean; reason?: string }> {
-  const rights = await actionRights(
-    knex,
-    caller.environment.projectId,
-    caller.userId,
-    approval.collection_name,
-    approval.action_name,
-  );
+): { allowed: boolean; reason?: string } {
+  const action = findAction(actions, approval.collection_name, approval.action_name);
   if (!rights) return { allowed: false, reason: 'You have no role in this project.' };
-  if (rights.userApprovalEnabled === false) {
+  if (!action) {
+    return {
+      allowed: false,
+      reason: `The environment's schema has no action "${approval.action_name}" in the collection "${approval.collection_name}": it cannot be approved.`,
+    };
+  }
+  const may = actionRightsOf(rights, action);
+  if (!may.approve) {
     return {
       allowed: false,
       reason: `Your role may not approve the action "${approval.action_name}".`,
     };
   }
-  if (approval.requester_id === caller.userId && rights.selfApprovalEnabled === false) {
+  if (approval.requester_id === caller.userId && !may.selfApprove) {
     return {
       allowed: false,
       reason: `Your role may not approve its own requests for the action "${approval.action_name}".`,
     };
   }
   return { allowed: true };
+}
+
+/** What approving needs to know of the caller and the environment, read on `knex` (or a transaction). */
+async function approvalContext(knex: Knex, caller: ApprovalCaller) {
+  const rights = await roleRightsOf(knex, caller.environment.projectId, caller.userId);
+  return { rights, actions: await schemaActions(knex, caller.environment.id) };
+}
+
+/**
+ * The schema's action a requester may file an approval request for: it exists in the collection,
+ * the requester's role may trigger it and must have it approved. Anything else is refused.
+ */
+function requestableAction(
+  context: { rights: RoleRights | undefined; actions: SchemaAction[] },
+  caller: ApprovalCaller,
+  input: ApprovalInput,
+): SchemaAction {
+  const named = `the action "${input.actionName}" of the collection "${input.collectionName}"`;
+  if (caller.environment.type === 'development') {
+    throw new ApiError(
+      403,
+      'forbidden',
+      `Actions run without approval in a development environment: run ${named} directly.`,
+    );
+  }
+  const action = findAction(context.actions, input.collectionName, input.actionName);
+  if (!action) {
+    throw new ApiError(
+      404,
+      'not_found',
+      `The environment's schema has no action "${input.actionName}" in the collection "${input.collectionName}": approval requests are filed only for the actions its agent declares.`,
+    );
+  }
+  if (input.smartActionId !== null && input.smartActionId !== action.id) {
+    throw new ApiError(
+      400,
+      'invalid_body',
+      `Body property "data.attributes.smart_action_id" must be "${action.id}", the id of ${named} in the environment's schema.`,
+    );
+  }
+  const may = actionRightsOf(context.rights, action);
+  if (!may.trigger) {
+    throw new ApiError(403, 'forbidden', `Your role may not trigger ${named}.`);
+  }
+  if (!may.requiresApproval) {
+    throw new ApiError(
+      403,
+      'forbidden',
+      `Your role does not need an approval for ${named}: only roles that must have it approved file requests.`,
+    );
+  }
+  return action;
 }
 
 const log = (
@@ -101,13 +180,19 @@ const log = (
     },
   ]);
 
-/** Files an approval request (and its first comment), logged as `createApproval`. */
+/**
+ * Files an approval request (and its first comment), logged as `createApproval`: only for an
+ * action of the environment's schema that the requester's role may trigger and must have approved
+ * ({@link requestableAction}); its `smart_action_id` is the schema's.
+ */
 export async function createApproval(
   knex: Knex,
   caller: ApprovalCaller,
   input: ApprovalInput,
 ): Promise<string> {
+  // Every read runs on the transaction: the embedded store has one connection.
   return knex.transaction(async (trx) => {
+    const action = requestableAction(await approvalContext(trx, caller), caller, input);
     const [row] = await trx('action_approvals')
       .insert({
         project_id: caller.environment.projectId,
@@ -117,7 +202,7 @@ export async function createApproval(
         status: 'pending',
         action_name: input.actionName,
         collection_name: input.collectionName,
-        smart_action_id: input.smartActionId,
+        smart_action_id: action.id,
         record_ids: JSON.stringify(input.recordIds),
         inputs: JSON.stringify(input.inputs),
         request_attributes: input.request === null ? null : JSON.stringify(input.request),
@@ -191,6 +276,7 @@ export async function listApprovals(
   if (filter.mine) query.where('a.requester_id', caller.userId);
   if (filter.id !== undefined) query.where('a.id', filter.id);
   const rows = await query;
+  const context = rows.length ? await approvalContext(knex, caller) : undefined;
   const comments = rows.length
     ? await knex('action_approval_comments as c')
         .join('users as u', 'u.id', 'c.user_id')
@@ -203,7 +289,7 @@ export async function listApprovals(
     : [];
   const result = [];
   for (const row of rows) {
-    const approve = await mayApprove(knex, caller, row);
+    const approve = mayApprove(context!.rights, context!.actions, caller, row);
     result.push({
       type: 'action-approvals',
       id: String(row.id),
@@ -252,9 +338,12 @@ export async function getApproval(
 
 /**
  * Approves or rejects a pending request (approve right of the caller's role; self-approve for
- * one's own), with an optional comment, logged as `approveApproval` / `rejectApproval`. An
- * approval answers the signed approval request: a JWT (HS256, the environment's secret) whose
- * payload is the replacement action body with the requester's id and values.
+ * one's own; the action still in the environment's schema), with an optional comment, logged as
+ * `approveApproval` / `rejectApproval`. An approval answers the signed approval request: a JWT
+ * (HS256, the environment's secret) whose payload is the replacement action body naming the
+ * collection, the action, the records, the values and the requester ({@link approvalRequestBody}).
+ * Every read runs on the transaction: the embedded store has one connection, and a read through
+ * the pool would wait for the connection the transaction holds.
  */
 export async function reviewApproval(
   knex: Knex,
@@ -263,15 +352,14 @@ export async function reviewApproval(
   decision: 'approved' | 'rejected',
   comment: string | undefined,
 ): Promise<{ signedApprovalRequest?: string }> {
-  const secret =
-    decision === 'approved' ? await environmentSecretOf(knex, caller.environment.id) : undefined;
   return knex.transaction(async (trx) => {
     const row = await trx('action_approvals')
       .where({ id, environment_id: caller.environment.id })
       .forUpdate()
       .first();
     if (!row) throw notFound(id);
-    const verdict = await mayApprove(knex, caller, row);
+    const { rights, actions } = await approvalContext(trx, caller);
+    const verdict = mayApprove(rights, actions, caller, row);
     if (!verdict.allowed) throw new ApiError(403, 'forbidden', verdict.reason!);
     if (row.status !== 'pending') {
       throw new ApiError(
@@ -280,6 +368,8 @@ export async function reviewApproval(
         `Action approval ${id} was already ${String(row.status)}.`,
       );
     }
+    const secret =
+      decision === 'approved' ? await environmentSecretOf(trx, caller.environment.id) : undefined;
     if (decision === 'approved' && secret === undefined) {
       throw new ApiError(
         409,
@@ -305,32 +395,47 @@ export async function reviewApproval(
       decision === 'approved' ? 'approved the action' : 'rejected the action',
     );
     if (decision === 'rejected') return {};
-    return { signedApprovalRequest: signApprovalRequest(row, secret!) };
+    const action = findAction(actions, row.collection_name, row.action_name)!;
+    return {
+      signedApprovalRequest: signApprovalRequest({ ...row, smart_action_id: action.id }, secret!),
+    };
   });
 }
 
-/** The replacement body the agent runs (agent protocol §9.2 step 2). */
+/**
+ * The replacement body the agent runs (agent protocol §9.2 step 2): the requester's call
+ * (selection, values), or one rebuilt from the request's records and inputs, and always, set by
+ * the platform, `collection_name`, `smart_action_id` (the action's id in the environment's
+ * schema), `action_name`, `ids`, `values` and `requester_id`. Agents refuse a signed body whose
+ * collection or action is not the one of the route it is sent to.
+ */
 export function approvalRequestBody(row: {
   requester_id: number;
   collection_name: string;
-  smart_action_id: string | null;
+  action_name: string;
+  smart_action_id: string;
   record_ids: string[];
   inputs: { name: string; value?: unknown }[];
   request_attributes: Record<string, unknown> | null;
 }): { data: { type: string; attributes: Record<string, unknown> } } {
-  const base: Record<string, unknown> = row.request_attributes ?? {
-    ids: row.record_ids,
-    values: Object.fromEntries(row.inputs.map((input) => [input.name, input.value ?? null])),
+  const base: Record<string, unknown> = {
     all_records: false,
     all_records_ids_excluded: [],
+    ...row.request_attributes,
   };
   return {
     data: {
       type: 'custom-action-requests',
       attributes: {
         ...base,
+        ids: Array.isArray(base.ids) ? base.ids : row.record_ids,
+        values:
+          typeof base.values === 'object' && base.values !== null && !Array.isArray(base.values)
+            ? base.values
+            : Object.fromEntries(row.inputs.map((input) => [input.name, input.value ?? null])),
         collection_name: row.collection_name,
-        smart_action_id: row.smart_action_id ?? base.smart_action_id ?? null,
+        smart_action_id: row.smart_action_id,
+        action_name: row.action_name,
         requester_id: row.requester_id,
         signed_approval_request: null,
       },

@@ -54,6 +54,34 @@ export async function storedSchema(knex: Knex, environmentId: number): Promise<u
   return row?.schema ?? undefined;
 }
 
+/** An action of the environment's uploaded schema: its collection, display name and id. */
+export interface SchemaAction {
+  collection: string;
+  name: string;
+  /** The action's id in the schema (e.g. `orders-0-refund-order`): the agent's `smart_action_id`. */
+  id: string;
+}
+
+/**
+ * The actions of the schema the environment's agent uploaded (none before the first upload): each
+ * collection's `relationships.actions`, resolved from `included` (the shape `readSchemaDocument`
+ * checked on upload). Read in the database, so the document never travels whole.
+ */
+export async function schemaActions(knex: Knex, environmentId: number): Promise<SchemaAction[]> {
+  const result = await knex.raw(
+    `SELECT c->'attributes'->>'name' AS collection, a->'attributes'->>'name' AS name, a->>'id' AS id
+       FROM environments e
+       CROSS JOIN LATERAL jsonb_array_elements(e.schema->'data') AS c
+       CROSS JOIN LATERAL jsonb_array_elements(
+         COALESCE(c->'relationships'->'actions'->'data', '[]'::jsonb)) AS r
+       JOIN LATERAL jsonb_array_elements(COALESCE(e.schema->'included', '[]'::jsonb)) AS a
+         ON a->>'type' = 'actions' AND a->>'id' = r->>'id'
+      WHERE e.id = ?`,
+    [environmentId],
+  );
+  return result.rows as SchemaAction[];
+}
+
 /** The collections the environment's agent declared, by name. */
 export async function declaredCollections(
   knex: Knex,

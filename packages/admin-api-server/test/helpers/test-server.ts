@@ -38,7 +38,11 @@ export async function startTestServer(
   const url = new URL(db.url);
   url.searchParams.set('application_name', applicationName);
   const server = await createAdminApiServer({
-    database: { kind: 'url', url: url.toString(), poolSize: 8 },
+    // An embedded test database is served as the embedded store: one connection, a bounded wait.
+    database:
+      db.dialect === 'embedded-postgres'
+        ? { kind: 'embedded', url: url.toString() }
+        : { kind: 'url', url: url.toString(), poolSize: 8 },
     port: 0,
     host: '127.0.0.1',
     signingKeys: TEST_KEYS,

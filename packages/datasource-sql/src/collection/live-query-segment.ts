@@ -3,6 +3,7 @@ import {
   ConditionTreeFactory,
   ConditionTreeLeaf,
   ValidationError,
+  type Caller,
   type DataSource,
   type Filter,
 } from '@canopy/agent-core';
@@ -18,6 +19,7 @@ export async function applyLiveQuerySegment<F extends Filter>(
   filter: F,
   model: TableModel,
   dataSource: DataSource,
+  caller?: Caller,
 ): Promise<F> {
   const segment = filter.liveQuerySegment;
   if (!segment) return filter;
@@ -33,6 +35,7 @@ export async function applyLiveQuerySegment<F extends Filter>(
       segment.connectionName,
       segment.query,
       segment.contextVariables ?? {},
+      caller,
     );
   } catch (error) {
     throw new BusinessError(

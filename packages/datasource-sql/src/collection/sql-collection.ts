@@ -73,9 +73,10 @@ export class SqlCollection extends BaseCollection {
   private async condition(
     filter: Filter | null,
     options: TranslationOptions,
+    caller: Caller,
   ): Promise<ConditionTree | null> {
     const resolved = filter?.liveQuerySegment
-      ? await applyLiveQuerySegment(filter, this.model, this.dataSource)
+      ? await applyLiveQuerySegment(filter, this.model, this.dataSource, caller)
       : filter;
     const tree = filterCondition(resolved, this.model, this.environment.models, options.timezone);
     validateConditionTreeOnce(this, tree);
@@ -88,7 +89,7 @@ export class SqlCollection extends BaseCollection {
     projection: Projection,
   ): Promise<RecordData[]> {
     const options = this.translation(caller);
-    const tree = await this.condition(filter, options);
+    const tree = await this.condition(filter, options, caller);
     validateSortOnce(this, filter.sort);
     return listRecords(this.env(caller), this.model, tree, filter, projection, options);
   }
@@ -100,7 +101,7 @@ export class SqlCollection extends BaseCollection {
     limit?: number,
   ): Promise<AggregateResult[]> {
     const options = this.translation(caller);
-    const tree = await this.condition(filter, options);
+    const tree = await this.condition(filter, options, caller);
     return aggregateRecords(this.env(caller), this.model, tree, aggregation, limit, options);
   }
 
@@ -152,7 +153,7 @@ export class SqlCollection extends BaseCollection {
     const environment = this.env(caller);
     const statement = environment.knex(tableName(environment, this.model.name));
     const options = this.translation(caller);
-    const tree = await this.condition(filter, options);
+    const tree = await this.condition(filter, options, caller);
     restrictToFilter(environment, this.model, statement, tree, options);
     try {
       await statement.update(values);
@@ -166,7 +167,7 @@ export class SqlCollection extends BaseCollection {
     const environment = this.env(caller);
     const statement = environment.knex(tableName(environment, this.model.name));
     const options = this.translation(caller);
-    const tree = await this.condition(filter, options);
+    const tree = await this.condition(filter, options, caller);
     restrictToFilter(environment, this.model, statement, tree, options);
     try {
       await statement.delete();

@@ -157,6 +157,15 @@ async function authenticateCaller(ctx: ServerContext, req: Request): Promise<App
   return { userId, teamId, environment };
 }
 
+/** Whether a request's `ids` are the request's `record_ids` (as strings, in any order). */
+function sameIds(ids: unknown, recordIds: string[]): boolean {
+  if (!Array.isArray(ids) || ids.length !== recordIds.length) return false;
+  const expected = new Set(recordIds);
+  return ids.every(
+    (id) => (typeof id === 'string' || typeof id === 'number') && expected.has(String(id)),
+  );
+}
+
 const parse = {
   create: bodyParser<{
     data: {
@@ -206,11 +215,23 @@ export function actionApprovalsRouter(ctx: ServerContext): Router {
           );
         }
       }
+      // The records the approver is shown are those the agent runs the action on (a select-all
+      // call lists the excluded records there instead).
+      const requested = attributes.request?.ids;
+      const recordIds = attributes.record_ids.map(String);
+      const allRecords = attributes.request?.all_records === true;
+      if (requested !== undefined && !allRecords && !sameIds(requested, recordIds)) {
+        throw new ApiError(
+          400,
+          'invalid_body',
+          'Body property "data.attributes.request.ids" must list the records of "data.attributes.record_ids": the approver approves those.',
+        );
+      }
       const id = await createApproval(ctx.knex, callerOf(res), {
         actionName: attributes.action_name,
         collectionName: attributes.collection_name,
         smartActionId: attributes.smart_action_id ?? null,
-        recordIds: attributes.record_ids.map(String),
+        recordIds,
         inputs: attributes.inputs,
         request: attributes.request ?? null,
         comment: attributes.comment,

@@ -85,6 +85,7 @@ export class CompositeDataSource implements DataSource {
     connectionName: string,
     query: string,
     contextVariables?: Record<string, unknown>,
+    caller?: Caller,
   ): Promise<RecordData[]> {
     const owner = this.dataSources.find((ds) => connectionName in ds.nativeQueryConnections);
     if (!owner) {
@@ -92,7 +93,7 @@ export class CompositeDataSource implements DataSource {
         `Unknown connection name '${connectionName}'. Available connections are: [${Object.keys(this.nativeQueryConnections).join(', ')}].`,
       );
     }
-    return owner.executeNativeQuery(connectionName, query, contextVariables);
+    return owner.executeNativeQuery(connectionName, query, contextVariables, caller);
   }
 
   /** Closes every data source that holds connections. */

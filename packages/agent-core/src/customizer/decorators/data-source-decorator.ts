@@ -70,8 +70,9 @@ export class DataSourceDecorator<
     connectionName: string,
     query: string,
     contextVariables?: Record<string, unknown>,
+    caller?: Caller,
   ): Promise<RecordData[]> {
-    return this.childDataSource.executeNativeQuery(connectionName, query, contextVariables);
+    return this.childDataSource.executeNativeQuery(connectionName, query, contextVariables, caller);
   }
 
   async close(): Promise<void> {

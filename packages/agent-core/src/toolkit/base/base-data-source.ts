@@ -57,6 +57,7 @@ export class BaseDataSource<C extends Collection = Collection> implements DataSo
     connectionName: string,
     _query: string,
     _contextVariables?: Record<string, unknown>,
+    _caller?: Caller,
   ): Promise<RecordData[]> {
     throw new UnprocessableError(
       `Native queries are not supported by this data source (connection '${connectionName}').`,

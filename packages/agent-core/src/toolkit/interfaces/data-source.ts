@@ -18,11 +18,16 @@ export interface DataSource<C extends Collection = Collection> {
   getCollection(name: string): C;
   /** Renders a data-source-level chart. */
   renderChart(caller: Caller, name: string, parameters?: Record<string, unknown>): Promise<Chart>;
-  /** Runs a read-only native query on a named connection; `$name` placeholders are bound. */
+  /**
+   * Runs a read-only native query on a named connection; `$name` placeholders are bound. With a
+   * `caller` carrying a transaction on that connection (a write's audit unit), the query runs in
+   * that transaction rather than on another connection of the pool.
+   */
   executeNativeQuery(
     connectionName: string,
     query: string,
     contextVariables?: Record<string, unknown>,
+    caller?: Caller,
   ): Promise<RecordData[]>;
   /** Releases connections held by the data source (called when the agent stops). */
   close?(): Promise<void>;

@@ -91,7 +91,13 @@ export class SegmentCollectionDecorator extends CollectionDecorator {
       const pk = getPrimaryKeys(this.schema)[0] as string;
       let rows;
       try {
-        rows = await this.dataSource.executeNativeQuery(connectionName, query, contextVariables);
+        // On the caller's transaction when it has one: a write's audit unit holds a connection.
+        rows = await this.dataSource.executeNativeQuery(
+          connectionName,
+          query,
+          contextVariables,
+          caller,
+        );
       } catch (error) {
         throw new BusinessError(
           `An error occurred during the execution of the segment query - ${(error as Error).message}`,
