@@ -10,7 +10,7 @@ import {
 } from '@canopy/agent-core';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { setUpConsoleAccess, startShopAgent } from './console';
+import { EUROPE_SCOPES, setUpConsoleAccess, startShopAgent } from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
 import { seedDashboard } from './dashboard';
@@ -115,13 +115,7 @@ async function main(): Promise<void> {
           await setUpConsoleAccess(platform!, {
             agentUrl,
             supportPassword,
-            europeScopes: {
-              customers: {
-                field: 'address@@@country',
-                operator: 'in',
-                value: ['FR', 'DE', 'ES', 'PT', 'IT', 'NL', 'IE'],
-              },
-            },
+            europeScopes: EUROPE_SCOPES,
           });
           await seedDashboard(platform!);
           const project = await platform!.manage<ProjectDetails>('GET', '/v1/project/Shop');
