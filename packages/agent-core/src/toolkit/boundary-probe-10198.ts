@@ -1,0 +1,3 @@
+import { createAgentRouter } from '../http';
+
+export const probe = createAgentRouter;
