@@ -25,15 +25,20 @@ type SchemaCollections = Map<string, Map<string, SchemaField>>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The collections of a stored schema upload (a JSON:API document), with their fields by name. */
+/**
+ * The collections of a stored schema upload (a JSON:API document) that list their fields, with
+ * the fields by name.
+ */
 function readCollections(document: unknown): SchemaCollections {
   const collections: SchemaCollections = new Map();
   const data = isObject(document) && Array.isArray(document.data) ? document.data : [];
   for (const resource of data) {
     const attributes = isObject(resource) ? resource.attributes : undefined;
+    // An agent's upload always lists the fields; a document without them cannot be checked.
     if (!isObject(attributes) || typeof attributes.name !== 'string') continue;
+    if (!Array.isArray(attributes.fields)) continue;
     const fields = new Map<string, SchemaField>();
-    for (const field of Array.isArray(attributes.fields) ? attributes.fields : []) {
+    for (const field of attributes.fields) {
       if (isObject(field) && typeof field.field === 'string') {
         fields.set(field.field, field as unknown as SchemaField);
       }

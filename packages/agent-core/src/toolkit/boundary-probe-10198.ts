@@ -1,3 +1,0 @@
-import { createAgentRouter } from '../http';
-
-export const probe = createAgentRouter;
