@@ -66,6 +66,12 @@ export interface Selection {
   segment?: string;
 }
 
+/** The answer of `POST /_internal/capabilities` (§11), as far as the console reads it. */
+interface CapabilitiesAnswer {
+  agentCapabilities?: Record<string, unknown>;
+  collections?: { name: string; fields: { name: string; operators?: string[] }[] }[];
+}
+
 async function readError(response: Response): Promise<AgentError> {
   const text = await response.text().catch(() => '');
   let detail = text || response.statusText || `HTTP ${response.status}`;
@@ -472,12 +478,9 @@ export class AgentClient {
     return operators;
   }
 
-  private async capabilitiesOf(collectionNames: string[]): Promise<{
-    agentCapabilities?: Record<string, unknown>;
-    collections?: { name: string; fields: { name: string; operators?: string[] }[] }[];
-  }> {
+  private async capabilitiesOf(collectionNames: string[]): Promise<CapabilitiesAnswer> {
     const response = await this.send('POST', '/_internal/capabilities', '', { collectionNames });
-    return response.json();
+    return (await response.json()) as CapabilitiesAnswer;
   }
 
   /** `GET /_audit-trail/{c}/{id}`: one page of a record's history, newest first. */
