@@ -63,7 +63,7 @@ function useScopeOperators(schema: AgentSchema | undefined, collection: string |
     staleTime: 60_000,
     retry: false,
   });
-  return { operators: query.data, ready: !query.isPending || query.isError };
+  return { operators: query.data, ready: names.length === 0 || !query.isPending };
 }
 
 function TeamEditor({ team, schema }: { team: Team; schema: AgentSchema | undefined }) {
