@@ -85,15 +85,13 @@ describe('key paths inside JSON columns on PostgreSQL', () => {
   });
 
   it('updates the records a key condition selects', async () => {
-    await sql
-      .getCollection('customers')
-      .update(
-        caller,
-        new Filter({
-          conditionTree: { field: 'address:country', operator: 'Equal', value: 'US' } as never,
-        }),
-        { settings: { tier: 5 } },
-      );
+    await sql.getCollection('customers').update(
+      caller,
+      new Filter({
+        conditionTree: { field: 'address:country', operator: 'Equal', value: 'US' } as never,
+      }),
+      { settings: { tier: 5 } },
+    );
     expect(await ids('customers', { field: 'settings:tier', operator: 'Equal', value: 5 })).toEqual(
       [2],
     );
