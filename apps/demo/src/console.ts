@@ -13,6 +13,17 @@ export const SUPPORT_RIGHTS = {
   actions: { orders: { 'Refund order': { approvalRequired: true, userApprovalEnabled: false } } },
 };
 
+/** Countries of the team Europe's customers. */
+export const EUROPE_COUNTRIES = ['FR', 'DE', 'ES', 'PT', 'IT', 'NL', 'IE'];
+
+/**
+ * The team Europe's scope: customers whose address (a jsonb column flattened by
+ * `flattenJsonColumn`) is in Europe; the database filters on the jsonb key.
+ */
+export const EUROPE_SCOPES = {
+  customers: { field: 'address@@@country', operator: 'in', value: EUROPE_COUNTRIES },
+};
+
 /**
  * Makes the demo environment usable from the console, through the management API only: the
  * environment's API endpoint (the agent's URL, which the console reads from `/v1/me`), the role

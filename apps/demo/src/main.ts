@@ -10,7 +10,13 @@ import {
 } from '@canopy/agent-core';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { setUpConsoleAccess, startShopAgent } from './console';
+import {
+  EUROPE_COUNTRIES,
+  EUROPE_SCOPES,
+  setUpConsoleAccess,
+  startShopAgent,
+  SUPPORT_EMAIL,
+} from './console';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
 import { seedDashboard } from './dashboard';
@@ -32,6 +38,8 @@ async function main(): Promise<void> {
   let agent: Agent | undefined;
   let agentUrl = '';
   let session = '';
+  // The support member's agent session (team Europe, role Support).
+  let supportSession = '';
   let appToken = '';
   // The console's demo logins (throwaway passwords of this run's fresh platform).
   const adminPassword = randomBytes(9).toString('base64url');
@@ -112,20 +120,29 @@ async function main(): Promise<void> {
       {
         title: 'Create a role, a team scope and the dashboard through the management API',
         run: async () => {
-          await setUpConsoleAccess(platform!, {
+          const { supportId } = await setUpConsoleAccess(platform!, {
             agentUrl,
             supportPassword,
-            europeScopes: {
-              customers: {
-                field: 'address@@@country',
-                operator: 'in',
-                value: ['FR', 'DE', 'ES', 'PT', 'IT', 'NL', 'IE'],
-              },
-            },
+            europeScopes: EUROPE_SCOPES,
           });
           await seedDashboard(platform!);
           const project = await platform!.manage<ProjectDetails>('GET', '/v1/project/Shop');
           const operations = project.teams.find((team) => team.name === 'Operations');
+          const europe = project.teams.find((team) => team.name === 'Europe');
+          supportSession = signSessionToken(
+            {
+              id: supportId,
+              email: SUPPORT_EMAIL,
+              firstName: 'Grace',
+              lastName: 'Support',
+              team: 'Europe',
+              role: 'Support',
+              permissionLevel: 'user',
+              renderingId: europe?.id ?? 0,
+              tags: {},
+            },
+            authSecret,
+          );
           session = signSessionToken(
             {
               id: platform!.adminId,
@@ -174,6 +191,30 @@ async function main(): Promise<void> {
             `/orders/count?timezone=Europe/Paris&filters=${encodeURIComponent(filters)}`,
           );
           return `${((await response.json()) as { count: number }).count} orders`;
+        },
+      },
+      {
+        title:
+          "List customers as Support (team Europe): the team's scope on a flattened jsonb key, in SQL",
+        run: async () => {
+          const asSupport = { headers: { authorization: `Bearer ${supportSession}` } };
+          const response = await forest(
+            '/customers?timezone=Europe/Paris&page[size]=100&fields[customers]=id,address@@@country',
+            asSupport,
+          );
+          const document = (await response.json()) as {
+            data: { attributes: Record<string, unknown> }[];
+          };
+          const countries = document.data.map(({ attributes }) =>
+            String(attributes['address@@@country']),
+          );
+          const outside = countries.filter((country) => !EUROPE_COUNTRIES.includes(country));
+          if (countries.length === 0 || outside.length > 0) {
+            throw new Error(`Support saw customers outside Europe: ${outside.join(', ')}`);
+          }
+          const count = await forest('/customers/count?timezone=Europe/Paris', asSupport);
+          const total = ((await count.json()) as { count: number }).count;
+          return `${total} customers, all in ${[...new Set(countries)].sort().join(', ')}`;
         },
       },
       {

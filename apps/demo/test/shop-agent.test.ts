@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createAgent, type Agent } from '@canopy/agent-core';
+import { createAgent, type Agent, type PlainConditionTree } from '@canopy/agent-core';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import {
@@ -16,6 +16,7 @@ import {
   type ServerSandbox,
 } from '@canopy/testing';
 import { customizeShop } from '../src/agent';
+import { EUROPE_COUNTRIES, EUROPE_SCOPES } from '../src/console';
 import { seedShop } from '../src/seed';
 
 const ENV_SECRET = 'cd'.repeat(32);
@@ -82,6 +83,35 @@ describe('customers', () => {
     const fields = capabilities.fields.map((field) => field.name);
     expect(fields).not.toContain('is_vip');
     expect(fields).not.toContain('address');
+  });
+
+  it("applies the team Europe's scope on the flattened country in SQL", async () => {
+    const everyone = await client.collection('customers').list({
+      fields: ['id', 'address@@@country'],
+      pagination: { size: 60, number: 1 },
+    });
+    const european = everyone.filter((row) =>
+      EUROPE_COUNTRIES.includes(String(row['address@@@country'])),
+    );
+    expect(european.length).toBeGreaterThan(0);
+    expect(european.length).toBeLessThan(everyone.length);
+    await sandbox.setScope('customers', EUROPE_SCOPES.customers as PlainConditionTree);
+    try {
+      const read = () =>
+        client.collection('customers').list({
+          fields: ['id', 'address@@@country'],
+          pagination: { size: 60, number: 1 },
+        });
+      // The agent drops its cached scopes when the platform's event reaches it.
+      let scoped = await read();
+      for (let tries = 0; scoped.length === everyone.length && tries < 50; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        scoped = await read();
+      }
+      expect(scoped).toEqual(european);
+    } finally {
+      await sandbox.setScope('customers', null);
+    }
   });
 
   it('searches by e-mail through the replaced search', async () => {

@@ -60,6 +60,7 @@ export {
   ValidationError,
   ForbiddenError,
   UnprocessableError,
+  InvalidScopeError,
   BusinessError,
   type ErrorFamily,
 } from './toolkit/errors/canopy-error';

@@ -51,3 +51,13 @@ export {
   type MeTeam,
   type MeWorkspaces,
 } from './me';
+
+// Filter operators of condition trees (front ends, team scopes)
+export {
+  FILTER_OPERATOR_VALUES,
+  FILTER_OPERATORS_BY_TYPE,
+  fieldTypeName,
+  filterOperatorsForType,
+  type FilterValueKind,
+  snakeCaseOperator,
+} from './filter-operators';

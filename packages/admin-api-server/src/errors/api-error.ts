@@ -27,6 +27,7 @@ export type ApiErrorCode =
   | 'role_not_found'
   | 'team_not_found'
   | 'collection_not_found'
+  | 'invalid_scope'
   | 'approval_not_found'
   | 'conflict'
   | 'idempotency_key_reused'

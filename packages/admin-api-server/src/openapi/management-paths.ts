@@ -242,7 +242,7 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
     [`${project}/teams`]: {
       post: operation(
         'createTeam',
-        'Create a team with row-level scopes per collection',
+        "Create a team with row-level scopes per collection (each checked against the environments' uploaded schemas: 400 invalid_scope)",
         [PROJECT],
         ok('The team', TEAM_ITEM, '201'),
         body.TEAM_BODY(true),
@@ -251,7 +251,7 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
     [`${project}/teams/{teamName}`]: {
       patch: operation(
         'updateTeam',
-        'Rename a team or replace its scopes (agents refresh within a second)',
+        "Rename a team or replace its scopes (checked against the environments' uploaded schemas: 400 invalid_scope; agents refresh within a second)",
         [PROJECT, team],
         ok('The team', TEAM_ITEM),
         body.TEAM_BODY(false),

@@ -6,7 +6,7 @@ import { Page } from '../toolkit/query/page';
 import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import type { Filter } from '../toolkit/query/filter';
 import type { Projection } from '../toolkit/query/projection';
-import { Sort } from '../toolkit/query/sort';
+import type { Sort } from '../toolkit/query/sort';
 import type { RecordData } from '../toolkit/record/record-utils';
 import { reportActivity } from './activity-log';
 import type { OperationCaller, OperationContext } from './context';
@@ -61,11 +61,11 @@ export function readExport(
       const keyField = collection.schema.fields[plan.primaryKeys[0] ?? ''];
       const keyset =
         !requestedSort &&
+        plan.defaultSort !== null &&
         plan.primaryKeys.length === 1 &&
         keyField?.type === 'Column' &&
         keyField.filterOperators.has('GreaterThan');
-      const sort =
-        requestedSort ?? new Sort(...plan.primaryKeys.map((field) => ({ field, ascending: true })));
+      const sort = requestedSort ?? plan.defaultSort;
       const fetched = projection.union(plan.primaryKeys);
       const readBatch = (skip: number, lastKey: unknown): Promise<RecordData[]> =>
         collection.list(

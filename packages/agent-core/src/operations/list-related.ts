@@ -6,6 +6,7 @@ import type { OperationCaller, OperationContext } from './context';
 import { type ExportReader, readExport } from './csv';
 import { buildFilter, type FilterParameters } from './filter';
 import { type ListResult, paginated } from './list';
+import { getCollectionPlan } from './records/collection-plan';
 import { asToMany, linkedTree, type RelationTarget } from './relation';
 import type { ParsedRequest } from './request';
 
@@ -23,7 +24,8 @@ export interface ListRelatedPage {
 
 /**
  * A page of the records linked to a parent through a to-many relation (agent-http-protocol §8.8):
- * needs `browse` on the target. The page is parsed (`parsePage`) after the filter is built.
+ * needs `browse` on the target. The page is parsed (`parsePage`) after the filter is built; without
+ * a sort, records come by primary key.
  */
 export async function listRelated(
   context: OperationContext,
@@ -41,7 +43,8 @@ export async function listRelated(
   ]);
   reportActivity(context, who, 'listRelatedData', target.name, [request.packedParentId]);
   const { sort, page, projection } = parsePage();
-  const records = await target.list(who.caller, paginated(filter, sort, page), projection);
+  const order = sort ?? getCollectionPlan(target).defaultSort;
+  const records = await target.list(who.caller, paginated(filter, order, page), projection);
   return { records, filter };
 }
 

@@ -8,6 +8,7 @@ import type { RecordData } from '../toolkit/record/record-utils';
 import { readActivity, reportActivity } from './activity-log';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter, type FilterParameters } from './filter';
+import { getCollectionPlan } from './records/collection-plan';
 import type { ParsedRequest } from './request';
 
 export interface ListRequest {
@@ -24,7 +25,10 @@ export interface ListResult {
   readonly filter: Filter;
 }
 
-/** A page of records within the caller's scope (agent-http-protocol §8.1): needs `browse`. */
+/**
+ * A page of records within the caller's scope (agent-http-protocol §8.1): needs `browse`. Without
+ * a sort, records come by primary key, so a page holds the same rows whatever the storage order.
+ */
 export async function listRecords(
   context: OperationContext,
   who: OperationCaller,
@@ -36,7 +40,7 @@ export async function listRecords(
   const filter = await buildFilter(context, who, collection, request.filter);
   const records = await collection.list(
     who.caller,
-    paginated(filter, request.sort, request.page),
+    paginated(filter, request.sort ?? getCollectionPlan(collection).defaultSort, request.page),
     request.projection,
   );
   reportActivity(context, who, readActivity(request.filter), collection.name);

@@ -14,6 +14,7 @@ import type { ApiChartSource, CollectionChartQuery } from './charts';
 import { statsBody } from './charts';
 import type { HistoryPage } from './history';
 import { HISTORY_PAGE_SIZE, historyQuery } from './history';
+import type { FieldOperators } from './operators';
 
 /** The payload of the agent session token (agent protocol §3.2). */
 export interface SessionUser {
@@ -63,6 +64,12 @@ export interface Selection {
   filters?: ConditionTree;
   search?: string;
   segment?: string;
+}
+
+/** The answer of `POST /_internal/capabilities` (§11), as far as the console reads it. */
+interface CapabilitiesAnswer {
+  agentCapabilities?: Record<string, unknown>;
+  collections?: { name: string; fields: { name: string; operators?: string[] }[] }[];
 }
 
 async function readError(response: Response): Promise<AgentError> {
@@ -453,10 +460,27 @@ export class AgentClient {
   // Capabilities (§11) and record history (§13.1) -------------------------------------------
 
   /** `POST /_internal/capabilities`: what the agent supports (`canUseAuditTrail`, …). */
-  async capabilities(collectionNames: string[] = []): Promise<Record<string, unknown>> {
+  async capabilities(): Promise<Record<string, unknown>> {
+    return (await this.capabilitiesOf([])).agentCapabilities ?? {};
+  }
+
+  /**
+   * The operators (snake_case) the agent allows on each field of these collections, from its
+   * capabilities: collection → field → operators. Fields it cannot filter have none.
+   */
+  async fieldOperators(collectionNames: string[]): Promise<FieldOperators> {
+    const operators: FieldOperators = {};
+    for (const collection of (await this.capabilitiesOf(collectionNames)).collections ?? []) {
+      operators[collection.name] = Object.fromEntries(
+        collection.fields.map((field) => [field.name, field.operators ?? []]),
+      );
+    }
+    return operators;
+  }
+
+  private async capabilitiesOf(collectionNames: string[]): Promise<CapabilitiesAnswer> {
     const response = await this.send('POST', '/_internal/capabilities', '', { collectionNames });
-    const body = (await response.json()) as { agentCapabilities?: Record<string, unknown> };
-    return body.agentCapabilities ?? {};
+    return (await response.json()) as CapabilitiesAnswer;
   }
 
   /** `GET /_audit-trail/{c}/{id}`: one page of a record's history, newest first. */

@@ -9,3 +9,4 @@ export * from './actions';
 export * from './approvals';
 export * from './charts';
 export * from './history';
+export * from './list-notice';

@@ -4,6 +4,8 @@
  */
 import type { ConditionTree } from './conditions';
 import { compactTree, parseTree } from './conditions';
+import type { SchemaCollection } from './schema';
+import { primaryKeys } from './schema';
 
 export interface ViewState {
   sort?: string;
@@ -58,4 +60,47 @@ export function nextSort(current: string | undefined, field: string): string | u
   if (current === field) return `-${field}`;
   if (current === `-${field}`) return undefined;
   return field;
+}
+
+/**
+ * The order a list is read in: the view's sort, else every sortable primary-key column
+ * ascending, which the agent applies when a list is read without a sort (`id`, or `a,b` for a
+ * composite key). `undefined` when neither applies.
+ */
+export function effectiveSort(
+  collection: SchemaCollection,
+  sort: string | undefined,
+): string | undefined {
+  if (sort) return sort;
+  const keys = primaryKeys(collection).filter((field) => field.isSortable !== false);
+  return keys.length > 0 ? keys.map((field) => field.field).join(',') : undefined;
+}
+
+/**
+ * How a column header shows the list's order: `ascending`/`descending` on the column(s) the list
+ * is sorted by (the primary key when the view sets no sort), `none` elsewhere.
+ */
+export function headerSort(
+  collection: SchemaCollection,
+  sort: string | undefined,
+  field: string,
+): 'ascending' | 'descending' | 'none' {
+  for (const clause of effectiveSort(collection, sort)?.split(',') ?? []) {
+    if (clause === field) return 'ascending';
+    if (clause === `-${field}`) return 'descending';
+  }
+  return 'none';
+}
+
+/**
+ * The sort after a click on a column header: like {@link nextSort}, starting from the order
+ * the header shows (a click on the primary key of an unsorted list sorts it descending).
+ */
+export function clickedSort(
+  collection: SchemaCollection,
+  sort: string | undefined,
+  field: string,
+): string | undefined {
+  if (!sort && headerSort(collection, sort, field) === 'ascending') return `-${field}`;
+  return nextSort(sort, field);
 }

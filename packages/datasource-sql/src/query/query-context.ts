@@ -97,6 +97,30 @@ export class QueryContext {
     return { ref: `${alias}.${name}`, column, model };
   }
 
+  /**
+   * A path into a JSON column (`address:country`, `customer:address:city`): the column, joined
+   * when it belongs to a related table, and the keys after it; `null` for any other path.
+   */
+  jsonKey(path: string): (ResolvedColumn & { keys: string[] }) | null {
+    const parts = path.split(':');
+    let model: TableModel | undefined = this.root;
+    for (let index = 0; model && index < parts.length - 1; index += 1) {
+      const name = parts[index] as string;
+      const column = model.columns.get(name);
+      if (column) {
+        if (column.type.kind !== 'scalar' || column.type.scalar !== 'json') return null;
+        return {
+          ...this.column(parts.slice(0, index + 1).join(':')),
+          keys: parts.slice(index + 1),
+        };
+      }
+      const field = model.fields[name];
+      if (field?.type !== 'ManyToOne' && field?.type !== 'OneToOne') return null;
+      model = this.environment.models.get(field.foreignCollection);
+    }
+    return null;
+  }
+
   /** Whether a relation had to be joined. */
   get hasJoins(): boolean {
     return this.joins.size > 0;

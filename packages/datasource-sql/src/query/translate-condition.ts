@@ -6,6 +6,7 @@ import { assertStorable } from './assert-storable';
 import { ARRAY_OPERATORS } from './where/array-operators';
 import { DATE_OPERATORS } from './where/date-operators';
 import { EQUALITY_OPERATORS } from './where/equality-operators';
+import { JSON_KEY_OPERATORS } from './where/json-key-operators';
 import { MATCH_ALL, MATCH_NONE, type TranslationOptions } from './where/leaf';
 import { TEXT_OPERATORS } from './where/text-operators';
 
@@ -19,10 +20,17 @@ function applyLeaf(
   leaf: ConditionTreeLeaf,
   options: TranslationOptions,
 ): Knex.QueryBuilder {
-  const { ref, column } = context.column(leaf.field);
   const { dialect } = context.environment;
   // A database limit rather than a schema rule: checked on validated trees too, before any SQL.
   assertStorable(leaf.field, leaf.value, dialect);
+  const key = context.jsonKey(leaf.field);
+  if (key) {
+    assertStorable(leaf.field, key.keys, dialect);
+    const translateKey = JSON_KEY_OPERATORS[leaf.operator];
+    if (!translateKey) throw new Error(`Unsupported operator on a JSON key: "${leaf.operator}".`);
+    return translateKey({ query, ref: key.ref, keys: key.keys, dialect, value: leaf.value });
+  }
+  const { ref, column } = context.column(leaf.field);
   const operators =
     column.type.kind === 'array' ? { ...EQUALITY_OPERATORS, ...ARRAY_OPERATORS } : SCALAR_OPERATORS;
   const translate = operators[leaf.operator];

@@ -7,8 +7,8 @@ import type {
 } from '../introspection/introspection';
 import { columnTypeOf, enumValuesOf } from './column-type-of';
 import { integerRangeOf } from './integer-range';
+import { jsonKeyOperators, nativeOperators } from './native-operators';
 import { maxLengthOf } from './text-length';
-import { nativeOperators } from './native-operators';
 import { plural, singular, stripKeySuffix } from './relation-names';
 import type { TableModel } from './table-model';
 
@@ -66,6 +66,8 @@ function columnSchema(
   };
   const enumValues = enumValuesOf(column.type);
   if (enumValues) schema.enumValues = enumValues;
+  const keyOperators = jsonKeyOperators(column.type, dialect);
+  if (keyOperators) schema.jsonKeyOperators = keyOperators;
   const integerRange = integerRangeOf(column, dialect);
   if (integerRange) schema.integerRange = integerRange;
   const maxLength = maxLengthOf(column);

@@ -50,3 +50,17 @@ export function nativeOperators(type: IntrospectedType, dialect: SqlDialect): Se
       return new Set(EQUALITY);
   }
 }
+
+/**
+ * Operators applied to a key path inside a JSON column (`address:country`), on the dialects with
+ * JSON path functions (PostgreSQL `jsonb_extract_path`, MySQL/MariaDB `JSON_EXTRACT`/`JSON_VALUE`):
+ * presence and equality of the value found there, compared as JSON (a text to a text, a number to
+ * a number). `null` elsewhere.
+ */
+export function jsonKeyOperators(
+  type: IntrospectedType,
+  dialect: SqlDialect,
+): Set<Operator> | null {
+  if (type.kind !== 'scalar' || type.scalar !== 'json' || dialect === 'sqlite') return null;
+  return new Set(EQUALITY);
+}

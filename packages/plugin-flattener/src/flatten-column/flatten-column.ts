@@ -4,14 +4,16 @@ import { requireCollection } from '../require-collection';
 import { registerColumnWrites } from './column-writes';
 import { type FlattenColumnOptions, resolveColumnFlattening } from './flatten-column-options';
 import { exposedSchema } from './exposed-schema';
-import { routeToNativeFields } from './native-fields';
+import { routeToJsonKeys, routeToNativeFields } from './native-fields';
 
 /**
  * Turns the keys of an object column into fields named `<column>@@@<key>@@@…` (data-semantics
  * §5.1): each is computed from the column, writable (on create and update, deep-merged into the
  * stored object record by record) unless the column or `readonly` says otherwise, and nested enums
- * become `Enum` fields. Like every computed field, the generated fields are neither filterable nor
- * sortable, unless `nativeFields` routes them to native columns.
+ * become `Enum` fields. Like every computed field, the generated fields are not sortable unless
+ * `nativeFields` routes them to native columns; they are filterable through those native
+ * columns, or, on a JSON column whose data source filters inside JSON values (`jsonKeyOperators`,
+ * as `@canopy/datasource-sql` on PostgreSQL and MySQL/MariaDB), through the key path itself.
  *
  * @example
  * agent.customizeCollection('customers', (customers) =>
@@ -33,5 +35,6 @@ export const flattenColumn: Plugin<FlattenColumnOptions> = (_dataSource, collect
     });
   }
   if (writable) registerColumnWrites(customizer, columnName, paths);
+  routeToJsonKeys(customizer, columnName, paths, nativeFields);
   routeToNativeFields(customizer, columnName, paths, nativeFields);
 };

@@ -20,6 +20,7 @@ import {
   updateTeam,
 } from '../../store/management/teams';
 import { bodyParser } from '../../validation/ajv';
+import { assertApplicableScopes } from './team-scopes';
 import { accountLink } from '../account/password-page';
 import { authenticatedBody, jsonBody } from '../../http/body';
 import { idParam } from '../../validation/input-rules';
@@ -229,21 +230,15 @@ export function managementRouter(ctx: ServerContext): Router {
     })
     .post(`${base}/teams`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);
-      res
-        .status(201)
-        .json(await createTeamWithLog(ctx.knex, projectId, actorId, parse.createTeam(req.body)));
+      const input = parse.createTeam(req.body);
+      await assertApplicableScopes(ctx.knex, projectId, input.scopes);
+      res.status(201).json(await createTeamWithLog(ctx.knex, projectId, actorId, input));
     })
     .patch(`${base}/teams/:teamName`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);
-      res.json(
-        await updateTeam(
-          ctx.knex,
-          projectId,
-          actorId,
-          String(req.params.teamName),
-          parse.updateTeam(req.body),
-        ),
-      );
+      const input = parse.updateTeam(req.body);
+      await assertApplicableScopes(ctx.knex, projectId, input.scopes);
+      res.json(await updateTeam(ctx.knex, projectId, actorId, String(req.params.teamName), input));
     })
     .delete(`${base}/teams/:teamName`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);

@@ -131,6 +131,34 @@ describe('row-level scopes', () => {
     await call('get', '/forest/orders/102?timezone=UTC').expect(404);
   });
 
+  it('answers 422 InvalidScopeError, naming the reason, for a scope the collection cannot apply', async () => {
+    const { call, services } = scoped();
+    services.permissions.rendering = {
+      team: { id: 5, name: 'Operations' },
+      collections: {
+        orders: {
+          scope: { field: 'reference', operator: 'before', value: '2025-01-01' },
+          segments: [],
+        },
+      } as never,
+      stats: [],
+    };
+    for (const path of ['/forest/orders?timezone=UTC', '/forest/orders/count?timezone=UTC']) {
+      const answer = await call('get', path).expect(422);
+      const reason = expect.stringContaining("'Before'");
+      expect(answer.body.errors).toEqual([
+        {
+          name: 'InvalidScopeError',
+          status: 422,
+          detail: expect.stringMatching(
+            /^The scope of your team on 'orders' cannot be applied: .*'Before'/,
+          ),
+          data: { collection: 'orders', reason },
+        },
+      ]);
+    }
+  });
+
   it('cannot be widened by the client filters', async () => {
     const { call } = scoped();
     const filters = encodeURIComponent('{"field":"region","operator":"equal","value":"US"}');

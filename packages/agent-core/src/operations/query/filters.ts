@@ -1,4 +1,4 @@
-import { ValidationError } from '../../toolkit/errors/canopy-error';
+import { InvalidScopeError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import { toConditionTree } from '../../toolkit/query/condition-tree/to-condition-tree';
@@ -72,7 +72,8 @@ function parseFilterValue(collection: Collection, raw: unknown): ConditionTree |
 
 /**
  * Normalizes (casing, casts) and validates a condition tree given as JSON, for a request's
- * filters or a platform scope or condition. `origin` names it in errors.
+ * filters or a platform scope or condition. `origin` names it in errors; a scope that does not
+ * fit the collection is an {@link InvalidScopeError} (422), not the caller's fault.
  */
 export function parseConditionTreeJson(
   collection: Collection,
@@ -87,6 +88,9 @@ export function parseConditionTreeJson(
     return tree;
   } catch (error) {
     if (origin === 'filters') throw error;
+    if (origin === 'scope') {
+      throw new InvalidScopeError(collection.name, describe(error), { cause: error });
+    }
     throw new ValidationError(
       `Invalid ${origin} of '${collection.name}' from the platform: ${describe(error)}`,
       { cause: error },

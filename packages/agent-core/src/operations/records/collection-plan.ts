@@ -1,10 +1,16 @@
 import type { Collection } from '../../toolkit/interfaces/collection';
+import { Sort } from '../../toolkit/query/sort';
 import { getPrimaryKeys } from '../../toolkit/schema/schema-utils';
 
 /** What serialization needs to know about a collection, derived once from its schema. */
 export interface CollectionPlan {
   readonly collection: Collection;
   readonly primaryKeys: readonly string[];
+  /**
+   * The order of a list read without a sort: every sortable primary-key column ascending, so
+   * pages are stable whatever the storage order (`null` when no key column is sortable).
+   */
+  readonly defaultSort: Sort | null;
   readonly columns: ReadonlySet<string>;
   /** To-one relations: name → target collection. */
   readonly toOne: ReadonlyMap<string, Collection>;
@@ -29,9 +35,18 @@ export function getCollectionPlan(collection: Collection): CollectionPlan {
       toOne.set(name, collection.dataSource.getCollection(field.foreignCollection));
     } else toMany.push(name);
   }
+  const primaryKeys = getPrimaryKeys(collection.schema);
+  const sortableKeys = primaryKeys.filter((name) => {
+    const field = collection.schema.fields[name];
+    return field?.type === 'Column' && field.isSortable === true;
+  });
   plan = {
     collection,
-    primaryKeys: getPrimaryKeys(collection.schema),
+    primaryKeys,
+    defaultSort:
+      sortableKeys.length > 0
+        ? new Sort(...sortableKeys.map((field) => ({ field, ascending: true })))
+        : null,
     columns,
     toOne,
     toMany,

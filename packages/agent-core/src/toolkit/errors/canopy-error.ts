@@ -69,6 +69,23 @@ export class UnprocessableError extends CanopyError {
   }
 }
 
+/**
+ * The row-level scope the platform sent for the caller's team cannot be applied to a collection
+ * (a field the collection no longer has, or cannot filter with that operator): answered 422 with
+ * `data: { collection, reason }`, so a front end can tell "your team's scope is wrong" from a bad
+ * request of its own.
+ */
+export class InvalidScopeError extends CanopyError {
+  constructor(collection: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'unprocessable',
+      'INVALID_SCOPE',
+      `The scope of your team on '${collection}' cannot be applied: ${reason}`,
+      { ...options, data: { collection, reason } },
+    );
+  }
+}
+
 /** A generic business failure whose message is shown to the user. */
 export class BusinessError extends CanopyError {
   constructor(message: string, options?: { cause?: unknown; data?: Record<string, unknown> }) {

@@ -35,6 +35,13 @@ export interface ColumnSchema {
   allowNull?: boolean;
   /** Default shown in creation forms (plain values only). */
   defaultValue?: unknown;
+  /**
+   * For a `Json` column whose data source can filter on the values inside it: the operators it
+   * accepts on a key path into the column (`address:country`, `geo:lat`), which compare the value
+   * found there (a missing key or a JSON `null` is "missing"). Absent or empty: only the whole
+   * column can be filtered. `flattenJsonColumn` makes the flattened fields filterable with them.
+   */
+  jsonKeyOperators?: Set<Operator>;
   /** Allowed values for `Enum` and `['Enum']` columns. */
   enumValues?: string[];
   /** Rules used by the UI and enforced by `addFieldValidation`. */

@@ -13,8 +13,9 @@ export interface ResolvedColumn {
 
 /**
  * Follows a field path (`title`, `author:country:name`) through ManyToOne / OneToOne relations
- * to the column it ends on; unknown fields, to-many hops and paths ending on a relation are
- * reported with the collection at fault.
+ * to the column it ends on, or to a key inside a `Json` column that declares `jsonKeyOperators`
+ * (`address:country`: a `Json` value filterable with those operators); unknown fields, to-many
+ * hops and paths ending on a relation are reported with the collection at fault.
  */
 export function resolveColumnPath(collection: Collection, path: string): ResolvedColumn {
   const [head, ...rest] = path.split(':');
@@ -28,6 +29,15 @@ export function resolveColumnPath(collection: Collection, path: string): Resolve
       throw new UnexpectedFieldTypeError(collection.name, name, field.type, ['Column']);
     }
     return { collection, name, schema: field };
+  }
+  if (field.type === 'Column' && field.jsonKeyOperators?.size) {
+    // A key path inside a Json column its data source filters on (`address:country`).
+    const schema: ColumnSchema = {
+      type: 'Column',
+      columnType: 'Json',
+      filterOperators: field.jsonKeyOperators,
+    };
+    return { collection, name: path, schema };
   }
   if (field.type !== 'ManyToOne' && field.type !== 'OneToOne') {
     throw new UnexpectedFieldTypeError(collection.name, name, field.type, [

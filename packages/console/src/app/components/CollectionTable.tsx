@@ -50,12 +50,14 @@ import {
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   AgentError,
+  clickedSort,
   countLeaves,
+  headerSort,
   humanize,
   isRelation,
   isToOne,
   labelField,
-  nextSort,
+  listErrorNotice,
   PAGE_SIZES,
   readView,
   targetCollection,
@@ -531,15 +533,17 @@ export function CollectionTable({
   };
 
   const segments = collection.segments ?? [];
-  const sortIcon = (field: string) =>
-    view.sort === field ? (
+  // Without a sort in the view, the agent lists by primary key: its header shows that order.
+  const sortIcon = (sorted: 'ascending' | 'descending' | 'none') =>
+    sorted === 'ascending' ? (
       <IconChevronUp size={14} />
-    ) : view.sort === `-${field}` ? (
+    ) : sorted === 'descending' ? (
       <IconChevronDown size={14} />
     ) : (
       <IconArrowsSort size={14} opacity={0.35} />
     );
   const error = list.error ?? count.error;
+  const notice = error ? listErrorNotice(error) : undefined;
 
   // Built only when what they show changes: a new page of rows re-renders the rows, the range
   // and the select-all box, not the toolbar, the column headers or the pager.
@@ -743,12 +747,7 @@ export function CollectionTable({
             {group.headers.map((header) => {
               const field = collection.fields.find((f) => f.field === header.column.id);
               const sortable = field && field.isSortable !== false && !isRelation(field);
-              const sorted =
-                view.sort === header.column.id
-                  ? 'ascending'
-                  : view.sort === `-${header.column.id}`
-                    ? 'descending'
-                    : 'none';
+              const sorted = headerSort(collection, view.sort, header.column.id);
               return (
                 <Table.Th
                   key={header.id}
@@ -759,7 +758,10 @@ export function CollectionTable({
                   {sortable ? (
                     <UnstyledButton
                       onClick={() =>
-                        setView({ sort: nextSort(view.sort, header.column.id) }, false)
+                        setView(
+                          { sort: clickedSort(collection, view.sort, header.column.id) },
+                          false,
+                        )
                       }
                       aria-label={`Sort by ${humanize(header.column.id)}`}
                     >
@@ -767,7 +769,7 @@ export function CollectionTable({
                         <Text size="sm" fw={600}>
                           {humanize(header.column.id)}
                         </Text>
-                        {sortIcon(header.column.id)}
+                        {sortIcon(sorted)}
                       </Group>
                     </UnstyledButton>
                   ) : (
@@ -864,17 +866,9 @@ export function CollectionTable({
     <Stack gap="sm">
       {toolbar}
 
-      {error && (
-        <Alert
-          color="red"
-          title={
-            error instanceof AgentError && error.status === 403
-              ? 'Not allowed'
-              : 'The agent answered with an error'
-          }
-          role="alert"
-        >
-          {error.message}
+      {notice && (
+        <Alert color={notice.color} title={notice.title} role="alert">
+          {notice.message}
         </Alert>
       )}
 

@@ -35,6 +35,7 @@ import {
   type ConditionBranch,
   type ConditionLeaf,
   type ConditionTree,
+  type FieldOperators,
   type SchemaCollection,
   type SchemaField,
 } from '../../protocol';
@@ -44,34 +45,46 @@ export interface FilterableField {
   label: string;
   group: string;
   field: SchemaField;
+  /** The operators offered, most useful first (never empty). */
+  operators: string[];
 }
 
-/** The collection's filterable columns, then each to-one relation's (`customer:last_name`). */
+/** The operators of a field: its type's, narrowed to the agent's list when it gave one. */
+function fieldOperators(
+  collection: SchemaCollection,
+  field: SchemaField,
+  supported: FieldOperators | undefined,
+): string[] {
+  const listed = supported?.[collection.name];
+  if (!listed) return operatorsFor(field);
+  return operatorsFor(field, listed[field.field] ?? []);
+}
+
+/**
+ * The collection's filterable columns, then each to-one relation's (`customer:last_name`). With
+ * `supported` (the agent's capabilities), only the operators the agent allows on each field are
+ * offered, and fields it cannot filter are left out.
+ */
 export function filterableFields(
   schema: AgentSchema,
   collection: SchemaCollection,
+  supported?: FieldOperators,
 ): FilterableField[] {
-  const own = columns(collection)
-    .filter((field) => operatorsFor(field).length > 0)
-    .map((field) => ({
-      path: field.field,
-      label: humanize(field.field),
-      group: humanize(collection.name),
-      field,
-    }));
+  const fieldsOf = (owner: SchemaCollection, prefix: string, group: string) =>
+    columns(owner).flatMap((field) => {
+      const operators = fieldOperators(owner, field, supported);
+      if (operators.length === 0) return [];
+      const label = prefix
+        ? `${humanize(prefix)} › ${humanize(field.field)}`
+        : humanize(field.field);
+      const path = prefix ? `${prefix}:${field.field}` : field.field;
+      return [{ path, label, group, field, operators }];
+    });
   const related = collection.fields.filter(isToOne).flatMap((relation) => {
     const target = schema.collections.find((c) => c.name === targetCollection(relation));
-    if (!target) return [];
-    return columns(target)
-      .filter((field) => operatorsFor(field).length > 0)
-      .map((field) => ({
-        path: `${relation.field}:${field.field}`,
-        label: `${humanize(relation.field)} › ${humanize(field.field)}`,
-        group: humanize(relation.field),
-        field,
-      }));
+    return target ? fieldsOf(target, relation.field, humanize(relation.field)) : [];
   });
-  return [...own, ...related];
+  return [...fieldsOf(collection, '', humanize(collection.name)), ...related];
 }
 
 function ValueInput({
@@ -260,8 +273,9 @@ function GroupEditor({
               />
             );
           }
-          const field = byPath.get(condition.field)?.field;
-          const operators = field ? operatorsFor(field) : [];
+          const entry = byPath.get(condition.field);
+          const field = entry?.field;
+          const operators = entry?.operators ?? [];
           return (
             <Group key={index} gap="xs" wrap="wrap" align="flex-start">
               <Select
@@ -274,11 +288,8 @@ function GroupEditor({
                 data={fieldData}
                 value={condition.field || null}
                 onChange={(value) => {
-                  const next = value ? byPath.get(value)?.field : undefined;
-                  update(index, {
-                    field: value ?? '',
-                    operator: next ? (operatorsFor(next)[0] ?? '') : '',
-                  });
+                  const next = value ? byPath.get(value) : undefined;
+                  update(index, { field: value ?? '', operator: next?.operators[0] ?? '' });
                 }}
                 style={{ flex: 1, minWidth: 170 }}
               />

@@ -4,6 +4,7 @@
  * screen's prefetch build the same request, so the prefetched answer is the table's.
  */
 import {
+  effectiveSort,
   isRelation,
   isToOne,
   labelField,
@@ -76,7 +77,9 @@ export function tableListParams(
   return {
     fields,
     relationFields: relationProjection(schema, collection, fields),
-    sort: view.sort,
+    // The order the headers show, sent even when the view sets none (the primary key), so every
+    // agent pages the same way, including those that add no order of their own.
+    sort: effectiveSort(collection, view.sort),
     page: { number: view.page, size: view.size },
     search: view.search,
     filters: view.filters,

@@ -1,14 +1,23 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { AgentSchema, ConditionBranch, ConditionTree } from '../../../protocol';
+import type {
+  AgentSchema,
+  ConditionBranch,
+  ConditionTree,
+  FieldOperators,
+} from '../../../protocol';
 import { asGroup, FilterBuilder, filterableFields } from '../../components/FilterBuilder';
 
-/** Edits a condition tree on one collection with the console's filter builder. */
+/**
+ * Edits a condition tree on one collection with the console's filter builder; with `operators`
+ * (the agent's capabilities) only what the agent can filter is offered.
+ */
 export function ConditionModal({
   title,
   description,
   schema,
   collection,
+  operators,
   value,
   onSave,
   onClose,
@@ -17,6 +26,7 @@ export function ConditionModal({
   description: string;
   schema: AgentSchema;
   collection: string;
+  operators?: FieldOperators;
   value: ConditionTree | undefined;
   onSave(tree: ConditionBranch | undefined): void;
   onClose(): void;
@@ -40,7 +50,7 @@ export function ConditionModal({
         {target ? (
           <FilterBuilder
             value={draft}
-            fields={filterableFields(schema, target)}
+            fields={filterableFields(schema, target, operators)}
             onChange={setDraft}
           />
         ) : (

@@ -4,17 +4,21 @@
  */
 import { Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
   compactTree,
   countLeaves,
   humanize,
   isBranch,
+  isToOne,
   operatorLabel,
+  targetCollection,
   type AgentSchema,
   type ConditionTree,
 } from '../../../protocol';
 import { useSchema } from '../../data';
+import { useSession } from '../../session';
 import { ConditionModal } from './ConditionModal';
 import { withScope } from './form-logic';
 import type { ProjectDetails, Team } from './management-client';
@@ -35,10 +39,38 @@ export function describeTree(tree: ConditionTree): string {
   return `${humanize(tree.field.replace(':', ' › '))} ${operatorLabel(tree.operator)}${value}`;
 }
 
+/**
+ * The operators the agent allows on the fields a scope of `collection` may use (its own and its
+ * to-one relations'), from the agent's capabilities; `undefined` while they load. When the agent
+ * does not answer, the editor falls back on the schema (filterable fields, their type's operators).
+ */
+function useScopeOperators(schema: AgentSchema | undefined, collection: string | undefined) {
+  const { client, workspace } = useSession();
+  const target = schema?.collections.find((c) => c.name === collection);
+  const names = target
+    ? [
+        target.name,
+        ...target.fields
+          .filter(isToOne)
+          .map(targetCollection)
+          .filter((name): name is string => name !== undefined),
+      ]
+    : [];
+  const query = useQuery({
+    queryKey: ['field-operators', workspace.id, names],
+    queryFn: () => client.fieldOperators(names),
+    enabled: names.length > 0,
+    staleTime: 60_000,
+    retry: false,
+  });
+  return { operators: query.data, ready: names.length === 0 || !query.isPending };
+}
+
 function TeamEditor({ team, schema }: { team: Team; schema: AgentSchema | undefined }) {
   const [scopes, setScopes] = useState(team.scopes);
   const [editing, setEditing] = useState<string>();
   const [adding, setAdding] = useState<string | null>(null);
+  const scopeOperators = useScopeOperators(schema, editing);
   useEffect(() => setScopes(team.scopes), [team]);
   const dirty = JSON.stringify(scopes) !== JSON.stringify(team.scopes);
   const save = useManagementMutation(
@@ -139,12 +171,13 @@ function TeamEditor({ team, schema }: { team: Team; schema: AgentSchema | undefi
           </Button>
         </Group>
       )}
-      {editing && schema && (
+      {editing && schema && scopeOperators.ready && (
         <ConditionModal
           title={`Scope of ${team.name} on ${humanize(editing)}`}
           description={`Members of ${team.name} see only the ${humanize(editing).toLowerCase()} that match these conditions.`}
           schema={schema}
           collection={editing}
+          operators={scopeOperators.operators}
           value={scopes[editing] as ConditionTree | undefined}
           onSave={(tree) => setScopes(withScope(scopes, editing, tree))}
           onClose={() => setEditing(undefined)}
