@@ -96,3 +96,27 @@ it('keeps the JSON 404 for API clients that do not ask for HTML', async () => {
   expect(res.status).toBe(404);
   expect(res.body).toEqual({ code: 'route_not_found', path: '/v2/nothing' });
 });
+
+it('answers a browser with a page saying how to build the console when it is not built', async () => {
+  const unbuilt = mkdtempSync(join(tmpdir(), 'canopy-console-unbuilt-'));
+  try {
+    const server = express()
+      .use(consoleRouter({ enabled: true }, join(unbuilt, 'dist', 'app')))
+      .use((req, res) => res.status(404).json({ code: 'route_not_found', path: req.path }));
+    for (const path of ['/', '/Shop/Production/data/orders/42']) {
+      const res = await request(server).get(path).set('accept', 'text/html,application/xhtml+xml');
+      expect([path, res.status, res.headers['content-type']]).toEqual([
+        path,
+        503,
+        expect.stringMatching(/^text\/html/),
+      ]);
+      expect(res.text).toContain('The Canopy Console is not built');
+      expect(res.text).toContain('pnpm --filter @canopy/console build');
+    }
+    // An API client still gets the JSON 404 of an unknown route.
+    const api = await request(server).get('/');
+    expect([api.status, api.body.code]).toEqual([404, 'route_not_found']);
+  } finally {
+    rmSync(unbuilt, { recursive: true, force: true });
+  }
+});
