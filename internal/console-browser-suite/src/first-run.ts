@@ -177,16 +177,20 @@ async function platformCallFromPage(
 }
 
 async function runJourneys(suite: Suite, demo: Demo): Promise<void> {
-  const adminBrowser = await openBrowser();
-  const supportBrowser = await openBrowser();
-  adminBrowser.context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  supportBrowser.context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  // A browser (profile) for each persona, each opened by its first journey.
+  const browsers: Awaited<ReturnType<typeof openBrowser>>[] = [];
+  const browser = async () => {
+    const opened = await openBrowser();
+    opened.context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    browsers.push(opened);
+    return opened.context;
+  };
   let admin: Page | undefined;
   let support: Page | undefined;
   let approvalId: string | undefined;
   try {
     await suite.test('(a) the admin signs in and browses a collection', async () => {
-      ({ page: admin } = await signIn(adminBrowser.context, demo, demo.admin));
+      ({ page: admin } = await signIn(await browser(), demo, demo.admin));
       await openCollection(admin, 'Orders');
       expect((await rowIds(admin)).length > 0, 'the orders table has rows');
       await openCollection(admin, 'Customers');
@@ -195,7 +199,7 @@ async function runJourneys(suite: Suite, demo: Demo): Promise<void> {
 
     await suite.test('(b) Support signs in and lands on customer rows', async () => {
       // signIn fails with the console's message when the first screen is an error.
-      ({ page: support } = await signIn(supportBrowser.context, demo, demo.support));
+      ({ page: support } = await signIn(await browser(), demo, demo.support));
       if (!/\/data\/customers(\?|$)/.test(support.url()))
         await openCollection(support, 'Customers');
       await settle(support);
@@ -267,8 +271,7 @@ async function runJourneys(suite: Suite, demo: Demo): Promise<void> {
       );
     });
   } finally {
-    await adminBrowser.close();
-    await supportBrowser.close();
+    for (const opened of browsers) await opened.close();
   }
 }
 
