@@ -92,12 +92,17 @@ async function openEnvironment(page: Page, user: User): Promise<number> {
   return submitted;
 }
 
+/**
+ * Signs `user` in on a new page of `context` (or on `page`, which a caller keeps when the first
+ * screen turns out to be an error) and waits for the first screen's rows.
+ */
 export async function signIn(
   context: BrowserContext,
   fixture: Pick<Fixture, 'consoleUrl'>,
   user: User,
+  existing?: Page,
 ): Promise<{ page: Page; firstScreenMs: number }> {
-  const page = await context.newPage();
+  const page = existing ?? (await context.newPage());
   await platformSignIn(page, fixture, user);
   const submitted = await openEnvironment(page, user);
 
