@@ -331,7 +331,9 @@ async function main(): Promise<void> {
       );
     });
   } finally {
-    for (const child of startedChildren) await stopDemo(child).catch(() => undefined);
+    // Whatever a failed start or stop left behind.
+    for (const child of startedChildren)
+      if (!groupGone(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
     rmSync(clone, { recursive: true, force: true });
   }
   const { passed, failed } = suite.summary();
