@@ -107,7 +107,8 @@ function startDemo(command: string, cwd: string, output: string[]): Promise<Demo
           if (match) found[key] = match;
         }
       }
-      if (found.console && found.admin && found.support) {
+      const { console: consoleLine, admin, support } = found;
+      if (consoleLine && admin && support) {
         clearTimeout(timer);
         const user = (match: RegExpExecArray): User => ({
           email: match[1]!,
@@ -116,10 +117,18 @@ function startDemo(command: string, cwd: string, output: string[]): Promise<Demo
         });
         resolve({
           process: child,
-          consoleUrl: found.console[1]!,
-          admin: user(found.admin),
-          support: user(found.support),
+          consoleUrl: consoleLine[1]!,
+          admin: user(admin),
+          support: user(support),
         });
+      } else if (output.some((line) => line.includes('Press Ctrl-C to stop'))) {
+        clearTimeout(timer);
+        reject(
+          new Error(
+            'the demo is running but did not print the lines "Console: <url>", ' +
+              '"Admin login: <email> / <password> (team …" and "Support login: …"',
+          ),
+        );
       }
     };
     child.stdout!.on('data', onData);
