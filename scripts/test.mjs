@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs every workspace test suite in one jest run, then the console's unit tests (Vitest) and its
-// browser suite (Playwright on Debian's Chromium), and ends with the one line CI reads:
+// Runs every workspace test suite in one jest run, then the console's unit tests (Vitest), its
+// browser suite (Playwright on Debian's Chromium) and the first run of the README's demo command
+// in a fresh clone (internal/console-browser-suite/src/first-run.ts), and ends with the one line
+// CI reads:
 // "N passed, N failed". Extra arguments go to jest (e.g. `pnpm test --selectProjects agent-core`)
 // and then only jest runs.
 import { spawnSync } from 'node:child_process';
@@ -62,19 +64,15 @@ if (process.argv.length === 2) {
   } else failed += 1;
   if (vitest.status !== 0) status = status || 1;
 
-  // The browser suite against our agent, then its core against the reference agent from npm, so
-  // the console stays free of anything Canopy-agent-specific.
+  // Each browser run writes its counts to a results file, added to the final line.
   const suiteDir = join(root, 'internal', 'console-browser-suite');
-  for (const args of [
-    ['--agent', 'canopy'],
-    ['--agent', 'reference', '--core'],
-  ]) {
-    const browserFile = join(outDir, `browser-${args[1]}.json`);
+  const browserRun = (name, script, args) => {
+    const browserFile = join(outDir, `browser-${name}.json`);
     const browser = spawnSync(
       process.execPath,
       [
         join(suiteDir, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-        'src/run.ts',
+        script,
         ...args,
         '--results',
         browserFile,
@@ -87,7 +85,14 @@ if (process.argv.length === 2) {
       failed += summary.failed;
     } else failed += 1;
     if (browser.status !== 0) status = status || 1;
-  }
+  };
+  // The browser suite against our agent, then its core against the reference agent from npm, so
+  // the console stays free of anything Canopy-agent-specific.
+  browserRun('canopy', 'src/run.ts', ['--agent', 'canopy']);
+  browserRun('reference', 'src/run.ts', ['--agent', 'reference', '--core']);
+  // A newcomer's first run: a fresh clone of HEAD, the README's first command (the demo on its
+  // embedded database), and the Console's core journeys as the admin and as Support against it.
+  browserRun('first-run', 'src/first-run.ts', []);
 }
 rmSync(outDir, { recursive: true, force: true });
 

@@ -17,6 +17,7 @@ import {
   startShopAgent,
   SUPPORT_EMAIL,
 } from './console';
+import { buildConsoleIfNeeded } from './console-build';
 import { openDemoDatabase, type DemoDatabase } from './database';
 import { startDemoPlatform, type DemoPlatform } from './platform';
 import { seedDashboard } from './dashboard';
@@ -80,6 +81,10 @@ async function main(): Promise<void> {
 
   try {
     await runWalkthrough([
+      {
+        title: 'Build the Console if it is missing or older than its sources',
+        run: () => buildConsoleIfNeeded(),
+      },
       {
         title: 'Open the database and create the sample shop',
         run: async () => {
@@ -378,14 +383,26 @@ async function main(): Promise<void> {
       console.log('\nDemo check passed.');
       return;
     }
+    // Stable `Label: value` lines at the start of a line: the first-run CI job reads the
+    // Console URL and both logins from them.
     console.log(`
-Everything is running. Try:
-  Console:     ${platform!.url}/
-               sign in as ${platform!.adminEmail} / ${adminPassword} (team Operations, Admin role)
-               or support@shop.example / ${supportPassword} (team Europe, Support role)
-  Agent:       ${agentUrl}/forest
-  MCP server:  ${agentUrl}/mcp
-  Platform:    ${platform!.url}/v1/openapi.json
+Everything is running. Open the Console in a browser and sign in:
+
+Console: ${platform!.url}/
+Admin login: ${platform!.adminEmail} / ${adminPassword} (team Operations, role Admin)
+Support login: ${SUPPORT_EMAIL} / ${supportPassword} (team Europe, role Support)
+
+What to try (apps/demo/README.md walks through it):
+  1. As the admin: open Orders, then an order; Edit its status and save. Select paid orders and
+     run "Mark as shipped". Customers, Products and the Dashboard are in the side bar.
+  2. As Support (in a private window, so both stay signed in): open a paid order and run
+     "Refund order". The Support role needs an approval for it: send the request.
+  3. As the admin: open Approvals, approve the request; the refund runs and the order is refunded.
+  4. As Support: Approvals shows your request approved, with the admin's comment.
+
+Agent: ${agentUrl}/forest
+MCP server: ${agentUrl}/mcp
+Platform API: ${platform!.url}/v1/openapi.json
 
   curl -H "Authorization: Bearer ${appToken}" '${platform!.url}/v1/project/Shop/environment/Production/activity-logs?limit=5'
   curl -H "Authorization: Bearer ${session}" '${agentUrl}/forest/products?timezone=UTC&page[size]=3'

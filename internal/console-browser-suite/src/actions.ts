@@ -237,7 +237,7 @@ export async function runActionTests(
  * with an approval, and files the request (with `comment` for the approver). Returns the order's
  * id and the approval request's id, the dialog closed.
  */
-async function requestRefundApproval(
+export async function requestRefundApproval(
   support: Page,
   reason: string,
   comment?: string,

@@ -54,7 +54,11 @@ async function passSignInPopup(popup: Page, user: User): Promise<void> {
  * The console's first step: sign in to the platform (its form, in a pop-up), on the console's
  * home page, or on the page already open when `fixture` is undefined (a deep link).
  */
-async function platformSignIn(page: Page, fixture: Fixture | undefined, user: User): Promise<void> {
+async function platformSignIn(
+  page: Page,
+  fixture: Pick<Fixture, 'consoleUrl'> | undefined,
+  user: User,
+): Promise<void> {
   if (fixture) await page.goto(fixture.consoleUrl);
   await page.getByRole('heading', { name: 'Canopy Console' }).waitFor();
   const [popup] = await Promise.all([
@@ -89,12 +93,17 @@ async function openEnvironment(page: Page, user: User): Promise<number> {
   return submitted;
 }
 
+/**
+ * Signs `user` in on a new page of `context` (or on `page`, which a caller keeps when the first
+ * screen turns out to be an error) and waits for the first screen's rows.
+ */
 export async function signIn(
   context: BrowserContext,
-  fixture: Fixture,
+  fixture: Pick<Fixture, 'consoleUrl'>,
   user: User,
+  existing?: Page,
 ): Promise<{ page: Page; firstScreenMs: number }> {
-  const page = await context.newPage();
+  const page = existing ?? (await context.newPage());
   await platformSignIn(page, fixture, user);
   const submitted = await openEnvironment(page, user);
 
@@ -158,7 +167,7 @@ export async function openCollection(page: Page, label: string): Promise<void> {
   await page.locator('tbody tr[data-record-id]').first().waitFor();
 }
 
-async function rowIds(page: Page): Promise<string[]> {
+export async function rowIds(page: Page): Promise<string[]> {
   return page
     .locator('tbody tr[data-record-id]')
     .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-record-id')!));
@@ -173,7 +182,7 @@ async function rangeText(page: Page): Promise<string> {
 }
 
 /** Waits until the table shows the answer for the view in the address bar. */
-async function settle(page: Page): Promise<void> {
+export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const table = document.querySelector('table[data-view]');
     return (
@@ -183,7 +192,7 @@ async function settle(page: Page): Promise<void> {
   });
 }
 
-async function pick(page: Page, label: string, option: string): Promise<void> {
+export async function pick(page: Page, label: string, option: string): Promise<void> {
   await page.getByRole('textbox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }

@@ -108,3 +108,27 @@ it("lets the console connect to the agents' origins it is given, and to no other
     .find((directive: string) => directive.startsWith('connect-src'));
   expect(connect).toBe("connect-src 'self' http://127.0.0.1:3351 https://agent.example.com");
 });
+
+it('answers a browser with a page saying how to build the console when it is not built', async () => {
+  const unbuilt = mkdtempSync(join(tmpdir(), 'canopy-console-unbuilt-'));
+  try {
+    const server = express()
+      .use(consoleRouter({ enabled: true }, join(unbuilt, 'dist', 'app')))
+      .use((req, res) => res.status(404).json({ code: 'route_not_found', path: req.path }));
+    for (const path of ['/', '/Shop/Production/data/orders/42']) {
+      const res = await request(server).get(path).set('accept', 'text/html,application/xhtml+xml');
+      expect([path, res.status, res.headers['content-type']]).toEqual([
+        path,
+        503,
+        expect.stringMatching(/^text\/html/),
+      ]);
+      expect(res.text).toContain('The Canopy Console is not built');
+      expect(res.text).toContain('pnpm --filter @canopy/console build');
+    }
+    // An API client still gets the JSON 404 of an unknown route.
+    const api = await request(server).get('/');
+    expect([api.status, api.body.code]).toEqual([404, 'route_not_found']);
+  } finally {
+    rmSync(unbuilt, { recursive: true, force: true });
+  }
+});

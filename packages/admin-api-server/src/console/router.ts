@@ -40,8 +40,31 @@ export function consoleCsp(agentOrigins: readonly string[]): string {
 }
 
 /**
+ * What a browser gets at `/` (and the console's deep links) when the console's files are missing:
+ * a server run from a repository checkout where `packages/console` was never built.
+ */
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Canopy Console is not built</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
+<h1>The Canopy Console is not built</h1>
+<p>This platform server serves the Console at <code>/</code>, but its files are missing: the
+server runs from a checkout of the Canopy repository where <code>packages/console</code> has not
+been built yet.</p>
+<p>Build it at the root of the repository, then reload this page:</p>
+<pre>pnpm --filter @canopy/console build</pre>
+<p>(<code>pnpm build</code> builds every package; <code>pnpm demo</code> builds the Console
+itself when it is missing or older than its sources.) Set <code>CANOPY_CONSOLE=off</code> to serve
+no Console. The API under <code>/v1</code> works either way.</p>
+</body>
+</html>
+`;
+
+/**
  * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year) and
- * `index.html` for any other GET that asks for HTML, so deep links work. Unknown paths under the platform's API prefixes still get their JSON 404.
+ * `index.html` for any other GET that asks for HTML, so deep links work (a page saying how to
+ * build the console, 503, when it has not been built). Unknown paths under the platform's API
+ * prefixes still get their JSON 404.
  */
 export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssetsDir): Router {
   const router = express.Router();
@@ -92,8 +115,10 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
     res.setHeader('Cache-Control', 'no-cache');
     // Relative to `root`: an installed console sits under node_modules/.pnpm, and `send` refuses a
     // path with a dot-directory outside its root.
-    res.sendFile('index.html', { root: assetsDir }, (error) => {
-      if (error) next(error);
+    res.sendFile('index.html', { root: assetsDir }, (error?: NodeJS.ErrnoException) => {
+      if (error?.code === 'ENOENT' && !res.headersSent) {
+        res.status(503).type('html').send(NOT_BUILT_PAGE);
+      } else if (error) next(error);
     });
   });
   return router;
