@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { CookieJar } from '@canopy/test-browser';
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, setUserPassword, type AdminApiServer } from '../src';
+import { followToCallback } from './helpers/oidc-login';
 import { startTestServer } from './helpers/test-server';
 
 // Issue 30, findings 1 and 2: the OIDC issuer and redirect URIs come from the public URL, never
@@ -152,35 +153,8 @@ describe('finding 1: the Host header decides nothing', () => {
 });
 
 describe('finding 2: an agent cannot obtain a Console token', () => {
-  /** Follows redirects within the server, keeping cookies, until the callback page. */
-  const follow = async (jar: CookieJar, response: Response): Promise<URL> => {
-    let current = response;
-    for (let hops = 0; hops < 8; hops += 1) {
-      jar.store(current);
-      const location = current.headers.get('location');
-      if (!location) throw new Error(`Stopped at ${current.status}: ${await current.text()}`);
-      const next = new URL(location, url);
-      if (next.pathname === '/oidc/callback') return next;
-      if (next.pathname.startsWith('/oidc/interaction/') && !next.pathname.endsWith('/login')) {
-        const form = await fetch(next, { headers: { cookie: jar.header() } });
-        jar.store(form);
-        if ((await form.text()).includes('name="password"')) {
-          current = await fetch(`${next}/login`, {
-            method: 'POST',
-            redirect: 'manual',
-            headers: {
-              cookie: jar.header(),
-              'content-type': 'application/x-www-form-urlencoded',
-            },
-            body: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD }).toString(),
-          });
-          continue;
-        }
-      }
-      current = await fetch(next, { redirect: 'manual', headers: { cookie: jar.header() } });
-    }
-    throw new Error('Too many redirects');
-  };
+  const follow = (jar: CookieJar, response: Response) =>
+    followToCallback(url, jar, response, { email: 'ada@example.com', password: PASSWORD });
   const consoleAuthorize = (challenge: string, state: string) =>
     `${url}/oidc/auth?${new URLSearchParams({
       client_id: 'canopy-console',
