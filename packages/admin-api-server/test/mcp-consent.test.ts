@@ -115,7 +115,13 @@ async function grantedScope(
 }
 
 it('refuses client names that pass for the Console or any Canopy client', async () => {
-  for (const name of ['Canopy Console', 'canopy-cloud', 'C a n o p y', 'ＣＡＮＯＰＹ', 'Cänopy admin']) {
+  for (const name of [
+    'Canopy Console',
+    'canopy-cloud',
+    'C a n o p y',
+    'ＣＡＮＯＰＹ',
+    'Cänopy admin',
+  ]) {
     const refused = await register({ client_name: name });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'invalid_client_metadata' });

@@ -189,7 +189,11 @@ describe('finding 2: an agent cannot obtain a Console token', () => {
       jar,
       await fetch(consoleAuthorize(own.challenge, 'console'), { redirect: 'manual' }),
     );
-    const ownToken = await redeem(ownCallback.searchParams.get('code')!, own.verifier, jar.header());
+    const ownToken = await redeem(
+      ownCallback.searchParams.get('code')!,
+      own.verifier,
+      jar.header(),
+    );
     expect(ownToken.status).toBe(200);
     const { access_token: consoleToken } = (await ownToken.json()) as { access_token: string };
     expect(

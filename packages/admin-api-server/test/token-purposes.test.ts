@@ -2,12 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { CookieJar } from '@canopy/test-browser';
 import { useTestDatabase } from '@canopy/test-databases';
 import jwt from 'jsonwebtoken';
-import {
-  bootstrapProject,
-  setUserPassword,
-  signSessionToken,
-  type AdminApiServer,
-} from '../src';
+import { bootstrapProject, setUserPassword, signSessionToken, type AdminApiServer } from '../src';
 import { verifyPlatformToken } from '../src/auth/platform-tokens';
 import { issueMcpTokens, verifyMcpToken } from '../src/mcp-oauth/platform-tokens';
 import { findCliAccessToken } from '../src/oidc/cli-client';
@@ -150,11 +145,7 @@ const accepts = async (check: () => unknown): Promise<boolean> => {
 /** Each platform verifier, and the tokens it must accept (it refuses every other one). */
 const VERIFIERS: [string, (token: string) => unknown, readonly string[]][] = [
   ['session', (token) => verifyPlatformToken(token, TEST_KEYS, 'session'), ['session']],
-  [
-    'application',
-    (token) => verifyPlatformToken(token, TEST_KEYS, 'application'),
-    ['application'],
-  ],
+  ['application', (token) => verifyPlatformToken(token, TEST_KEYS, 'application'), ['application']],
   ['MCP access', (token) => verifyMcpToken(TEST_KEYS, token, 'mcp-access'), ['mcpAccess']],
   ['MCP refresh', (token) => verifyMcpToken(TEST_KEYS, token, 'mcp-refresh'), ['mcpRefresh']],
   ['console access', (token) => findConsoleAccessToken(server.knex, token), ['consoleAccess']],
@@ -191,12 +182,8 @@ it('writes the type and audience in every platform token', async () => {
   });
   expect(claims(tokens.agentIdToken!)).toMatchObject({ aud: tokens.agentClient });
   const stored = async (token: string) =>
-    (
-      await server
-        .knex('oidc_payloads')
-        .where({ model: 'AccessToken', id: token })
-        .first('payload')
-    ).payload.extra;
+    (await server.knex('oidc_payloads').where({ model: 'AccessToken', id: token }).first('payload'))
+      .payload.extra;
   expect(await stored(tokens.consoleAccess!)).toEqual({
     typ: 'console-access',
     aud: 'canopy-platform-api',
