@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { CookieJar } from '@canopy/test-browser';
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, setUserPassword, type AdminApiServer } from '../src';
-import { followToCallback } from './helpers/oidc-login';
+import { followToCallback, redeemConsoleCode } from './helpers/oidc-login';
 import { startTestServer } from './helpers/test-server';
 
 // Issue 30, findings 1 and 2: the OIDC issuer and redirect URIs come from the public URL, never
@@ -166,20 +166,7 @@ describe('finding 2: an agent cannot obtain a Console token', () => {
       code_challenge_method: 'S256',
     }).toString()}`;
   const redeem = (code: string, verifier: string, cookie?: string) =>
-    fetch(`${url}/oidc/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(cookie ? { cookie } : {}),
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'canopy-console',
-        code,
-        redirect_uri: `${url}/oidc/callback`,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    redeemConsoleCode(url, code, verifier, cookie);
 
   it('refuses the code of a console login an agent started, redeemed without the browser', async () => {
     // The admin signed in to the console in this browser.

@@ -8,7 +8,7 @@ import { issueMcpTokens, verifyMcpToken } from '../src/mcp-oauth/platform-tokens
 import { findCliAccessToken } from '../src/oidc/cli-client';
 import { findConsoleAccessToken } from '../src/oidc/console-client';
 import { resolveUserAccessToken } from '../src/store/rendering-user';
-import { followToCallback } from './helpers/oidc-login';
+import { followToCallback, redeemConsoleCode } from './helpers/oidc-login';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 
 // Issue 30, finding 4: every platform token names its type and audience, and every platform
@@ -65,17 +65,12 @@ beforeAll(async () => {
     ),
     credentials,
   );
-  const consoleTokens = await fetch(`${url}/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: 'canopy-console',
-      code: consoleCallback.searchParams.get('code')!,
-      redirect_uri: `${url}/oidc/callback`,
-      code_verifier: verifier,
-    }).toString(),
-  });
+  const consoleTokens = await redeemConsoleCode(
+    url,
+    consoleCallback.searchParams.get('code')!,
+    verifier,
+    jar.header(),
+  );
   expect(consoleTokens.status).toBe(200);
   tokens.consoleAccess = ((await consoleTokens.json()) as { access_token: string }).access_token;
 

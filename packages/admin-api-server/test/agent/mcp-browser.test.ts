@@ -3,10 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent, createInMemoryDataSource, type Agent } from '@canopy/agent-core';
+import type { Agent } from '@canopy/agent-core';
 import { useTestDatabase } from '@canopy/test-databases';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { bootstrapProject, setUserPassword, type AdminApiServer } from '../../src';
+import { startMcpAgent } from '../helpers/mcp-agent';
 import { startTestServer } from '../helpers/test-server';
 
 // Issue 30, finding 3, in a real browser: an MCP client whose page is on another origin registers
@@ -87,24 +88,11 @@ beforeAll(async () => {
     adminEmail: 'ada@example.com',
   });
   await setUserPassword(server.knex, userId, 'correct horse battery');
-  agent = createAgent({
-    authSecret: 'mcp-browser-auth-secret',
-    envSecret: secret!,
+  ({ agent, mcpUrl: mcp } = await startMcpAgent({
     serverUrl: url,
-    schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-mcp-browser-')), '.canopy-schema.json'),
-    logger: () => {},
-  })
-    .addDataSource(
-      createInMemoryDataSource({
-        orders: {
-          fields: { id: { type: 'Column', columnType: 'Number', isPrimaryKey: true } },
-          records: [{ id: 1 }],
-        },
-      }),
-    )
-    .mountAiMcpServer({ standalone: { port: 0, host: '127.0.0.1' } });
-  await agent.start();
-  mcp = `http://127.0.0.1:${agent.mcpServerPort}`;
+    envSecret: secret!,
+    authSecret: 'mcp-browser-auth-secret',
+  }));
   client = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CLIENT_PAGE);
   });

@@ -106,3 +106,29 @@ export async function followToCallback(
   }
   throw new Error('Too many redirects');
 }
+
+/**
+ * The console's token request for `code` (client `canopy-console`, redirect URI
+ * `<serverUrl>/oidc/callback`), with the browser's cookies when `cookie` is given.
+ */
+export function redeemConsoleCode(
+  serverUrl: string,
+  code: string,
+  verifier: string,
+  cookie?: string,
+): Promise<Response> {
+  return fetch(`${serverUrl}/oidc/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie === undefined ? {} : { cookie }),
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'canopy-console',
+      code,
+      redirect_uri: `${serverUrl}/oidc/callback`,
+      code_verifier: verifier,
+    }).toString(),
+  });
+}
