@@ -86,8 +86,10 @@ export interface AdminApiServerConfig {
   /** Passed to express `trust proxy`. */
   readonly trustProxy: boolean;
   /**
-   * The server's public origin (`CANOPY_PUBLIC_URL`), the OIDC issuer's base; by default the
-   * origin each request arrived on.
+   * The server's public origin (`CANOPY_PUBLIC_URL`): the OIDC issuer is `<origin>/oidc`, every
+   * redirect URI is on it, and `/oidc` requests naming another host are refused (421). By
+   * default, the address `listen()` bound (`http://127.0.0.1:<port>`; `localhost` for `0.0.0.0`);
+   * never the request's `Host` header.
    */
   readonly publicUrl?: string;
   /**

@@ -8,7 +8,7 @@ import { TokenContextCache } from './auth/token-context-cache';
 import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
 import { DEFAULT_LOGIN_LIMIT, type AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
-import type { ServerContext } from './http/context';
+import { listeningOrigin, type ServerContext } from './http/context';
 import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
 import {
@@ -112,6 +112,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
   );
   const redis = config.redisUrl ? await openRedis(config.redisUrl, database) : undefined;
   const tokenContexts = new TokenContextCache();
+  const listening: { origin?: string } = {};
   const ctx: ServerContext = {
     knex: database.knex,
     config,
@@ -121,6 +122,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
       : createTokenRateLimiter(database.knex, config.rateLimit),
     loginLimiter: createLoginLimiter(database.knex, config.loginLimit ?? DEFAULT_LOGIN_LIMIT),
     tokenContexts,
+    listening,
   };
   // The embedded database serves one connection: a LISTEN connection would hold it.
   // Without it, token contexts are not cached (a revocation elsewhere could not be heard).
@@ -143,6 +145,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
           server = http;
           events.start();
           const bound = (http.address() as AddressInfo).port;
+          listening.origin = listeningOrigin(host, bound);
           logger.info({ port: bound, host }, 'listening');
           resolve(bound);
         });

@@ -276,9 +276,10 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     const jar2 = jar;
     const again = await authorize(jar2, consoleLogin('state-2'));
     const callback2 = await follow(jar2, again);
+    // The console's fetch, from the browser that signed in: it carries the platform login cookie.
     const token = await fetch(`${url}/oidc/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar2.header() },
       body: new URLSearchParams({
         grant_type: 'authorization_code',
         client_id: 'canopy-console',

@@ -29,8 +29,11 @@ const session = () =>
 beforeAll(async () => {
   outDir = buildCliBundle();
   db = await createTestDatabase('postgres');
-  const ports = await Promise.all([serve(), serve(), serve()]);
+  // The balancer first: its URL is the replicas' public URL (logins are served on it only).
+  const ports: number[] = [];
   balancer = await startBalancer(ports);
+  const publicUrl = { CANOPY_PUBLIC_URL: balancer.url };
+  ports.push(...(await Promise.all([serve(publicUrl), serve(publicUrl), serve(publicUrl)])));
   const bootstrap = await bootstrapProject(db.knex, {
     project: 'Shop',
     environment: 'Production',

@@ -48,7 +48,16 @@ export async function startPlatform(
   db: TestDatabase,
   options: { accessTokenSeconds?: number; seeded?: Seeded } = {},
 ): Promise<Platform> {
+  const requests: string[] = [];
+  const counter: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    requests.push(`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`);
+    server.app(request, response);
+  });
+  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+  // The counter's URL is the server's public URL: its logins are served there only.
   const server = await createAdminApiServer({
+    publicUrl: url,
     database: { kind: 'url', url: db.url, poolSize: 4 },
     port: 0,
     host: '127.0.0.1',
@@ -64,14 +73,6 @@ export async function startPlatform(
   await server.listen(0, '127.0.0.1');
   const seeded = options.seeded ?? (await seed(server));
   const secret = seeded.envSecret;
-
-  const requests: string[] = [];
-  const counter: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    requests.push(`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`);
-    server.app(request, response);
-  });
-  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
 
   const form = async (target: string, fields: Record<string, string>) => {
     const response = await fetch(target, {

@@ -2,6 +2,7 @@ import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import jwt from 'jsonwebtoken';
 import type { SigningKey } from '../config';
 import { unauthorized } from '../errors';
+import { PLATFORM_API_AUDIENCE } from './token-purposes';
 
 // jsonwebtoken turns a string secret into a key on every call, first trying it as a public key
 // (which throws): a few milliseconds per request. The key objects are made once per key.
@@ -26,6 +27,8 @@ export interface ApplicationTokenClaims {
   jti: string;
   sub: string;
   prj: number;
+  /** The platform API (absent on tokens signed before audiences were written). */
+  aud?: string;
   exp: number;
 }
 
@@ -39,6 +42,8 @@ export interface SessionTokenClaims {
   /** Issue time in milliseconds, compared with the account's `sessions_valid_after`. */
   iat_ms?: number;
   iat?: number;
+  /** The platform API (absent on tokens signed before audiences were written). */
+  aud?: string;
   exp: number;
 }
 
@@ -55,11 +60,11 @@ export function hashTokenId(tokenId: string): string {
 function sign(payload: object, keys: readonly SigningKey[], expiresAt: Date): string {
   const key = keys[0];
   if (!key) throw new Error('No signing key is configured.');
-  return jwt.sign({ ...payload, exp: Math.floor(expiresAt.getTime() / 1000) }, key.secret, {
-    algorithm: TOKEN_ALGORITHM,
-    keyid: key.id,
-    issuer: ISSUER,
-  });
+  return jwt.sign(
+    { ...payload, aud: PLATFORM_API_AUDIENCE, exp: Math.floor(expiresAt.getTime() / 1000) },
+    key.secret,
+    { algorithm: TOKEN_ALGORITHM, keyid: key.id, issuer: ISSUER },
+  );
 }
 
 /** Signs an application token with the newest key. */
@@ -107,8 +112,8 @@ const verifiedTokens = new WeakMap<
 const MAX_VERIFIED = 1_000;
 
 /**
- * Verifies a bearer token: known key (by `kid`), HS256 only, issuer, expiry, and the expected
- * `typ`. Every failure is a 401 whose message says what is wrong, never the token. A token that
+ * Verifies a bearer token: known key (by `kid`), HS256 only, issuer, expiry, the expected
+ * `typ` and the platform API's audience. Every failure is a 401 whose message says what is wrong, never the token. A token that
  * passed is remembered (the same string, signed by the same keys, verifies the same way) until it
  * expires: a busy integration's requests skip the parse and HMAC. Revocation is not decided here.
  */
@@ -159,8 +164,10 @@ function verifyUncached<T extends ApplicationTokenClaims | SessionTokenClaims>(
     }
     throw unauthorized('The bearer token signature or claims are invalid.', error);
   }
+  // Tokens signed before audiences were written carry none; `typ` tells them apart.
   const wellFormed =
     claims.typ === type &&
+    (claims.aud === undefined || claims.aud === PLATFORM_API_AUDIENCE) &&
     typeof claims.sub === 'string' &&
     /^[1-9]\d{0,9}$/.test(claims.sub) &&
     typeof claims.exp === 'number' &&

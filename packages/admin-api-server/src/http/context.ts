@@ -17,6 +17,11 @@ export interface ServerContext {
   readonly loginLimiter: LoginLimiter;
   /** Application tokens' contexts, kept briefly while revocations are heard (LISTEN). */
   readonly tokenContexts?: TokenContextCache;
+  /**
+   * Where the server listens, once `listen()` bound it (`http://127.0.0.1:<port>`): the public
+   * origin when `CANOPY_PUBLIC_URL` is not set.
+   */
+  readonly listening?: { origin?: string };
 }
 
 /** Who is calling, once a bearer token was verified. */
@@ -54,7 +59,26 @@ export function required<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/** The server's public origin: `CANOPY_PUBLIC_URL`, else the origin the request arrived on. */
+/**
+ * The server's public origin as configured: `CANOPY_PUBLIC_URL`, else the address `listen()`
+ * bound (`http://127.0.0.1:<port>`; `localhost` for a wildcard address); `undefined` while the
+ * application is not listening and no public URL is set (an in-process test, or an embedder's own
+ * HTTP server). Never read from the request's `Host` header.
+ */
+export function configuredPublicOrigin(ctx: ServerContext): string | undefined {
+  return ctx.config.publicUrl ?? ctx.listening?.origin;
+}
+
+/**
+ * The server's public origin ({@link configuredPublicOrigin}); only when none is known yet, the
+ * origin the request arrived on (links shown to the caller, never an issuer or redirect URI).
+ */
 export function publicOrigin(ctx: ServerContext, req: Request): string {
-  return ctx.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  return configuredPublicOrigin(ctx) ?? `${req.protocol}://${req.get('host')}`;
+}
+
+/** The origin of a server bound to `host`:`port` (a wildcard address is reached as localhost). */
+export function listeningOrigin(host: string, port: number): string {
+  const name = host === '' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }

@@ -1,4 +1,9 @@
 import jwt from 'jsonwebtoken';
+import {
+  PLATFORM_API_AUDIENCE,
+  PLATFORM_OAUTH_AUDIENCE,
+  TOKEN_TYPES,
+} from '../auth/token-purposes';
 import type { SigningKey } from '../config';
 
 const ALGORITHM = 'HS256';
@@ -33,11 +38,11 @@ export function issueMcpTokens(keys: readonly SigningKey[], grant: McpGrant) {
   };
   const options = { algorithm: ALGORITHM, keyid: key.id, issuer: ISSUER } as const;
   return {
-    access_token: jwt.sign({ ...claims, typ: 'mcp-access' }, key.secret, {
+    access_token: jwt.sign({ ...claims, ...MCP_PURPOSES['mcp-access'] }, key.secret, {
       ...options,
       expiresIn: MCP_ACCESS_SECONDS,
     }),
-    refresh_token: jwt.sign({ ...claims, typ: 'mcp-refresh' }, key.secret, {
+    refresh_token: jwt.sign({ ...claims, ...MCP_PURPOSES['mcp-refresh'] }, key.secret, {
       ...options,
       expiresIn: MCP_REFRESH_SECONDS,
     }),
@@ -47,7 +52,19 @@ export function issueMcpTokens(keys: readonly SigningKey[], grant: McpGrant) {
   };
 }
 
-/** Verifies an MCP platform token of the given kind; `undefined` when it is not a valid one. */
+/**
+ * The type and audience of each MCP platform token: the access token is taken by the platform's
+ * API (the routes an agent calls for its user), the refresh token by the token endpoint only.
+ */
+const MCP_PURPOSES = {
+  'mcp-access': { typ: TOKEN_TYPES.mcpAccess, aud: PLATFORM_API_AUDIENCE },
+  'mcp-refresh': { typ: TOKEN_TYPES.mcpRefresh, aud: PLATFORM_OAUTH_AUDIENCE },
+} as const;
+
+/**
+ * Verifies an MCP platform token of the given kind (its `typ`, and its `aud` — tokens issued
+ * before audiences were written carry none); `undefined` when it is not a valid one.
+ */
 export function verifyMcpToken(
   keys: readonly SigningKey[],
   token: string,
@@ -62,6 +79,7 @@ export function verifyMcpToken(
       issuer: ISSUER,
     }) as jwt.JwtPayload;
     if (claims.typ !== kind) return undefined;
+    if (claims.aud !== undefined && claims.aud !== MCP_PURPOSES[kind].aud) return undefined;
     return {
       userId: Number(claims.sub),
       environmentId: Number(claims.env),

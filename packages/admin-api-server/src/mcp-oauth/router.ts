@@ -14,11 +14,14 @@ import {
 } from '../store/mcp-oauth';
 import { attemptFormLogin, clientAddress, limitedMessage } from '../auth/login-limiter';
 import { readId } from '../validation/input-rules';
-import { authorizePage } from './authorize-page';
+import { findPermissionLevel } from '../store/model';
+import { authorizePage, authorizePageCsp } from './authorize-page';
 import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
 
 const SCOPES = new Set(['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin']);
 const DEFAULT_SCOPE = 'mcp:read mcp:write mcp:action';
+/** Granted only when the signed-in user is an admin of the environment's project. */
+const ADMIN_SCOPE = 'mcp:admin';
 const AUTHORIZE_PARAMS = [
   'client_id',
   'redirect_uri',
@@ -52,26 +55,74 @@ const send = (res: Response, failure: unknown) => {
   }
 };
 
-/** Scopes asked for (joined with `+` by the agent's redirect, or spaces), checked and normalized. */
-function readScope(raw: unknown): string {
+/** CORS for callers of any origin without credentials; preflights are answered here. */
+function allowAnyOrigin(methods: string): RequestHandler {
+  return (req, res, next) => {
+    res.set({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Headers': 'content-type, mcp-protocol-version',
+      'Access-Control-Max-Age': '600',
+    });
+    if (req.method !== 'OPTIONS') {
+      next();
+      return;
+    }
+    res.set('Access-Control-Allow-Methods', methods).status(204).end();
+  };
+}
+
+/**
+ * Scopes asked for (joined with `+` by the agent's redirect, or spaces), checked and normalized;
+ * {@link DEFAULT_SCOPE} when none. `error` is the OAuth error of an unknown scope.
+ */
+function readScope(raw: unknown, error = 'invalid_scope'): string {
   if (typeof raw !== 'string' || raw.trim() === '') return DEFAULT_SCOPE;
   const scopes = raw.split(/[+ ]+/).filter(Boolean);
   const unknown = scopes.find((scope) => !SCOPES.has(scope));
   if (unknown !== undefined) {
+    throw new OAuthError(400, error, `Unknown scope ${unknown}; use ${[...SCOPES].join(', ')}.`);
+  }
+  return [...new Set(scopes)].join(' ');
+}
+
+/**
+ * What a client may be granted on this request: the scopes it asked for that it also registered
+ * for (clients registered before scopes were kept get {@link DEFAULT_SCOPE}), never more.
+ */
+function narrowScope(asked: string, client: McpClient): string[] {
+  const registered = new Set((client.scope ?? DEFAULT_SCOPE).split(' '));
+  const granted = asked.split(' ').filter((scope) => registered.has(scope));
+  if (granted.length === 0) {
     throw new OAuthError(
       400,
       'invalid_scope',
-      `Unknown scope ${unknown}; use ${[...SCOPES].join(', ')}.`,
+      `This client registered for ${[...registered].join(' ')} only; it asked for ${asked}.`,
     );
   }
-  return [...new Set(scopes)].join(' ');
+  return granted;
+}
+
+/**
+ * Whether a client name could pass for one of the platform's own clients (the Canopy Console,
+ * canopy-cloud): any name holding "canopy" once case, accents, look-alike characters (NFKC),
+ * spaces and punctuation are set aside.
+ */
+export function isReservedClientName(name: string): boolean {
+  const folded = name
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+  return folded.includes('canopy');
 }
 
 interface AuthorizeRequest {
   params: Record<string, string>;
   client: McpClient;
-  environment: { id: number; projectId: number };
-  scope: string;
+  environment: { id: number; projectId: number; name: string; projectName: string };
+  /** The scopes the client may get (asked ∩ registered); `mcp:admin` still needs an admin. */
+  scopes: string[];
 }
 
 /**
@@ -111,18 +162,21 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     const environmentId = readId(params.environmentId);
     const environment =
       environmentId !== undefined
-        ? await ctx.knex('environments').where({ id: environmentId }).first('id', 'project_id')
+        ? await ctx
+            .knex('environments as e')
+            .join('projects as p', 'p.id', 'e.project_id')
+            .where('e.id', environmentId)
+            .first('e.id', 'e.project_id as projectId', 'e.name', 'p.name as projectName')
         : undefined;
     if (!environment) {
       throw new OAuthError(400, 'invalid_request', 'environmentId names no environment.');
     }
-    return {
-      params,
-      client,
-      environment: { id: environment.id, projectId: environment.project_id },
-      scope: readScope(params.scope),
-    };
+    return { params, client, environment, scopes: narrowScope(readScope(params.scope), client) };
   }
+
+  // Browser-based MCP clients register from their own origin (the MCP authorization spec's
+  // dynamic registration): any origin may call, without credentials (no cookies are read here).
+  router.use('/oauth/register', allowAnyOrigin('GET, POST, OPTIONS'));
 
   router.post('/oauth/register', registrationJson, async (req, res) => {
     const address = clientAddress(req);
@@ -139,7 +193,11 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       );
       return;
     }
-    const body = (req.body ?? {}) as { redirect_uris?: unknown; client_name?: unknown };
+    const body = (req.body ?? {}) as {
+      redirect_uris?: unknown;
+      client_name?: unknown;
+      scope?: unknown;
+    };
     const uris = body.redirect_uris;
     const valid = (uri: unknown) =>
       typeof uri === 'string' &&
@@ -177,9 +235,31 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       );
       return;
     }
+    if (typeof name === 'string' && isReservedClientName(name)) {
+      send(
+        res,
+        new OAuthError(
+          400,
+          'invalid_client_metadata',
+          'client_name must not name Canopy: that name belongs to the platform’s own clients.',
+        ),
+      );
+      return;
+    }
+    let scope: string;
+    try {
+      if (body.scope !== undefined && typeof body.scope !== 'string') {
+        throw new OAuthError(400, 'invalid_client_metadata', 'scope must be a string.');
+      }
+      scope = readScope(body.scope, 'invalid_client_metadata');
+    } catch (failure) {
+      send(res, failure);
+      return;
+    }
     await ctx.loginLimiter.registrations.record(address);
     const client = await registerMcpClient(ctx.knex, {
       redirectUris: uris as string[],
+      scope,
       registeredFrom: address,
       ...(typeof name === 'string' ? { clientName: name } : {}),
     });
@@ -210,12 +290,26 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     res.json(client);
   });
 
+  /** The consent page of `request`, allowed to send the browser on to the client's redirect URI. */
+  const showAuthorizePage = (res: Response, request: AuthorizeRequest, error?: string) => {
+    res
+      .set('Content-Security-Policy', authorizePageCsp(request.params.redirect_uri!))
+      .type('html')
+      .send(
+        authorizePage({
+          params: request.params,
+          client: request.client,
+          redirectUri: request.params.redirect_uri!,
+          scopes: request.scopes,
+          environment: request.environment,
+          ...(error === undefined ? {} : { error }),
+        }),
+      );
+  };
+
   router.get('/oauth/authorize', async (req, res) => {
     try {
-      const request = await readAuthorize(req.query as Record<string, unknown>);
-      res
-        .type('html')
-        .send(authorizePage(request.params, request.client.client_name ?? 'An MCP client'));
+      showAuthorizePage(res, await readAuthorize(req.query as Record<string, unknown>));
     } catch (failure) {
       send(res, failure);
     }
@@ -250,12 +344,22 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
             ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
             : 'Wrong email or password.';
       if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
-      res
-        .status(outcome.kind === 'limited' ? 429 : 401)
-        .type('html')
-        .send(
-          authorizePage(request.params, request.client.client_name ?? 'An MCP client', message),
-        );
+      res.status(outcome.kind === 'limited' ? 429 : 401);
+      showAuthorizePage(res, request, message);
+      return;
+    }
+    // mcp:admin (every tool) only when an admin of the project authorizes the client.
+    const level = await findPermissionLevel(ctx.knex, request.environment.projectId, user.id);
+    const scope = request.scopes
+      .filter((granted) => granted !== ADMIN_SCOPE || level === 'admin')
+      .join(' ');
+    if (scope === '') {
+      res.status(403);
+      showAuthorizePage(
+        res,
+        request,
+        `Only an admin of project ${request.environment.projectName} may grant ${ADMIN_SCOPE}, the only scope this client asked for.`,
+      );
       return;
     }
     const code = await createMcpCode(ctx.knex, {
@@ -265,7 +369,7 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       renderingId,
       redirectUri: request.params.redirect_uri!,
       codeChallenge: request.params.code_challenge!,
-      scope: request.scope,
+      scope,
     });
     const target = new URL(request.params.redirect_uri!);
     target.searchParams.set('code', code);

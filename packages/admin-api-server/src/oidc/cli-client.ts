@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ClientMetadata } from 'oidc-provider';
+import { PLATFORM_API_AUDIENCE, TOKEN_TYPES } from '../auth/token-purposes';
 import { findClientAccessToken } from './client-access-token';
 
 /** The OAuth client id of canopy-cloud (`@canopy/cloud-cli`). */
@@ -41,5 +42,8 @@ export async function findCliAccessToken(
   knex: Knex,
   token: string,
 ): Promise<CliAccessToken | undefined> {
-  return findClientAccessToken(knex, CLI_CLIENT_ID, token);
+  return findClientAccessToken(knex, CLI_CLIENT_ID, token, {
+    typ: TOKEN_TYPES.cliAccess,
+    aud: PLATFORM_API_AUDIENCE,
+  });
 }

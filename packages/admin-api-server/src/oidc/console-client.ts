@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ClientMetadata } from 'oidc-provider';
+import { PLATFORM_API_AUDIENCE, TOKEN_TYPES } from '../auth/token-purposes';
 import { findClientAccessToken } from './client-access-token';
 
 /** The OAuth client id of the Canopy Console (`@canopy/console`, served at `/`). */
@@ -36,5 +37,8 @@ export async function findConsoleAccessToken(
   knex: Knex,
   token: string,
 ): Promise<{ userId: number } | undefined> {
-  return findClientAccessToken(knex, CONSOLE_CLIENT_ID, token);
+  return findClientAccessToken(knex, CONSOLE_CLIENT_ID, token, {
+    typ: TOKEN_TYPES.consoleAccess,
+    aud: PLATFORM_API_AUDIENCE,
+  });
 }

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Configuration, Provider, errors as OidcErrors } from 'oidc-provider';
+import type {
+  Configuration,
+  KoaContextWithOIDC,
+  Provider,
+  errors as OidcErrors,
+} from 'oidc-provider';
+import { PLATFORM_API_AUDIENCE, TOKEN_TYPES, type TokenType } from '../auth/token-purposes';
 import type { SigningKey } from '../config';
 import { MAX_JSON_DEPTH } from '../http/body';
 import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
@@ -159,6 +165,13 @@ export async function createOidcProvider(
       email: ['email'],
       profile: ['name', 'given_name', 'family_name'],
     },
+    // Every access token names its purpose (src/auth/token-purposes.ts); the console's codes are
+    // redeemed only by the browser whose platform login they came from.
+    async extraTokenClaims(ctx, token) {
+      if (token.kind !== 'AccessToken' || typeof token.clientId !== 'string') return undefined;
+      if (token.clientId === CONSOLE_CLIENT_ID) await requireConsoleBrowser(ctx);
+      return accessTokenPurpose(token.clientId);
+    },
     interactions: { url: (_ctx, interaction) => `${OIDC_PATH}/interaction/${interaction.uid}` },
     async findAccount(_ctx, id) {
       const user = await knex('users')
@@ -209,6 +222,34 @@ export async function createOidcProvider(
     }
   });
   return provider;
+}
+
+/** The `typ` and `aud` written in the access tokens of `clientId`. */
+function accessTokenPurpose(clientId: string): { typ: TokenType; aud: string } {
+  if (clientId === CONSOLE_CLIENT_ID) {
+    return { typ: TOKEN_TYPES.consoleAccess, aud: PLATFORM_API_AUDIENCE };
+  }
+  if (clientId === CLI_CLIENT_ID) return { typ: TOKEN_TYPES.cliAccess, aud: PLATFORM_API_AUDIENCE };
+  // A user's login to an agent: the token is for that agent's own client, nothing else.
+  return { typ: TOKEN_TYPES.agentLoginAccess, aud: clientId };
+}
+
+/**
+ * The Canopy Console is a public client: its PKCE verifier proves only that whoever redeems a code
+ * also started the login, and anyone (an agent handing the console an authorization URL, say) can
+ * start one. So a console code is redeemed only by a request carrying the platform login cookie of
+ * the browser session the code was issued in: the console's own same-origin `fetch` sends it; no
+ * other party has it (HttpOnly, SameSite). The code is consumed either way.
+ */
+async function requireConsoleBrowser(ctx: KoaContextWithOIDC): Promise<void> {
+  const code = ctx.oidc.entities.AuthorizationCode;
+  if (!code) return;
+  const session = await ctx.oidc.provider.Session.get(ctx);
+  if (!code.sessionUid || session.uid !== code.sessionUid) {
+    throw new oidcErrors.InvalidGrant(
+      'the console sign-in is redeemed only by the browser that signed in (its platform login cookie is missing)',
+    );
+  }
 }
 
 /** oidc-provider's error classes, once the module is loaded (it is loaded lazily). */

@@ -8,7 +8,8 @@ import express, {
 import { formBody } from '../http/body';
 import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
-import { publicOrigin, type ServerContext } from '../http/context';
+import { configuredPublicOrigin, type ServerContext } from '../http/context';
+import { requirePublicHost } from './public-host';
 import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
 import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from './console-client';
@@ -48,15 +49,15 @@ const AGENT_SCOPES = 'openid email profile';
  * membership of the project of the env secret they look up.
  */
 export function oidcRouter(ctx: ServerContext): Router {
-  const providers = new Map<string, Promise<Provider>>();
-  const origin = (req: Request) => publicOrigin(ctx, req);
-  const providerFor = (req: Request): Promise<Provider> => {
-    const issuer = `${origin(req)}${OIDC_PATH}`;
-    let provider = providers.get(issuer);
-    if (!provider) {
-      provider = createOidcProvider(
+  // One provider per server, for the issuer `<public origin>/oidc`: the request's Host never
+  // names the issuer (requests naming another host are refused before they reach it).
+  let loading: Promise<Provider> | undefined;
+  const origin = () => configuredPublicOrigin(ctx)!;
+  const providerFor = (): Promise<Provider> => {
+    if (!loading) {
+      const created = createOidcProvider(
         ctx.knex,
-        issuer,
+        `${origin()}${OIDC_PATH}`,
         ctx.config.signingKeys,
         ctx.config.trustProxy,
         {
@@ -67,13 +68,16 @@ export function oidcRouter(ctx: ServerContext): Router {
             DEFAULT_OIDC_OPTIONS.devicePollIntervalSeconds,
         },
       );
-      provider.catch(() => providers.delete(issuer));
-      providers.set(issuer, provider);
+      created.catch(() => {
+        if (loading === created) loading = undefined;
+      });
+      loading = created;
     }
-    return provider;
+    return loading;
   };
 
   const router = express.Router();
+  router.use(OIDC_PATH, requirePublicHost(ctx));
 
   // The env secret is checked before the body is read.
   const registrant: RequestHandler = async (req, res, next) => {
@@ -86,7 +90,7 @@ export function oidcRouter(ctx: ServerContext): Router {
   router.post(`${OIDC_PATH}/reg`, registrant, (req, res, next) => {
     const environment = res.locals.environment as { id: number };
     const registration: OidcRegistration = {
-      redirectUri: `${origin(req)}${OIDC_PATH}/callback`,
+      redirectUri: `${origin()}${OIDC_PATH}/callback`,
       environmentId: String(environment.id),
     };
     res.locals[REGISTRATION_LOCAL] = registration;
@@ -133,7 +137,7 @@ export function oidcRouter(ctx: ServerContext): Router {
   };
 
   router.get(`${OIDC_PATH}/interaction/:uid`, async (req, res) => {
-    const provider = await providerFor(req);
+    const provider = await providerFor();
     const details = await provider.interactionDetails(req, res);
     // Signed in already (the console's own login, then an agent's login in the same browser
     // session): the only prompt left is the consent to a first-party client, granted here for a
@@ -154,7 +158,7 @@ export function oidcRouter(ctx: ServerContext): Router {
   });
 
   router.post(`${OIDC_PATH}/interaction/:uid/login`, formBody(), async (req, res) => {
-    const provider = await providerFor(req);
+    const provider = await providerFor();
     const details = await provider.interactionDetails(req, res);
     const outcome = await attemptFormLogin(ctx.loginLimiter, req);
     const user = outcome.kind === 'signed-in' ? outcome.user : undefined;
@@ -198,11 +202,11 @@ export function oidcRouter(ctx: ServerContext): Router {
 
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   router.use(OIDC_PATH, async (req, res) => {
-    const provider = await providerFor(req);
-    let handle = handlers.get(provider);
+    const current = await providerFor();
+    let handle = handlers.get(current);
     if (!handle) {
-      handle = provider.callback();
-      handlers.set(provider, handle);
+      handle = current.callback();
+      handlers.set(current, handle);
     }
     handle(req, res);
   });

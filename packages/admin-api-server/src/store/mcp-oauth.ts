@@ -7,6 +7,8 @@ export interface McpClient {
   client_id_issued_at: number;
   redirect_uris: string[];
   client_name?: string;
+  /** The scopes the client registered for (space-separated): the most it is ever granted. */
+  scope?: string;
   token_endpoint_auth_method: 'none';
   grant_types: string[];
   response_types: string[];
@@ -34,7 +36,7 @@ export const MCP_CLIENT_LIMITS = {
  */
 export async function registerMcpClient(
   knex: Knex,
-  input: { redirectUris: string[]; clientName?: string; registeredFrom: string },
+  input: { redirectUris: string[]; clientName?: string; scope: string; registeredFrom: string },
 ): Promise<McpClient | undefined> {
   await knex('mcp_oauth_clients')
     .whereRaw('coalesce(last_used_at, created_at) < now() - make_interval(days => ?)', [
@@ -48,6 +50,7 @@ export async function registerMcpClient(
     client_id_issued_at: Math.floor(Date.now() / 1000),
     redirect_uris: input.redirectUris,
     ...(input.clientName === undefined ? {} : { client_name: input.clientName }),
+    scope: input.scope,
     token_endpoint_auth_method: 'none',
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],

@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createAgent, createInMemoryDataSource, type Agent } from '@canopy/agent-core';
+import type { Agent } from '@canopy/agent-core';
 import { useTestDatabase } from '@canopy/test-databases';
 import { bootstrapProject, setUserPassword, type AdminApiServer } from '../../src';
+import { startMcpAgent } from '../helpers/mcp-agent';
 import { startTestServer } from '../helpers/test-server';
 
 const db = useTestDatabase('postgres');
@@ -23,24 +21,11 @@ beforeAll(async () => {
     adminEmail: 'ada@example.com',
   });
   await setUserPassword(server.knex, userId, 'correct horse battery');
-  agent = createAgent({
-    authSecret: 'mcp-oauth-auth-secret',
-    envSecret: secret!,
+  ({ agent, mcpUrl: mcp } = await startMcpAgent({
     serverUrl: url,
-    schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-mcp-oauth-')), '.canopy-schema.json'),
-    logger: () => {},
-  })
-    .addDataSource(
-      createInMemoryDataSource({
-        orders: {
-          fields: { id: { type: 'Column', columnType: 'Number', isPrimaryKey: true } },
-          records: [{ id: 1 }, { id: 2 }],
-        },
-      }),
-    )
-    .mountAiMcpServer({ standalone: { port: 0, host: '127.0.0.1' } });
-  await agent.start();
-  mcp = `http://127.0.0.1:${agent.mcpServerPort}`;
+    envSecret: secret!,
+    authSecret: 'mcp-oauth-auth-secret',
+  }));
 }, 30_000);
 
 afterAll(async () => {

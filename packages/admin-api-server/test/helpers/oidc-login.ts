@@ -67,3 +67,68 @@ export async function loginThroughOidc(input: {
   }
   return (await exchanged.json()) as AgentLogin;
 }
+
+/**
+ * Follows the provider's redirects as a browser does, keeping cookies in `jar`, until the callback
+ * page `/oidc/callback`; a login form on the way is submitted with `credentials`.
+ *
+ * @throws Error when the redirects stop elsewhere or go round more than 8 times.
+ */
+export async function followToCallback(
+  serverUrl: string,
+  jar: CookieJar,
+  response: Response,
+  credentials: { email: string; password: string },
+): Promise<URL> {
+  let current = response;
+  for (let hops = 0; hops < 8; hops += 1) {
+    jar.store(current);
+    const location = current.headers.get('location');
+    if (!location) throw new Error(`Stopped at ${current.status}: ${await current.text()}`);
+    const next = new URL(location, serverUrl);
+    if (next.pathname === '/oidc/callback') return next;
+    if (next.pathname.startsWith('/oidc/interaction/')) {
+      const form = await fetch(next, { redirect: 'manual', headers: { cookie: jar.header() } });
+      jar.store(form);
+      if (form.status === 200 && (await form.text()).includes('name="password"')) {
+        current = await fetch(`${next}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(credentials).toString(),
+        });
+        continue;
+      }
+      current = form;
+      continue;
+    }
+    current = await fetch(next, { redirect: 'manual', headers: { cookie: jar.header() } });
+  }
+  throw new Error('Too many redirects');
+}
+
+/**
+ * The console's token request for `code` (client `canopy-console`, redirect URI
+ * `<serverUrl>/oidc/callback`), with the browser's cookies when `cookie` is given.
+ */
+export function redeemConsoleCode(
+  serverUrl: string,
+  code: string,
+  verifier: string,
+  cookie?: string,
+): Promise<Response> {
+  return fetch(`${serverUrl}/oidc/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie === undefined ? {} : { cookie }),
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'canopy-console',
+      code,
+      redirect_uri: `${serverUrl}/oidc/callback`,
+      code_verifier: verifier,
+    }).toString(),
+  });
+}
