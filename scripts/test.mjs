@@ -6,12 +6,20 @@
 // "N passed, N failed". Extra arguments go to jest (e.g. `pnpm test --selectProjects agent-core`)
 // and then only jest runs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './ensure-built.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Some suites load a package's build (the console's files, the CLI binaries): a fresh clone builds
+// first, a checkout built since its last change does not.
+if (!ensureBuilt(root)) {
+  console.log('The build failed: no test was run.');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const outDir = mkdtempSync(join(tmpdir(), 'canopy-jest-'));
 const outFile = join(outDir, 'results.json');
 
@@ -40,6 +48,35 @@ if (existsSync(outFile)) {
   failed += summary.numRuntimeErrorTestSuites;
 }
 let status = result.status ?? 1;
+
+// The repository's own scripts (node:test): counted from the TAP summary.
+if (process.argv.length === 2) {
+  const scripts = spawnSync(
+    process.execPath,
+    [
+      '--test',
+      '--test-reporter=tap',
+      ...readdirSync(join(root, 'scripts'))
+        .filter((file) => file.endsWith('.test.mjs'))
+        .map((file) => join('scripts', file)),
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
+  process.stdout.write(
+    scripts.stdout
+      .split('\n')
+      .filter((line) => /^(not ok|# (pass|fail))/.test(line))
+      .join('\n') + '\n',
+  );
+  const count = (name) =>
+    Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(scripts.stdout)?.[1] ?? 0);
+  passed += count('pass');
+  failed += count('fail');
+  if (scripts.status !== 0) {
+    status = status || 1;
+    if (count('fail') === 0) failed += 1;
+  }
+}
 
 // The console: Vitest for its unit tests, its own runner for the browser suite (a focused jest
 // run, with arguments, skips them).
