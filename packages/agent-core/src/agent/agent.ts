@@ -477,6 +477,10 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
         loggerLevel: options.loggerLevel,
         auditTrail: options.auditTrail !== null,
+        corsOrigins: [
+          ...(options.serverUrl ? [new URL(options.serverUrl).origin] : []),
+          ...options.allowedOrigins,
+        ],
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,
