@@ -51,3 +51,6 @@ export {
   type MeTeam,
   type MeWorkspaces,
 } from './me';
+
+// CSV exports
+export { neutralizeCsvCell } from './csv-cells';
