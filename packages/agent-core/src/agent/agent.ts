@@ -465,6 +465,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       sendSchema(),
       typings(),
       initial ? platform.authentication.initialize() : Promise.resolve(),
+      initial ? platform.revocations.load() : Promise.resolve(),
     ]);
     const services: AgentServices = {
       dataSource,
@@ -486,6 +487,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       activityLogs: platform.activityLogs,
       ipWhitelist,
       authentication: platform.authentication,
+      revocations: platform.revocations,
     };
     let rest = this.dependencies.createRouter(services);
     if (options.auditTrail) {
