@@ -128,7 +128,7 @@ export function mePaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'revokeMyAgentSessions',
         summary:
-          "Sign out of the agents: every agent of your projects refuses the agent session tokens you got until now (the console calls it when you sign out)",
+          'Sign out of the agents: every agent of your projects refuses the agent session tokens you got until now (the console calls it when you sign out)',
         tags: ['me'],
         security: SECURITY,
         responses: {

@@ -5,10 +5,7 @@ import type { Knex } from 'knex';
  * agent session tokens of a user who signed out (`revoke-agent-sessions`).
  */
 export type PlatformEventName =
-  | 'refresh-users'
-  | 'refresh-roles'
-  | 'refresh-renderings'
-  | 'revoke-agent-sessions';
+  'refresh-users' | 'refresh-roles' | 'refresh-renderings' | 'revoke-agent-sessions';
 
 /** The PostgreSQL channel a committed event is announced on; its payload is empty. */
 export const PLATFORM_EVENTS_CHANNEL = 'canopy_platform_events';

@@ -54,7 +54,10 @@ export class PlatformSessionRevocations implements SessionRevocations {
       revocation = undefined;
     }
     if (!isRevocation(revocation)) {
-      this.logger('Warn', `Ignoring a ${REVOCATION_EVENT} event without userId and before: ${data}`);
+      this.logger(
+        'Warn',
+        `Ignoring a ${REVOCATION_EVENT} event without userId and before: ${data}`,
+      );
       return;
     }
     this.record(revocation);
