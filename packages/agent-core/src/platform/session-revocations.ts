@@ -1,4 +1,3 @@
-import { SESSION_LIFETIME_SECONDS } from '../http/auth/session-token';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { SessionRevocations } from './agent-services';
 import type { PlatformHttpClient } from './platform-http-client';
@@ -6,6 +5,8 @@ import type { PlatformHttpClient } from './platform-http-client';
 /** The platform's event of a sign-out, and where an agent reads back the recent ones. */
 export const REVOCATION_EVENT = 'revoke-agent-sessions';
 const PATH = '/liana/v1/agent-session-revocations';
+/** How long a sign-out is remembered: a day, as on the platform, far longer than a session token lives. */
+const KEEP_SECONDS = 86_400;
 
 interface Revocation {
   userId: number;
@@ -82,8 +83,8 @@ export class PlatformSessionRevocations implements SessionRevocations {
 
   private record({ userId, before }: Revocation): void {
     this.before.set(userId, Math.max(before, this.before.get(userId) ?? before));
-    // Tokens issued at `before` have expired an hour later: the entry has nothing left to refuse.
-    const expired = Date.now() / 1000 - SESSION_LIFETIME_SECONDS;
+    // Every token an old entry refuses has expired: it has nothing left to do.
+    const expired = Date.now() / 1000 - KEEP_SECONDS;
     for (const [user, time] of this.before) if (time < expired) this.before.delete(user);
   }
 }

@@ -102,7 +102,6 @@ async function generateAction(
       { code: 'SUBMIT_BUTTON_LABEL_TOO_LONG' },
     );
   }
-  const slug = actionSlug(name);
   const form = schema.staticForm ? await staticForm(collection, name) : null;
   const action: SchemaAction = {
     id: actionId(collection.name, index, name, options),
