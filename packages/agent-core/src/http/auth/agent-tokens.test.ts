@@ -24,25 +24,21 @@ function tokens(): Record<string, string> {
   };
 }
 
+/** Whether `verify` returns rather than throws. */
+const passes = (verify: () => unknown): boolean => {
+  try {
+    verify();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Each verifier of the agent: `true` when it accepts the token. */
 const VERIFIERS: Record<string, (token: string) => boolean> = {
-  rest: (token) => {
-    try {
-      verifySessionToken(token, SECRET);
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  rest: (token) => passes(() => verifySessionToken(token, SECRET)),
   mcp: (token) => typeof checkAccessToken(token, SECRET) !== 'string',
-  oauthRefresh: (token) => {
-    try {
-      verifyRefreshToken(token, SECRET);
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  oauthRefresh: (token) => passes(() => verifyRefreshToken(token, SECRET)),
 };
 
 const ACCEPTS: Record<string, string> = {
