@@ -346,13 +346,14 @@ export async function runSuite(
     });
 
     await suite.test(
-      'signing out in one tab signs out every tab and the platform login',
+      'signing out in one tab signs out every tab, the platform login and the agent session',
       async () => {
-        // A browser of its own: the main page stays signed in for the tests after this one.
+        // A browser of its own and another user: signing out revokes the user's agent sessions
+        // everywhere, and the main page stays signed in as the admin for the tests after this one.
         const own = await openBrowser();
         own.context.setDefaultTimeout(60_000);
         try {
-          const { page: first } = await signIn(own.context, fixture, fixture.admin);
+          const { page: first } = await signIn(own.context, fixture, fixture.support);
           const second = await own.context.newPage();
           await second.goto(fixture.consoleUrl);
           await second.locator('tbody tr[data-record-id]').first().waitFor();
@@ -360,12 +361,37 @@ export async function runSuite(
             !(await second.getByRole('heading', { name: 'Canopy Console' }).count()),
             'the second tab opened signed in',
           );
-          await second.getByRole('button', { name: `Account of ${fixture.admin.email}` }).click();
+          const agentToken = await second.evaluate(
+            () =>
+              (
+                JSON.parse(sessionStorage.getItem('canopy.console.session') ?? '{}') as {
+                  token?: string;
+                }
+              ).token,
+          );
+          expect(agentToken, 'the tab holds an agent session token');
+          const agentAnswer = async () =>
+            (
+              await fetch(`${fixture.agentUrl}/forest/orders/count?timezone=UTC`, {
+                headers: { authorization: `Bearer ${agentToken}` },
+              })
+            ).status;
+          expect((await agentAnswer()) === 200, 'the agent takes the token before the sign-out');
+          await second.getByRole('button', { name: `Account of ${fixture.support.email}` }).click();
           await second.getByRole('menuitem', { name: 'Sign out' }).click();
           await second.getByRole('heading', { name: 'Canopy Console' }).waitFor();
           await first.getByRole('heading', { name: 'Canopy Console' }).waitFor();
           const tokens = await first.evaluate(() => JSON.stringify(sessionStorage));
           expect(!/token|eyJ/i.test(tokens), 'the first tab forgot its tokens');
+          if (fixture.agentKind === 'canopy') {
+            // The agent refuses the signed-out session within seconds (the reference agent
+            // knows nothing of sign-outs).
+            const deadline = Date.now() + 5_000;
+            while ((await agentAnswer()) !== 401) {
+              expect(Date.now() < deadline, 'the agent refuses the token within 5 s of sign-out');
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          }
           // A third tab finds no session to take.
           const third = await own.context.newPage();
           await third.goto(fixture.consoleUrl);

@@ -53,6 +53,8 @@ const UNSCOPED = [
   'POST /v1/account/sessions/revoke',
   // The signed-in user's own workspaces (test/me.test.ts).
   'GET /v1/me/workspaces',
+  // The signed-in user's own sign-out of the agents (test/agent-session-revocation.test.ts).
+  'POST /v1/me/agent-sessions/revoke',
   // Action approvals name their environment by header or query; test/action-approvals.test.ts
   // asserts that another project's approval answers the same 404 as an unknown one.
   'GET /api/action-approvals',

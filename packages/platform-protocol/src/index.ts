@@ -61,3 +61,6 @@ export {
   type FilterValueKind,
   snakeCaseOperator,
 } from './filter-operators';
+
+// CSV exports
+export { neutralizeCsvCell } from './csv-cells';

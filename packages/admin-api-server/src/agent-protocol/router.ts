@@ -22,6 +22,7 @@ import { environmentPermissions } from '@canopy/platform-protocol';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
 import { dashboardStats } from '../store/dashboards';
+import { agentSessionRevocations } from '../store/platform-events';
 
 /** Size limit of agent bodies: schemas of large data sources exceed the public API's 1 MB. */
 export const AGENT_BODY_LIMIT = '20mb';
@@ -76,6 +77,15 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
       );
     }
     response.json(document);
+  });
+
+  // The sign-outs an agent must honour (platform protocol section 7, revoke-agent-sessions): read
+  // at start and whenever its event stream reopens, since events may have been missed.
+  router.get('/liana/v1/agent-session-revocations', async (request, response) => {
+    const environment = await env(request);
+    response.json({
+      revocations: await agentSessionRevocations(ctx.knex, environment.projectId),
+    });
   });
 
   router.get('/liana/v1/ip-whitelist-rules', async (request, response) => {

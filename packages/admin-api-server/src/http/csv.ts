@@ -1,15 +1,7 @@
+import { neutralizeCsvCell } from '@canopy/platform-protocol';
 import { stringify, type Stringifier } from 'csv-stringify';
 
-// Cells a spreadsheet reads as a formula (OWASP, CSV injection): =, +, -, @, tab, carriage return.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * A cell as spreadsheets may open it safely: one that could start a formula gets a leading `'`
- * and is quoted (OWASP's CSV injection advice); every other value is unchanged.
- */
-export function neutralizeCsvCell(value: string): { value: string; quoted?: boolean } {
-  return FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : { value };
-}
+export { neutralizeCsvCell };
 
 /**
  * The one CSV writer of the server: an object-mode stream of rows (arrays of cells) in, CSV text

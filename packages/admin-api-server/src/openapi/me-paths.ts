@@ -124,6 +124,20 @@ const DETAIL = {
  */
 export function mePaths(): Record<string, Record<string, unknown>> {
   return {
+    '/v1/me/agent-sessions/revoke': {
+      post: {
+        operationId: 'revokeMyAgentSessions',
+        summary:
+          'Sign out of the agents: every agent of your projects refuses the agent session tokens you got until now (the console calls it when you sign out)',
+        tags: ['me'],
+        security: SECURITY,
+        responses: {
+          '204': { description: 'Signed out: the agents refuse those tokens within seconds' },
+          '401': UNAUTHORIZED,
+          '429': { description: 'Rate limited', content: json(ref('Error')) },
+        },
+      },
+    },
     '/v1/me/workspaces': {
       get: {
         operationId: 'listMyWorkspaces',

@@ -58,6 +58,15 @@ export interface AgentOptions {
    * { auditTrail: { redact: ['password'] } }
    */
   auditTrail?: AuditTrailOptions;
+  /**
+   * Origins (`scheme://host[:port]`, no path) of the front ends other than the Console that call
+   * the agent from a browser. The Console's origin (that of `serverUrl`) is always allowed; no
+   * other origin gets CORS headers, so other sites' pages cannot read the agent's answers.
+   *
+   * @example
+   * { allowedOrigins: ['https://admin.example.com'] }
+   */
+  allowedOrigins?: string[];
 }
 
 /** {@link AgentOptions} after validation, with every default applied. */
@@ -79,6 +88,8 @@ export interface ResolvedAgentOptions {
   readonly useUnsafeActionEndpoint: boolean;
   /** `null`: no audit trail. */
   readonly auditTrail: ResolvedAuditTrailOptions | null;
+  /** Browser origins allowed besides the Console's (normalized: `scheme://host[:port]`). */
+  readonly allowedOrigins: readonly string[];
 }
 
 const LOGGER_LEVELS: readonly LoggerLevel[] = ['Debug', 'Info', 'Warn', 'Error'];
@@ -97,6 +108,7 @@ const KNOWN_OPTIONS = new Set([
   'typingsMaxDepth',
   'useUnsafeActionEndpoint',
   'auditTrail',
+  'allowedOrigins',
 ]);
 
 /** What to read instead of the process (tests). */
@@ -207,6 +219,26 @@ export function resolveAgentOptions(
     fail('auditTrail', (error as Error).message);
   }
 
+  const allowedOrigins: string[] = [];
+  if (options.allowedOrigins !== undefined) {
+    if (!Array.isArray(options.allowedOrigins)) {
+      fail(
+        'allowedOrigins',
+        `must be an array of origins such as ["https://admin.example.com"], got ${describe(options.allowedOrigins)}`,
+      );
+    } else {
+      for (const origin of options.allowedOrigins as unknown[]) {
+        const normalized = originOf(origin);
+        if (normalized === null) {
+          fail(
+            'allowedOrigins',
+            `must list origins (scheme://host[:port], no path, no "*") such as https://admin.example.com, got ${describe(origin)}`,
+          );
+        } else allowedOrigins.push(normalized);
+      }
+    }
+  }
+
   if (problems.length > 0) throw new AgentOptionsError(problems);
 
   const userLogger = options.logger ?? createDefaultLogger();
@@ -228,7 +260,26 @@ export function resolveAgentOptions(
     typingsMaxDepth,
     useUnsafeActionEndpoint,
     auditTrail,
+    allowedOrigins,
   };
+}
+
+/**
+ * The origin `value` names (`https://Admin.example.com:443` → `https://admin.example.com`), or
+ * `null` when it is not an http(s) origin without path, query or credentials.
+ */
+function originOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || url.search || url.hash) return null;
+  if (url.pathname !== '/' || /^[a-z]+:\/\/[^/]+\/./i.test(value)) return null;
+  return url.origin;
 }
 
 function secret(option: unknown, variable: string | undefined): unknown {

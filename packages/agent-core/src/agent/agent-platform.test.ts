@@ -42,6 +42,9 @@ function probeRouter(services: AgentServices) {
     });
     response.json({ done: true });
   });
+  router.get('/forest/cors', (_request, response) => {
+    response.json(services.options.corsOrigins);
+  });
   router.get('/forest/ip/:ip', (request, response) => {
     response.json({
       whitelist: services.ipWhitelist !== null,
@@ -66,6 +69,7 @@ describe('Agent and the platform', () => {
           serverUrl: sandbox.url,
           schemaPath: join(mkdtempSync(join(tmpdir(), 'canopy-agent-platform-')), 'schema.json'),
           logger: () => {},
+          allowedOrigins: ['https://Admin.example.com:443'],
         },
         { env: {} },
       ),
@@ -115,6 +119,13 @@ describe('Agent and the platform', () => {
     await eventually(async () => (await request(app).get('/forest/users')).text === '[5]');
     await agent.stop();
     await eventually(() => sandbox.subscribers(ENV_SECRET) === 0);
+  });
+
+  it("allows the Console's origin (the platform's) and the allowedOrigins option, no other", async () => {
+    await agent.start();
+    await request(app)
+      .get('/forest/cors')
+      .expect(200, [new URL(sandbox.url).origin, 'https://admin.example.com']);
   });
 
   it('fetches the IP whitelist at start and again at restart', async () => {

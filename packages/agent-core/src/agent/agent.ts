@@ -465,6 +465,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       sendSchema(),
       typings(),
       initial ? platform.authentication.initialize() : Promise.resolve(),
+      initial ? platform.revocations.load() : Promise.resolve(),
     ]);
     const services: AgentServices = {
       dataSource,
@@ -477,11 +478,16 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         useUnsafeActionEndpoint: options.useUnsafeActionEndpoint,
         loggerLevel: options.loggerLevel,
         auditTrail: options.auditTrail !== null,
+        corsOrigins: [
+          ...(options.serverUrl ? [new URL(options.serverUrl).origin] : []),
+          ...options.allowedOrigins,
+        ],
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,
       ipWhitelist,
       authentication: platform.authentication,
+      revocations: platform.revocations,
     };
     let rest = this.dependencies.createRouter(services);
     if (options.auditTrail) {

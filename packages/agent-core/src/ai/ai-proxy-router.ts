@@ -1,9 +1,9 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 
-import { authenticate } from '../http/auth/authenticate';
+import { authenticate, sessionCheckOptions } from '../http/auth/authenticate';
 import { createErrorHandler } from '../http/errors/error-handler';
 import { ipWhitelistGuard } from '../http/ip-whitelist/ip-whitelist-guard';
-import { bodyErrors, jsonBody } from '../http/pipeline/body-parser';
+import { bodyMiddleware } from '../http/pipeline/entry';
 import { cors } from '../http/pipeline/cors';
 import type { AgentServices } from '../platform/agent-services';
 import { isAiError } from './ai-error';
@@ -38,10 +38,9 @@ export function withAiProxy(
   const { options, logger } = services;
   const proxy = express.Router({ caseSensitive: true });
   proxy.use(cors(options.corsOrigins));
-  proxy.use(jsonBody());
-  proxy.use(bodyErrors());
-  proxy.use(authenticate(options.authSecret));
+  proxy.use(authenticate(sessionCheckOptions(services)));
   if (services.ipWhitelist) proxy.use(ipWhitelistGuard(services.ipWhitelist));
+  proxy.use(bodyMiddleware());
   proxy.post('/ai-query', async (request, response) => {
     const wanted = request.query['ai-name'];
     if (typeof wanted === 'string' && wanted !== '' && wanted !== provider.name) {

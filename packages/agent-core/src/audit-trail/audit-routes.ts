@@ -2,13 +2,13 @@ import express, { type Request, type RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import type { HistoryEntry } from '@canopy/platform-protocol';
 
-import { authenticate, getSessionClaims } from '../http/auth/authenticate';
+import { authenticate, getSessionClaims, sessionCheckOptions } from '../http/auth/authenticate';
 import type { SessionClaims } from '../operations/session-claims';
 import { createErrorHandler } from '../http/errors/error-handler';
 import { NotFoundError } from '../operations/errors/http-errors';
 import { ipWhitelistGuard } from '../http/ip-whitelist/ip-whitelist-guard';
 import { PermissionChecker } from '../operations/permissions/permission-checker';
-import { bodyErrors, jsonBody } from '../http/pipeline/body-parser';
+import { bodyMiddleware } from '../http/pipeline/entry';
 import { cors } from '../http/pipeline/cors';
 import { unpackRecordId } from '../operations/records/record-id';
 import type { AgentServices } from '../platform/agent-services';
@@ -106,10 +106,9 @@ export function withAuditTrail(
   const published = services.dataSource;
   const routes = express.Router({ caseSensitive: true });
   routes.use(cors(options.corsOrigins));
-  routes.use(jsonBody());
-  routes.use(bodyErrors());
-  routes.use(authenticate(options.authSecret));
+  routes.use(authenticate(sessionCheckOptions(services)));
   if (services.ipWhitelist) routes.use(ipWhitelistGuard(services.ipWhitelist));
+  routes.use(bodyMiddleware());
 
   const findPublished = (name: string): Collection => {
     const collection = published.collections.find((candidate) => candidate.name === name);

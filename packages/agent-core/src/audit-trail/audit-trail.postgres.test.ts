@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import jwt from 'jsonwebtoken';
 import { createSqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import {
@@ -15,6 +14,8 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
+import { signSessionToken } from '../http/auth/session-token';
+import type { SessionClaims } from '../operations/session-claims';
 import { connectWithOAuth } from '../mcp/test-fixtures/mcp-oauth-client';
 
 const ENV_SECRET = '5a'.repeat(32);
@@ -57,7 +58,7 @@ describe('audit trail on PostgreSQL', () => {
     renderingId: number;
     permissionLevel: string;
   }) =>
-    jwt.sign(
+    signSessionToken(
       {
         ...TEST_USER,
         id: user.id,
@@ -68,9 +69,8 @@ describe('audit trail on PostgreSQL', () => {
         renderingId: user.renderingId,
         permissionLevel: user.permissionLevel,
         tags: {},
-      },
+      } as SessionClaims,
       AUTH_SECRET,
-      { expiresIn: '1h' },
     );
   let adminToken: string;
 

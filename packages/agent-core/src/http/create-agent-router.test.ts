@@ -5,6 +5,7 @@ import request from 'supertest';
 import type { AgentServices } from '../platform/agent-services';
 import { createAgentRouter } from './create-agent-router';
 import { signSessionToken } from './auth/session-token';
+import { signMcpAccessToken } from '../mcp/oauth/mcp-tokens';
 
 const AUTH_SECRET = 'a'.repeat(64);
 
@@ -19,6 +20,7 @@ function servicesWith(overrides: Partial<AgentServices> = {}): AgentServices {
       prefix: '/forest',
       isProduction: false,
       useUnsafeActionEndpoint: false,
+      corsOrigins: ['https://console.example.com', 'https://admin.example.com'],
     },
     logger: () => undefined,
     permissions: {} as AgentServices['permissions'],
@@ -75,7 +77,7 @@ describe('createAgentRouter pipeline', () => {
     await request(app).get('/forest').expect(404);
   });
 
-  it('answers a preflight with 204 and the echoed origin and headers', async () => {
+  it('answers a preflight from an allowed origin with 204, the origin and headers', async () => {
     const response = await request(appWith())
       .options('/forest/orders')
       .set('Origin', 'https://admin.example.com')
@@ -94,14 +96,121 @@ describe('createAgentRouter pipeline', () => {
     expect(response.headers.vary).toContain('Origin');
   });
 
-  it('refuses unparsable JSON with a plain-text 400 before any other check', async () => {
+  it.each(['https://evil.example', 'null', 'https://console.example.com.evil.example'])(
+    'gives no CORS header to the origin %s, preflight or not',
+    async (origin) => {
+      const preflight = await request(appWith())
+        .options('/forest/products')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization,content-type')
+        .expect(204);
+      const token = signSessionToken(claims, AUTH_SECRET);
+      const read = await request(appWith())
+        .get('/forest/no/such/route/here')
+        .set('Origin', origin)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(404);
+      for (const response of [preflight, read]) {
+        expect(response.headers['access-control-allow-origin']).toBeUndefined();
+        expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+        expect(response.headers['access-control-allow-methods']).toBeUndefined();
+        expect(response.headers.vary).toContain('Origin');
+      }
+    },
+  );
+
+  it('reads no body before the session check: 401 first, then the plain-text 400', async () => {
+    const denied = await request(appWith())
+      .post('/forest/orders')
+      .set('Content-Type', 'application/json')
+      .send('{"data":')
+      .expect(401);
+    expect(denied.body.errors[0].detail).toBe('Authentication Error');
+    const token = signSessionToken(claims, AUTH_SECRET);
     const response = await request(appWith())
       .post('/forest/orders')
+      .set('Authorization', `Bearer ${token}`)
       .set('Content-Type', 'application/json')
       .send('{"data":')
       .expect(400);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.text).toBe('Bad Request');
+  });
+
+  it('answers a body past the limit with a plain-text 413, once authenticated only', async () => {
+    const big = JSON.stringify({ data: 'x'.repeat(51 * 1024 * 1024) });
+    await request(appWith())
+      .post('/forest/orders')
+      .set('Content-Type', 'application/json')
+      .send(big)
+      .expect(401);
+    const token = signSessionToken(claims, AUTH_SECRET);
+    const response = await request(appWith())
+      .post('/forest/orders')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send(big)
+      .expect(413);
+    expect(response.text).toBe('Payload Too Large');
+  });
+
+  it('refuses an MCP access token on the REST routes, saying what it is', async () => {
+    const session = signSessionToken(claims, AUTH_SECRET);
+    const mcp = signMcpAccessToken(
+      claims,
+      { platformToken: 'platform', scopes: ['mcp:read'], clientId: 'ai-client' },
+      AUTH_SECRET,
+      600,
+    );
+    const refused = await request(appWith())
+      .post('/forest/products')
+      .set('Authorization', `Bearer ${mcp}`)
+      .send({ data: { attributes: { name: 'Mug' } } })
+      .expect(401);
+    expect(refused.body.errors[0]).toEqual({
+      name: 'UnauthorizedError',
+      detail:
+        'Authentication Error: this is an MCP access token, and only an agent session token is accepted here',
+      status: 401,
+    });
+    // The same identity as a session token gets through the session check.
+    const passed = await request(appWith())
+      .post('/forest/products')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ data: { attributes: { name: 'Mug' } } });
+    expect(passed.status).not.toBe(401);
+  });
+
+  it('refuses a session token of a signed-out user, and takes a later one', async () => {
+    const revoked = new Map<number, number>();
+    const app = appWith({
+      revocations: { isRevoked: (id, issuedAt) => issuedAt <= (revoked.get(id) ?? -1) },
+    });
+    const token = signSessionToken(claims, AUTH_SECRET);
+    await request(app)
+      .get('/forest/no/such/route/here')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(404);
+    revoked.set(claims.id, Math.floor(Date.now() / 1000));
+    for (const path of ['/forest/orders/count', '/forest/no/such/route/here']) {
+      const refused = await request(app)
+        .get(path)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(401);
+      expect(refused.body.errors[0].detail).toBe(
+        'Authentication Error: this session was signed out; sign in again',
+      );
+    }
+    const later = jwt.sign(
+      { ...claims, typ: 'agent-session', iat: Math.floor(Date.now() / 1000) + 2 },
+      AUTH_SECRET,
+      { expiresIn: 3600, audience: 'canopy-agent-rest', issuer: 'canopy-agent' },
+    );
+    await request(app)
+      .get('/forest/no/such/route/here')
+      .set('Authorization', `Bearer ${later}`)
+      .expect(404);
   });
 
   it('answers 401 without a token, and a plain 404 for an unknown path with one', async () => {
@@ -172,12 +281,40 @@ describe('createAgentRouter pipeline', () => {
     );
   });
 
-  it('reads the token from the cookie before the header', async () => {
+  it('reads the token from the cookie before the header on a first-party read', async () => {
     const token = signSessionToken(claims, AUTH_SECRET);
     await request(appWith())
       .get('/forest/no/such/route/here')
       .set('Cookie', `forest_session_token=${token}`)
       .set('Authorization', 'Bearer broken')
+      .expect(404);
+    await request(appWith())
+      .get('/forest/no/such/route/here')
+      .set('Cookie', `forest_session_token=${token}`)
+      .set('Origin', 'https://admin.example.com')
+      .expect(404);
+  });
+
+  it.each([
+    ['a write', 'post', {}],
+    ['a read started by another site', 'get', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['a read from another origin', 'get', { Origin: 'https://evil.example' }],
+  ] as const)('does not take the session cookie alone for %s', async (_label, method, headers) => {
+    const token = signSessionToken(claims, AUTH_SECRET);
+    const refused = await request(appWith())
+      [method]('/forest/no/such/route/here')
+      .set('Cookie', `forest_session_token=${token}`)
+      .set(headers)
+      .expect(401);
+    expect(refused.body.errors[0].detail).toBe(
+      'Authentication Error: the session cookie is accepted only on GET requests from an allowed origin; send Authorization: Bearer <token>',
+    );
+    // The header still authenticates such a request.
+    await request(appWith())
+      [method]('/forest/no/such/route/here')
+      .set('Cookie', `forest_session_token=${token}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set(headers)
       .expect(404);
   });
 

@@ -1,10 +1,10 @@
 import express, { type RequestHandler, type Router } from 'express';
 
 import type { AgentServices } from '../platform/agent-services';
-import { sessionCheck } from './auth/authenticate';
+import { sessionCheck, sessionCheckOptions } from './auth/authenticate';
 import { createErrorHandler, createErrorTranslator } from './errors/error-handler';
 import { ipWhitelistGuard } from './ip-whitelist/ip-whitelist-guard';
-import { entryMiddleware, entrySteps } from './pipeline/entry';
+import { bodyMiddleware, entryMiddleware, entrySteps } from './pipeline/entry';
 import { healthcheck } from './pipeline/healthcheck';
 import { notFound } from './pipeline/not-found';
 import { mountAuthenticationRoutes } from './routes/authentication';
@@ -31,9 +31,10 @@ export type RouterWithHotRoutes = RequestHandler & { [HOT_ROUTES]?: HotRoutes };
 
 /**
  * The agent's REST interface (agent-http-protocol.md), served under `services.options.prefix`.
- * The stages run in the order of §1.5, which decides which status wins: CORS, body parsing,
- * public routes, authentication routes, session check, IP whitelist, private routes, then the
- * plain-text 404 and the error translator. The hot data routes (list, count and get one) are
+ * The stages run in the order of §1.5, which decides which status wins, except that the body is
+ * read only once the caller is authenticated: CORS (an allow-list), access log, public routes,
+ * authentication routes (the login route reads its small body itself), session check, IP
+ * whitelist, body parsing, private routes, then the plain-text 404 and the error translator. The hot data routes (list, count and get one) are
  * served by a precompiled dispatch in front of express's routers, running the same stages in the
  * same order (`hot-routes.ts`); every other request goes through the express pipeline.
  *
@@ -52,7 +53,7 @@ export function createAgentRouter(services: AgentServices): Router {
 export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean): Router {
   const { options, logger } = services;
   const entry = entrySteps(logger, options);
-  const checkSession = sessionCheck(options.authSecret);
+  const checkSession = sessionCheck(sessionCheckOptions(services));
   const errorHandler = createErrorHandler(logger);
   const mounted = express.Router({ caseSensitive: true, strict: false });
   mounted.use(entryMiddleware(entry));
@@ -65,6 +66,8 @@ export function buildAgentRouter(services: AgentServices, withHotRoutes: boolean
     next();
   });
   if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
+  // Bodies are read only for authenticated callers.
+  mounted.use(bodyMiddleware());
 
   const context = createHttpContext(services);
   mountInternalRoutes(mounted, context);

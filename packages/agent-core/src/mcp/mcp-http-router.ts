@@ -23,7 +23,7 @@ import {
   DEFAULT_SCOPES,
   type McpAccessClaims,
   MCP_SCOPES,
-  verifyAccessToken,
+  checkAccessToken,
 } from './oauth/mcp-tokens';
 import type { McpOAuth } from './oauth/mcp-oauth';
 import { OAuthFailure } from './oauth/oauth-failure';
@@ -87,8 +87,8 @@ function createProvider(dependencies: McpRouterDependencies): OAuthServerProvide
     exchangeRefreshToken: (client, refreshToken, scopes) =>
       relayed(() => oauth.refresh(client.client_id, refreshToken, scopes)),
     async verifyAccessToken(token): Promise<AuthInfo> {
-      const claims = verifyAccessToken(token, authSecret);
-      if (!claims) throw new InvalidTokenError('The access token is invalid or expired.');
+      const claims = checkAccessToken(token, authSecret);
+      if (typeof claims === 'string') throw new InvalidTokenError(claims);
       return {
         token,
         clientId: claims.clientId,
@@ -184,7 +184,15 @@ function bearerCheck(provider: OAuthServerProvider, resourceMetadataUrl: string)
         (request as AuthenticatedRequest).auth = auth;
         next();
       },
-      () => refuse(response, 401, 'invalid_token', 'The access token is invalid or expired.'),
+      (error: unknown) =>
+        refuse(
+          response,
+          401,
+          'invalid_token',
+          error instanceof InvalidTokenError
+            ? error.message
+            : 'The access token is invalid or expired.',
+        ),
     );
   };
 }

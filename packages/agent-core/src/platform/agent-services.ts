@@ -22,6 +22,17 @@ export interface AgentServices {
   readonly ipWhitelist: IpWhitelist | null;
   /** OpenID Connect login against the platform (routes `/authentication*`). */
   readonly authentication: AuthenticationClient;
+  /** Sessions signed out on the platform; absent: none is refused for that reason. */
+  readonly revocations?: SessionRevocations;
+}
+
+/**
+ * The agent session tokens signed out on the platform (the user signed out of the Console):
+ * those of a user issued at or before the sign-out are refused until they expire.
+ */
+export interface SessionRevocations {
+  /** Whether the session token of `userId` issued at `issuedAt` (seconds) was signed out. */
+  isRevoked(userId: number, issuedAt: number): boolean;
 }
 
 /** The agent options the HTTP layer needs (already validated, defaults applied). */
@@ -46,7 +57,10 @@ export interface AgentHttpOptions {
   readonly loggerLevel?: LoggerLevel;
   /** The record history routes are mounted (`canUseAuditTrail` in capabilities). */
   readonly auditTrail?: boolean;
-  /** Origins allowed by CORS besides the defaults of the protocol. */
+  /**
+   * Origins whose pages may call the agent from a browser (CORS allow-list): the Console's origin
+   * and the `allowedOrigins` option. No other origin gets CORS headers.
+   */
   readonly corsOrigins?: readonly string[];
 }
 

@@ -16,7 +16,12 @@ let signingKey: KeyLike;
 let publicJwk: JWK;
 let registrations = 0;
 let discoveryStatus = 200;
-let idTokenOverrides: { audience?: string; issuer?: string; atHash?: string } = {};
+let idTokenOverrides: {
+  audience?: string | string[];
+  issuer?: string;
+  atHash?: string;
+  azp?: string;
+} = {};
 let userInfoStatus = 200;
 const seen: Record<string, unknown> = {};
 
@@ -61,6 +66,7 @@ beforeAll(async () => {
     const digest = createHash('sha256').update(accessToken).digest();
     const idToken = await new SignJWT({
       at_hash: idTokenOverrides.atHash ?? digest.subarray(0, 16).toString('base64url'),
+      ...(idTokenOverrides.azp ? { azp: idTokenOverrides.azp } : {}),
     })
       .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
       .setIssuer(idTokenOverrides.issuer ?? base)
@@ -208,6 +214,22 @@ describe('PlatformAuthenticationClient', () => {
     const wrongAudience = await rejection(auth.handleCallback('good-code', state));
     expect(wrongAudience).toMatchObject({ status: 401, error: 'invalid_id_token' });
     expect(wrongAudience.description).toMatch(/aud/);
+
+    // Tokens meant for other clients too, or obtained by another client, are not the agent's.
+    for (const overrides of [
+      { audience: [CLIENT_ID, 'another-client'] },
+      { audience: [CLIENT_ID, 'another-client'], azp: 'another-client' },
+      { azp: 'another-client' },
+    ]) {
+      idTokenOverrides = overrides;
+      const foreign = await rejection(auth.handleCallback('good-code', state));
+      expect(foreign).toMatchObject({ status: 401, error: 'invalid_id_token' });
+      expect(foreign.description).toContain(
+        `was not issued to this agent alone (client ${CLIENT_ID})`,
+      );
+    }
+    idTokenOverrides = { audience: [CLIENT_ID], azp: CLIENT_ID };
+    expect(await auth.handleCallback('good-code', state)).toMatchObject({ id: 42 });
 
     idTokenOverrides = { atHash: 'AAAAAAAAAAAAAAAAAAAAAA' };
     expect((await rejection(auth.handleCallback('good-code', state))).description).toContain(

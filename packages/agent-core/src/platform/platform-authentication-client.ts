@@ -181,6 +181,20 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
         { cause: error },
       );
     }
+    // The login must be the agent's own: an id token for other audiences too, or obtained by
+    // another client (`azp`), is refused (OpenID Connect Core §3.1.3.7).
+    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (
+      audiences.some((audience) => audience !== client.clientId) ||
+      (payload.azp !== undefined && payload.azp !== client.clientId)
+    ) {
+      throw new AuthenticationError({
+        status: 401,
+        error: 'invalid_id_token',
+        description: `The id token from the platform was not issued to this agent alone (client ${client.clientId}).`,
+        state,
+      });
+    }
     if (
       typeof payload.at_hash === 'string' &&
       payload.at_hash !== atHash(body.access_token, client.algorithm)

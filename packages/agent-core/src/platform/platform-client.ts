@@ -7,6 +7,7 @@ import { PlatformError } from './platform-error';
 import { PlatformEventStream, type PlatformEventStreamOptions } from './platform-event-stream';
 import { PlatformHttpClient } from './platform-http-client';
 import { DEFAULT_PERMISSIONS_TTL_MS, PlatformPermissionSource } from './platform-permission-source';
+import { PlatformSessionRevocations } from './session-revocations';
 
 /** Settings of {@link PlatformClient}; everything but the first three has a default. */
 export interface PlatformClientOptions {
@@ -36,6 +37,8 @@ export class PlatformClient {
   readonly permissions: PlatformPermissionSource;
   readonly activityLogs: ActivityLogReporter;
   readonly authentication: PlatformAuthenticationClient;
+  /** Sign-outs: read at start and on each reopened stream, then announced by events. */
+  readonly revocations: PlatformSessionRevocations;
   private readonly events: PlatformEventStream;
   private readonly logger: Logger;
 
@@ -49,12 +52,19 @@ export class PlatformClient {
     );
     this.activityLogs = new ActivityLogReporter(this.http, this.logger, options.activityLogs);
     this.authentication = new PlatformAuthenticationClient(this.http, this.logger);
+    this.revocations = new PlatformSessionRevocations(this.http, this.logger);
     this.events = new PlatformEventStream(
       this.http,
       this.logger,
       {
-        onEvent: (name, data) => this.permissions.handleEvent(name, data),
-        onReconnect: () => this.permissions.invalidateAll(),
+        onEvent: (name, data) => {
+          this.permissions.handleEvent(name, data);
+          this.revocations.handleEvent(name, data);
+        },
+        onReconnect: () => {
+          this.permissions.invalidateAll();
+          void this.revocations.load();
+        },
       },
       options.events,
     );

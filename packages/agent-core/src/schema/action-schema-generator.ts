@@ -48,6 +48,22 @@ export function actionEndpoint(
 }
 
 /**
+ * The schema's id of an action (`orders-0-refund-order`, or `orders-refund-order` with the unsafe
+ * endpoint): what the platform signs as `smart_action_id` in an approval.
+ */
+export function actionId(
+  collection: string,
+  index: number,
+  name: string,
+  options: Pick<ActionRouteOptions, 'useUnsafeActionEndpoint'>,
+): string {
+  const slug = actionSlug(name);
+  return options.useUnsafeActionEndpoint
+    ? `${collection}-${slug}`
+    : `${collection}-${index}-${slug}`;
+}
+
+/**
  * The schema-file actions of a collection (protocol §13.5), sorted by name; the index in ids and
  * endpoints is the position in definition order. Static forms are computed once and published;
  * dynamic ones get the "Loading..." placeholder and are loaded on demand (`hooks.load`).
@@ -86,12 +102,9 @@ async function generateAction(
       { code: 'SUBMIT_BUTTON_LABEL_TOO_LONG' },
     );
   }
-  const slug = actionSlug(name);
   const form = schema.staticForm ? await staticForm(collection, name) : null;
   const action: SchemaAction = {
-    id: options.useUnsafeActionEndpoint
-      ? `${collection.name}-${slug}`
-      : `${collection.name}-${index}-${slug}`,
+    id: actionId(collection.name, index, name, options),
     name,
     type: schema.scope === 'Single' ? 'single' : schema.scope === 'Bulk' ? 'bulk' : 'global',
     baseUrl: null,

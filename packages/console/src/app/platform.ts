@@ -211,6 +211,24 @@ async function platformGet(path: string, headers: Record<string, string> = {}) {
   return response;
 }
 
+/**
+ * Signs the user out of the agents: every agent of the user's projects refuses the agent session
+ * tokens issued until now. The platform token is read at once, so the caller may drop it right
+ * after; the request itself is best effort (`keepalive`: it outlives a page being left).
+ */
+export function revokeAgentSessions(): Promise<void> {
+  const token = currentPlatformToken();
+  if (!token) return Promise.resolve();
+  return fetch(platformUrl('/v1/me/agent-sessions/revoke'), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.accessToken}` },
+    keepalive: true,
+  }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 export async function fetchWorkspaces(): Promise<MeWorkspaces> {
   return (await (await platformGet('/v1/me/workspaces')).json()) as MeWorkspaces;
 }

@@ -21,6 +21,7 @@ import {
   openSignInWindow,
   platformSignIn,
   readTabStorage,
+  revokeAgentSessions,
   storePlatformToken,
   waitForCallback,
   writeTabStorage,
@@ -142,6 +143,8 @@ export function SessionProvider({
   const pending = useRef<Promise<boolean> | undefined>(undefined);
 
   const signOut = useCallback(() => {
+    // Before the platform token is dropped: the agents refuse this user's session tokens.
+    void revokeAgentSessions();
     store(undefined);
     storePlatformToken(undefined);
     signOutEverywhere();

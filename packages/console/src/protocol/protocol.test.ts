@@ -213,12 +213,30 @@ describe('schema', () => {
           type: 'collections',
           id: 'orders',
           attributes: { name: 'orders', fields: orders.fields },
-          relationships: { segments: { data: [{ type: 'segments', id: 'orders.Late' }] } },
+          relationships: {
+            segments: { data: [{ type: 'segments', id: 'orders.Late' }] },
+            actions: { data: [{ type: 'actions', id: 'orders-0-refund-order' }] },
+          },
         },
       ],
-      included: [{ type: 'segments', id: 'orders.Late', attributes: { name: 'Late' } }],
+      included: [
+        { type: 'segments', id: 'orders.Late', attributes: { name: 'Late' } },
+        {
+          type: 'actions',
+          id: 'orders-0-refund-order',
+          attributes: { name: 'Refund order', endpoint: '/forest/_actions/orders/0/refund-order' },
+        },
+      ],
     });
-    expect(uploaded.collections[0]!.segments).toEqual([{ name: 'Late' }]);
+    expect(uploaded.collections[0]!.segments).toEqual([{ id: 'orders.Late', name: 'Late' }]);
+    // An action keeps its id: what an approval request names as its smart_action_id.
+    expect(uploaded.collections[0]!.actions).toEqual([
+      {
+        id: 'orders-0-refund-order',
+        name: 'Refund order',
+        endpoint: '/forest/_actions/orders/0/refund-order',
+      },
+    ]);
     expect(() => parseSchema([])).toThrow(/neither/);
   });
 

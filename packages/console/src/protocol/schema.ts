@@ -26,6 +26,7 @@ export interface SchemaField {
 }
 
 export interface SchemaSegment {
+  id?: string;
   name: string;
 }
 
@@ -67,6 +68,8 @@ export function parseSchema(input: unknown): AgentSchema {
           id: string;
         }[]
       ).map((ref) => ({
+        // The resource id is the segment's or action's id (an action's `smart_action_id`).
+        id: ref.id,
         ...((included.get(`${ref.type}:${ref.id}`)?.attributes as object) ?? {}),
       }));
     return {

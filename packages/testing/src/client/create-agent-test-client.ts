@@ -148,9 +148,11 @@ export async function createAgentTestClient(
       renderingId: TEST_RENDERING_ID,
       rendering_id: TEST_RENDERING_ID,
       tags: { ...TEST_USER.tags },
+      // The agent accepts on its REST routes only tokens of this type and audience.
+      typ: 'agent-session',
     },
     options.agentAuthSecret,
-    { algorithm: 'HS256', expiresIn: '1h' },
+    { algorithm: 'HS256', expiresIn: '1h', audience: 'canopy-agent-rest', issuer: 'canopy-agent' },
   );
   const prefix = (options.prefix ?? '/forest').replace(/\/+$/, '');
   const http = new AgentHttp(options.agentUrl, token, options.timezone ?? 'Europe/Paris');

@@ -220,6 +220,12 @@ export async function createServerSandbox(
     });
   });
 
+  // No one signs out of the sandbox: no agent session is ever revoked.
+  app.get('/liana/v1/agent-session-revocations', (request, response) => {
+    secretOf(request);
+    response.json({ revocations: [] });
+  });
+
   app.get('/liana/v4/subscribe-to-events', (request, response) => {
     environment(secretOf(request)).events.subscribe(response);
   });

@@ -6,6 +6,7 @@ import type { ServerContext } from '../../http/context';
 import { findConsoleAccessToken } from '../../oidc/console-client';
 import { chargeRequest } from '../../rate-limit';
 import { environmentDetail, listWorkspaces } from '../../store/me';
+import { revokeAgentSessions } from '../../store/platform-events';
 
 /**
  * The signed-in user, from either credential a browser or script holds: the console's access
@@ -30,7 +31,8 @@ const etagOf = (version: string) => `"${version}"`;
 /**
  * The browser-facing routes of the signed-in user (the console reads them): the projects and
  * environments they may open, and per environment their team(s), role rights and the schema the
- * agent uploaded. Only projects the user is a member of exist here.
+ * agent uploaded. Only projects the user is a member of exist here. And the console's sign-out:
+ * the agents of the user's projects refuse the user's agent session tokens from then on.
  */
 export function meRouter(ctx: ServerContext): Router {
   const signedIn: RequestHandler = async (req, res, next) => {
@@ -40,6 +42,10 @@ export function meRouter(ctx: ServerContext): Router {
     next();
   };
   return Router()
+    .post('/v1/me/agent-sessions/revoke', signedIn, async (_req, res) => {
+      await revokeAgentSessions(ctx.knex, res.locals.userId as number);
+      res.status(204).end();
+    })
     .get('/v1/me/workspaces', signedIn, async (_req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.json(await listWorkspaces(ctx.knex, res.locals.userId as number));

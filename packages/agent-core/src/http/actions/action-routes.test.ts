@@ -396,9 +396,15 @@ describe('action routes', () => {
     it('executes a platform-signed approval of another user, and refuses self-approval without the right', async () => {
       const { post, dataSource } = withRights(actionRights({ approvalRequired: { roles: [1] } }));
       const signed = (requesterId: number) =>
-        jwt.sign(selection(['101'], { requester_id: requesterId, values: {} }), ENV_SECRET, {
-          algorithm: 'HS256',
-        });
+        jwt.sign(
+          selection(['101'], {
+            requester_id: requesterId,
+            values: {},
+            smart_action_id: 'orders-2-notify',
+          }),
+          ENV_SECRET,
+          { algorithm: 'HS256' },
+        );
       await post(
         '/forest/_actions/orders/2/notify?timezone=UTC',
         selection([], { signed_approval_request: signed(9) }),
@@ -409,11 +415,75 @@ describe('action routes', () => {
         selection([], { signed_approval_request: signed(1) }),
       ).expect(403);
       expect(self.body.errors[0].name).toBe('ApprovalNotAllowedError');
-      const forged = jwt.sign(selection(['101'], { requester_id: 9 }), 'not-the-secret');
+      const forged = jwt.sign(
+        selection(['101'], { requester_id: 9, smart_action_id: 'orders-2-notify' }),
+        'not-the-secret',
+      );
       await post(
         '/forest/_actions/orders/2/notify?timezone=UTC',
         selection([], { signed_approval_request: forged }),
       ).expect(403);
+    });
+
+    it('runs only the approved action: another action, collection or selection is refused or ignored', async () => {
+      const { post, dataSource } = withRights(actionRights({ approvalRequired: { roles: [1] } }));
+      const approval = (attributes: Record<string, unknown>) =>
+        jwt.sign(
+          {
+            data: {
+              type: 'custom-action-requests',
+              attributes: { requester_id: 9, ...attributes },
+            },
+          },
+          ENV_SECRET,
+          { algorithm: 'HS256' },
+        );
+      const approved = {
+        collection_name: 'orders',
+        smart_action_id: 'orders-2-notify',
+        ids: ['101'],
+        values: {},
+      };
+      // An approval of "notify" replayed on "mark as paid".
+      const otherAction = await post(
+        '/forest/_actions/orders/0/mark-as-paid?timezone=UTC',
+        selection([], { signed_approval_request: approval(approved) }),
+      ).expect(403);
+      expect(otherAction.body.errors[0]).toMatchObject({
+        name: 'ForbiddenError',
+        detail:
+          'The signed approval request approves "orders-2-notify" on "orders", not "orders-0-mark-as-paid" on "orders": the agent runs only the approved action',
+      });
+      // An approval signed for another collection, sent to this one.
+      await post(
+        '/forest/_actions/orders/2/notify?timezone=UTC',
+        selection([], {
+          signed_approval_request: approval({ ...approved, collection_name: 'customers' }),
+        }),
+      ).expect(403);
+      // An approval that names no action.
+      const unnamed = await post(
+        '/forest/_actions/orders/2/notify?timezone=UTC',
+        selection([], {
+          signed_approval_request: approval({ collection_name: 'orders', ids: ['101'] }),
+        }),
+      ).expect(403);
+      expect(unnamed.body.errors[0].detail).toContain('does not name the approved collection');
+      expect(dataSource.orders.executions).toHaveLength(0);
+      // Records come from the signed body only: a filter in the query string widens nothing.
+      await post(
+        '/forest/_actions/orders/2/notify?timezone=UTC&filters=' +
+          encodeURIComponent(JSON.stringify({ field: 'id', operator: 'Equal', value: 102 })),
+        selection([], {
+          signed_approval_request: approval({
+            ...approved,
+            ids: [],
+            all_records: true,
+            all_records_subset_query: {},
+          }),
+        }),
+      );
+      expect(dataSource.orders.executions.at(-1)?.selectedIds).not.toEqual([102]);
     });
   });
 });

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import jwt from 'jsonwebtoken';
 
-import { actionSlug } from '../../schema/action-schema-generator';
+import { actionId, actionSlug } from '../../schema/action-schema-generator';
 import type { ActionResult } from '../../toolkit/action/action-result';
 import { UnprocessableError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
@@ -56,7 +56,7 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     ? buildUnsafeSlugIndex(context.services.dataSource.collections)
     : null;
 
-  const resolve = (request: Request): ActionTarget => {
+  const resolve = (request: Request): ActionTarget & { id: string } => {
     const { collectionName, slug } = request.params as Record<string, string>;
     const collection = findCollection(context, collectionName as string);
     let name: string | undefined;
@@ -72,7 +72,8 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     if (name === undefined) {
       throw new NotFoundError(`Action '${String(slug)}' does not exist on '${collection.name}'`);
     }
-    return { collection, name };
+    const index = Object.keys(collection.schema.actions).indexOf(name);
+    return { collection, name, id: actionId(collection.name, index, name, options) };
   };
 
   const base = unsafeIndex
@@ -143,9 +144,13 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     response.json({ fields: encodeFormAnswer(collection, [field]).fields, layout: [] });
   });
 
-  /** Reads an execution request: refuses a forged requester, verifies a signed approval. */
+  /**
+   * Reads an execution request: refuses a forged requester, verifies a signed approval. An
+   * approved run executes exactly what was signed: the signed collection and action must be the
+   * route's, and records and values come from the signed body alone (not from the query string).
+   */
   function readExecution(
-    action: ActionTarget,
+    action: ActionTarget & { id: string },
     rawBody: unknown,
     query: FlatQuery,
   ): ExecuteActionRequest {
@@ -154,10 +159,13 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     if (isObject(rawAttributes) && 'requester_id' in rawAttributes)
       throw new UnprocessableError('');
     let body = rawBody;
+    let selectionQuery = query;
     const signed = isObject(rawAttributes) ? rawAttributes.signed_approval_request : undefined;
-    if (typeof signed === 'string' && signed !== '')
-      body = verifySignedApproval(signed, options.envSecret);
-    const selection = readActionSelection(action, body, query);
+    if (typeof signed === 'string' && signed !== '') {
+      body = verifySignedApproval(signed, options.envSecret, action);
+      selectionQuery = {};
+    }
+    const selection = readActionSelection(action, body, selectionQuery);
     const requester = selection.attributes.requester_id;
     const { values } = selection.attributes;
     return {
@@ -168,17 +176,44 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
   }
 }
 
-function verifySignedApproval(token: string, envSecret: string | undefined): unknown {
+/**
+ * Verifies a platform-signed approval (HS256 with the environment secret) and checks that it
+ * approves this route's action: its `collection_name` and `smart_action_id` must be the route's
+ * collection and action id. Returns the signed body.
+ */
+function verifySignedApproval(
+  token: string,
+  envSecret: string | undefined,
+  action: ActionTarget & { id: string },
+): unknown {
   if (!envSecret) {
     throw new UnprocessableError(
       'This agent cannot verify signed approval requests: it was started without its environment secret',
     );
   }
+  let payload: unknown;
   try {
-    return jwt.verify(token, envSecret, { algorithms: ['HS256'] });
+    payload = jwt.verify(token, envSecret, { algorithms: ['HS256'] });
   } catch {
     throw new HttpForbiddenError('The signed approval request is invalid or expired');
   }
+  const attributes =
+    isObject(payload) && isObject(payload.data) && isObject(payload.data.attributes)
+      ? payload.data.attributes
+      : {};
+  const signedCollection = attributes.collection_name;
+  const signedAction = attributes.smart_action_id;
+  if (typeof signedCollection !== 'string' || typeof signedAction !== 'string') {
+    throw new HttpForbiddenError(
+      'The signed approval request does not name the approved collection and action (collection_name, smart_action_id): the agent runs only an approved action',
+    );
+  }
+  if (signedCollection !== action.collection.name || signedAction !== action.id) {
+    throw new HttpForbiddenError(
+      `The signed approval request approves ${JSON.stringify(signedAction)} on ${JSON.stringify(signedCollection)}, not ${JSON.stringify(action.id)} on ${JSON.stringify(action.collection.name)}: the agent runs only the approved action`,
+    );
+  }
+  return payload;
 }
 
 /** Sends an action result in the wire form of §9.6. */

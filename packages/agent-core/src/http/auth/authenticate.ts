@@ -4,19 +4,53 @@ import type { RequestHandler } from 'express';
 
 import { UnauthorizedError } from '../../operations/errors/http-errors';
 import type { SessionClaims } from '../../operations/session-claims';
+import type { AgentServices, SessionRevocations } from '../../platform/agent-services';
+import { isAllowedOrigin } from '../pipeline/cors';
 import { verifySessionToken } from './session-token';
 
-/** Name of the cookie that carries the session token; it wins over `Authorization` (§1.6). */
+/** Name of the cookie that may carry the session token on reads (§1.6). */
 export const SESSION_COOKIE = 'forest_session_token';
 
 const BAD_HEADER = 'Bad Authorization header format. Format is "Authorization: Bearer <token>"';
 
-/** Reads the session token from the cookie, then from `Authorization: Bearer`. */
-export function readSessionToken(request: IncomingMessage): string {
+/** Methods on which the session cookie is read: they change nothing, so a forged one does no harm. */
+const COOKIE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/** `Sec-Fetch-Site` values of a request that no other site's page started. */
+const FIRST_PARTY_FETCH: ReadonlySet<string> = new Set(['same-origin', 'none']);
+
+/**
+ * Whether the session cookie of `request` may authenticate it. A cookie is sent by the browser
+ * whoever's page starts the request, so it is read only where a forged request can do nothing:
+ * on `GET` and `HEAD`, and only when the request comes from an allowed origin's page (its
+ * `Origin`) or from no other site at all (no `Origin`, and `Sec-Fetch-Site` absent, `same-origin`
+ * or `none`). Writes always need `Authorization: Bearer`.
+ */
+function cookieUsable(request: IncomingMessage, allowedOrigins: readonly string[]): boolean {
+  if (!COOKIE_METHODS.has(request.method ?? '')) return false;
+  if (request.headers.origin !== undefined) return isAllowedOrigin(request, allowedOrigins);
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || FIRST_PARTY_FETCH.has(String(site));
+}
+
+/**
+ * Reads the session token: from the cookie where {@link cookieUsable} allows it (it then wins,
+ * as the protocol says), else from `Authorization: Bearer`.
+ */
+export function readSessionToken(
+  request: IncomingMessage,
+  allowedOrigins: readonly string[] = [],
+): string {
   const fromCookie = readCookie(request.headers.cookie, SESSION_COOKIE);
-  if (fromCookie) return fromCookie;
+  if (fromCookie && cookieUsable(request, allowedOrigins)) return fromCookie;
   const header = request.headers.authorization;
-  if (header === undefined) throw new UnauthorizedError('Authentication Error');
+  if (header === undefined) {
+    throw new UnauthorizedError(
+      fromCookie
+        ? 'Authentication Error: the session cookie is accepted only on GET requests from an allowed origin; send Authorization: Bearer <token>'
+        : 'Authentication Error',
+    );
+  }
   const parts = header.split(' ');
   if (parts.length !== 2 || !/^Bearer$/i.test(parts[0] ?? '') || !parts[1]) {
     throw new UnauthorizedError(BAD_HEADER);
@@ -50,15 +84,36 @@ export function getSessionClaims(request: IncomingMessage): SessionClaims {
 /** The session check of one request: stores the verified claims on it, or throws a 401. */
 export type SessionCheck = (request: IncomingMessage) => void;
 
+/** What the session check needs. */
+export interface SessionCheckOptions {
+  /** HMAC secret of session tokens. */
+  readonly authSecret: string;
+  /** Origins allowed by CORS: pages of these origins may authenticate reads with the cookie. */
+  readonly corsOrigins?: readonly string[];
+  /** Sessions signed out on the platform: refused until they expire. */
+  readonly revocations?: SessionRevocations;
+}
+
+/** The session check options of an agent's services. */
+export function sessionCheckOptions(services: AgentServices): SessionCheckOptions {
+  return {
+    authSecret: services.options.authSecret,
+    corsOrigins: services.options.corsOrigins,
+    revocations: services.revocations,
+  };
+}
+
 /**
  * The session check (§1.5 step 8). Verified tokens are cached by their text for the rest of
- * their life, so the HMAC is computed once per token rather than once per request.
+ * their life, so the HMAC is computed once per token rather than once per request; the
+ * revocation check runs on every request.
  */
-export function sessionCheck(authSecret: string): SessionCheck {
+export function sessionCheck(options: SessionCheckOptions): SessionCheck {
+  const { authSecret, corsOrigins = [], revocations } = options;
   const cache = new Map<string, SessionClaims>();
   const MAX_CACHED = 1000;
   return (request) => {
-    const token = readSessionToken(request);
+    const token = readSessionToken(request, corsOrigins);
     let claims = cache.get(token);
     if (claims && claims.exp !== undefined && claims.exp * 1000 <= Date.now()) {
       cache.delete(token);
@@ -69,13 +124,18 @@ export function sessionCheck(authSecret: string): SessionCheck {
       if (cache.size >= MAX_CACHED) cache.clear();
       cache.set(token, claims);
     }
+    if (revocations?.isRevoked(claims.id, claims.iat ?? 0)) {
+      throw new UnauthorizedError(
+        'Authentication Error: this session was signed out; sign in again',
+      );
+    }
     (request as IncomingMessage & { canopySession?: SessionClaims }).canopySession = claims;
   };
 }
 
 /** The session check as an express middleware. */
-export function authenticate(authSecret: string): RequestHandler {
-  const check = sessionCheck(authSecret);
+export function authenticate(options: SessionCheckOptions): RequestHandler {
+  const check = sessionCheck(options);
   return (request, _response, next) => {
     check(request);
     next();

@@ -1,7 +1,6 @@
-import jwt from 'jsonwebtoken';
-
 import type { SessionClaims } from '../../operations/session-claims';
 import { UnauthorizedError } from '../../operations/errors/http-errors';
+import { AgentTokenRefusal, signAgentToken, verifyAgentToken } from './agent-tokens';
 
 const PERMISSION_LEVELS: ReadonlySet<string> = new Set(['admin', 'developer', 'editor', 'user']);
 
@@ -10,29 +9,36 @@ export const SESSION_LIFETIME_SECONDS = 3600;
 
 /**
  * Verifies a session token: HS256 only (the protocol accepts any HMAC algorithm; we pin HS256 so
- * that `alg: none` and algorithm-confusion tokens are refused), `exp` enforced, claims checked
- * for type. Any failure is a 401 `Authentication Error`, whatever the cause.
+ * that `alg: none` and algorithm-confusion tokens are refused), `exp` enforced, `typ`
+ * `agent-session` and `aud` `canopy-agent-rest` (an MCP access token, signed with the same
+ * secret, is refused), claims checked for type. Any failure is a 401 `Authentication Error`; a
+ * token of another kind says which it is.
  */
 export function verifySessionToken(token: string, authSecret: string): SessionClaims {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, authSecret, { algorithms: ['HS256'] });
+    payload = verifyAgentToken('session', token, authSecret);
   } catch (error) {
-    throw new UnauthorizedError('Authentication Error', { cause: error });
+    const wrongKind = error instanceof AgentTokenRefusal && error.reason === 'wrong-kind';
+    throw new UnauthorizedError(
+      wrongKind ? `Authentication Error: ${error.message}` : 'Authentication Error',
+      { cause: error },
+    );
   }
   if (!isSessionClaims(payload)) throw new UnauthorizedError('Authentication Error');
   return payload;
 }
 
-/** Signs a session token for `claims` (HS256, one hour). */
+/**
+ * Signs a session token for `claims` (HS256, one hour), with `typ: "agent-session"`,
+ * `aud: "canopy-agent-rest"`, `iss: "canopy-agent"` and a `jti`; other registered claims in
+ * `claims` are replaced.
+ */
 export function signSessionToken(
   claims: Omit<SessionClaims, 'iat' | 'exp'>,
   authSecret: string,
 ): string {
-  return jwt.sign({ ...claims }, authSecret, {
-    algorithm: 'HS256',
-    expiresIn: SESSION_LIFETIME_SECONDS,
-  });
+  return signAgentToken('session', { ...claims }, authSecret, SESSION_LIFETIME_SECONDS);
 }
 
 function isSessionClaims(payload: unknown): payload is SessionClaims {

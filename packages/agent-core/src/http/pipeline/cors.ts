@@ -5,22 +5,25 @@ import type { RequestHandler } from 'express';
 const ALLOWED_METHODS = 'GET,HEAD,PUT,POST,DELETE,PATCH';
 
 /**
- * CORS of agent-http-protocol §1.4 for one request, as a function of the allowed origins (`null`:
- * every origin). Returns `true` when it answered a preflight (the request is over).
+ * CORS for one request. Returns `true` when it answered a preflight (the request is over).
  */
 export type CorsStep = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
- * CORS of agent-http-protocol §1.4: the request origin is echoed with credentials allowed, and a
- * preflight is answered directly with 204. `allowedOrigins`, when given, restricts the echo to
- * those origins (and the front end's); by default every origin is echoed, as the protocol says.
+ * CORS of the agent as an allow-list: a request whose `Origin` is one of `allowedOrigins` (the
+ * Console's origin and those of the `allowedOrigins` agent option) gets it back in
+ * `Access-Control-Allow-Origin`, with credentials allowed and the headers of agent-http-protocol
+ * §1.4; any other origin gets no CORS header at all, so a browser keeps its page from reading the
+ * answer (and from sending anything but a simple request). A preflight is answered with 204
+ * either way. No origin is ever reflected because a page sent it.
  */
-export function corsStep(allowedOrigins?: readonly string[]): CorsStep {
-  const restricted = allowedOrigins && allowedOrigins.length > 0 ? new Set(allowedOrigins) : null;
+export function corsStep(allowedOrigins: readonly string[] = []): CorsStep {
+  const allowed = new Set(allowedOrigins);
   return (request, response) => {
-    const origin = request.headers.origin ?? '';
+    const origin = request.headers.origin;
     addVaryOrigin(response);
-    if (!restricted || restricted.has(origin)) {
+    const permitted = origin !== undefined && allowed.has(origin);
+    if (permitted) {
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Access-Control-Allow-Credentials', 'true');
       response.setHeader('Access-Control-Expose-Headers', 'x-forest-correlation-id');
@@ -28,17 +31,28 @@ export function corsStep(allowedOrigins?: readonly string[]): CorsStep {
     if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) {
       return false;
     }
-    response.setHeader('Access-Control-Max-Age', '86400');
-    response.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
-    const requestedHeaders = request.headers['access-control-request-headers'];
-    if (requestedHeaders) response.setHeader('Access-Control-Allow-Headers', requestedHeaders);
-    if (request.headers['access-control-request-private-network'] === 'true') {
-      response.setHeader('Access-Control-Allow-Private-Network', 'true');
+    if (permitted) {
+      response.setHeader('Access-Control-Max-Age', '86400');
+      response.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+      const requestedHeaders = request.headers['access-control-request-headers'];
+      if (requestedHeaders) response.setHeader('Access-Control-Allow-Headers', requestedHeaders);
+      if (request.headers['access-control-request-private-network'] === 'true') {
+        response.setHeader('Access-Control-Allow-Private-Network', 'true');
+      }
     }
     response.statusCode = 204;
     response.end();
     return true;
   };
+}
+
+/** Whether `request` comes from a page of an allowed origin (see {@link corsStep}). */
+export function isAllowedOrigin(
+  request: IncomingMessage,
+  allowedOrigins: readonly string[] = [],
+): boolean {
+  const origin = request.headers.origin;
+  return origin !== undefined && allowedOrigins.includes(origin);
 }
 
 /** The CORS stage as an express middleware. */

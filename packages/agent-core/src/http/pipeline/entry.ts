@@ -31,22 +31,33 @@ export function entrySteps(
 }
 
 /**
- * §1.5 steps 1–4 as one middleware: CORS (a preflight ends here), JSON body parsing for the
- * methods that carry a body (§1.2) with its plain-text 400/413 (and a JSON:API 400 for a body
- * nested deeper than {@link BODY_MAX_DEPTH} levels), then the access log — in that
- * order, so a preflight or a refused body is not logged, as with separate layers.
+ * The first stages of every request as one middleware: CORS (a preflight ends here), then the
+ * access log. The body is not read here: {@link bodyMiddleware} reads it once the caller is
+ * authenticated.
  */
-export function entryMiddleware(steps: EntrySteps, limit = DEFAULT_BODY_LIMIT): RequestHandler {
+export function entryMiddleware(steps: EntrySteps): RequestHandler {
+  const { cors, accessLog } = steps;
+  return (request, response, next) => {
+    if (cors(request, response)) return;
+    accessLog?.(request, response);
+    next();
+  };
+}
+
+/**
+ * JSON body parsing for the methods that carry a body (§1.2), with its plain-text 400 and 413
+ * (past `limit`), and a JSON:API 400 for a body nested deeper than {@link BODY_MAX_DEPTH} levels.
+ * Mounted after the session check, so that nobody reads or buffers a body for a caller who is
+ * not authenticated (the login route mounts its own, with a small limit).
+ */
+export function bodyMiddleware(limit = DEFAULT_BODY_LIMIT): RequestHandler {
   const parse = express.json({
     limit,
     strict: true,
     type: ['application/json', 'application/*+json'],
   });
-  const { cors, accessLog } = steps;
   return (request, response, next) => {
-    if (cors(request, response)) return;
     if (!METHODS_WITH_BODY.has(request.method)) {
-      accessLog?.(request, response);
       next();
       return;
     }
@@ -61,7 +72,6 @@ export function entryMiddleware(steps: EntrySteps, limit = DEFAULT_BODY_LIMIT): 
         next(bounds);
         return;
       }
-      accessLog?.(request, response);
       next();
     });
   };

@@ -4,6 +4,10 @@ import type { AuthenticationClient } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import { signSessionToken } from '../auth/session-token';
+import { bodyMiddleware } from '../pipeline/entry';
+
+/** Size limit of the login body (`{"renderingId": n}`). */
+const LOGIN_BODY_LIMIT = '16kb';
 
 /**
  * Public login routes (agent-http-protocol §3.1–3.2): the authorization URL of the platform's
@@ -14,7 +18,8 @@ export function mountAuthenticationRoutes(
   authentication: AuthenticationClient,
   authSecret: string,
 ): void {
-  router.post('/authentication', async (request, response) => {
+  // The only body read before authentication: `{"renderingId": n}`, hence a small limit.
+  router.post('/authentication', bodyMiddleware(LOGIN_BODY_LIMIT), async (request, response) => {
     const raw: unknown = (request.body as { renderingId?: unknown } | undefined)?.renderingId;
     const renderingId = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
     if (!Number.isFinite(renderingId)) throw new ValidationError('Rendering id must be a number');

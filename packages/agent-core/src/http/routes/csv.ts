@@ -1,3 +1,4 @@
+import { neutralizeCsvCell } from '@canopy/platform-protocol';
 import { stringify } from 'csv-stringify/sync';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
@@ -19,6 +20,26 @@ export function renderCell(value: unknown): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+/**
+ * A cell as the export writes it: numbers, big integers and booleans stay typed (never read as a
+ * formula, `-5` stays `-5`); everything else is rendered as text by {@link renderCell}, and the
+ * writer neutralizes text that a spreadsheet would read as a formula.
+ */
+function exportCell(value: unknown): string | number | bigint | boolean {
+  return typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
+    ? value
+    : renderCell(value);
+}
+
+/** How rows are written: `\n` line ends, text cells neutralized (`=`, `+`, `-`, `@`, tab, CR). */
+const CSV_OPTIONS = {
+  record_delimiter: '\n',
+  cast: {
+    string: (value: string) => neutralizeCsvCell(value),
+    boolean: (value: boolean) => String(value),
+  },
+} as const;
 
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -63,13 +84,13 @@ export async function streamCsv(
   response.setHeader('Last-Modified', new Date().toUTCString());
   response.setHeader('X-Accel-Buffering', 'no');
   response.setHeader('Cache-Control', 'no-cache');
-  response.write(stringify([header.split(',')], { record_delimiter: '\n' }));
+  response.write(stringify([header.split(',')], CSV_OPTIONS));
 
   while (!next.done) {
     const rows = next.value.map((record) =>
-      projection.map((path) => renderCell(getFieldValue(record, path))),
+      projection.map((path) => exportCell(getFieldValue(record, path))),
     );
-    if (!response.write(stringify(rows, { record_delimiter: '\n' }))) await drained(response);
+    if (!response.write(stringify(rows, CSV_OPTIONS))) await drained(response);
     if (response.destroyed) {
       await batches.return(undefined);
       break;

@@ -284,6 +284,57 @@ describe('record routes', () => {
   });
 });
 
+describe('CSV export cells', () => {
+  it('neutralizes text a spreadsheet would read as a formula, and leaves numbers alone', async () => {
+    const labels = [
+      '=HYPERLINK("https://evil.example","x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\tTab',
+      '\rCR',
+      'a = b',
+    ];
+    const dataSource = new InMemoryDataSource({
+      cells: {
+        fields: {
+          id: { type: 'Column', columnType: 'Number', isPrimaryKey: true },
+          label: { type: 'Column', columnType: 'String' },
+          amount: { type: 'Column', columnType: 'Number' },
+          active: { type: 'Column', columnType: 'Boolean' },
+        },
+        records: labels.map((label, index) => ({
+          id: index + 1,
+          label,
+          amount: -5 - index,
+          active: index === 0,
+        })),
+      },
+    });
+    const app = express();
+    app.use(createAgentRouter(createTestServices(dataSource)));
+    const response = await request(app)
+      .get(
+        '/forest/cells.csv?timezone=UTC&fields[cells]=id,label,amount,active&header=id,=label,amount,active',
+      )
+      .set('Authorization', bearer())
+      .expect(200);
+    expect(response.text).toBe(
+      [
+        `id,"'=label",amount,active`,
+        `1,"'=HYPERLINK(""https://evil.example"",""x"")",-5,true`,
+        `2,"'+1+1",-6,false`,
+        `3,"'-2+3",-7,false`,
+        `4,"'@SUM(A1)",-8,false`,
+        `5,"'\tTab",-9,false`,
+        `6,"'\rCR",-10,false`,
+        `7,a = b,-11,false`,
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('CSV export in batches', () => {
   it('reads every row in key order across batches, and refuses a bad query before streaming', async () => {
     const dataSource = new InMemoryDataSource({

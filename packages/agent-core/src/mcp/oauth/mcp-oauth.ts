@@ -109,19 +109,27 @@ export class McpOAuth {
     if (claims.clientId !== clientId) {
       throw new OAuthFailure('invalid_grant', 'The refresh token was issued to another client.');
     }
+    const widened = (scopes ?? []).filter((scope) => !claims.scopes.includes(scope));
+    if (widened.length > 0) {
+      throw new OAuthFailure(
+        'invalid_scope',
+        `A refresh may only narrow the granted scopes (${claims.scopes.join(' ')}); ${widened.join(' ')} was not granted: log in again to grant it.`,
+      );
+    }
     const tokens = await this.platform.exchange({
       grant_type: 'refresh_token',
       refresh_token: claims.serverRefreshToken,
       client_id: clientId,
       ...(scopes && scopes.length > 0 ? { scopes } : {}),
     });
-    return this.issue(tokens, clientId, claims.sessionStartedAt);
+    return this.issue(tokens, clientId, claims.sessionStartedAt, claims.scopes);
   }
 
   private async issue(
     tokens: Awaited<ReturnType<PlatformOAuthClient['exchange']>>,
     clientId: string,
     sessionStartedAt: number,
+    grantedScopes: readonly string[] | null = null,
   ): Promise<IssuedTokens> {
     const payload = jwt.decode(tokens.access_token) as {
       meta?: { renderingId?: unknown };
@@ -134,6 +142,14 @@ export class McpOAuth {
       );
     }
     const user = await this.platform.userInfo(renderingId, tokens.access_token);
-    return issueTokens(tokens, user, clientId, sessionStartedAt, this.limits, this.authSecret);
+    return issueTokens(
+      tokens,
+      user,
+      clientId,
+      sessionStartedAt,
+      this.limits,
+      this.authSecret,
+      grantedScopes,
+    );
   }
 }

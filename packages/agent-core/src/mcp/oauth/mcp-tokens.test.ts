@@ -36,15 +36,19 @@ function platformTokens(accessSeconds: number, refreshSeconds: number, scope?: s
 const NO_LIMITS = { accessTokenSeconds: null, refreshTokenSeconds: null };
 
 describe('MCP tokens', () => {
-  it('issues an access token the agent accepts as a session token', () => {
+  it('issues an access token with the user identity that the REST session check refuses', () => {
     const issued = issueTokens(platformTokens(3600, 86_400), USER, 'c1', now(), NO_LIMITS, SECRET);
     expect(issued).toMatchObject({ token_type: 'Bearer', scope: 'mcp:read mcp:write mcp:action' });
-    expect(verifySessionToken(issued.access_token, SECRET)).toMatchObject({
+    expect(() => verifySessionToken(issued.access_token, SECRET)).toThrow(
+      'Authentication Error: this is an MCP access token, and only an agent session token is accepted here',
+    );
+    expect(verifyAccessToken(issued.access_token, SECRET)).toMatchObject({
       id: 42,
       renderingId: 12,
       tags: { region: 'EU' },
-    });
-    expect(verifyAccessToken(issued.access_token, SECRET)).toMatchObject({
+      typ: 'mcp-access',
+      aud: 'canopy-agent-mcp',
+      iss: 'canopy-agent',
       serverToken: expect.any(String),
       rendering_id: '12',
       clientId: 'c1',
@@ -54,8 +58,26 @@ describe('MCP tokens', () => {
     expect(verifyRefreshToken(issued.refresh_token, SECRET)).toMatchObject({
       type: 'refresh',
       clientId: 'c1',
+      scopes: ['mcp:read', 'mcp:write', 'mcp:action'],
       userId: 42,
+      typ: 'mcp-refresh',
+      aud: 'canopy-agent-oauth',
     });
+  });
+
+  it('narrows the scopes of a refresh to those granted at login, whatever the platform answers', () => {
+    const refreshed = issueTokens(
+      platformTokens(3600, 86_400, 'mcp:read mcp:write mcp:admin'),
+      USER,
+      'c1',
+      now(),
+      NO_LIMITS,
+      SECRET,
+      ['mcp:read'],
+    );
+    expect(refreshed.scope).toBe('mcp:read');
+    expect(verifyAccessToken(refreshed.access_token, SECRET)?.scopes).toEqual(['mcp:read']);
+    expect(verifyRefreshToken(refreshed.refresh_token, SECRET).scopes).toEqual(['mcp:read']);
   });
 
   it('keeps the shortest of the platform life, the session window and the cap', () => {

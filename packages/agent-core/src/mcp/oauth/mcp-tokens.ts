@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 
+import { AgentTokenRefusal, signAgentToken, verifyAgentToken } from '../../http/auth/agent-tokens';
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';
@@ -12,8 +13,9 @@ export const MCP_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin'] a
 export const DEFAULT_SCOPES = ['mcp:read', 'mcp:write', 'mcp:action'] as const;
 
 /**
- * Claims of the MCP access token: a superset of the agent's session token, so the agent accepts
- * it as one, plus the snake_case copies of the reference and the scopes. The platform's access
+ * Claims of the MCP access token (`typ: "mcp-access"`, `aud: "canopy-agent-mcp"`): the user's
+ * identity claims of the session token, plus the snake_case copies of the reference and the
+ * scopes. Its `typ` and `aud` differ from the session token's, so the REST routes refuse it. The platform's access
  * token travels encrypted (`platformToken`, see {@link sealSecret}); `serverToken` is its clear
  * value, present only in the claims {@link verifyAccessToken} returns on the agent side.
  * (`tags` stays an object, as the agent's session check requires.)
@@ -36,6 +38,8 @@ export interface McpAccessClaims extends SessionClaims {
 export interface McpRefreshClaims {
   type: 'refresh';
   clientId: string;
+  /** The scopes granted at login: a refresh may narrow them, never widen them. */
+  scopes: string[];
   userId: number;
   renderingId: number;
   serverRefreshToken: string;
@@ -97,14 +101,13 @@ export function signMcpAccessToken(
   authSecret: string,
   expiresInSeconds: number,
 ): string {
-  const { iat: _iat, exp: _exp, ...identity } = claims;
   const payload = {
-    ...identity,
+    ...claims,
     platformToken: sealSecret(grant.platformToken, authSecret),
     scopes: [...grant.scopes],
     clientId: grant.clientId,
   };
-  return jwt.sign(payload, authSecret, { algorithm: 'HS256', expiresIn: expiresInSeconds });
+  return signAgentToken('mcpAccess', payload, authSecret, expiresInSeconds);
 }
 
 function decodePlatformToken(token: string, which: string): Record<string, unknown> {
@@ -130,6 +133,7 @@ export function issueTokens(
   sessionStartedAt: number,
   limits: TokenLimits,
   authSecret: string,
+  grantedScopes: readonly string[] | null = null,
 ): IssuedTokens {
   const now = Math.floor(Date.now() / 1000);
   const access = decodePlatformToken(platform.access_token, 'access');
@@ -147,7 +151,11 @@ export function issueTokens(
   }
   const scopeText =
     typeof access.scope === 'string' && access.scope ? access.scope : platform.scope;
-  const scopes = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : [...DEFAULT_SCOPES];
+  const answered = scopeText ? scopeText.split(/[ +]/).filter(Boolean) : [...DEFAULT_SCOPES];
+  // A refresh narrows: whatever the platform answers, never more than the login granted.
+  const scopes = grantedScopes
+    ? answered.filter((scope) => grantedScopes.includes(scope))
+    : answered;
   const claims: Omit<McpAccessClaims, 'iat' | 'exp' | 'serverToken' | 'scopes' | 'clientId'> = {
     ...callerIdentity(user),
     first_name: user.firstName,
@@ -160,6 +168,7 @@ export function issueTokens(
   } = {
     type: 'refresh',
     clientId,
+    scopes,
     userId: user.id,
     renderingId: user.renderingId,
     platformRefreshToken: sealSecret(platform.refresh_token, authSecret),
@@ -174,27 +183,33 @@ export function issueTokens(
     ),
     token_type: 'Bearer',
     expires_in: accessLife,
-    refresh_token: jwt.sign(refreshClaims, authSecret, {
-      algorithm: 'HS256',
-      expiresIn: refreshLife,
-    }),
+    refresh_token: signAgentToken('mcpRefresh', refreshClaims, authSecret, refreshLife),
     scope: scopes.join(' '),
   };
 }
 
-/** Verifies an MCP refresh token; any failure is `invalid_grant`. */
+/**
+ * Verifies an MCP refresh token (`typ: "mcp-refresh"`, `aud: "canopy-agent-oauth"`); any failure
+ * is `invalid_grant`, saying so when the token is another kind of agent token.
+ */
 export function verifyRefreshToken(token: string, authSecret: string): McpRefreshClaims {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, authSecret, { algorithms: ['HS256'] });
-  } catch {
-    throw new OAuthFailure('invalid_grant', 'The refresh token is invalid or expired.');
+    payload = verifyAgentToken('mcpRefresh', token, authSecret);
+  } catch (error) {
+    throw new OAuthFailure(
+      'invalid_grant',
+      error instanceof AgentTokenRefusal && error.reason === 'wrong-kind'
+        ? `Not a refresh token: ${error.message}.`
+        : 'The refresh token is invalid or expired.',
+    );
   }
   const claims = payload as Partial<McpRefreshClaims> & { platformRefreshToken?: unknown };
   const serverRefreshToken = unsealSecret(claims.platformRefreshToken, authSecret);
   if (
     claims.type !== 'refresh' ||
     typeof claims.clientId !== 'string' ||
+    !Array.isArray(claims.scopes) ||
     serverRefreshToken === null ||
     typeof claims.sessionStartedAt !== 'number'
   ) {
@@ -204,28 +219,37 @@ export function verifyRefreshToken(token: string, authSecret: string): McpRefres
 }
 
 /**
- * Verifies an MCP access token (HS256 with the auth secret, `exp` required, refresh tokens
- * refused). Returns `null` when it is not acceptable; never says why to the caller.
+ * Verifies an MCP access token (HS256 with the auth secret, `exp` required, `typ: "mcp-access"`
+ * and `aud: "canopy-agent-mcp"`: session and refresh tokens are refused). Returns the claims, or
+ * why the token is refused: a sentence for the `invalid_token` answer.
  */
-export function verifyAccessToken(token: string, authSecret: string): McpAccessClaims | null {
+export function checkAccessToken(token: string, authSecret: string): McpAccessClaims | string {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, authSecret, { algorithms: ['HS256'] });
-  } catch {
-    return null;
+    payload = verifyAgentToken('mcpAccess', token, authSecret);
+  } catch (error) {
+    return error instanceof AgentTokenRefusal && error.reason === 'wrong-kind'
+      ? `Not an MCP access token: ${error.message}; log in through the MCP OAuth flow to get one.`
+      : INVALID_ACCESS_TOKEN;
   }
-  const claims = payload as Partial<McpAccessClaims> & { type?: unknown; platformToken?: unknown };
+  const claims = payload as Partial<McpAccessClaims> & { platformToken?: unknown };
   const serverToken = unsealSecret(claims.platformToken, authSecret);
   if (
     serverToken === null ||
-    typeof claims !== 'object' ||
-    claims.type === 'refresh' ||
     typeof claims.exp !== 'number' ||
     typeof claims.id !== 'number' ||
     typeof claims.renderingId !== 'number' ||
     !Array.isArray(claims.scopes)
   ) {
-    return null;
+    return INVALID_ACCESS_TOKEN;
   }
   return { ...(claims as McpAccessClaims), serverToken };
+}
+
+const INVALID_ACCESS_TOKEN = 'The access token is invalid or expired.';
+
+/** {@link checkAccessToken} without the reason: `null` when the token is refused. */
+export function verifyAccessToken(token: string, authSecret: string): McpAccessClaims | null {
+  const checked = checkAccessToken(token, authSecret);
+  return typeof checked === 'string' ? null : checked;
 }
