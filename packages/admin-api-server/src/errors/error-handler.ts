@@ -1,5 +1,4 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { KnexTimeoutError } from 'knex';
 import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
@@ -99,10 +98,15 @@ export interface ErrorContext {
 /**
  * No connection of the pool came free in time (knex's acquire timeout): the store is busy, which
  * the client may retry, not an internal error. On the embedded store (one connection) this is the
- * bounded wait of src/database/open-database.ts.
+ * bounded wait of src/database/open-database.ts. Told by its name: knex is CommonJS, and its error
+ * class is no named export for an ES module importing it.
  */
 function fromPoolTimeout(error: unknown, context: ErrorContext): ApiError | undefined {
-  if (!(error instanceof KnexTimeoutError) || !/acquiring a connection/i.test(error.message)) {
+  if (
+    !(error instanceof Error) ||
+    error.name !== 'KnexTimeoutError' ||
+    !/acquiring a connection/i.test(error.message)
+  ) {
     return undefined;
   }
   const message = context.embeddedStore
