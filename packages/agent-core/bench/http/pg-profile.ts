@@ -5,7 +5,7 @@
 // collections (--trace-gc), BENCH_AGENT_NODE_FLAGS adds node flags (e.g. --trace-gc-nvp, which
 // shows how much each young-generation collection promotes), PROFILE=alloc or promoted prints a
 // sampling heap profile per request (see alloc-profile.ts). Run: tsx bench/http/pg-profile.ts
-// <list|get>. The database must already be seeded (run bench:http once).
+// <list|get>. The database must already be seeded (run bench once).
 import { fork } from 'node:child_process';
 
 import { createServerSandbox } from '@canopy/testing';
