@@ -2,15 +2,12 @@
 // platform sandbox; BENCH_MCP=1 mounts the MCP server) and prints what holds its heap: self size
 // by node type and by constructor, and the scripts whose source the heap keeps, by package.
 // Run: tsx bench/http/heap-snapshot.ts. The database must already be seeded (run bench once).
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { createServerSandbox } from '@canopy/testing';
 
 import { rssMb } from './bench-common';
-import { buildServer, workspaceNodePath } from './build-server';
-
-const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { forkAgentServer } from './build-server';
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
@@ -56,18 +53,7 @@ function summarize(file: string): void {
 
 async function main(): Promise<void> {
   const sandbox = await createServerSandbox(0);
-  const child = fork(await buildServer('agent-server.ts'), [], {
-    execArgv: [], // not tsx's loader
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PG_URL,
-      NODE_PATH: workspaceNodePath(),
-      SANDBOX_URL: sandbox.url,
-      SANDBOX_ENV_SECRET: 'be'.repeat(32),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = await forkAgentServer(sandbox.url, []); // [], not tsx's loader
   await new Promise((resolve) => child.once('message', resolve));
   await new Promise((resolve) => setTimeout(resolve, 1000));
   console.log(`agent RSS after start: ${rssMb(child.pid as number).toFixed(0)} MiB`);
