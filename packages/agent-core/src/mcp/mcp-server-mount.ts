@@ -16,7 +16,8 @@ import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
 import { PlatformOAuthClient } from './oauth/platform-oauth-client';
 import { requestApproval } from './platform-approvals';
-import { type ToolContext, UploadStore, enabledTools } from './tools';
+import type { ToolContext } from './tools/tool-context';
+import { UploadStore } from './tools/upload-store';
 
 /** What the agent gives the MCP server when it starts. */
 export interface McpStartContext {
@@ -85,9 +86,12 @@ export class McpServerMount {
       options.allowedOAuthClients,
     );
     this.environmentUrl = null;
-    // Loaded here, not at import: the MCP SDK costs ~24 MB of memory to agents that never
-    // mount the MCP server.
-    const { createMcpRouter } = await import('./mcp-http-router');
+    // Loaded here, not at import: the MCP SDK and the tools' schemas (zod) cost ~24 MB of memory
+    // to agents that never mount the MCP server.
+    const [{ createMcpRouter }, { enabledTools }] = await Promise.all([
+      import('./mcp-http-router'),
+      import('./tools'),
+    ]);
     this.routes = createMcpRouter({
       oauth,
       authSecret: context.authSecret,
