@@ -1,6 +1,6 @@
 // Per-request overhead of the customizer's decorator stack: lists 100 records through a stack with
 // 5 computed fields, a customizer relation, a segment and a hook, and compares with the bare
-// in-memory collection. Run with `pnpm --filter @canopy/agent-core bench`.
+// in-memory collection. Run with `pnpm --filter @canopy/agent-core bench:customizer`.
 import {
   type Caller,
   type Collection,

@@ -1,9 +1,11 @@
 // The agent under test: createAgent on the benchmark database, against the platform sandbox that
-// bench.ts runs in its own process (SANDBOX_URL), on a standalone server. Started as a child
-// process by bench.ts; sends its port and a session token.
+// bench.ts runs in its own process (SANDBOX_URL), on a standalone server; with BENCH_MCP=1, with
+// the MCP server mounted too. Started as a child process by bench.ts; sends its port and a
+// session token.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 
 import { createSqlDataSource } from '@canopy/datasource-sql';
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   })
     .addDataSource(createSqlDataSource(benchUrl(process.env.PG_URL as string)))
     .mountOnStandaloneServer(0, '127.0.0.1');
+  if (process.env.BENCH_MCP === '1') agent.mountAiMcpServer();
   await agent.start();
   const token = signSessionToken(
     {
@@ -51,6 +54,8 @@ setInterval(() => {
 }, 100).unref();
 process.on('message', (message) => {
   if (message === 'memory') process.send?.({ memory: atPeak });
+  // heap-snapshot.ts: a snapshot of the running agent, written in the working directory.
+  if (message === 'heap-snapshot') process.send?.({ snapshot: writeHeapSnapshot() });
 });
 
 serveAllocationProfile();

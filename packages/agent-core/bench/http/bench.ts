@@ -1,19 +1,21 @@
-// HTTP benchmark of the agent's REST interface on PostgreSQL (1,000,000 orders by default) against
+// HTTP benchmark of the agent's REST interface on PostgreSQL (100,000 orders by default) against
 // a minimal HTTP server running the same queries as raw SQL through pg, measured in one run with
-// autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), count and
-// get, at 1 and 10 connections. Each case runs raw, agent, agent, raw (BENCH_SECONDS each) and
-// reports the means: requests/s, p50 and p99 latency, the agent/raw ratio, the CPU time each
+// autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), get and
+// count, at 1 and 10 connections. Each case runs raw, agent, agent, raw (BENCH_SECONDS each) and
+// reports the means: requests/s, the agent/raw ratio, p50 and p99 latency, the CPU time each
 // server spends per request (read from /proc, which stays meaningful when other work shares the
-// machine) and the agent's peak RSS during the case. It first measures the REST layer alone
-// (hot-path-server.ts). Each server runs in its own process.
-// Run: pnpm --filter @canopy/agent-core bench:http
-// Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS,
-// BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working directory), BENCH_PART
-// (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only; both by default),
-// BENCH_AGENT_NODE_FLAGS (node flags of the agent process only, e.g. `--max-semi-space-size=2`,
-// printed with the results).
+// machine) and each server's RSS max during the case. The agent runs twice: plain, then with the
+// MCP server mounted. It first measures the REST layer alone (hot-path-server.ts). Each server
+// runs in its own process.
+// Run: pnpm --filter @canopy/agent-core bench
+// Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS
+// (default 5), BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working
+// directory), BENCH_PART (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only;
+// both by default), BENCH_VARIANTS (`plain,mcp` by default), BENCH_AGENT_NODE_FLAGS (node flags
+// of the agent process only, e.g. `--max-semi-space-size=2`, printed with the results).
 // The servers run as plain JavaScript bundled by build-server.ts, never under a TypeScript loader.
 import { type ChildProcess, fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
@@ -23,9 +25,10 @@ import { buildServer, workspaceNodePath } from './build-server';
 import { seedBenchDatabase } from './seed';
 
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PART = process.env.BENCH_PART ?? 'all';
+const VARIANTS = (process.env.BENCH_VARIANTS ?? 'plain,mcp').split(',').filter(Boolean);
 const AGENT_NODE_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Started {
@@ -142,34 +145,34 @@ function agentMemoryAtPeak(child: ChildProcess): Promise<NodeJS.MemoryUsage | un
   });
 }
 
-async function main(): Promise<void> {
-  if (PART !== 'pg') await hotPath();
-  if (PART === 'rest') return;
-  await seedBenchDatabase(PG_URL, ORDERS);
-  const raw = await start('raw-server.ts');
-  const sandbox = await createServerSandbox(0);
-  const agent = await start(
-    'agent-server.ts',
-    { SANDBOX_URL: sandbox.url, SANDBOX_ENV_SECRET },
-    AGENT_NODE_FLAGS,
-  );
-  if (AGENT_NODE_FLAGS.length > 0) console.log(`agent node flags: ${AGENT_NODE_FLAGS.join(' ')}`);
+interface CaseUrls {
+  name: string;
+  agent: string;
+  raw: string;
+}
+
+/**
+ * Runs every case against one agent (started with `env`) and the raw server, prints their table
+ * and the agent's memory, then stops the agent.
+ */
+async function compare(variant: string, raw: Started, env: Record<string, string>): Promise<void> {
+  const agent = await start('agent-server.ts', env, AGENT_NODE_FLAGS);
   const idleRss = rssMb(agent.child.pid as number);
   let peakRss = 0;
   let casePeakRss = 0;
-  let rawPeakRss = 0;
+  let rawCasePeakRss = 0;
   const sampler = setInterval(() => {
     const rss = rssMb(agent.child.pid as number);
     peakRss = Math.max(peakRss, rss);
     casePeakRss = Math.max(casePeakRss, rss);
-    rawPeakRss = Math.max(rawPeakRss, rssMb(raw.child.pid as number));
+    rawCasePeakRss = Math.max(rawCasePeakRss, rssMb(raw.child.pid as number));
   }, 200);
   try {
     const agentUrls = caseUrls(`http://127.0.0.1:${agent.port}/forest/orders`);
-    const cases = [
+    const cases: CaseUrls[] = [
       { name: 'list', agent: agentUrls.list, raw: `http://127.0.0.1:${raw.port}/list` },
-      { name: 'count', agent: agentUrls.count, raw: `http://127.0.0.1:${raw.port}/count` },
       { name: 'get', agent: agentUrls.get, raw: `http://127.0.0.1:${raw.port}/get?id=4242` },
+      { name: 'count', agent: agentUrls.count, raw: `http://127.0.0.1:${raw.port}/count` },
     ];
     const headers = { Authorization: `Bearer ${agent.token}` };
     for (const { agent: url } of cases) {
@@ -181,6 +184,7 @@ async function main(): Promise<void> {
         // raw, agent, agent, raw: a drift of the machine or the database during the four runs
         // weighs on both sides alike.
         casePeakRss = 0;
+        rawCasePeakRss = 0;
         const rawFirst = await measure(testCase.raw, raw, connections);
         const agentFirst = await measure(testCase.agent, agent, connections, headers);
         const agentSecond = await measure(testCase.agent, agent, connections, headers);
@@ -189,33 +193,64 @@ async function main(): Promise<void> {
         const measured = combine(agentFirst, agentSecond);
         rows.push({
           case: testCase.name,
-          connections,
-          'agent req/s': Math.round(measured.rps),
+          conns: connections,
+          'Canopy req/s': Math.round(measured.rps),
           'raw req/s': Math.round(baseline.rps),
-          ratio: `${Math.round((measured.rps / baseline.rps) * 100)}%`,
-          'agent p50/p99 ms': `${measured.p50}/${measured.p99}`,
+          ratio: (measured.rps / baseline.rps).toFixed(2),
+          'Canopy p50/p99 ms': `${measured.p50}/${measured.p99}`,
           'raw p50/p99 ms': `${baseline.p50}/${baseline.p99}`,
-          'agent/raw CPU µs per req': `${measured.cpuPerRequest}/${baseline.cpuPerRequest}`,
-          'agent errors': measured.errors,
-          'agent RSS MB': Math.round(casePeakRss),
+          'CPU µs/req Canopy/raw': `${measured.cpuPerRequest}/${baseline.cpuPerRequest}`,
+          'Canopy RSS max MiB': Math.round(casePeakRss),
+          'raw RSS max MiB': Math.round(rawCasePeakRss),
+          errors: measured.errors,
         });
       }
     }
-    console.log('Agent on PostgreSQL against raw SQL through pg:');
+    console.log(`Canopy (${variant}) on PostgreSQL against raw SQL through pg:`);
     console.table(rows);
     console.log(
-      `agent RSS: ${idleRss.toFixed(0)} MB after start, ${peakRss.toFixed(0)} MB peak under load (target < 150 MB); raw server peak ${rawPeakRss.toFixed(0)} MB`,
+      `Canopy (${variant}) RSS: ${idleRss.toFixed(0)} MiB after start, ${peakRss.toFixed(0)} MiB max under load (target < 100 MiB)`,
     );
     const memory = await agentMemoryAtPeak(agent.child);
     if (memory) {
-      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
       console.log(
-        `agent at its peak RSS (${mb(memory.rss)}): V8 heap ${mb(memory.heapTotal)} (used ${mb(memory.heapUsed)}), external ${mb(memory.external)} (array buffers ${mb(memory.arrayBuffers)}), the rest outside V8's accounting ${mb(memory.rss - memory.heapTotal - memory.external)}`,
+        `Canopy (${variant}) at its RSS max (${mb(memory.rss)}): V8 heap ${mb(memory.heapTotal)} (used ${mb(memory.heapUsed)}), external ${mb(memory.external)} (array buffers ${mb(memory.arrayBuffers)}), the rest outside V8's accounting ${mb(memory.rss - memory.heapTotal - memory.external)}`,
       );
     }
   } finally {
     clearInterval(sampler);
     agent.child.kill('SIGTERM');
+  }
+}
+
+async function main(): Promise<void> {
+  if (PART !== 'pg') await hotPath();
+  if (PART === 'rest') return;
+  await seedBenchDatabase(PG_URL, ORDERS);
+  console.log(
+    `${ORDERS} orders, ${SECONDS} s per run, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} at start`,
+  );
+  if (AGENT_NODE_FLAGS.length > 0) console.log(`agent node flags: ${AGENT_NODE_FLAGS.join(' ')}`);
+  const raw = await start('raw-server.ts');
+  const sandbox = await createServerSandbox(0);
+  const env = { SANDBOX_URL: sandbox.url, SANDBOX_ENV_SECRET };
+  try {
+    for (const variant of VARIANTS) {
+      await compare(
+        variant === 'mcp' ? 'MCP mounted' : 'plain',
+        raw,
+        variant === 'mcp' ? { ...env, BENCH_MCP: '1' } : env,
+      );
+    }
+    console.log(
+      `load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} at the end`,
+    );
+  } finally {
     raw.child.kill('SIGTERM');
     await sandbox.close();
   }

@@ -3,6 +3,7 @@
 // the agent does not cost in production. Workspace packages (`@canopy/*`, resolved to their
 // sources through the tsconfig paths) are bundled; every other package stays an external require,
 // found through NODE_PATH in the workspace packages' node_modules.
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -49,4 +50,27 @@ export async function buildServer(file: string): Promise<string> {
     ],
   });
   return outfile;
+}
+
+/**
+ * Starts agent-server.ts (bundled) with node flags `execArgv` against the platform sandbox at
+ * `sandboxUrl`, on the database at PG_URL; `env` adds to its environment.
+ */
+export async function forkAgentServer(
+  sandboxUrl: string,
+  execArgv: string[],
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
+  return fork(await buildServer('agent-server.ts'), [], {
+    execArgv,
+    env: {
+      ...process.env,
+      PG_URL: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+      NODE_PATH: workspaceNodePath(),
+      SANDBOX_URL: sandboxUrl,
+      SANDBOX_ENV_SECRET: 'be'.repeat(32),
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }

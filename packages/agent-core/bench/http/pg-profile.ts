@@ -5,39 +5,30 @@
 // collections (--trace-gc), BENCH_AGENT_NODE_FLAGS adds node flags (e.g. --trace-gc-nvp, which
 // shows how much each young-generation collection promotes), PROFILE=alloc or promoted prints a
 // sampling heap profile per request (see alloc-profile.ts). Run: tsx bench/http/pg-profile.ts
-// <list|get>. The database must already be seeded (run bench:http once).
-import { fork } from 'node:child_process';
+// <list|get>. The database must already be seeded (run bench once).
 
 import { createServerSandbox } from '@canopy/testing';
 import autocannon from 'autocannon';
 
 import { allocationMode, ask, printAllocations } from './alloc-profile';
 import { type BenchCase, caseUrls, cpuMicros } from './bench-common';
-import { buildServer, workspaceNodePath } from './build-server';
+import { forkAgentServer } from './build-server';
 
-const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CASE = (process.argv[2] ?? 'get') as BenchCase;
 
 async function main(): Promise<void> {
   const sandbox = await createServerSandbox(0);
-  const child = fork(await buildServer('agent-server.ts'), [], {
-    execArgv: [
+  const child = await forkAgentServer(
+    sandbox.url,
+    [
       ...(process.env.PROFILE === 'cpu' ? ['--cpu-prof'] : []),
       ...(process.env.PROFILE === 'gc' ? ['--trace-gc'] : []),
       ...(process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     ],
-    env: {
-      ...process.env,
-      PG_URL,
-      NODE_PATH: workspaceNodePath(),
-      SANDBOX_URL: sandbox.url,
-      SANDBOX_ENV_SECRET: 'be'.repeat(32),
-      ...(allocationMode() ? { CANOPY_ALLOC_PROFILE: allocationMode() as string } : {}),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+    allocationMode() ? { CANOPY_ALLOC_PROFILE: allocationMode() as string } : {},
+  );
   const { port, token } = await new Promise<{ port: number; token: string }>((resolve) =>
     child.once('message', resolve as (message: unknown) => void),
   );

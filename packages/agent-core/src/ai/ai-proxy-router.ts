@@ -8,7 +8,9 @@ import { cors } from '../http/pipeline/cors';
 import type { AgentServices } from '../platform/agent-services';
 import { isAiError } from './ai-error';
 import type { AiProviderDefinition } from './ai-provider';
-import { parseChatRequest } from './chat-request-schema';
+
+/** The request schema (zod), loaded on the first AI query: an agent without AI never loads it. */
+const loadChatRequestSchema = () => import('./chat-request-schema');
 
 /** AI errors keep their message and status (a provider outage is a 502 the user may read). */
 function aiErrors(): ErrorRequestHandler {
@@ -49,6 +51,7 @@ export function withAiProxy(
         `No AI configuration named "${wanted}": using "${provider.name}" (the only one).`,
       );
     }
+    const { parseChatRequest } = await loadChatRequestSchema();
     const chat = parseChatRequest(request.body);
     logger('Debug', `AI query to "${provider.name}" (${provider.provider}, ${provider.model}).`);
     response.json(await provider.complete(chat));

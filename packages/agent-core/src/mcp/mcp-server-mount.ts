@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type RequestHandler } from 'express';
 
+import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
 import type { AgentServices } from '../platform/agent-services';
 import type { PlatformHttpClient } from '../platform/platform-http-client';
 import { generateSchema } from '../schema/schema-generator';
@@ -15,7 +16,8 @@ import { McpOAuth } from './oauth/mcp-oauth';
 import type { McpAccessClaims } from './oauth/mcp-tokens';
 import { PlatformOAuthClient } from './oauth/platform-oauth-client';
 import { requestApproval } from './platform-approvals';
-import { type ToolContext, UploadStore, enabledTools } from './tools';
+import type { ToolContext } from './tools/tool-context';
+import { UploadStore } from './tools/upload-store';
 
 /** What the agent gives the MCP server when it starts. */
 export interface McpStartContext {
@@ -50,15 +52,22 @@ export class McpServerMount {
 
   /**
    * Serves the agent `router` built for `services`: tools run its operations from now on. Returns the
-   * handler to serve at the origin: the MCP routes ahead of the router (unless standalone).
+   * handler to serve at the origin: the MCP routes ahead of the router (unless standalone). The
+   * MCP routes are at the origin's root (`/mcp`, `/oauth/…`, `/.well-known/…`); under a prefix
+   * (`/forest` by default) they never take a path of the router's hot routes, which then keep
+   * serving lists, counts and gets on the standalone server.
    */
   wrap(router: RequestHandler, services: AgentServices): RequestHandler {
     this.services = services;
     if (this.options.standalone) return router;
-    return (request, response, next) => {
+    const wrapped: RouterWithHotRoutes = (request, response, next) => {
       if (!this.routes) return router(request, response, next);
       this.routes(request, response, () => router(request, response, next));
     };
+    if (services.options.prefix.replace(/\/+$/, '') !== '') {
+      wrapped[HOT_ROUTES] = (router as RouterWithHotRoutes)[HOT_ROUTES];
+    }
+    return wrapped;
   }
 
   /** Builds the OAuth façade and routes, and listens when standalone. */
@@ -77,9 +86,12 @@ export class McpServerMount {
       options.allowedOAuthClients,
     );
     this.environmentUrl = null;
-    // Loaded here, not at import: the MCP SDK costs ~24 MB of memory to agents that never
-    // mount the MCP server.
-    const { createMcpRouter } = await import('./mcp-http-router');
+    // Loaded here, not at import: the MCP SDK and the tools' schemas (zod) cost ~24 MB of memory
+    // to agents that never mount the MCP server.
+    const [{ createMcpRouter }, { enabledTools }] = await Promise.all([
+      import('./mcp-http-router'),
+      import('./tools'),
+    ]);
     this.routes = createMcpRouter({
       oauth,
       authSecret: context.authSecret,

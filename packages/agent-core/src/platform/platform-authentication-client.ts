@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { AuthenticatedUser, AuthenticationClient } from './agent-services';
 import { AuthenticationError } from './authentication-error';
@@ -26,8 +26,12 @@ interface RegisteredClient {
 interface Provider {
   metadata: ProviderMetadata;
   client: RegisteredClient;
-  keys: ReturnType<typeof createRemoteJWKSet>;
+  /** The provider's signing keys, fetched by jose from `jwks_uri` (set up on the first login). */
+  keys?: ReturnType<typeof createRemoteJWKSet>;
 }
+
+/** jose, loaded on the first login: an agent nobody signs in to never loads it. */
+const loadJose = () => import('jose');
 
 const DISCOVERY = '/oidc/.well-known/openid-configuration';
 const SCOPE = 'openid email profile';
@@ -129,11 +133,11 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
             ? body.id_token_signed_response_alg
             : 'RS256',
       },
-      keys: createRemoteJWKSet(new URL(metadata.jwks_uri)),
     };
   }
 
-  private async exchange({ metadata, client, keys }: Provider, code: string, state: string) {
+  private async exchange(provider: Provider, code: string, state: string) {
+    const { metadata, client } = provider;
     const { status, body } = await this.http.request<Record<string, unknown>>(
       metadata.token_endpoint,
       {
@@ -164,7 +168,9 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
     }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(body.id_token, keys, {
+      const { createRemoteJWKSet, jwtVerify } = await loadJose();
+      provider.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri));
+      ({ payload } = await jwtVerify(body.id_token, provider.keys, {
         issuer: metadata.issuer,
         audience: client.clientId,
         algorithms: [client.algorithm],

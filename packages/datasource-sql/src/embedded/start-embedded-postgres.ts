@@ -1,7 +1,6 @@
-import {
-  type EmbeddedPostgres as BaseEmbeddedPostgres,
-  type EmbeddedPostgresOptions,
-  startEmbeddedPostgres as startPglite,
+import type {
+  EmbeddedPostgres as BaseEmbeddedPostgres,
+  EmbeddedPostgresOptions,
 } from '@canopy/embedded-postgres';
 
 export type { EmbeddedPostgresOptions };
@@ -26,6 +25,8 @@ export type EmbeddedPostgres = BaseEmbeddedPostgres;
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
+  // Loaded here: PGlite is heavy, and a data source on another database never needs it.
+  const { startEmbeddedPostgres: startPglite } = await import('@canopy/embedded-postgres');
   const embedded = await startPglite(options);
   return {
     url: `${embedded.url}?embedded=true`,
