@@ -10,6 +10,7 @@ import {
   signSessionToken,
   type AdminApiServer,
 } from '@canopy/admin-api-server';
+import { WAREHOUSE_WEBHOOK } from './agent/orders';
 
 /** The platform server of the demo, running in this process, and its demo project. */
 export interface DemoPlatform {
@@ -57,7 +58,9 @@ export async function startDemoPlatform(
       PORT: '0',
       HOST: '127.0.0.1',
     }),
-    console: { enabled: true },
+    // The Console's CSP names the agents' origins; the warehouse's webhook, which the browser
+    // calls for "Notify warehouse", is allowed the way an operator would (CANOPY_CONSOLE_CONNECT_SRC).
+    console: { enabled: true, connectOrigins: [new URL(WAREHOUSE_WEBHOOK).origin] },
   };
   const server: AdminApiServer = await createAdminApiServer(config);
   if (platformUrl) {

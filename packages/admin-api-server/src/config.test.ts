@@ -48,6 +48,28 @@ describe('loadConfig', () => {
   });
 });
 
+describe('CANOPY_CONSOLE_CONNECT_SRC', () => {
+  it('lists the origins the console may call besides the platform and the agents', () => {
+    const config = loadConfig({
+      CANOPY_TOKEN_SIGNING_KEYS: KEYS,
+      CANOPY_CONSOLE_CONNECT_SRC: 'https://hooks.example.com/, http://127.0.0.1:8080',
+    });
+    expect(config.console?.connectOrigins).toEqual([
+      'https://hooks.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+    expect(loadConfig({ CANOPY_TOKEN_SIGNING_KEYS: KEYS }).console?.connectOrigins).toEqual([]);
+  });
+
+  it('refuses anything but http(s) origins, naming the value', () => {
+    for (const bad of ['*', 'https://hooks.example.com/path', 'javascript:alert(1)']) {
+      expect(() =>
+        loadConfig({ CANOPY_TOKEN_SIGNING_KEYS: KEYS, CANOPY_CONSOLE_CONNECT_SRC: bad }),
+      ).toThrow(`got "${bad}"`);
+    }
+  });
+});
+
 describe('parseSigningKeys', () => {
   it.each([
     ['k1:short'],

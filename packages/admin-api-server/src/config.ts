@@ -297,8 +297,31 @@ export function loadConfig(
     },
     console: {
       enabled: env.CANOPY_CONSOLE !== 'off',
+      connectOrigins: consoleConnectOrigins(env.CANOPY_CONSOLE_CONNECT_SRC),
     },
   };
+}
+
+/**
+ * `CANOPY_CONSOLE_CONNECT_SRC`: comma-separated http(s) origins the console may call besides the
+ * platform and the agents, e.g. the hosts of webhook action results, which the browser calls.
+ */
+function consoleConnectOrigins(raw: string | undefined): string[] {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((value) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value.trim());
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.pathname !== '/') {
+      throw new ConfigError(
+        `CANOPY_CONSOLE_CONNECT_SRC must list http(s) origins without a path, separated by commas, such as https://hooks.example.com; got "${value.trim()}".`,
+      );
+    }
+    return parsed.origin;
+  });
 }
 
 function checkPublicUrl(url: string): string {

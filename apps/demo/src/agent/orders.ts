@@ -1,7 +1,8 @@
 import type { CollectionCustomizer, RelaxedCollection } from '@canopy/agent-core';
 import { flattenRelation } from '@canopy/plugin-flattener';
 
-const WAREHOUSE_WEBHOOK = 'https://warehouse.example.com/hooks/orders';
+/** The webhook "Notify warehouse" answers with (the Console's CSP must allow its origin). */
+export const WAREHOUSE_WEBHOOK = 'https://warehouse.example.com/hooks/orders';
 
 /**
  * Orders: a computed total through the order lines, fields imported and flattened from the

@@ -109,6 +109,19 @@ it("lets the console connect to the agents' origins it is given, and to no other
   expect(connect).toBe("connect-src 'self' http://127.0.0.1:3351 https://agent.example.com");
 });
 
+it('adds the configured origins (webhook hosts) to the agents, once each', async () => {
+  const server = app({
+    enabled: true,
+    agentOrigins: async () => ['https://agent.example.com'],
+    connectOrigins: ['https://hooks.example.com', 'https://agent.example.com'],
+  });
+  const res = await request(server).get('/').set('accept', 'text/html');
+  const connect = String(res.headers['content-security-policy'])
+    .split('; ')
+    .find((directive: string) => directive.startsWith('connect-src'));
+  expect(connect).toBe("connect-src 'self' https://agent.example.com https://hooks.example.com");
+});
+
 it('answers a browser with a page saying how to build the console when it is not built', async () => {
   const unbuilt = mkdtempSync(join(tmpdir(), 'canopy-console-unbuilt-'));
   try {

@@ -11,6 +11,11 @@ export interface ConsoleOptions {
   readonly enabled: boolean;
   /** The agents' origins the console may connect to (see {@link consoleCsp}); none if absent. */
   readonly agentOrigins?: () => Promise<readonly string[]>;
+  /**
+   * Other origins the console may call (`CANOPY_CONSOLE_CONNECT_SRC`): the hosts of webhook
+   * action results, which the browser calls itself.
+   */
+  readonly connectOrigins?: readonly string[];
 }
 
 /** Paths of the platform's own APIs: the console never answers under them. */
@@ -24,14 +29,17 @@ const RESERVED = /^\/(v1|oidc|oauth|liana|forest|api|health|\.well-known)(\/|$)/
  * platform holds (`agentOrigins`, read from the database and cached briefly), never any host —
  * a script injected into the console can then send data nowhere else.
  */
-export function consoleCsp(agentOrigins: readonly string[]): string {
+export function consoleCsp(
+  agentOrigins: readonly string[],
+  connectOrigins: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    ["connect-src 'self'", ...agentOrigins].join(' '),
+    ["connect-src 'self'", ...new Set([...agentOrigins, ...connectOrigins])].join(' '),
     "frame-ancestors 'self'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -75,7 +83,10 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
       next();
       return;
     }
-    res.setHeader('Content-Security-Policy', consoleCsp((await options.agentOrigins?.()) ?? []));
+    res.setHeader(
+      'Content-Security-Policy',
+      consoleCsp((await options.agentOrigins?.()) ?? [], options.connectOrigins),
+    );
     next();
   });
 
