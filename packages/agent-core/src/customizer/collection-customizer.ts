@@ -137,6 +137,7 @@ export class CollectionCustomizer {
         columnType: target.columnType,
         defaultValue: target.defaultValue,
         enumValues: target.enumValues,
+        ...(target.currency ? { currency: target.currency } : {}),
         dependencies: [path],
         // An empty relation on the way imports null, as a column of that record would read.
         getValues: (records) => records.map((record) => getFieldValue(record, path) ?? null),
