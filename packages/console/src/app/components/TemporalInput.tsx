@@ -87,7 +87,15 @@ function DateTextInput({
         }
       }}
       rightSection={
-        <Popover opened={opened} onChange={setOpened} position="bottom-end" {...popoverProps}>
+        <Popover
+          opened={opened}
+          onChange={setOpened}
+          onClose={() => setOpened(false)}
+          trapFocus
+          returnFocus
+          position="bottom-end"
+          {...popoverProps}
+        >
           <Popover.Target>
             <ActionIcon
               variant="subtle"
