@@ -133,6 +133,7 @@ export async function runValuesTests(
             (await filterValue.inputValue()) === created,
             `the filter's value reads ${created}: ${await filterValue.inputValue()}`,
           );
+          await page.waitForTimeout(300); // The filter pop-over fades in.
           await shot(page, `values-filter-${persona.locale}`);
 
           // The edit form: same strings; a date-time and a date typed the person's way.
@@ -209,6 +210,7 @@ export async function runValuesTests(
           const variants = page.locator('[data-field="variants"]');
           await variants.locator('[data-testid="json-list"]').waitFor();
           const shown = await fieldText(page, 'variants');
+          await shot(page, `values-json-record-${persona.locale}`);
           expect(
             !shown.includes('[object Object]') && /size\s*M/.test(shown),
             `the JSON list reads as structure: ${shown}`,

@@ -182,7 +182,7 @@ export class PlatformAuthenticationClient implements AuthenticationClient {
       );
     }
     // The login must be the agent's own: an id token for other audiences too, or obtained by
-    // another client (`azp`), is refused (OpenID Connect Core §3.1.3.7).
+    // another client (`azp`), is refused (OpenID Connect Core 1.0, section 3.1.3.7).
     const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
     if (
       audiences.some((audience) => audience !== client.clientId) ||

@@ -142,6 +142,7 @@ function ValueInput({
       <TemporalInput
         {...common}
         {...pickerInPlace}
+        style={{ flex: 1, minWidth: type === 'Date' ? 220 : 160 }}
         kind={type === 'Date' ? 'date' : 'dateonly'}
         text={condition.value ? String(condition.value) : ''}
         onChange={(value) => onChange(value ?? undefined)}
