@@ -11,6 +11,7 @@ import {
   jsonShape,
   numberInputFormat,
   parseTypedDate,
+  personName,
   type FormatContext,
 } from './format';
 
@@ -134,5 +135,18 @@ describe('JSON and any field', () => {
     expect(formatValue({ type: 'Json' }, { a: [1, 2] }, us)).toBe('a: [1, 2]');
     expect(formatValue({ type: 'String' }, null, us)).toBe('—');
     expect(formatValue({ type: 'Boolean' }, false, us)).toBe('No');
+  });
+});
+
+describe('people', () => {
+  it('names a person the same in History, activity and notes', () => {
+    expect(
+      personName({ firstName: 'Grace', lastName: 'Support', email: 'support@shop.example' }),
+    ).toBe('Grace Support');
+    expect(personName({ username: 'admin', email: 'admin@shop.example' })).toBe('admin');
+    // History has no user name: the name part of the e-mail, as the platform's default one.
+    expect(personName({ firstName: null, lastName: null, email: 'admin@shop.example' })).toBe(
+      'admin',
+    );
   });
 });
