@@ -157,6 +157,31 @@ describe('DataSourceCustomizer', () => {
     expect(fields.find((f) => f.field === 'authorRoyalties')).toMatchObject({ currency: 'USD' });
   });
 
+  it("declares a column's currency with setFieldCurrency; refuses a bad code or a non-number", async () => {
+    const dataSource = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('books', (books) => books.setFieldCurrency('price', 'EUR'))
+      .getDataSource();
+    const schema = await generateSchema(dataSource, {
+      prefix: '/forest',
+      useUnsafeActionEndpoint: false,
+    });
+    const fields = schema.collections.find((c) => c.name === 'books')!.fields;
+    expect(fields.find((f) => f.field === 'price')).toMatchObject({ currency: 'EUR' });
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop())
+        .customizeCollection('books', (books) => books.setFieldCurrency('price', 'euro'))
+        .getDataSource(),
+    ).rejects.toThrow("Invalid currency 'euro' for 'books.price'");
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop())
+        .customizeCollection('books', (books) => books.setFieldCurrency('title', 'EUR'))
+        .getDataSource(),
+    ).rejects.toThrow("'books.title' is not a Number field");
+  });
+
   it('gives the schema to plugins while applying, and a clear error outside', async () => {
     const seen: string[] = [];
     await new DataSourceCustomizer()

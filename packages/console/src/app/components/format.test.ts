@@ -87,6 +87,12 @@ describe('numbers and money', () => {
     expect(formatMoney(1353.6, 'EUR', fr)).toBe('1 353,60 €');
     expect(formatMoney('1353.6', 'EUR', de)).toBe('1.353,60 €');
     expect(formatMoney(5, 'USD', us)).toBe('$5.00');
+    // A code that is no currency: the amount reads as a number, never an error.
+    expect(formatMoney(1353.6, 'euro', fr)).toBe('1 353,6');
+    expect(numberInputFormat('euro', fr)).toEqual({
+      thousandSeparator: ' ',
+      decimalSeparator: ',',
+    });
   });
 
   it('tells a number input the separators and sign it shows', () => {

@@ -160,12 +160,15 @@ export function fromWallClock(text: string, context: FormatContext = userContext
   return dayjs.tz(text, context.timeZone).toISOString();
 }
 
-function numberFormat(context: FormatContext, currency?: string) {
-  return cached(`n|${context.locale}|${currency ?? ''}`, () =>
-    currency
-      ? new Intl.NumberFormat(context.locale, { style: 'currency', currency })
-      : new Intl.NumberFormat(context.locale, { maximumFractionDigits: 6 }),
-  );
+function numberFormat(context: FormatContext, currency?: string): Intl.NumberFormat {
+  return cached(`n|${context.locale}|${currency ?? ''}`, () => {
+    try {
+      if (currency) return new Intl.NumberFormat(context.locale, { style: 'currency', currency });
+    } catch {
+      // Not a currency code (an agent's mistake): the amount reads as a plain number.
+    }
+    return new Intl.NumberFormat(context.locale, { maximumFractionDigits: 6 });
+  });
 }
 
 function toNumber(value: unknown): number | null {
@@ -213,8 +216,8 @@ export function numberInputFormat(
     thousandSeparator: plainSpaces(find('group') ?? ','),
     decimalSeparator: find('decimal') ?? '.',
   };
-  if (currency) {
-    const sign = parts.findIndex((part) => part.type === 'currency');
+  const sign = parts.findIndex((part) => part.type === 'currency');
+  if (currency && sign >= 0) {
     const first = parts.findIndex((part) => part.type === 'integer');
     const symbol = plainSpaces(parts[sign]!.value);
     if (sign < first) result.prefix = `${symbol}`;
