@@ -134,7 +134,8 @@ export async function seedShop(knex: Knex, size: ShopSize = DEFAULT_SHOP_SIZE): 
       sku text NOT NULL UNIQUE,
       category text NOT NULL,
       price numeric(10, 2) NOT NULL,
-      stock integer NOT NULL
+      stock integer NOT NULL,
+      variants jsonb
     )`,
     `CREATE TABLE orders (
       id serial PRIMARY KEY,
@@ -194,12 +195,17 @@ export async function seedShop(knex: Knex, size: ShopSize = DEFAULT_SHOP_SIZE): 
         (i % 17 = 0),
         timestamptz '2024-01-01 00:00:00+00' + ((i * 7541) % 63072000) * interval '1 second'
       FROM generate_series(1, ${size.customers}) AS i`,
-    `INSERT INTO products (name, sku, category, price, stock)
+    `INSERT INTO products (name, sku, category, price, stock, variants)
       SELECT ${pick(PRODUCT_WORDS, 'i')} || ' ' || ${pick(PRODUCT_KINDS, 'i / 10')} || ' ' || i,
         'SKU-' || lpad(i::text, 5, '0'),
         ${pick(CATEGORIES, 'i * 3')},
         (5 + (i * 7919) % 49500 / 100.0)::numeric(10, 2),
-        (i * 31) % 250
+        (i * 31) % 250,
+        -- A JSON list: the sizes a product comes in, with their own stock.
+        CASE WHEN i % 3 = 0 THEN NULL ELSE jsonb_build_array(
+          jsonb_build_object('size', 'M', 'stock', (i * 7) % 20),
+          jsonb_build_object('size', 'L', 'stock', (i * 11) % 20)
+        ) END
       FROM generate_series(1, ${size.products}) AS i`,
     `INSERT INTO orders (customer_id, status, shipping_address, created_at, shipped_on)
       SELECT 1 + (i * 7919) % ${size.customers},

@@ -337,8 +337,9 @@ async function runFieldAndResultTests(
         Title: 'TextInput',
         Discount: 'NumberInput',
         Active: 'Switch',
-        'Starts at': 'DateTimePicker',
-        'Ends on': 'DatePickerInput',
+        // Dates are typed or picked from a calendar (the console's date inputs).
+        'Starts at': 'TextInput',
+        'Ends on': 'TextInput',
         'Daily start': 'TimeInput',
         Channel: 'Select',
         Audiences: 'MultiSelect',
@@ -369,9 +370,10 @@ async function runFieldAndResultTests(
       // Defaults; the read-only field computed by the agent.
       expect((await field('Discount').inputValue()) === '10', 'the default discount');
       expect(await field('Active').isChecked(), 'the default switch value');
+      // In the browser's locale (en-GB), as every date of the console reads.
       expect(
-        (await field('Ends on').textContent())?.includes('24 Dec 2026'),
-        `the default date: ${await field('Ends on').textContent()}`,
+        (await field('Ends on').inputValue()) === '24/12/2026',
+        `the default date: ${await field('Ends on').inputValue()}`,
       );
       // Read-only, at full contrast: not disabled.
       expect(
@@ -400,11 +402,14 @@ async function runFieldAndResultTests(
       );
       await field('Active').dispatchEvent('click');
       await field('Daily start').fill('09:30');
-      await field('Ends on').click();
+      await field('Ends on')
+        .locator('xpath=..')
+        .getByRole('button', { name: 'Open the calendar' })
+        .click();
       await p.getByRole('button', { name: '20 December 2026', exact: true }).click();
       expect(
-        (await field('Ends on').textContent())?.includes('20 Dec 2026'),
-        `the date picked: ${await field('Ends on').textContent()}`,
+        (await field('Ends on').inputValue()) === '20/12/2026',
+        `the date picked: ${await field('Ends on').inputValue()}`,
       );
 
       // `if`: the banner image appears once the channel is banner.

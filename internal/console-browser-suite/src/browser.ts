@@ -6,7 +6,9 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function openBrowser(options: { width?: number; height?: number } = {}): Promise<{
+export async function openBrowser(
+  options: { width?: number; height?: number; locale?: string; timezoneId?: string } = {},
+): Promise<{
   context: BrowserContext;
   close(): Promise<void>;
 }> {
@@ -20,8 +22,8 @@ export async function openBrowser(options: { width?: number; height?: number } =
     executablePath: CHROMIUM,
     headless: true,
     acceptDownloads: true,
-    timezoneId: 'Europe/Paris',
-    locale: 'en-GB',
+    timezoneId: options.timezoneId ?? 'Europe/Paris',
+    locale: options.locale ?? 'en-GB',
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     args: [
       '--no-sandbox',

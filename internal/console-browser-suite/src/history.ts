@@ -30,7 +30,7 @@ export async function runHistoryTests(
         .first();
       await change.waitFor();
       const text = (await change.textContent()) ?? '';
-      expect(/status: \w+ → delivered/.test(text), `the change shows before → after (${text})`);
+      expect(/Status: \w+ → delivered/.test(text), `the change shows before → after (${text})`);
       const row = change.locator('xpath=ancestor::tr[@data-testid="history-row"]');
       const cells = await row.locator('td').allTextContents();
       expect(cells[2] === 'Updated', `the entry is an update (${cells.join(' | ')})`);

@@ -14,6 +14,7 @@ import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runInsightsTests } from './insights';
 import { runHistoryTests } from './history';
+import { runValuesTests } from './values';
 import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
 
@@ -672,6 +673,7 @@ export async function runSuite(
 
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
     await runHistoryTests(suite, fixture, p, recordUrl, shot);
+    await runValuesTests(suite, fixture, signIn, shot);
   } finally {
     await browser.close();
   }

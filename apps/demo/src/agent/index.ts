@@ -15,7 +15,11 @@ export function customizeShop(agent: Agent): Agent {
         .disableCount()
         .addSegment('Negative', { field: 'rating', operator: 'LessThan', value: 3 }),
     )
-    .customizeCollection('payments', (payments) => payments.disableSearch());
+    .customizeCollection('payments', (payments) =>
+      payments.disableSearch().setFieldCurrency('amount', 'EUR'),
+    )
+    // The shop sells in euros: the Console shows prices and amounts in EUR.
+    .customizeCollection('order_lines', (lines) => lines.setFieldCurrency('unit_price', 'EUR'));
   addShopCharts(agent);
   return agent;
 }

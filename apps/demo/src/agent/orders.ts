@@ -22,6 +22,8 @@ export function customizeOrders(orders: CollectionCustomizer): void {
     })
     .addField('total', {
       columnType: 'Number',
+      // The shop sells in euros: the Console shows the totals as amounts in EUR.
+      currency: 'EUR',
       dependencies: ['id'],
       getValues: (records, context) =>
         orderTotals(

@@ -20,6 +20,7 @@ const SUPPLIERS = [
  */
 export function customizeProducts(products: CollectionCustomizer): void {
   products
+    .setFieldCurrency('price', 'EUR')
     .addField('label', {
       columnType: 'String',
       dependencies: ['name', 'sku'],

@@ -1,3 +1,4 @@
+import { checkCurrency } from './decorators/schema/schema-collection';
 import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { Operator } from '../toolkit/query/operators';
 import type { SortClause } from '../toolkit/query/sort';
@@ -92,6 +93,8 @@ export class CollectionCustomizer {
         );
         definition = { ...definition, columnType: 'Time' };
       }
+      if (definition?.currency !== undefined)
+        checkCurrency(`${this.name}.${name}`, definition.currency);
       if (!Array.isArray(definition?.dependencies)) {
         throw new ValidationError(
           `Computed field '${this.name}.${name}' needs 'dependencies': the list of field paths its getValues reads (e.g. ['firstName', 'author:name']).`,
@@ -137,6 +140,7 @@ export class CollectionCustomizer {
         columnType: target.columnType,
         defaultValue: target.defaultValue,
         enumValues: target.enumValues,
+        ...(target.currency ? { currency: target.currency } : {}),
         dependencies: [path],
         // An empty relation on the way imports null, as a column of that record would read.
         getValues: (records) => records.map((record) => getFieldValue(record, path) ?? null),
@@ -176,6 +180,17 @@ export class CollectionCustomizer {
   setFieldNullable(name: string): this {
     return this.queue(({ stack }) =>
       stack.validation.getCollection(this.name).setFieldNullable(name),
+    );
+  }
+
+  /**
+   * Declares that a `Number` column holds amounts of money in `currency` (ISO 4217, `EUR`): the
+   * schema file carries it and the Console shows the values as amounts. For a computed field, give
+   * `currency` to `addField`.
+   */
+  setFieldCurrency(name: string, currency: string): this {
+    return this.queue(({ stack }) =>
+      stack.schema.getCollection(this.name).setFieldCurrency(name, currency),
     );
   }
 

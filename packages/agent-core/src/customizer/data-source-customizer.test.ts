@@ -3,6 +3,7 @@ import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import { Projection } from '../toolkit/query/projection';
 import { DataSourceCustomizer } from './data-source-customizer';
 import type { Plugin } from './plugin';
+import { generateSchema } from '../schema/schema-generator';
 
 const caller = makeCaller();
 
@@ -114,6 +115,71 @@ describe('DataSourceCustomizer', () => {
         .list(caller, new PaginatedFilter(), new Projection('twice')),
     ).toHaveLength(5);
     expect(second.getCollection('books').schema.fields.twice).toBeDefined();
+  });
+
+  it("declares a computed amount's currency in the schema file, kept by an imported field", async () => {
+    const dataSource = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('authors', (authors) =>
+        authors.addField('royalties', {
+          columnType: 'Number',
+          currency: 'USD',
+          dependencies: ['id'],
+          getValues: (r) => r.map(() => 100),
+        }),
+      )
+      .customizeCollection('books', (books) =>
+        books
+          .importField('authorRoyalties', { path: 'author:royalties' })
+          .addField('priceWithTax', {
+            columnType: 'Number',
+            currency: 'EUR',
+            dependencies: ['price'],
+            getValues: (r) => r.map((x) => Number(x.price) * 1.2),
+          })
+          .addField('twice', {
+            columnType: 'Number',
+            dependencies: ['price'],
+            getValues: (r) => r.map((x) => Number(x.price) * 2),
+          }),
+      )
+      .getDataSource();
+    expect(dataSource.getCollection('books').schema.fields.priceWithTax).toMatchObject({
+      currency: 'EUR',
+    });
+    const schema = await generateSchema(dataSource, {
+      prefix: '/forest',
+      useUnsafeActionEndpoint: false,
+    });
+    const fields = schema.collections.find((c) => c.name === 'books')!.fields;
+    expect(fields.find((f) => f.field === 'priceWithTax')).toMatchObject({ currency: 'EUR' });
+    expect(fields.find((f) => f.field === 'twice')).not.toHaveProperty('currency');
+    expect(fields.find((f) => f.field === 'authorRoyalties')).toMatchObject({ currency: 'USD' });
+  });
+
+  it("declares a column's currency with setFieldCurrency; refuses a bad code or a non-number", async () => {
+    const dataSource = await new DataSourceCustomizer()
+      .addDataSource(async () => makeBookshop())
+      .customizeCollection('books', (books) => books.setFieldCurrency('price', 'EUR'))
+      .getDataSource();
+    const schema = await generateSchema(dataSource, {
+      prefix: '/forest',
+      useUnsafeActionEndpoint: false,
+    });
+    const fields = schema.collections.find((c) => c.name === 'books')!.fields;
+    expect(fields.find((f) => f.field === 'price')).toMatchObject({ currency: 'EUR' });
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop())
+        .customizeCollection('books', (books) => books.setFieldCurrency('price', 'euro'))
+        .getDataSource(),
+    ).rejects.toThrow("Invalid currency 'euro' for 'books.price'");
+    await expect(
+      new DataSourceCustomizer()
+        .addDataSource(async () => makeBookshop())
+        .customizeCollection('books', (books) => books.setFieldCurrency('title', 'EUR'))
+        .getDataSource(),
+    ).rejects.toThrow("'books.title' is not a Number field");
   });
 
   it('gives the schema to plugins while applying, and a clear error outside', async () => {

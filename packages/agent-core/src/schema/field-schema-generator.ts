@@ -55,6 +55,7 @@ function columnField(name: string, column: ColumnSchema, isForeignKey: boolean):
     reference: null,
     type: encodeColumnType(column.columnType),
     validations: encodeValidations(withLengthLimit(column)),
+    ...(column.currency ? { currency: column.currency } : {}),
   };
 }
 

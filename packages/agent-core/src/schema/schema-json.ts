@@ -39,6 +39,8 @@ export interface SchemaField {
   relationship?: 'BelongsTo' | 'HasOne' | 'HasMany' | 'BelongsToMany';
   type: SchemaFieldType;
   validations: SchemaValidation[];
+  /** A money field's currency (ISO 4217), when the agent declares one. */
+  currency?: string;
 }
 
 /** A field of an action form. */

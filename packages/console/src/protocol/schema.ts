@@ -23,6 +23,8 @@ export interface SchemaField {
   inverseOf?: string | null;
   relationship?: Relationship;
   validations?: { type: string; value?: unknown; message?: string | null }[];
+  /** A `Number` field holding amounts of money: their currency (ISO 4217, `EUR`). */
+  currency?: string | null;
 }
 
 export interface SchemaSegment {

@@ -44,6 +44,11 @@ export interface ColumnSchema {
   jsonKeyOperators?: Set<Operator>;
   /** Allowed values for `Enum` and `['Enum']` columns. */
   enumValues?: string[];
+  /**
+   * For a `Number` column holding amounts of money: their currency (ISO 4217, `EUR`). The schema
+   * file carries it so a front end shows the amounts with their currency.
+   */
+  currency?: string;
   /** Rules used by the UI and enforced by `addFieldValidation`. */
   validation?: ValidationRule[];
   /**

@@ -18,9 +18,9 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { DatePickerInput, DateTimePicker } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import dayjs from 'dayjs';
+import { numberInputFormat } from './format';
+import { TemporalInput } from './TemporalInput';
 import {
   columns,
   humanize,
@@ -130,35 +130,22 @@ function ValueInput({
     return (
       <NumberInput
         {...common}
+        {...numberInputFormat(kind === 'number' ? undefined : (field.currency ?? undefined))}
         value={condition.value === undefined ? '' : (condition.value as number)}
         onChange={(value) => onChange(value === '' ? undefined : value)}
         placeholder={kind === 'number' ? 'X' : 'Value'}
       />
     );
   }
-  if ((kind === 'date' || kind === 'scalar') && type === 'Date') {
+  if ((kind === 'date' || kind === 'scalar') && (type === 'Date' || type === 'Dateonly')) {
     return (
-      <DateTimePicker
+      <TemporalInput
         {...common}
         {...pickerInPlace}
-        value={
-          condition.value ? dayjs(String(condition.value)).format('YYYY-MM-DD HH:mm:ss') : null
-        }
-        onChange={(value) => onChange(value ? dayjs(value).toISOString() : undefined)}
-        placeholder="Pick a date and time"
-        clearable
-      />
-    );
-  }
-  if ((kind === 'date' || kind === 'scalar') && type === 'Dateonly') {
-    return (
-      <DatePickerInput
-        {...common}
-        {...pickerInPlace}
-        value={condition.value ? String(condition.value) : null}
+        style={{ flex: 1, minWidth: type === 'Date' ? 220 : 160 }}
+        kind={type === 'Date' ? 'date' : 'dateonly'}
+        text={condition.value ? String(condition.value) : ''}
         onChange={(value) => onChange(value ?? undefined)}
-        placeholder="Pick a date"
-        clearable
       />
     );
   }

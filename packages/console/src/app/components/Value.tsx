@@ -3,21 +3,10 @@ import { Anchor, Badge, Code, Group, Image, Popover, Text, UnstyledButton } from
 import { IconCheck, IconFile, IconX } from '@tabler/icons-react';
 import { memo, useState, type ReactNode } from 'react';
 import './table.css';
+import './value.css';
 import { Link } from 'react-router';
 import { typeName, type SchemaField } from '../../protocol';
-
-const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-
-/** A number as a cell shows it: grouped digits, except for a primary key (an id, shown as is). */
-function numberText(value: unknown, isPrimaryKey?: boolean): string {
-  const number = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(number) && !isPrimaryKey ? numberFormat.format(number) : String(value);
-}
+import { formatFieldValue, formatJsonInline, itemType, jsonShape, type JsonShape } from './format';
 
 const ENUM_COLORS = [
   'teal',
@@ -56,14 +45,52 @@ export function Highlight({ text, search }: { text: string; search?: string }) {
   return <>{parts}</>;
 }
 
-export function formatDate(value: unknown): string {
-  const date = new Date(String(value));
-  return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
-}
-
-export function formatDateOnly(value: unknown): string {
-  const date = new Date(`${String(value).slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? String(value) : dateFormat.format(date);
+/** A JSON value as nested structure: an object's keys and values, a list's items. */
+function JsonView({ shape }: { shape: JsonShape }): ReactNode {
+  switch (shape.kind) {
+    case 'scalar':
+      return shape.text;
+    case 'list':
+      if (shape.items.length === 0)
+        return (
+          <Text span c="dimmed" size="sm">
+            Empty list
+          </Text>
+        );
+      if (shape.items.every((item) => item.kind === 'scalar')) {
+        return (
+          <Group gap={4} data-testid="json-list">
+            {shape.items.map((item, index) => (
+              <Badge key={index} variant="outline" color="gray" tt="none" radius="sm">
+                {item.text}
+              </Badge>
+            ))}
+          </Group>
+        );
+      }
+      return (
+        <ol className="cv-json-list" data-testid="json-list">
+          {shape.items.map((item, index) => (
+            <li key={index}>
+              <JsonView shape={item} />
+            </li>
+          ))}
+        </ol>
+      );
+    case 'object':
+      return (
+        <dl className="cv-json-object" data-testid="json-object">
+          {shape.entries.map(([key, item]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>
+                <JsonView shape={item} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      );
+  }
 }
 
 function LongText({ text, search, limit }: { text: string; search?: string; limit: number }) {
@@ -136,7 +163,7 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
         </Group>
       );
     case 'Number': {
-      const text = numberText(value, field.isPrimaryKey);
+      const text = formatFieldValue(field, value);
       return (
         <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
           <Highlight text={text} search={search} />
@@ -147,13 +174,14 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
       // A native title, not a Tooltip component: a page holds hundreds of these.
       return (
         <Text span size="sm" title={String(value)}>
-          {formatDate(value)}
+          {formatFieldValue(field, value)}
         </Text>
       );
     case 'Dateonly':
+    case 'Time':
       return (
         <Text span size="sm">
-          {formatDateOnly(value)}
+          {formatFieldValue(field, value)}
         </Text>
       );
     case 'Enum':
@@ -181,25 +209,31 @@ export function Value({ field, value, search, compact = false }: ValueProps): Re
         </Text>
       );
     case 'Json':
-    case 'Object': {
-      const text = JSON.stringify(value, null, 2);
-      if (compact) return <LongText text={JSON.stringify(value)} limit={40} />;
+    case 'Object':
+    case 'Array': {
+      if (compact) return <LongText text={formatFieldValue(field, value)} limit={40} />;
+      if (typeof value !== 'object')
+        return (
+          <Text span size="sm">
+            {String(value)}
+          </Text>
+        );
+      const shape =
+        type === 'Array' && itemType(field.type) !== 'Json'
+          ? {
+              kind: 'list' as const,
+              items: (value as unknown[]).map((item) => ({
+                kind: 'scalar' as const,
+                text: formatFieldValue({ ...field, type: itemType(field.type) }, item),
+              })),
+            }
+          : jsonShape(value);
       return (
-        <Code block style={{ maxHeight: 320, overflow: 'auto' }}>
-          {text}
-        </Code>
+        <div className="cv-json" style={{ maxHeight: 320, overflow: 'auto' }}>
+          <JsonView shape={shape} />
+        </div>
       );
     }
-    case 'Array':
-      return (
-        <Group gap={4}>
-          {(value as unknown[]).map((item, index) => (
-            <Badge key={index} variant="outline" color="gray" tt="none" radius="sm">
-              {typeof item === 'object' ? JSON.stringify(item) : String(item)}
-            </Badge>
-          ))}
-        </Group>
-      );
     default:
       return (
         <Text span size="sm">
@@ -308,7 +342,7 @@ export const CellValue = memo(function CellValue({
         </span>
       );
     case 'Number': {
-      const text = numberText(value, field.isPrimaryKey);
+      const text = formatFieldValue(field, value);
       return (
         <span className="cv-num">
           <Highlight text={text} search={search} />
@@ -316,9 +350,10 @@ export const CellValue = memo(function CellValue({
       );
     }
     case 'Date':
-      return <span title={String(value)}>{formatDate(value)}</span>;
+      return <span title={String(value)}>{formatFieldValue(field, value)}</span>;
     case 'Dateonly':
-      return <span>{formatDateOnly(value)}</span>;
+    case 'Time':
+      return <span>{formatFieldValue(field, value)}</span>;
     case 'Enum': {
       const color = enumColor(String(value), field.enums);
       return (
@@ -343,17 +378,9 @@ export const CellValue = memo(function CellValue({
       return <span>{Array.isArray(value) ? `(${value.join(', ')})` : String(value)}</span>;
     case 'Json':
     case 'Object':
-      return <CompactLongText text={JSON.stringify(value)} limit={40} />;
+      return <CompactLongText text={formatJsonInline(value)} limit={40} />;
     case 'Array':
-      return (
-        <CompactLongText
-          text={(value as unknown[])
-            .map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)))
-            .join(', ')}
-          search={search}
-          limit={60}
-        />
-      );
+      return <CompactLongText text={formatFieldValue(field, value)} search={search} limit={60} />;
     default:
       return <CompactLongText text={String(value)} search={search} limit={60} />;
   }

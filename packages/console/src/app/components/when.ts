@@ -1,9 +1,9 @@
-const moment = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+import { formatDateTime } from './format';
 
 /**
- * A moment as every log, history, approval and token list of the console shows it (`26 Nov 2026,
- * 13:42:07` in English), in the browser's locale and time zone; `—` when there is none.
+ * A moment as every log, history, approval and token list of the console shows it: as a date-time
+ * value reads everywhere in the console (the user's locale and time zone); `—` when there is none.
  */
 export function formatWhen(value: string | Date | null | undefined): string {
-  return value ? moment.format(typeof value === 'string' ? new Date(value) : value) : '—';
+  return value ? formatDateTime(value) : '—';
 }

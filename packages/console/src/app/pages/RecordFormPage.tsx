@@ -10,6 +10,7 @@ import {
   FileInput,
   Group,
   Image,
+  JsonInput,
   NumberInput,
   Paper,
   Select,
@@ -42,6 +43,7 @@ import {
 import { RecordPicker } from '../components/RecordPicker';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { TemporalInput } from '../components/TemporalInput';
+import { itemType, numberInputFormat } from '../components/format';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 
@@ -103,7 +105,7 @@ function FieldInput({
           {...common}
           value={value === null || value === undefined ? '' : Number(value)}
           onChange={(v) => onChange(v === '' ? null : Number(v))}
-          thousandSeparator=" "
+          {...numberInputFormat(field.currency ?? undefined)}
         />
       );
     case 'Boolean':
@@ -141,12 +143,31 @@ function FieldInput({
       );
     case 'Json':
     case 'Object':
+    case 'Array': {
+      const items = itemType(field.type);
+      // A list of plain values is edited as tags; anything else as JSON text.
+      const list = Array.isArray(value) ? value : [];
+      const plain =
+        typeof value !== 'string' &&
+        list.every((item) => item === null || typeof item !== 'object');
+      if (type === 'Array' && items !== 'Json' && items !== 'Boolean' && plain) {
+        return (
+          <TagsInput
+            {...common}
+            value={list.map((item) => String(item))}
+            onChange={(tags) =>
+              onChange(items === 'Number' ? tags.map((tag) => Number(tag.replace(',', '.'))) : tags)
+            }
+          />
+        );
+      }
       return (
-        <Textarea
+        <JsonInput
           {...common}
           autosize
           minRows={3}
-          styles={{ input: { fontFamily: 'monospace' } }}
+          formatOnBlur
+          validationError="Not valid JSON"
           value={
             typeof value === 'string'
               ? value
@@ -154,18 +175,11 @@ function FieldInput({
                 ? ''
                 : JSON.stringify(value, null, 2)
           }
-          onChange={(e) => onChange(e.currentTarget.value)}
-          description="JSON"
+          onChange={(text) => onChange(text)}
+          description={type === 'Array' ? 'JSON list' : 'JSON'}
         />
       );
-    case 'Array':
-      return (
-        <TagsInput
-          {...common}
-          value={Array.isArray(value) ? value.map(String) : []}
-          onChange={(v) => onChange(v)}
-        />
-      );
+    }
     case 'Binary':
       return (
         <Stack gap={4}>
@@ -229,7 +243,7 @@ function initialValues(
 
 function prepare(field: SchemaField, value: unknown): unknown {
   const type = typeName(field.type);
-  if ((type === 'Json' || type === 'Object') && typeof value === 'string') {
+  if ((type === 'Json' || type === 'Object' || type === 'Array') && typeof value === 'string') {
     if (!value.trim()) return null;
     return JSON.parse(value);
   }

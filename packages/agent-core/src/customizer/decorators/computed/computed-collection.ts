@@ -65,6 +65,7 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
         columnType: computed.columnType,
         defaultValue: computed.defaultValue,
         enumValues: computed.enumValues,
+        ...(computed.currency ? { currency: computed.currency } : {}),
         filterOperators: new Set(),
         isGroupable: true,
         isPrimaryKey: false,

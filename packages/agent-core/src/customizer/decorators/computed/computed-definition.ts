@@ -22,4 +22,6 @@ export interface ComputedDefinition {
   ): Promise<unknown[]> | unknown[] | Promise<unknown>[];
   defaultValue?: unknown;
   enumValues?: string[];
+  /** For a `Number` field holding amounts of money: their currency (ISO 4217, `EUR`). */
+  currency?: string;
 }

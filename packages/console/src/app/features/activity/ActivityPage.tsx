@@ -26,6 +26,7 @@ import {
 import { PagedLogs } from './PagedLogs';
 import { ActivityTable } from './RecordActivity';
 import { formatWhen } from '../../components/when';
+import { formatJsonInline, personName } from '../../components/format';
 
 /** Saves a streamed answer as a file, reading it chunk by chunk. */
 async function download(response: Response, name: string, type: string): Promise<number> {
@@ -203,12 +204,14 @@ export function ActivityPage() {
                   {adminRows.map((log) => (
                     <Table.Tr key={log.id}>
                       <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
-                      <Table.Td>{log.user?.username ?? log.user?.email ?? log.initiator}</Table.Td>
+                      <Table.Td title={log.user?.email}>
+                        {(log.user && personName(log.user)) || log.initiator}
+                      </Table.Td>
                       <Table.Td>
                         <Badge variant="light">{log.type}</Badge> {log.resource}
                       </Table.Td>
                       <Table.Td>
-                        <Code>{JSON.stringify(log.newValue ?? log.previousValue ?? null)}</Code>
+                        <Code>{formatJsonInline(log.newValue ?? log.previousValue ?? null)}</Code>
                       </Table.Td>
                     </Table.Tr>
                   ))}

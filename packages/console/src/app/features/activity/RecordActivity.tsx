@@ -5,6 +5,7 @@ import type { Page } from '../notes/notes-api';
 import { activityQuery, type ActivityLog } from './activity-api';
 import { PagedLogs } from './PagedLogs';
 import { formatWhen } from '../../components/when';
+import { personName } from '../../components/format';
 
 export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showRecord?: boolean }) {
   return (
@@ -23,7 +24,7 @@ export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showR
         {logs.map((log) => (
           <Table.Tr key={log.id} data-testid="activity-row" data-log-id={log.id}>
             <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
-            <Table.Td>{log.user.username || log.user.email}</Table.Td>
+            <Table.Td title={log.user.email}>{personName(log.user)}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={log.type === 'write' ? 'orange' : 'gray'}>
                 {log.action}

@@ -6,13 +6,18 @@
 import { Badge, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import {
+  findField,
   formatHistoryValue,
+  humanize,
   historyChanges,
   historyWhat,
   historyWho,
   nextHistoryPage,
   type HistoryEntry,
+  type SchemaCollection,
 } from '../../../protocol';
+import { collectionOf, useSchema } from '../../data';
+import { formatFieldValue, personName } from '../../components/format';
 import { useSession } from '../../session';
 import { PagedLogs } from '../activity/PagedLogs';
 import { formatWhen } from '../../components/when';
@@ -37,31 +42,50 @@ export function useHasRecordHistory(): boolean {
   return capabilities.data?.canUseAuditTrail === true;
 }
 
-function Changes({ entry }: { entry: HistoryEntry }) {
+function Changes({
+  entry,
+  collection,
+}: {
+  entry: HistoryEntry;
+  collection: SchemaCollection | undefined;
+}) {
   const changes = historyChanges(entry);
   if (changes.length === 0) return null;
+  // A value as the record page shows it: the field's formatting, its display name.
+  const text = (name: string, value: unknown) => {
+    const field = collection && findField(collection, name);
+    return field && value !== undefined
+      ? formatFieldValue(field, value)
+      : formatHistoryValue(value);
+  };
   return (
     <Stack gap={2}>
       {changes.map(({ field, before, after }) => (
         <Text key={field} size="sm" data-testid="history-change" data-field={field}>
-          <Text span fw={600}>
-            {field}
+          <Text span fw={600} title={field}>
+            {humanize(field)}
           </Text>
           {': '}
           {entry.operation !== 'create' && (
             <Text span c="dimmed" td={entry.operation === 'update' ? 'line-through' : undefined}>
-              {formatHistoryValue(before)}
+              {text(field, before)}
             </Text>
           )}
           {entry.operation === 'update' && ' → '}
-          {entry.operation !== 'delete' && <Text span>{formatHistoryValue(after)}</Text>}
+          {entry.operation !== 'delete' && <Text span>{text(field, after)}</Text>}
         </Text>
       ))}
     </Stack>
   );
 }
 
-export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
+export function HistoryTable({
+  entries,
+  collection,
+}: {
+  entries: HistoryEntry[];
+  collection?: SchemaCollection;
+}) {
   return (
     <Table striped highlightOnHover aria-label="History">
       <Table.Thead>
@@ -76,14 +100,20 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
         {entries.map((entry) => (
           <Table.Tr key={`${entry.id}-${entry.correlationKey}`} data-testid="history-row">
             <Table.Td>{formatWhen(entry.timestamp)}</Table.Td>
-            <Table.Td title={entry.userEmail ?? undefined}>{historyWho(entry)}</Table.Td>
+            <Table.Td title={entry.userEmail ?? undefined}>
+              {personName({
+                firstName: entry.userFirstName,
+                lastName: entry.userLastName,
+                email: entry.userEmail,
+              }) || historyWho(entry)}
+            </Table.Td>
             <Table.Td>
               <Badge variant="light" color={COLORS[entry.operation] ?? 'gray'}>
                 {historyWhat(entry)}
               </Badge>
             </Table.Td>
             <Table.Td>
-              <Changes entry={entry} />
+              <Changes entry={entry} collection={collection} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -95,6 +125,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
 /** The history of one record, newest first, 20 entries a page. */
 export function RecordHistory({ collection, recordId }: { collection: string; recordId: string }) {
   const { client, workspace } = useSession();
+  const schema = useSchema();
   const history = useInfiniteQuery({
     queryKey: ['history', workspace.id, collection, recordId],
     initialPageParam: 1,
@@ -108,7 +139,9 @@ export function RecordHistory({ collection, recordId }: { collection: string; re
       older="Older changes"
       placeholderHeight={120}
     >
-      {(entries) => <HistoryTable entries={entries} />}
+      {(entries) => (
+        <HistoryTable entries={entries} collection={collectionOf(schema.data, collection)} />
+      )}
     </PagedLogs>
   );
 }

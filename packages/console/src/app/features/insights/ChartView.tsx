@@ -14,10 +14,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { kindOfQuery, toChartData, type ChartData, type ChartSource } from '../../../protocol';
 import { useSession } from '../../session';
+import { formatNumber, userContext } from '../../components/format';
 
 const COLORS = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6'];
-const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat(undefined, {
+/** A value on a chart's axis or tooltip (recharts passes more arguments: not a format context). */
+const chartNumber = (value: number) => formatNumber(value);
+// Numbers read as everywhere in the console (the user's locale); a percentage too.
+const percent = new Intl.NumberFormat(userContext.locale, {
   style: 'percent',
   maximumFractionDigits: 1,
   signDisplay: 'exceptZero',
@@ -62,12 +65,12 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       return (
         <Stack gap={4} h={height} justify="center" data-chart-kind="value">
           <Text fz={40} fw={700} lh={1} data-testid="chart-value">
-            {number.format(data.current)}
+            {formatNumber(data.current)}
           </Text>
           {data.previous !== undefined && (
             <Group gap="xs">
               <Text size="sm" c="dimmed">
-                previous period: {number.format(data.previous)}
+                previous period: {formatNumber(data.previous)}
               </Text>
               {data.change !== undefined && (
                 <Badge color={data.change >= 0 ? 'teal' : 'red'} variant="light">
@@ -82,7 +85,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       return (
         <Stack gap={4} h={height} justify="center" data-chart-kind="percentage">
           <Text fz={40} fw={700} lh={1} data-testid="chart-value">
-            {number.format(data.value)} %
+            {formatNumber(data.value)} %
           </Text>
         </Stack>
       );
@@ -90,9 +93,9 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       return (
         <Stack gap="xs" h={height} justify="center" data-chart-kind="objective">
           <Text fz={32} fw={700} lh={1} data-testid="chart-value">
-            {number.format(data.value)}{' '}
+            {formatNumber(data.value)}{' '}
             <Text span size="md" c="dimmed" fw={400}>
-              of {number.format(data.objective)}
+              of {formatNumber(data.objective)}
             </Text>
           </Text>
           <Progress
@@ -115,6 +118,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
             size={Math.min(height - 20, 180)}
             withTooltip
             tooltipDataSource="segment"
+            valueFormatter={chartNumber}
             data={data.rows.map((row, index) => ({
               name: row.key,
               value: row.value,
@@ -126,7 +130,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
               <Group key={row.key} gap={6} wrap="nowrap">
                 <Badge size="xs" circle color={COLORS[index % COLORS.length]} />
                 <Text size="sm">
-                  {row.key}: <b>{number.format(row.value)}</b>
+                  {row.key}: <b>{formatNumber(row.value)}</b>
                 </Text>
               </Group>
             ))}
@@ -143,6 +147,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
             data={data.rows.map((row) => ({ key: row.key, value: row.value }))}
             dataKey="key"
             orientation="vertical"
+            valueFormatter={chartNumber}
             yAxisProps={{ width: 110 }}
             series={[{ name: 'value', color: 'blue.6', label: 'Value' }]}
           />
@@ -159,6 +164,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
             data={data.rows}
             dataKey="label"
             curveType="monotone"
+            valueFormatter={chartNumber}
             {...(data.kind === 'time'
               ? {
                   series: [{ name: 'value', color: 'blue.6', label: 'Value' }],

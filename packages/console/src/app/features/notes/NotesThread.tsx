@@ -16,8 +16,8 @@ import { useState } from 'react';
 import { platformJson, usePlatformPaths } from '../insights/platform-api';
 import { ConfirmModal } from '../settings/ConfirmModal';
 import { messageHtml, safeHtml, type Note, type Page } from './notes-api';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatWhen } from '../../components/when';
+import { personName } from '../../components/format';
 
 /** One note: its messages (sanitized HTML), reply, archive, delete. */
 export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolean }) {
@@ -97,8 +97,8 @@ export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolea
         {note.messages.map((message, index) => (
           <div key={index} data-testid="note-message">
             <Text size="xs" c="dimmed">
-              {message.user.username || message.user.email} ·{' '}
-              {when.format(new Date(message.createdAt))}
+              <span title={message.user.email}>{personName(message.user)}</span> ·{' '}
+              {formatWhen(message.createdAt)}
             </Text>
             <TypographyStylesProvider fz="sm">
               <div dangerouslySetInnerHTML={{ __html: safeHtml(message.content) }} />
