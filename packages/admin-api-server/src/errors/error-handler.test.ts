@@ -1,3 +1,5 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
 import { ApiError, isApiError } from './api-error';
 import { toErrorResponse } from './error-handler';
 
@@ -77,9 +79,7 @@ it('answers a pool that gave no connection in time as a 503 saying the store is 
 
 describe('an internal error carries a reference, in the answer and on its log line', () => {
   /** An app whose route throws, logging through pino into `lines`. */
-  async function failingApp(
-    mount: (app: import('express').Express, log: import('pino').Logger) => void,
-  ) {
+  async function failingApp(mount: (app: Express, log: Logger) => void) {
     const { default: express } = await import('express');
     const { default: pino } = await import('pino');
     const { Writable } = await import('node:stream');

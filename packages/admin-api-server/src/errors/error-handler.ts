@@ -5,8 +5,7 @@ import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
 export type ErrorBody =
-  | { error: string; message: string }
-  | { code: string; message: string; reference?: string };
+  { error: string; message: string } | { code: string; message: string; reference?: string };
 
 /**
  * Turns an error into its status and body: 401/403 as `{error, message}`, others `{code, message}`,
