@@ -31,6 +31,7 @@ export function ErrorMessage({
             component="button"
             type="button"
             size="xs"
+            style={{ alignSelf: 'flex-start' }}
             onClick={() => setOpen((value) => !value)}
             aria-expanded={open}
           >

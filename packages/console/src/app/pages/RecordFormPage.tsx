@@ -101,7 +101,9 @@ function FieldInput({
       />
     );
   }
-  const type = typeName(field.type);
+  // A list of composite values (`[{fields}]`) is edited as JSON, not as tags of "[object Object]".
+  const composite = Array.isArray(field.type) && typeof field.type[0] === 'object';
+  const type = composite ? 'Json' : typeName(field.type);
   const text = value === null || value === undefined ? '' : String(value);
   switch (type) {
     case 'Number':
