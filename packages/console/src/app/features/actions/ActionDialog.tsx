@@ -301,6 +301,15 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
     }
   };
 
+  const commentField = (
+    <Textarea
+      label="Comment for the approver"
+      value={comment}
+      onChange={(event) => setComment(event.currentTarget.value)}
+      autosize
+      minRows={2}
+    />
+  );
   const pages = form ? formPages(form) : [];
   const fieldsById = new Map(form?.fields.map((field) => [field.field, field]));
   const input = (id: string) => {
@@ -371,13 +380,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
               {shown.message} Your request, with the values you entered, goes to the people who may
               approve it; the action runs once one of them approves.
             </Alert>
-            <Textarea
-              label="Comment for the approver"
-              value={comment}
-              onChange={(event) => setComment(event.currentTarget.value)}
-              autosize
-              minRows={2}
-            />
+            {commentField}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 Cancel
@@ -422,15 +425,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
               </Text>
             )}
             {form && <Stack gap="sm">{(pages[page] ?? []).map(element)}</Stack>}
-            {form && needsApproval && lastPage && (
-              <Textarea
-                label="Comment for the approver"
-                value={comment}
-                onChange={(event) => setComment(event.currentTarget.value)}
-                autosize
-                minRows={2}
-              />
-            )}
+            {form && needsApproval && lastPage && commentField}
             <Group justify="space-between">
               <Group>
                 {page > 0 && (
