@@ -138,6 +138,30 @@ describe('customers', () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
+  it('puts the limits of names and coordinates in the schema, and refuses values over them', async () => {
+    const { readFileSync } = await import('node:fs');
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as {
+      collections: { name: string; fields: { field: string; validations?: unknown[] }[] }[];
+    };
+    const fields = schema.collections.find((c) => c.name === 'customers')!.fields;
+    const rules = (name: string) => fields.find((f) => f.field === name)?.validations;
+    expect(rules('first_name')).toContainEqual(
+      expect.objectContaining({ type: 'is shorter than', value: 101 }),
+    );
+    expect(rules('address@@@geo@@@lat')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'is greater than', value: -90 }),
+        expect.objectContaining({ type: 'is less than', value: 90 }),
+      ]),
+    );
+    await expect(
+      client.collection('customers').update(1, { first_name: 'x'.repeat(300) }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.collection('customers').update(1, { 'address@@@geo@@@lat': 999 }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
   it('computes the external loyalty events of a customer', async () => {
     const customer = await client
       .collection('customers')
@@ -231,6 +255,20 @@ describe('orders', () => {
     expect(await action.execute()).toMatchObject({
       success: 'Order refunded',
       html: expect.stringContaining('Refunded'),
+    });
+  });
+
+  it('declines to refund an order already refunded, when its form loads', async () => {
+    const [order] = await client.collection('orders').list({
+      filters: { field: 'status', operator: 'Equal', value: 'refunded' },
+      fields: ['id'],
+      pagination: { size: 1, number: 1 },
+    });
+    await expect(
+      client.collection('orders').action('Refund order', { recordId: order!.id as number }),
+    ).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining(`Order #${String(order!.id)} is already refunded`),
     });
   });
 

@@ -245,10 +245,10 @@ export async function requestRefundApproval(
   const id = await openOrderWithStatus(support, 'paid');
   await openAction(support, 'Refund order');
   const dialog = support.getByTestId('action-dialog');
+  // The form says before submit that the role needs an approval; its button requests it.
+  await dialog.getByTestId('approval-notice').waitFor();
   await dialog.getByRole('textbox', { name: 'Reason' }).click();
   await support.getByRole('option', { name: reason, exact: true }).click();
-  await dialog.getByRole('button', { name: 'Refund order' }).click();
-  await support.getByTestId('approval-required').waitFor();
   if (comment) await dialog.getByLabel('Comment for the approver').fill(comment);
   await dialog.getByRole('button', { name: 'Request approval' }).click();
   await support.getByTestId('approval-requested').waitFor();

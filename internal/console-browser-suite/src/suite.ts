@@ -12,6 +12,7 @@ import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
+import { runFormTests } from './forms';
 import { runInsightsTests } from './insights';
 import { runHistoryTests } from './history';
 import { runValuesTests } from './values';
@@ -605,6 +606,7 @@ export async function runSuite(
     );
 
     await runActionTests(suite, p, fixture, shot);
+    await runFormTests(suite, p, fixture, shot);
 
     await suite.test('a role without delete or export sees neither button', async () => {
       const other = await openBrowser();

@@ -14,7 +14,8 @@ function loyaltyEvents(record: { id?: unknown; created_at?: unknown }) {
 }
 
 /**
- * Customers: a jsonb address flattened into fields, computed and renamed fields, a validation rule,
+ * Customers: a jsonb address flattened into fields, computed and renamed fields, validation rules
+ * (an e-mail contains "@", names of at most 100 characters, coordinates within the globe),
  * search replaced by a name/e-mail search, an external relation, a chart and an action that
  * imports customers from a CSV file.
  */
@@ -47,6 +48,14 @@ export function customizeCustomers(customers: CollectionCustomizer): void {
     .removeField('is_vip')
     .renameField('created_at', 'signedUpAt')
     .addFieldValidation('email', 'Contains', '@')
+    // The limits of the data, in the schema: the console checks them before sending, the agent
+    // refuses a value over them with a 400 naming the field.
+    .addFieldValidation('first_name', 'ShorterThan', 101)
+    .addFieldValidation('last_name', 'ShorterThan', 101)
+    .addFieldValidation('address@@@geo@@@lat', 'GreaterThan', -90)
+    .addFieldValidation('address@@@geo@@@lat', 'LessThan', 90)
+    .addFieldValidation('address@@@geo@@@lng', 'GreaterThan', -180)
+    .addFieldValidation('address@@@geo@@@lng', 'LessThan', 180)
     .replaceSearch((search) => ({
       aggregator: 'Or',
       conditions: [

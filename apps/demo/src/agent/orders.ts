@@ -1,4 +1,8 @@
-import type { CollectionCustomizer, RelaxedCollection } from '@canopy/agent-core';
+import {
+  UnprocessableError,
+  type CollectionCustomizer,
+  type RelaxedCollection,
+} from '@canopy/agent-core';
 import { flattenRelation } from '@canopy/plugin-flattener';
 
 /** The webhook "Notify warehouse" answers with (the Console's CSP must allow its origin). */
@@ -141,12 +145,20 @@ export function customizeOrders(orders: CollectionCustomizer): void {
           type: 'Number',
           isRequired: true,
           defaultValue: async (context) => {
-            const [total] = await orderTotals(context, [await context.getRecordId()]);
+            const id = await context.getRecordId();
+            // Loading the form of a refunded order fails with the reason: nothing can be sent.
+            const { status } = await context.getRecord(['status']);
+            if (status === 'refunded') throw new UnprocessableError(alreadyRefunded(id));
+            const [total] = await orderTotals(context, [id]);
             return total;
           },
         },
       ],
       execute: async (context, resultBuilder) => {
+        const { status } = await context.getRecord(['status']);
+        if (status === 'refunded') {
+          return resultBuilder.error(alreadyRefunded(await context.getRecordId()));
+        }
         const amount = Number(context.formValues.Amount);
         if (!(amount > 0)) return resultBuilder.error('The amount must be positive.');
         await context.collection.update(context.filter, { status: 'refunded' });
@@ -217,4 +229,8 @@ async function orderTotals(
 /** Text as HTML text: the action's HTML result shows what the user typed, never runs it. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function alreadyRefunded(id: unknown): string {
+  return `Order #${String(id)} is already refunded; it cannot be refunded again.`;
 }

@@ -51,7 +51,15 @@ export function customizeProducts(products: CollectionCustomizer): void {
           isRequired: true,
           description: 'Shown on the banner and in the e-mails.',
         },
-        { label: 'Discount', type: 'Number', defaultValue: 10, description: 'In percent.' },
+        {
+          label: 'Discount',
+          type: 'Number',
+          widget: 'NumberInput',
+          min: 0,
+          max: 100,
+          defaultValue: 10,
+          description: 'In percent, from 0 to 100.',
+        },
         { label: 'Active', type: 'Boolean', defaultValue: true },
         { label: 'Starts at', type: 'Date', defaultValue: '2026-12-01T08:00:00.000Z' },
         { label: 'Ends on', type: 'Dateonly', defaultValue: '2026-12-24' },
@@ -102,6 +110,11 @@ export function customizeProducts(products: CollectionCustomizer): void {
         },
       ],
       execute: (context, resultBuilder) => {
+        // The form's bounds are the console's; the agent checks them again.
+        const discount = context.formValues.Discount;
+        if (typeof discount === 'number' && (discount < 0 || discount > 100)) {
+          return resultBuilder.error('The discount is a percentage from 0 to 100.');
+        }
         const items = Object.entries(context.formValues).map(
           ([name, value]) =>
             `<li data-field="${escapeHtml(name)}">${escapeHtml(name)}: ${escapeHtml(describe(value))}</li>`,

@@ -44,6 +44,8 @@ export interface ApiErrorOptions {
   cause?: unknown;
   /** Extra response headers (for example `Retry-After`). */
   headers?: Record<string, string>;
+  /** The short reference of an internal error, sent to the client and logged with the cause. */
+  reference?: string;
 }
 
 /**
@@ -58,6 +60,11 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Internal errors only: a short reference the user can quote to an administrator, who finds the
+   * logged cause under the same reference.
+   */
+  readonly reference?: string;
 
   constructor(status: number, code: ApiErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -65,6 +72,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.headers = options.headers ?? {};
+    if (options.reference !== undefined) this.reference = options.reference;
   }
 }
 

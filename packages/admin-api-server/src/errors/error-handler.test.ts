@@ -1,3 +1,5 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
 import { ApiError, isApiError } from './api-error';
 import { toErrorResponse } from './error-handler';
 
@@ -73,4 +75,83 @@ it('answers a pool that gave no connection in time as a 503 saying the store is 
   expect(toApiError(new KnexTimeoutError('Defined query timeout of 10ms exceeded')).status).toBe(
     500,
   );
+});
+
+describe('an internal error carries a reference, in the answer and on its log line', () => {
+  /** An app whose route throws, logging through pino into `lines`. */
+  async function failingApp(mount: (app: Express, log: Logger) => void) {
+    const { default: express } = await import('express');
+    const { default: pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    const lines: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const app = express();
+    app.use((req, _res, next) => {
+      req.log = log;
+      next();
+    });
+    mount(app, log);
+    return { app, lines };
+  }
+
+  it('answers {code, message, reference} and logs the cause with that reference', async () => {
+    const { default: request } = await import('supertest');
+    const { errorHandler } = await import('./error-handler');
+    const { app, lines } = await failingApp((app) => {
+      app.get('/boom', () => {
+        throw new Error('database password is hunter2');
+      });
+      app.use(errorHandler());
+    });
+    const response = await request(app).get('/boom');
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      code: 'internal_error',
+      message: expect.stringContaining(response.body.reference),
+      reference: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
+    expect(response.body.message).not.toMatch(/server logs|hunter2/);
+    const line = lines.find((entry) => entry.msg === 'request failed');
+    expect(line).toMatchObject({ reference: response.body.reference });
+    expect((line!.err as { message: string }).message).toBe('database password is hunter2');
+    // Each failure has its own reference.
+    const again = await request(app).get('/boom');
+    expect(again.body.reference).not.toBe(response.body.reference);
+  });
+
+  it('puts the reference in meta of the agent-protocol error, and on the log line', async () => {
+    const { default: request } = await import('supertest');
+    const { agentErrorHandler } = await import('../agent-protocol/agent-error-handler');
+    const { app, lines } = await failingApp((app, log) => {
+      app.get('/forest/boom', () => {
+        throw new Error('unexpected');
+      });
+      const ctx = { config: { database: { kind: 'postgres' } }, logger: log };
+      app.use(agentErrorHandler(ctx as never));
+    });
+    const response = await request(app).get('/forest/boom');
+    expect(response.status).toBe(500);
+    const [item] = response.body.errors;
+    expect(item.meta.reference).toMatch(/^[0-9a-f]{8}$/);
+    expect(item.detail).toContain(item.meta.reference);
+    expect(item.detail).not.toMatch(/server logs/);
+    expect(lines.find((entry) => entry.msg === 'agent protocol request failed')).toMatchObject({
+      reference: item.meta.reference,
+    });
+  });
+
+  it('gives no reference to client errors', async () => {
+    expect(toErrorResponse(new ApiError(400, 'invalid_parameter', 'bad')).body).toEqual({
+      code: 'invalid_parameter',
+      message: 'bad',
+    });
+  });
 });

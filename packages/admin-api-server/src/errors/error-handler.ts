@@ -1,15 +1,41 @@
+import { randomBytes } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, isApiError, type ApiErrorCode } from './api-error';
 
 /** The JSON body of an error response, in the shape the contract gives for its status. */
-export type ErrorBody = { error: string; message: string } | { code: string; message: string };
+export type ErrorBody =
+  { error: string; message: string } | { code: string; message: string; reference?: string };
 
-/** Turns an error into its status and body: 401/403 as `{error, message}`, others `{code, message}`. */
+/**
+ * Turns an error into its status and body: 401/403 as `{error, message}`, others `{code, message}`,
+ * plus `reference` for an internal error.
+ */
 export function toErrorResponse(error: ApiError): { status: number; body: ErrorBody } {
   if (error.status === 401 || error.status === 403) {
     return { status: error.status, body: { error: error.code, message: error.message } };
   }
-  return { status: error.status, body: { code: error.code, message: error.message } };
+  const body: ErrorBody = { code: error.code, message: error.message };
+  if (error.reference) body.reference = error.reference;
+  return { status: error.status, body };
+}
+
+/** A short, random reference for one internal error: 8 hexadecimal digits, e.g. `3fa91c07`. */
+export function newErrorReference(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** Logs a 5xx with its cause and, for an internal error, its reference (the one the client got). */
+export function logServerError(
+  log: { error(fields: object, message: string): void } | undefined,
+  apiError: ApiError,
+  cause: unknown,
+  message: string,
+): void {
+  if (apiError.status < 500 || !log) return;
+  log.error(
+    apiError.reference ? { err: cause, reference: apiError.reference } : { err: cause },
+    message,
+  );
 }
 
 /** Express's own errors (body parser, router) carry `status`/`type`; map the ones clients cause. */
@@ -135,11 +161,13 @@ export function toApiError(error: unknown, context: ErrorContext = {}): ApiError
     typeof error === 'object' && error !== null
       ? (fromPoolTimeout(error, context) ?? fromExpressError(error) ?? fromDatabaseError(error))
       : undefined;
-  return (
-    known ??
-    new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.', {
-      cause: error,
-    })
+  if (known) return known;
+  const reference = newErrorReference();
+  return new ApiError(
+    500,
+    'internal_error',
+    `Something went wrong on the server (reference ${reference}). Try again; if it keeps happening, give this reference to your administrator, who finds the error in the server's log under it.`,
+    { cause: error, reference },
   );
 }
 
@@ -147,7 +175,7 @@ export function toApiError(error: unknown, context: ErrorContext = {}): ApiError
 export function errorHandler(context: ErrorContext = {}): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = toApiError(error, context);
-    if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
+    logServerError(req.log, apiError, error, 'request failed');
     const { status, body } = toErrorResponse(apiError);
     if (res.headersSent) {
       res.destroy(error instanceof Error ? error : undefined);

@@ -2,6 +2,8 @@ export { ApiError, isApiError, type ApiErrorCode, type ApiErrorOptions } from '.
 export { invalidParameter, invalidBody, unauthorized, forbidden } from './factories';
 export {
   errorHandler,
+  logServerError,
+  newErrorReference,
   notFoundHandler,
   toApiError,
   toErrorResponse,

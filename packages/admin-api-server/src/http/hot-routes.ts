@@ -7,7 +7,7 @@ import {
   verifyPlatformToken,
   type ApplicationTokenClaims,
 } from '../auth/platform-tokens';
-import { toApiError, toErrorResponse } from '../errors';
+import { logServerError, toApiError, toErrorResponse } from '../errors';
 import { startRequestLog } from '../logging/logger';
 import { listActivityLogsPage } from '../routes/activity-logs/list';
 import type { ServerContext } from './context';
@@ -91,7 +91,7 @@ export function createHotRoutes(ctx: ServerContext): HotRoutes {
       const apiError = toApiError(error, {
         embeddedStore: ctx.config.database.kind === 'embedded',
       });
-      if (apiError.status >= 500) log.error({ err: error }, 'request failed');
+      logServerError(log, apiError, error, 'request failed');
       if (res.headersSent) {
         res.destroy(error instanceof Error ? error : undefined);
         return;

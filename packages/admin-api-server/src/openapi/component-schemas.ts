@@ -345,7 +345,15 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   },
   Error: {
     type: 'object',
-    properties: { code: { type: 'string' }, message: { type: 'string' } },
+    properties: {
+      code: { type: 'string' },
+      message: { type: 'string' },
+      reference: {
+        type: 'string',
+        description:
+          'Internal errors (500) only: a short reference to quote to an administrator; the server logged the error under it.',
+      },
+    },
     required: ['code', 'message'],
     additionalProperties: false,
   },

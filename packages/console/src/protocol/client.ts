@@ -37,6 +37,8 @@ export class AgentError extends Error {
     message: string,
     readonly errorName = 'Error',
     readonly data?: unknown,
+    /** An internal error's reference, which the agent logged the error under (`meta.reference`). */
+    readonly reference?: string,
   ) {
     super(message);
     this.name = 'AgentError';
@@ -77,9 +79,10 @@ async function readError(response: Response): Promise<AgentError> {
   let detail = text || response.statusText || `HTTP ${response.status}`;
   let name = 'Error';
   let data: unknown;
+  let reference: string | undefined;
   try {
     const body = JSON.parse(text) as {
-      errors?: { detail?: string; name?: string; data?: unknown }[];
+      errors?: { detail?: string; name?: string; data?: unknown; meta?: { reference?: unknown } }[];
       error?: unknown;
       error_description?: string;
     };
@@ -88,6 +91,7 @@ async function readError(response: Response): Promise<AgentError> {
       detail = first.detail ?? detail;
       name = first.name ?? name;
       data = first.data;
+      if (typeof first.meta?.reference === 'string') reference = first.meta.reference;
     } else if (body.error_description) {
       detail = body.error_description;
     }
@@ -97,7 +101,7 @@ async function readError(response: Response): Promise<AgentError> {
   if (response.status === 403 && detail === 'Forbidden') {
     detail = 'Your role does not allow this. Ask an administrator of the project for the right.';
   }
-  return new AgentError(response.status, detail, name, data);
+  return new AgentError(response.status, detail, name, data, reference);
 }
 
 export class AgentClient {

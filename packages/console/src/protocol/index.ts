@@ -10,3 +10,5 @@ export * from './approvals';
 export * from './charts';
 export * from './history';
 export * from './list-notice';
+export * from './error-text';
+export * from './field-rules';

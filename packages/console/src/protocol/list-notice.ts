@@ -4,10 +4,13 @@
  * in one sentence; a 403 is a missing right; anything else is the agent's own message.
  */
 import { AgentError } from './client';
+import { errorText } from './error-text';
 
 export interface ListNotice {
   title: string;
   message: string;
+  /** The agent's own words, when `message` says them differently. */
+  technical?: string;
   color: 'red' | 'orange';
 }
 
@@ -25,5 +28,11 @@ export function listErrorNotice(error: Error): ListNotice {
   if (error instanceof AgentError && error.status === 403) {
     return { title: 'Not allowed', message: error.message, color: 'red' };
   }
-  return { title: 'The agent answered with an error', message: error.message, color: 'red' };
+  const { message, technical, reference } = errorText(error);
+  return {
+    title: 'The agent answered with an error',
+    message,
+    technical: technical && reference ? `${technical}\nReference ${reference}` : technical,
+    color: 'red',
+  };
 }

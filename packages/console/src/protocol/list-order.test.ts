@@ -80,6 +80,15 @@ describe('the notice of a list the agent refused', () => {
     });
   });
 
+  it('says an invalid filter in words, keeping the agent text', () => {
+    const wire =
+      'Invalid filters (The given value is out of range for "orders.id": 1e+23. Expects an integer from -2147483648 to 2147483647.)';
+    expect(listErrorNotice(new AgentError(400, wire, 'ValidationError'))).toMatchObject({
+      message: expect.stringContaining('That id is too large'),
+      technical: wire,
+    });
+  });
+
   it('keeps the other errors as they were', () => {
     expect(listErrorNotice(new AgentError(403, 'No browse right', 'ForbiddenError'))).toEqual({
       title: 'Not allowed',
@@ -88,7 +97,8 @@ describe('the notice of a list the agent refused', () => {
     });
     expect(listErrorNotice(new AgentError(400, 'Invalid sort: x', 'ValidationError'))).toEqual({
       title: 'The agent answered with an error',
-      message: 'Invalid sort: x',
+      message: 'Invalid sort: x.',
+      technical: 'Invalid sort: x',
       color: 'red',
     });
   });

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type { ErrorRequestHandler } from 'express';
 
 import type { Logger } from '../../toolkit/interfaces/logger';
@@ -12,6 +14,8 @@ export interface ErrorEnvelopeItem {
   detail: string;
   status: number;
   data?: Record<string, unknown>;
+  /** A 5xx only: the short reference the agent logged the error under. */
+  meta?: { reference: string };
 }
 
 /** Builds the `{errors: [...]}` body for any thrown value. */
@@ -45,7 +49,8 @@ export type ErrorTranslator = (
 /**
  * The error translator of the pipeline (agent-http-protocol §1.5 step 5): every error raised by a
  * route becomes a JSON:API error body. Unexpected errors are logged (with their stack, server
- * side only) and answered `Unexpected error`. It uses node's request and response API only, so
+ * side only) and answered `Unexpected error` with `meta.reference`, a short random reference that
+ * the log line carries too, so a user can quote it and an operator find the cause. It uses node's request and response API only, so
  * the hot routes can answer with it before express has touched the request.
  */
 export function createErrorTranslator(logger: Logger): ErrorTranslator {
@@ -59,10 +64,12 @@ export function createErrorTranslator(logger: Logger): ErrorTranslator {
     const envelope = toErrorEnvelope(error);
     const status = envelope.errors[0].status;
     if (status >= 500) {
+      const reference = randomBytes(4).toString('hex');
+      envelope.errors[0].meta = { reference };
       const queryStart = url.indexOf('?');
       logger(
         'Error',
-        `${request.method} ${queryStart < 0 ? url : url.slice(0, queryStart)} failed`,
+        `${request.method} ${queryStart < 0 ? url : url.slice(0, queryStart)} failed (reference ${reference})`,
         error,
       );
     }

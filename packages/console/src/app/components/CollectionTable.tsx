@@ -83,6 +83,7 @@ import {
 import { useSession } from '../session';
 import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
 import { ActionsMenu } from '../features/actions/ActionsMenu';
+import { ErrorMessage } from './ErrorMessage';
 import { ColumnChooser } from './ColumnChooser';
 import { CellRelationLink, CellValue } from './Value';
 import { RecordPicker } from './RecordPicker';
@@ -868,7 +869,7 @@ export function CollectionTable({
 
       {notice && (
         <Alert color={notice.color} title={notice.title} role="alert">
-          {notice.message}
+          <ErrorMessage error={notice} />
         </Alert>
       )}
 

@@ -1,7 +1,9 @@
 /**
  * Create and edit forms generated from the schema: the input fitted to each type, required and
  * read-only flags, default values, enum pickers, relation pickers with search, files as data
- * URIs. The agent's validation errors are shown on the field they name.
+ * URIs. The limits the schema carries (text length, ranges, enum values, validation rules) are
+ * checked before the form is sent; the agent's errors are shown, in words, on the field they name.
+ * The first error is scrolled into view and focused.
  */
 import {
   Alert,
@@ -25,10 +27,11 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   AgentError,
+  errorText,
   humanize,
   isRelation,
   isToOne,
@@ -39,7 +42,11 @@ import {
   type ResourceIdentifier,
   type SchemaCollection,
   type SchemaField,
+  valueProblem,
+  type ErrorText,
 } from '../../protocol';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { focusFirstError } from '../features/actions/focus-error';
 import { RecordPicker } from '../components/RecordPicker';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { TemporalInput } from '../components/TemporalInput';
@@ -51,7 +58,7 @@ type Values = Record<string, unknown>;
 
 /** The agent's message names the field in quotes (`… for "total": …`): put it on that field. */
 function fieldOfError(message: string, fields: SchemaField[]): string | undefined {
-  return fields.find((f) => new RegExp(`["'\`]${f.field}["'\`]`).test(message))?.field;
+  return fields.find((f) => new RegExp(`["'\`.]${f.field}["'\`]`).test(message))?.field;
 }
 
 function readFile(file: File): Promise<string> {
@@ -96,7 +103,9 @@ function FieldInput({
       />
     );
   }
-  const type = typeName(field.type);
+  // A list of composite values (`[{fields}]`) is edited as JSON, not as tags of "[object Object]".
+  const composite = Array.isArray(field.type) && typeof field.type[0] === 'object';
+  const type = composite ? 'Json' : typeName(field.type);
   const text = value === null || value === undefined ? '' : String(value);
   switch (type) {
     case 'Number':
@@ -263,8 +272,14 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const [values, setValues] = useState<Values>({});
   const [initial, setInitial] = useState<Values>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<ErrorText>();
   const [saving, setSaving] = useState(false);
+  const formRef = useRef<HTMLDivElement>(null);
+  /** Bumped when a submit finds errors: the first one is then scrolled to and focused. */
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused) focusFirstError(formRef.current);
+  }, [refused]);
   const ready = collection && (mode === 'create' || record.data);
 
   useEffect(() => {
@@ -305,6 +320,13 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         nextErrors[field.field] = `${humanize(field.field)} is required.`;
         continue;
       }
+      const problem = isToOne(field)
+        ? undefined
+        : valueProblem(field, humanize(field.field), value);
+      if (problem) {
+        nextErrors[field.field] = problem;
+        continue;
+      }
       if (isToOne(field)) {
         toOne[field.field] = value ? { type: targetCollection(field)!, id: String(value) } : null;
         continue;
@@ -318,7 +340,10 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     }
     setErrors(nextErrors);
     setFormError(undefined);
-    if (Object.keys(nextErrors).length) return;
+    if (Object.keys(nextErrors).length) {
+      setRefused((count) => count + 1);
+      return;
+    }
     setSaving(true);
     try {
       let savedId = id;
@@ -349,9 +374,15 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       if (error instanceof AgentError && error.status === 403) {
         rememberDenied(collection.name, mode === 'create' ? 'addEnabled' : 'editEnabled');
       }
-      const field = fieldOfError(message, fields);
-      if (field) setErrors({ [field]: message });
-      else setFormError(message);
+      const text = errorText(error, { collection: collection.name });
+      const field =
+        text.field && fields.some((f) => f.field === text.field)
+          ? text.field
+          : fieldOfError(message, fields);
+      if (field) {
+        setErrors({ [field]: text.message });
+        setRefused((count) => count + 1);
+      } else setFormError(text);
     } finally {
       setSaving(false);
     }
@@ -361,7 +392,15 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const title = mode === 'create' ? `New ${singular}` : `Edit ${singular} #${id}`;
 
   return (
-    <Stack component="form" onSubmit={submit} gap="md" maw={960} {...{ noValidate: true }}>
+    <Stack
+      component="form"
+      ref={formRef}
+      onSubmit={submit}
+      gap="md"
+      maw={960}
+      miw={0}
+      {...{ noValidate: true }}
+    >
       <Anchor
         component={Link}
         to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
@@ -369,10 +408,12 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       >
         ← {mode === 'edit' ? 'Back to the record' : humanize(collection.name)}
       </Anchor>
-      <Title order={2}>{title}</Title>
+      <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+        {title}
+      </Title>
       {formError && (
-        <Alert color="red" title="The agent refused the change" role="alert">
-          {formError}
+        <Alert color="red" title="The change was not saved" role="alert">
+          <ErrorMessage error={formError} />
         </Alert>
       )}
       {!ready ? null : (
@@ -394,7 +435,15 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
                 })()}
                 onChange={(value) => {
                   setValues((current) => ({ ...current, [field.field]: value }));
-                  setErrors(({ [field.field]: _gone, ...rest }) => rest);
+                  // A value over a limit is said at once; another error goes once corrected.
+                  const problem = isToOne(field)
+                    ? undefined
+                    : valueProblem(field, humanize(field.field), value);
+                  setErrors(({ [field.field]: previous, ...rest }) =>
+                    problem && (previous || /takes at most/.test(problem))
+                      ? { ...rest, [field.field]: problem }
+                      : rest,
+                  );
                 }}
               />
             ))}

@@ -32,6 +32,7 @@ import {
   targetCollection,
 } from '../../protocol';
 import { CollectionTable, readListContext } from '../components/CollectionTable';
+import { ErrorMessage } from '../components/ErrorMessage';
 import { RelationLink, Value } from '../components/Value';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
@@ -72,8 +73,11 @@ export function RecordPage() {
           title={forbidden ? 'Not allowed' : 'Record not found'}
           role="alert"
         >
-          {record.error?.message ??
-            'This record does not exist, or it is outside what your team may see.'}
+          {record.error ? (
+            <ErrorMessage error={record.error} context={{ collection: collection.name }} />
+          ) : (
+            'This record does not exist, or it is outside what your team may see.'
+          )}
         </Alert>
       </Stack>
     );

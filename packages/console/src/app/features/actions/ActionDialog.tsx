@@ -3,7 +3,9 @@
  * agent (`hooks/change` when a field with a change hook changes, `hooks/search` for dynamic
  * dropdowns), then the run (§9.2) and its result (§9.6): success message and sanitized HTML,
  * error, file download, redirect, webhook, reloads — or, when the role needs an approval (§9.7),
- * the request filed on the platform.
+ * the request filed on the platform. When the user's rights say the action needs an approval, the
+ * form says so before anything is sent and its button requests the approval directly. Values are
+ * checked against the form's limits first; the first error is scrolled to and focused.
  */
 import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -20,6 +22,7 @@ import {
   redirectTarget,
   searchBody,
   staticForm,
+  valueProblem,
   withValue,
   type ActionField,
   type ActionForm,
@@ -28,9 +31,12 @@ import {
   type LayoutElement,
   type SchemaAction,
 } from '../../../protocol';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { useSession } from '../../session';
+import { useWorkspace } from '../../workspace';
 import { ActionFieldInput } from './ActionFieldInput';
 import { useApprovals } from './platform-access';
+import { focusFirstError } from './focus-error';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';
@@ -48,8 +54,36 @@ type Shown =
   | { kind: 'approval'; message: string }
   | { kind: 'requested'; id: string };
 
+/** The problems of the form's values: required fields left empty, then values over a limit. */
+function formProblems(form: ActionForm): Record<string, string> {
+  const problems = missingRequired(form);
+  for (const field of form.fields) {
+    if (problems[field.field] || field.isReadOnly) continue;
+    const parameters = (field.widgetEdit?.parameters ?? {}) as { min?: unknown; max?: unknown };
+    const type = Array.isArray(field.type) ? 'Array' : field.type;
+    const problem = valueProblem(
+      {
+        type,
+        enums: field.enums,
+        min: typeof parameters.min === 'number' ? parameters.min : null,
+        max: typeof parameters.max === 'number' ? parameters.max : null,
+      },
+      field.label ?? field.field,
+      field.value,
+    );
+    if (problem) problems[field.field] = problem;
+  }
+  return problems;
+}
+
+/** A failure shown above the form: the words of `errorText`, and sanitized HTML of the agent. */
+type Failure = { error: unknown; html?: string };
+
 export function ActionDialog({ collection, action, selection, onClose }: ActionDialogProps) {
   const { client } = useSession();
+  const { canAction } = useWorkspace();
+  // The user's rights (GET /v1/me) say whether the role must have this action approved.
+  const needsApproval = canAction(collection, action.name, 'approvalRequired');
   const approvals = useApprovals();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -60,9 +94,15 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
     formRef.current = next;
     setFormState(next);
   };
-  const [loadError, setLoadError] = useState<string>();
+  const [loadError, setLoadError] = useState<unknown>();
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ message: string; html?: string }>();
+  const [failure, setFailure] = useState<Failure>();
+  const body = useRef<HTMLDivElement>(null);
+  /** Bumped when a submit finds errors: the first one is then scrolled to and focused. */
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused) focusFirstError(body.current);
+  }, [refused]);
   const [running, setRunning] = useState(false);
   const [page, setPage] = useState(0);
   const [shown, setShown] = useState<Shown>({ kind: 'form' });
@@ -82,7 +122,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
     client
       .actionHook(action.endpoint, 'load', loadBody(collection, selection, tz))
       .then((loaded) => !cancelled && setForm(loaded))
-      .catch((error: Error) => !cancelled && setLoadError(error.message));
+      .catch((error: Error) => !cancelled && setLoadError(error));
     return () => {
       cancelled = true;
     };
@@ -102,7 +142,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         if (edit !== edits.current) return runChangeHook(changed);
         setForm(answer);
       })
-      .catch((error: Error) => setFailure({ message: error.message }));
+      .catch((error: Error) => setFailure({ error }));
   };
 
   const change = (field: ActionField, value: unknown) => {
@@ -143,7 +183,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
             ),
           });
         })
-        .catch((error: Error) => setFailure({ message: error.message }))
+        .catch((error: Error) => setFailure({ error }))
         .finally(() => setSearching(undefined));
     }, 250);
   };
@@ -163,7 +203,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         }
         return;
       case 'error':
-        setFailure({ message: result.message, html: result.html });
+        setFailure({ error: result.message, html: result.html });
         return;
       case 'file':
         saveFile(result.blob, result.filename);
@@ -174,7 +214,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         const target = redirectTarget(result.to);
         if (!target) {
           setFailure({
-            message: `The agent redirected to ${result.to}, which the console does not open.`,
+            error: `The agent redirected to ${result.to}, which the console does not open.`,
           });
           return;
         }
@@ -192,7 +232,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
           });
           onClose();
         } catch (error) {
-          setFailure({ message: `The webhook call failed: ${(error as Error).message}` });
+          setFailure({ error: `The webhook call failed: ${(error as Error).message}` });
         }
         return;
       case 'approval':
@@ -203,9 +243,22 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
 
   const submit = async () => {
     if (!form) return;
-    const missing = missingRequired(form);
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
+    const problems = formProblems(form);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      // A problem on another page of the form: show that page first.
+      const first = pages.findIndex((elements) =>
+        elements.some((item) =>
+          item.component === 'input'
+            ? problems[item.fieldId]
+            : item.component === 'row' && item.fields.some((input) => problems[input.fieldId]),
+        ),
+      );
+      if (first >= 0 && first !== page) setPage(first);
+      setRefused((count) => count + 1);
+      return;
+    }
+    if (needsApproval) return requestApproval();
     setFailure(undefined);
     setRunning(true);
     try {
@@ -218,7 +271,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         }),
       );
     } catch (error) {
-      setFailure({ message: (error as Error).message });
+      setFailure({ error });
     } finally {
       setRunning(false);
     }
@@ -242,12 +295,21 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
       });
       setShown({ kind: 'requested', id: approval.id });
     } catch (error) {
-      setFailure({ message: (error as Error).message });
+      setFailure({ error });
     } finally {
       setRunning(false);
     }
   };
 
+  const commentField = (
+    <Textarea
+      label="Comment for the approver"
+      value={comment}
+      onChange={(event) => setComment(event.currentTarget.value)}
+      autosize
+      minRows={2}
+    />
+  );
   const pages = form ? formPages(form) : [];
   const fieldsById = new Map(form?.fields.map((field) => [field.field, field]));
   const input = (id: string) => {
@@ -292,7 +354,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
 
   return (
     <Modal opened onClose={onClose} title={`${action.name}${target}`} size="lg" trapFocus>
-      <Stack gap="sm" data-testid="action-dialog">
+      <Stack gap="sm" data-testid="action-dialog" ref={body} miw={0}>
         {action.description && (
           <Text c="dimmed" size="sm">
             {action.description}
@@ -300,7 +362,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         )}
         {failure && (
           <Alert color="red" title="The action failed" data-testid="action-error">
-            <Text size="sm">{failure.message}</Text>
+            <ErrorMessage error={failure.error} />
             {failure.html && <SafeHtml html={failure.html} />}
           </Alert>
         )}
@@ -318,13 +380,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
               {shown.message} Your request, with the values you entered, goes to the people who may
               approve it; the action runs once one of them approves.
             </Alert>
-            <Textarea
-              label="Comment for the approver"
-              value={comment}
-              onChange={(event) => setComment(event.currentTarget.value)}
-              autosize
-              minRows={2}
-            />
+            {commentField}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 Cancel
@@ -345,9 +401,16 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         )}
         {shown.kind === 'form' && (
           <>
-            {loadError && (
-              <Alert color="red" title="The form could not be loaded">
-                {loadError}
+            {needsApproval && !loadError && (
+              <Alert color="yellow" title="Needs approval" data-testid="approval-notice">
+                Your role needs an approval to run “{action.name}”. Submitting sends a request, with
+                the values you enter, to the people who may approve it; the action runs once one of
+                them approves.
+              </Alert>
+            )}
+            {loadError !== undefined && (
+              <Alert color="orange" title={`“${action.name}” cannot be run here`} role="alert">
+                <ErrorMessage error={loadError} />
               </Alert>
             )}
             {!form && !loadError && (
@@ -362,6 +425,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
               </Text>
             )}
             {form && <Stack gap="sm">{(pages[page] ?? []).map(element)}</Stack>}
+            {form && needsApproval && lastPage && commentField}
             <Group justify="space-between">
               <Group>
                 {page > 0 && (
@@ -376,7 +440,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
                 </Button>
                 {lastPage ? (
                   <Button onClick={submit} loading={running} disabled={!form}>
-                    {action.submitButtonLabel || action.name}
+                    {needsApproval ? 'Request approval' : action.submitButtonLabel || action.name}
                   </Button>
                 ) : (
                   <Button onClick={() => setPage(page + 1)}>

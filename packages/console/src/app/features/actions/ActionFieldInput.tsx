@@ -160,6 +160,8 @@ export function ActionFieldInput({
           min={typeof parameters.min === 'number' ? parameters.min : undefined}
           max={typeof parameters.max === 'number' ? parameters.max : undefined}
           step={typeof parameters.step === 'number' ? parameters.step : undefined}
+          // An out-of-range value stays as typed, and the form says what the range is.
+          clampBehavior="none"
           prefix={
             widget === 'price editor' && typeof parameters.currency === 'string'
               ? `${parameters.currency} `

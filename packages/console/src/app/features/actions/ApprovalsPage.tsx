@@ -36,6 +36,7 @@ import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';
 import { formatWhen } from '../../components/when';
+import { ErrorMessage } from '../../components/ErrorMessage';
 
 const STATUS_COLOR = { pending: 'yellow', approved: 'green', rejected: 'red' } as const;
 
@@ -96,7 +97,7 @@ export function ApprovalsPage() {
       {list.isPending && <Skeleton h={120} />}
       {list.isError && (
         <Alert color="red" title="The approvals could not be loaded">
-          {list.error.message}
+          <ErrorMessage error={list.error} />
         </Alert>
       )}
       {list.data && items.length === 0 && (
