@@ -66,8 +66,8 @@ export function ActionsMenu({
               }
               rightSection={
                 canAction(collection.name, action.name, 'approvalRequired') ? (
-                  <Badge size="xs" color="yellow" variant="light">
-                    approval
+                  <Badge size="xs" color="yellow" variant="light" tt="none">
+                    Needs approval
                   </Badge>
                 ) : (
                   <Badge size="xs" variant="default" tt="none">
