@@ -18,6 +18,7 @@ import { runHistoryTests } from './history';
 import { runValuesTests } from './values';
 import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
+import { runListTests } from './list';
 
 declare global {
   interface Window {
@@ -604,6 +605,22 @@ export async function runSuite(
         expect(!overflow, 'no horizontal scroll of the page at 1280 px');
       },
     );
+
+    await runListTests(suite, p, 'admin', shot);
+    {
+      // The same list, by the support member (a role with fewer rights).
+      const other = await openBrowser();
+      other.context.setDefaultTimeout(60_000);
+      try {
+        let support: Page | undefined;
+        await suite.test('(support) signs in for the list tests', async () => {
+          support = (await signIn(other.context, fixture, fixture.support)).page;
+        });
+        if (support) await runListTests(suite, support, 'support', shot);
+      } finally {
+        await other.close();
+      }
+    }
 
     await runActionTests(suite, p, fixture, shot);
     await runFormTests(suite, p, fixture, shot);

@@ -22,6 +22,7 @@ import { useCan, useDataBase, useSchema } from './data';
 import { featureRoutes } from './routes';
 import { useSession } from './session';
 import { useWorkspace } from './workspace';
+import { SkipLink } from './components/SkipLink';
 
 function Logo() {
   return (
@@ -74,6 +75,7 @@ export function Shell() {
       navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink target="main-content" />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
@@ -200,7 +202,7 @@ export function Shell() {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main-content" tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -76,7 +76,8 @@ export function listQuery(
 ) {
   return {
     queryKey: ['list', workspaceId, source, params],
-    queryFn: async () => {
+    // The signal aborts a list nobody waits for any more (a newer search replaced it).
+    queryFn: async ({ signal }: { signal?: AbortSignal }) => {
       const records = await (source.related
         ? client.listRelated(
             source.related.parent,
@@ -84,8 +85,9 @@ export function listQuery(
             source.related.relation,
             source.collection,
             params,
+            signal,
           )
-        : client.list(source.collection, params));
+        : client.list(source.collection, params, signal));
       receivedAt.set(records, performance.now());
       return records;
     },
@@ -103,7 +105,7 @@ export function countQuery(
   const filtering = { filters, search, searchExtended, segment };
   return {
     queryKey: ['count', workspaceId, source, filtering],
-    queryFn: () =>
+    queryFn: ({ signal }: { signal?: AbortSignal }) =>
       source.related
         ? client.countRelated(
             source.related.parent,
@@ -112,7 +114,7 @@ export function countQuery(
             source.collection,
             filtering,
           )
-        : client.count(source.collection, filtering),
+        : client.count(source.collection, filtering, signal),
   };
 }
 

@@ -130,10 +130,12 @@ export class AgentClient {
     query: string,
     body?: unknown,
     retry = true,
+    signal?: AbortSignal,
   ): Promise<Response> {
     const token = this.options.getToken();
     const response = await this.fetcher(this.url(path, query), {
       method,
+      signal,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -142,7 +144,7 @@ export class AgentClient {
     });
     if (response.status === 401 && retry && this.options.onUnauthorized) {
       if (await this.options.onUnauthorized())
-        return this.sendRaw(method, path, query, body, false);
+        return this.sendRaw(method, path, query, body, false, signal);
     }
     return response;
   }
@@ -153,8 +155,10 @@ export class AgentClient {
     path: string,
     query: string,
     body?: unknown,
+    /** Aborts the call (a list replaced by a newer one, e.g. while typing a search). */
+    signal?: AbortSignal,
   ): Promise<Response> {
-    const response = await this.sendRaw(method, path, query, body);
+    const response = await this.sendRaw(method, path, query, body, true, signal);
     if (!response.ok) throw await readError(response);
     return response;
   }
@@ -189,21 +193,29 @@ export class AgentClient {
 
   // Records (§8) -----------------------------------------------------------------------------
 
-  async list(collection: string, params: ListParams): Promise<AgentRecord[]> {
+  async list(collection: string, params: ListParams, signal?: AbortSignal): Promise<AgentRecord[]> {
     const response = await this.send(
       'GET',
       `/${segment(collection)}`,
       listQuery(collection, params, this.timezone),
+      undefined,
+      signal,
     );
     return decodeList((await response.json()) as JsonApiDocument);
   }
 
   /** The number of matching records, or `null` when the collection is not countable. */
-  async count(collection: string, params: ListParams): Promise<number | null> {
+  async count(
+    collection: string,
+    params: ListParams,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
     const response = await this.send(
       'GET',
       `/${segment(collection)}/count`,
       countQuery(collection, params, this.timezone),
+      undefined,
+      signal,
     );
     const body = (await response.json()) as { count?: number; meta?: { count?: unknown } };
     return typeof body.count === 'number' ? body.count : null;
@@ -286,11 +298,14 @@ export class AgentClient {
     relation: string,
     target: string,
     params: ListParams,
+    signal?: AbortSignal,
   ): Promise<AgentRecord[]> {
     const response = await this.send(
       'GET',
       this.relationPath(collection, parentId, relation),
       listQuery(target, params, this.timezone),
+      undefined,
+      signal,
     );
     return decodeList((await response.json()) as JsonApiDocument);
   }

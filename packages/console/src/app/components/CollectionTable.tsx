@@ -10,6 +10,7 @@ import {
   Button,
   Checkbox,
   Group,
+  Loader,
   Modal,
   Pagination,
   Paper,
@@ -19,7 +20,9 @@ import {
   Table,
   Text,
   TextInput,
+  Tooltip,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -29,6 +32,7 @@ import {
   IconDownload,
   IconFilter,
   IconLink,
+  IconLock,
   IconPlus,
   IconSearch,
   IconTrash,
@@ -41,6 +45,7 @@ import {
   startTransition,
   useCallback,
   useEffect,
+  useId,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -63,7 +68,6 @@ import {
   targetCollection,
   writeView,
   type AgentRecord,
-  type ConditionBranch,
   type SchemaCollection,
   type SchemaField,
   type ViewState,
@@ -82,6 +86,7 @@ import {
 } from '../data';
 import { useSession } from '../session';
 import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
+import { innerPopupOpen } from './inner-popup';
 import { ActionsMenu } from '../features/actions/ActionsMenu';
 import { ErrorMessage } from './ErrorMessage';
 import { ColumnChooser } from './ColumnChooser';
@@ -96,6 +101,11 @@ import {
   readColumns,
   tableListParams,
 } from './columns';
+import { useListMemory } from './use-list-memory';
+import { useSearchAsYouType } from './use-search-as-you-type';
+import { useFilterDraft } from './filter-draft';
+import { useRowKeys } from './use-row-keys';
+import { sortRefusal } from './sortability';
 
 /** How each export of this page went (`stream` or `memory`): the browser suite reads it. */
 const exportModes: string[] = ((
@@ -143,6 +153,7 @@ const RecordRow = memo(function RecordRow({
   rowIndex,
   columns,
   selected,
+  active,
   onToggle,
   onOpen,
 }: {
@@ -151,6 +162,8 @@ const RecordRow = memo(function RecordRow({
   rowIndex: number;
   columns: CellColumn[];
   selected: boolean;
+  /** The row of the table's one Tab stop (use-row-keys.ts handles the keys). */
+  active: boolean;
   onToggle(id: string, checked: boolean): void;
   onOpen(record: AgentRecord): void;
 }) {
@@ -158,10 +171,7 @@ const RecordRow = memo(function RecordRow({
     <tr
       className="rt-row"
       onClick={() => onOpen(record)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(record);
-      }}
-      tabIndex={0}
+      tabIndex={active ? 0 : -1}
       data-selected={selected || undefined}
       data-record-id={record.id}
       aria-rowindex={rowIndex}
@@ -170,6 +180,7 @@ const RecordRow = memo(function RecordRow({
         <input
           type="checkbox"
           className="rt-check"
+          tabIndex={-1}
           aria-label={`Select record ${record.id}`}
           checked={selected}
           onClick={(event) => event.stopPropagation()}
@@ -243,19 +254,28 @@ export function CollectionTable({
   const base = useDataBase();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [addressParams, setParams] = useSearchParams();
+  // Page size, sort, search and filter outlive leaving the list (use-list-memory.ts).
+  const params = useListMemory({
+    enabled: prefix === '' && !source.related,
+    workspace: workspace.id,
+    user: session.user.id,
+    collection: collection.name,
+    params: addressParams,
+    setParams,
+  });
   const view = readView(params, prefix);
-  const setView = (next: Partial<ViewState>, resetPage = true) =>
+  const setView = (next: Partial<ViewState>, resetPage = true, replace = false) =>
     setParams(writeView(params, { ...view, ...(resetPage ? { page: 1 } : {}), ...next }, prefix), {
-      replace: false,
+      replace,
     });
   const prefs = useColumnPrefs(workspace.id, session.user.id, collection);
-  const [searchText, setSearchText] = useState(view.search);
-  useEffect(() => setSearchText(view.search), [view.search]);
+  // Searched as it is typed; each search replaces the previous one in the history.
+  const searchBox = useSearchAsYouType(view.search, (search) => setView({ search }, true, true));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirm, setConfirm] = useState<'delete' | 'dissociate' | 'delete-related'>();
   const [filterOpen, setFilterOpen] = useState(false);
-  const [draft, setDraft] = useState<ConditionBranch>(asGroup(view.filters));
+  const { draft, setDraft, dirty: draftDirty } = useFilterDraft(view.filters);
   const [exporting, setExporting] = useState<string>();
   const [associating, setAssociating] = useState(false);
 
@@ -263,6 +283,8 @@ export function CollectionTable({
   const list = useList(source, listParams);
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
+  const searching = searchBox.waiting || (list.isFetching && view.search !== '');
+  const searchId = useId();
 
   useEffect(() => setSelected((was) => (was.size ? new Set() : was)), [list.data]);
   useEffect(() => {
@@ -296,6 +318,13 @@ export function CollectionTable({
   // React's render and commit (`renderMs`) and the frame; `allRowsMs` to the frame with every
   // row of the page mounted.
   const tableRef = useRef<HTMLTableElement>(null);
+  // Another view (page, sort, search…) starts at the top of the table's frame.
+  const frameRef = useRef<HTMLDivElement>(null);
+  const viewKey = writeView(new URLSearchParams(), view).toString();
+  useLayoutEffect(() => {
+    // A block: `scrollTo` answers a promise in newer browsers, not an effect's clean-up.
+    frameRef.current?.scrollTo({ top: 0 });
+  }, [viewKey]);
   const renderStart = useRef<{ data?: unknown; at: number }>({ at: 0 });
   const measured = useRef<{ data?: unknown; entry?: RenderMeasure }>({});
   if (list.data && renderStart.current.data !== list.data) {
@@ -413,6 +442,15 @@ export function CollectionTable({
   }, []);
   const openRef = useRef<(record: AgentRecord) => void>(() => undefined);
   const open = useCallback((record: AgentRecord) => openRef.current(record), []);
+  const rowKeys = useRowKeys({
+    count: rows.length,
+    page: list.data,
+    onOpen: (index) => rows[index] && open(rows[index]),
+    onSelect: (index) => {
+      const id = rows[index]?.id;
+      if (id !== undefined) toggle(id, !selected.has(id));
+    },
+  });
 
   const table = useReactTable({
     data: rows,
@@ -565,18 +603,21 @@ export function CollectionTable({
             }
             disabled={collection.isSearchable === false}
             leftSection={<IconSearch size={14} />}
-            value={searchText}
-            onChange={(event) => setSearchText(event.currentTarget.value)}
+            rightSection={
+              searching ? <Loader size={14} aria-hidden data-testid="searching" /> : undefined
+            }
+            value={searchBox.text}
+            onChange={(event) => searchBox.setText(event.currentTarget.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter') setView({ search: searchText });
-              if (event.key === 'Escape') {
-                setSearchText('');
-                setView({ search: '' });
-              }
+              if (event.key === 'Enter') searchBox.flush();
+              if (event.key === 'Escape') searchBox.clear();
             }}
-            onBlur={() => searchText !== view.search && setView({ search: searchText })}
+            onBlur={searchBox.flush}
+            aria-describedby={`${searchId}-hint`}
             w={220}
           />
+          <VisuallyHidden id={`${searchId}-hint`}>Results update as you type.</VisuallyHidden>
+          <VisuallyHidden role="status">{searching ? 'Searching…' : ''}</VisuallyHidden>
           <Popover
             opened={filterOpen}
             onChange={setFilterOpen}
@@ -584,7 +625,10 @@ export function CollectionTable({
             position="bottom-start"
             shadow="md"
             trapFocus
-            closeOnEscape
+            // Escape closes the innermost open list first (a field's options, a date picker),
+            // then the builder, which keeps its draft; focus goes back to the Filter button.
+            closeOnEscape={false}
+            returnFocus
           >
             <Popover.Target>
               <Button
@@ -597,15 +641,25 @@ export function CollectionTable({
                     </Badge>
                   ) : undefined
                 }
-                onClick={() => {
-                  setDraft(asGroup(view.filters));
-                  setFilterOpen((open) => !open);
-                }}
+                onClick={() => setFilterOpen((open) => !open)}
+                aria-description={draftDirty ? 'A draft filter is not applied yet' : undefined}
               >
                 Filter
+                {draftDirty && !filterOpen && (
+                  <Text span size="xs" c="orange" ml={6} data-testid="filter-draft">
+                    draft
+                  </Text>
+                )}
               </Button>
             </Popover.Target>
-            <Popover.Dropdown maw="calc(100vw - 32px)">
+            <Popover.Dropdown
+              maw="calc(100vw - 32px)"
+              onKeyDownCapture={(event) => {
+                if (event.key !== 'Escape' || innerPopupOpen(event.currentTarget)) return;
+                event.stopPropagation();
+                setFilterOpen(false);
+              }}
+            >
               <Stack gap="sm">
                 <FilterBuilder
                   value={draft}
@@ -613,25 +667,34 @@ export function CollectionTable({
                   onChange={setDraft}
                 />
                 <Group justify="space-between">
-                  <Button
-                    variant="subtle"
-                    color="gray"
-                    onClick={() => {
-                      setDraft(asGroup(undefined));
-                      setView({ filters: undefined });
-                      setFilterOpen(false);
-                    }}
-                  >
-                    Clear
-                  </Button>
-                  <Button
-                    onClick={() => {
-                      setView({ filters: draft });
-                      setFilterOpen(false);
-                    }}
-                  >
-                    Apply filter
-                  </Button>
+                  {draftDirty ? (
+                    <Text size="xs" c="dimmed">
+                      Not applied yet: closing keeps this draft.
+                    </Text>
+                  ) : (
+                    <span />
+                  )}
+                  <Group gap="xs">
+                    <Button
+                      variant="subtle"
+                      color="gray"
+                      onClick={() => {
+                        setDraft(asGroup(undefined));
+                        setView({ filters: undefined });
+                        setFilterOpen(false);
+                      }}
+                    >
+                      Clear
+                    </Button>
+                    <Button
+                      onClick={() => {
+                        setView({ filters: draft });
+                        setFilterOpen(false);
+                      }}
+                    >
+                      Apply filter
+                    </Button>
+                  </Group>
                 </Group>
               </Stack>
             </Popover.Dropdown>
@@ -722,7 +785,8 @@ export function CollectionTable({
     // `params` stands for the view and `setView`.
     [
       params,
-      searchText,
+      searchBox.text,
+      searching,
       filterOpen,
       draft,
       selected,
@@ -747,7 +811,9 @@ export function CollectionTable({
           <Table.Tr key={group.id} aria-rowindex={1}>
             {group.headers.map((header) => {
               const field = collection.fields.find((f) => f.field === header.column.id);
-              const sortable = field && field.isSortable !== false && !isRelation(field);
+              const isSelect = header.column.id === '__select';
+              const refusal = isSelect ? undefined : sortRefusal(field);
+              const sortable = !isSelect && refusal === undefined;
               const sorted = headerSort(collection, view.sort, header.column.id);
               return (
                 <Table.Th
@@ -773,8 +839,31 @@ export function CollectionTable({
                         {sortIcon(sorted)}
                       </Group>
                     </UnstyledButton>
-                  ) : (
+                  ) : isSelect ? (
                     flexRender(header.column.columnDef.header, header.getContext())
+                  ) : (
+                    // Not a button: the header says it does not sort, and why.
+                    <Tooltip
+                      label={refusal}
+                      multiline
+                      w={260}
+                      withArrow
+                      events={{ hover: true, focus: true, touch: true }}
+                    >
+                      <Group
+                        gap={4}
+                        wrap="nowrap"
+                        tabIndex={0}
+                        data-unsortable
+                        aria-label={`${humanize(header.column.id)}: cannot be sorted. ${refusal}`}
+                        style={{ cursor: 'help' }}
+                      >
+                        <Text size="sm" fw={600}>
+                          {humanize(header.column.id)}
+                        </Text>
+                        <IconLock size={12} opacity={0.45} aria-hidden />
+                      </Group>
+                    </Tooltip>
                   )}
                 </Table.Th>
               );
@@ -873,7 +962,8 @@ export function CollectionTable({
         </Alert>
       )}
 
-      <Paper withBorder radius="md" style={{ overflow: 'auto' }}>
+      {/* The table scrolls in its frame, under its sticky header row. */}
+      <Paper withBorder radius="md" className="rt-frame" ref={frameRef}>
         <Table
           ref={tableRef}
           highlightOnHover
@@ -889,7 +979,11 @@ export function CollectionTable({
           style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}
         >
           {thead}
-          <Table.Tbody>
+          <Table.Tbody
+            ref={rowKeys.bodyRef}
+            onKeyDown={rowKeys.onKeyDown}
+            onFocus={rowKeys.onFocus}
+          >
             {list.isPending &&
               Array.from({ length: 8 }, (_, i) => (
                 <tr key={i} className="rt-row rt-loading" aria-hidden>
@@ -907,6 +1001,7 @@ export function CollectionTable({
                 record={record}
                 columns={cellColumns}
                 selected={selected.has(record.id)}
+                active={index === rowKeys.active}
                 onToggle={toggle}
                 onOpen={open}
               />

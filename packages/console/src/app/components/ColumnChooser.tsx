@@ -25,7 +25,7 @@ export function ColumnChooser({
     onChange(next);
   };
   return (
-    <Popover width={280} position="bottom-end" shadow="md" withArrow trapFocus>
+    <Popover width={280} position="bottom-end" shadow="md" withArrow trapFocus returnFocus>
       <Popover.Target>
         <Button variant="default" leftSection={<IconColumns size={16} />}>
           Columns

@@ -10,6 +10,13 @@ import type { ActionSelection, SchemaAction, SchemaCollection } from '../../../p
 import { useWorkspace } from '../../workspace';
 import { ActionDialog } from './ActionDialog';
 
+/** What an action runs on, in the user's words (the protocol says single, bulk or global). */
+export function scopeLabel(type: string | undefined): string {
+  if (type === 'bulk') return 'Selected records';
+  if (type === 'global') return 'Whole collection';
+  return 'One record';
+}
+
 export function ActionsMenu({
   collection,
   selection,
@@ -59,12 +66,12 @@ export function ActionsMenu({
               }
               rightSection={
                 canAction(collection.name, action.name, 'approvalRequired') ? (
-                  <Badge size="xs" color="yellow" variant="light">
-                    approval
+                  <Badge size="xs" color="yellow" variant="light" tt="none">
+                    Needs approval
                   </Badge>
                 ) : (
-                  <Badge size="xs" variant="default">
-                    {action.type ?? 'single'}
+                  <Badge size="xs" variant="default" tt="none">
+                    {scopeLabel(action.type)}
                   </Badge>
                 )
               }
