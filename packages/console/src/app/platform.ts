@@ -254,3 +254,28 @@ export async function fetchEnvironment(
   known.set(path, detail);
   return detail;
 }
+
+/**
+ * Changes the signed-in user's password (`PUT /v1/account/password`, with the console's token):
+ * the platform checks the current one, under its limit of failed sign-ins. Throws the platform's
+ * message on refusal (wrong current password, too short, too many failures).
+ */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  const token = currentPlatformToken();
+  if (!token) throw new PlatformError(401, 'Your platform session has expired; sign in again.');
+  const response = await fetch(platformUrl('/v1/account/password'), {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token.accessToken}`,
+    },
+    body: JSON.stringify({ currentPassword, newPassword }),
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new PlatformError(
+      response.status,
+      body.message ?? `The platform answered ${response.status} ${response.statusText}.`,
+    );
+  }
+}
