@@ -83,9 +83,17 @@ export function openSignInWindow(): Window {
 
 /**
  * Waits until the pop-up lands on the callback page of this origin with an authorization
- * response (`code` or `error`, and `state`).
+ * response (`code` or `error`, and `state`), other than the one it shows when called.
  */
 export function waitForCallback(popup: Window): Promise<Record<string, string>> {
+  // A pop-up reused after an earlier sign-in still shows that callback until the navigation just
+  // asked for commits: that answer is not this one.
+  let stale: string | undefined;
+  try {
+    stale = popup.location.href;
+  } catch {
+    stale = undefined;
+  }
   return new Promise((resolve, reject) => {
     const timer = window.setInterval(() => {
       if (popup.closed) {
@@ -99,6 +107,7 @@ export function waitForCallback(popup: Window): Promise<Record<string, string>> 
       } catch {
         return; // Still on another origin.
       }
+      if (href === stale) return;
       const url = new URL(href, window.location.href);
       if (url.origin !== window.location.origin || url.pathname !== CALLBACK_PATH) return;
       const params = url.searchParams;

@@ -100,26 +100,26 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
       return;
     }
     setBusy(true);
-    let only: ReturnType<typeof onlyChoice>;
     try {
       await platformSignIn(popup, { askPassword: true });
-      const mine = await queryClient.fetchQuery({
-        queryKey: ['me-workspaces'],
-        queryFn: fetchWorkspaces,
-        staleTime: 0,
-      });
-      only = onlyChoice(workspacesOf(mine));
-      setSignedIn(true);
     } catch (caught) {
       setError((caught as Error).message);
-    } finally {
-      if (!only) {
-        popup.close();
-        setBusy(false);
-      }
+      popup.close();
+      setBusy(false);
+      return;
     }
-    // One project, environment and team: nothing to choose, open it in the same pop-up.
+    // One project, environment and team: nothing to choose, open it in the same pop-up (the
+    // chooser shows only if that fails, and says why).
+    const mine = await queryClient
+      .fetchQuery({ queryKey: ['me-workspaces'], queryFn: fetchWorkspaces, staleTime: 0 })
+      .catch(() => undefined);
+    const only = mine && onlyChoice(workspacesOf(mine));
     if (only) await enter(only.workspace, String(only.renderingId), popup);
+    else {
+      popup.close();
+      setBusy(false);
+    }
+    setSignedIn(true);
   };
 
   const open = async (event: React.FormEvent) => {
