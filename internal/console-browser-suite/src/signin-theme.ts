@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import type { Fixture, User } from './fixture';
 import { expect, type Suite } from './harness';
+import { notified } from './settings';
 
 export interface SignInHelpers {
   chooserOrOpened(page: Page, user: User): Promise<'chooser' | 'opened'>;
@@ -51,10 +52,6 @@ async function accountMenu(page: Page, email: string, item: string): Promise<voi
     .getByRole('menuitem', { name: item })
     .or(page.getByRole('menuitemradio', { name: item }))
     .click();
-}
-
-async function notified(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('.mantine-Notification-root').filter({ hasText: text }).first().waitFor();
 }
 
 export async function signInAndAccountTests(
