@@ -60,7 +60,7 @@ export async function rogueAgentTests(
   suite: Suite,
   fixture: Fixture,
   admin: Page,
-  platformSignIn: (page: Page, fixture: Fixture, user: User) => Promise<void>,
+  platformSignIn: (page: Page, fixture: Fixture, user: User) => Promise<unknown>,
 ): Promise<void> {
   const consoleOrigin = new URL(fixture.consoleUrl).origin;
   const rogue = await startRogueAgent(consoleOrigin);

@@ -55,7 +55,7 @@ async function pick(page: Page, label: string, option: string): Promise<void> {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-async function notified(page: Page, text: string | RegExp): Promise<void> {
+export async function notified(page: Page, text: string | RegExp): Promise<void> {
   await page.locator('.mantine-Notification-root').filter({ hasText: text }).first().waitFor();
 }
 

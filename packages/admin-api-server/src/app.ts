@@ -11,6 +11,7 @@ import { agentOriginsSource } from './console/agent-origins';
 import { consoleRouter } from './console/router';
 import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
+import { platformUiRouter } from './http/platform-page';
 import { errorHandler, notFoundHandler } from './errors';
 import type { ServerContext } from './http/context';
 import { rejectNulInUrl } from './http/body';
@@ -46,6 +47,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(rejectNulInUrl());
   // Bodies are read by each route after it authenticated the caller (src/http/body.ts).
   app.use(agentProtocolRouter(ctx, events));
+  app.use(platformUiRouter());
   app.use(oidcRouter(ctx));
   app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
   app.use(mcpOAuthRouter(ctx));

@@ -31,6 +31,8 @@ const as = (token: string) => ({
     request(server.app).post(path).set('authorization', `Bearer ${token}`).send(body),
   put: (path: string, body: object) =>
     request(server.app).put(path).set('authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) =>
+    request(server.app).delete(path).set('authorization', `Bearer ${token}`),
 });
 
 beforeAll(async () => {
@@ -249,6 +251,107 @@ describe('login limits (shared by every process through PostgreSQL)', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('says until when an account is locked, the same for an email without an account', async () => {
+    const fields = await mcpSignInFields(shop.environmentId);
+    const lockOut = async (email: string) => {
+      for (let attempt = 0; attempt < LIMIT.failuresPerAccount; attempt += 1) {
+        await request(server.app)
+          .post('/oauth/authorize')
+          .set('x-forwarded-for', randomBytes(4).join('.'))
+          .type('form')
+          .send({ ...fields, email, password: `guess ${attempt}` });
+      }
+      return request(server.app)
+        .post('/oauth/authorize')
+        .set('x-forwarded-for', randomBytes(4).join('.'))
+        .type('form')
+        .send({ ...fields, email, password: 'yet another guess' });
+    };
+    const before = Date.now();
+    const locked = await lockOut('ada@example.com');
+    expect(locked.status).toBe(429);
+    const until = /<time data-local datetime="([^"]+)">(\d\d:\d\d) UTC<\/time>/.exec(locked.text);
+    expect(until).not.toBeNull();
+    const untilMs = Date.parse(until![1]!);
+    expect(untilMs).toBeGreaterThan(before + (LIMIT.windowSeconds - 5) * 1000);
+    expect(untilMs).toBeLessThan(Date.now() + (LIMIT.windowSeconds + 5) * 1000);
+    expect(until![2]).toBe(until![1]!.slice(11, 16));
+    expect(locked.text).toContain('ask an admin of your project to unlock your account');
+    // The email typed stays in the form.
+    expect(locked.text).toContain('value="ada@example.com"');
+    // An email nobody has gets the very same page (but for the time and the email).
+    const nobody = await lockOut('nobody-here@example.com');
+    expect(nobody.status).toBe(429);
+    const shape = (html: string) =>
+      html.replace(/<time[^>]*>[^<]*<\/time>/, '<time>').replace(/value="[^"]*@example.com"/, '');
+    expect(shape(nobody.text)).toBe(shape(locked.text));
+  });
+
+  it('lets an admin see who is locked and unlock them, recorded in the admin logs', async () => {
+    const admin = as(sessionOf(shop.userId));
+    const added = await admin.post('/v1/project/Shop/members', {
+      email: 'bea@example.com',
+      permissionLevel: 'user',
+    });
+    expect(added.status).toBe(201);
+    const bea = added.body.id as number;
+    await setUserPassword(server.knex, bea, 'bea-own-password-123');
+    const fields = await mcpSignInFields(shop.environmentId);
+    const beaOf = async () =>
+      (
+        (await admin.get('/v1/project/Shop')).body.members as {
+          id: number;
+          lockedUntil: string | null;
+        }[]
+      ).find((member) => member.id === bea)!;
+    expect((await beaOf()).lockedUntil).toBeNull();
+    for (let attempt = 0; attempt < LIMIT.failuresPerAccount; attempt += 1) {
+      await signIn(fields, 'BEA@example.com', `guess ${attempt}`);
+    }
+    expect((await signIn(fields, 'bea@example.com', 'bea-own-password-123')).status).toBe(429);
+    const lockedUntil = (await beaOf()).lockedUntil;
+    expect(Date.parse(lockedUntil!)).toBeGreaterThan(Date.now());
+    // Ada (not locked) shows as such.
+    const members = (await admin.get('/v1/project/Shop')).body.members as {
+      id: number;
+      lockedUntil: string | null;
+    }[];
+    expect(members.find((member) => member.id === shop.userId)!.lockedUntil).toBeNull();
+
+    // Only an admin of a project Bea is a member of may unlock her.
+    expect((await as(sessionOf(bea)).delete(`/v1/project/Shop/members/${bea}/lock`)).status).toBe(
+      403,
+    );
+    expect(
+      (await as(sessionOf(other.userId)).delete(`/v1/project/Other/members/${bea}/lock`)).status,
+    ).toBe(404);
+    expect(
+      (await as(sessionOf(other.userId)).delete(`/v1/project/Shop/members/${bea}/lock`)).status,
+    ).toBe(404);
+    expect((await admin.delete(`/v1/project/Shop/members/${bea}/lock`)).status).toBe(204);
+    expect((await beaOf()).lockedUntil).toBeNull();
+    // Unlocking again is harmless, and logs nothing more.
+    expect((await admin.delete(`/v1/project/Shop/members/${bea}/lock`)).status).toBe(204);
+    const logs = await server
+      .knex('admin_logs')
+      .where({ resource: 'user-project', type: 'update' })
+      .whereRaw("previous_value->>'lockedUntil' IS NOT NULL")
+      .select('user_id', 'previous_value', 'new_value');
+    expect(logs).toEqual([
+      expect.objectContaining({
+        user_id: shop.userId,
+        previous_value: expect.objectContaining({
+          lockedUntil,
+          user: expect.objectContaining({ email: 'bea@example.com' }),
+        }),
+        new_value: expect.objectContaining({ lockedUntil: null }),
+      }),
+    ]);
+    // Bea signs in again.
+    const signedIn = await signIn(fields, 'bea@example.com', 'bea-own-password-123');
+    expect(signedIn.status).toBe(302);
   });
 
   it('limits one address trying many accounts', async () => {

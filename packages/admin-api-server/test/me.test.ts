@@ -6,6 +6,7 @@ import { apiClient, type ApiClient } from './helpers/api-client';
 import { CookieJar } from '@canopy/test-browser';
 import { managementApi } from './helpers/management-api';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
+import request from 'supertest';
 
 const db = useTestDatabase('postgres');
 let server: AdminApiServer;
@@ -303,6 +304,17 @@ describe('the console login (OIDC client canopy-console, PKCE)', () => {
     ).toBe(403);
     expect((await api.get('/v1/project/Other', { token: accessToken })).status).toBe(404);
     expect((await api.get('/v1/project/Shop', { token: `${accessToken}x` })).status).toBe(401);
+    // The console's "Change password": the console's token is accepted, the current password checked.
+    const change = (currentPassword: string, newPassword: string) =>
+      request(server.app)
+        .put('/v1/account/password')
+        .set('authorization', `Bearer ${accessToken}`)
+        .send({ currentPassword, newPassword });
+    const wrongCurrent = await change('not the current one', 'grace-new-password-1');
+    expect(wrongCurrent.status).toBe(401);
+    expect(wrongCurrent.body.message).toBe('The current password is wrong.');
+    expect((await change(GRACE_PASSWORD, 'grace-new-password-1')).status).toBe(204);
+    expect((await change('grace-new-password-1', GRACE_PASSWORD)).status).toBe(204);
     await shopAdmin('PATCH', `/v1/project/Shop/members/${grace.id}`, { permissionLevel: 'admin' });
     const asAdmin = await api.get('/v1/project/Shop', { token: accessToken });
     expect(asAdmin.status).toBe(200);

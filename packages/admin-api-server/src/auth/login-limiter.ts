@@ -16,6 +16,13 @@ export interface LoginLimiter {
   readonly config: LoginLimitConfig;
   /** Checks a password, unless the account or the address already failed too often. */
   attempt(input: { email: string; password: string; address: string }): Promise<LoginOutcome>;
+  /**
+   * Accounts (by email) locked after too many failed sign-ins, and until when; emails that are
+   * not locked are left out.
+   */
+  lockedUntil(emails: readonly string[]): Promise<Map<string, Date>>;
+  /** Forgets an account's failed sign-ins (an admin unlocks it): until when it was locked. */
+  unlock(email: string): Promise<Date | undefined>;
   /** Failed redemptions of one-time account tokens, per client address. */
   readonly tokenFailures: AttemptCounter;
   /** MCP OAuth client registrations, per client address. */
@@ -64,11 +71,32 @@ export function createLoginLimiter(knex: Knex, config: LoginLimitConfig): LoginL
   const perAccount = counter('login-account', config.failuresPerAccount, config.windowSeconds);
   const perAddress = counter('login-address', config.failuresPerAddress, config.windowSeconds);
   const accountLimiter = store('login-account', config.failuresPerAccount, config.windowSeconds);
+  const accountOf = (email: string) => email.trim().toLowerCase();
+  // One query for a whole member list, on the library's table (`points` and `expire`, in epoch
+  // milliseconds, per key).
+  const lockedUntil = async (emails: readonly string[]) => {
+    const byKey = new Map(emails.map((email) => [accountLimiter.getKey(accountOf(email)), email]));
+    const locked = new Map<string, Date>();
+    if (byKey.size === 0) return locked;
+    const rows: { key: string; expire: string | number }[] = await knex('login_limits')
+      .whereIn('key', [...byKey.keys()])
+      .where('points', '>=', config.failuresPerAccount)
+      .where('expire', '>', Date.now())
+      .select('key', 'expire');
+    for (const row of rows) locked.set(byKey.get(row.key)!, new Date(Number(row.expire)));
+    return locked;
+  };
 
   return {
     config,
+    lockedUntil,
+    async unlock(email) {
+      const until = (await lockedUntil([email])).get(email);
+      await accountLimiter.delete(accountOf(email));
+      return until;
+    },
     async attempt({ email, password, address }) {
-      const account = email.trim().toLowerCase();
+      const account = accountOf(email);
       const wait = Math.max(
         (await perAccount.blockedFor(account)) ?? 0,
         (await perAddress.blockedFor(address)) ?? 0,
@@ -98,13 +126,30 @@ export async function attemptFormLogin(limiter: LoginLimiter, req: Request): Pro
   return limiter.attempt({ email, password, address: clientAddress(req) });
 }
 
+/** The email a posted sign-in form named, to fill the form in again after a failure. */
+export function typedEmail(req: Request): string | undefined {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email : undefined;
+}
+
 /** The address attempts are counted against. */
 export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The sentence login forms show when attempts are limited. */
+/** The sentence API errors give when attempts are limited. */
 export function limitedMessage(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return `Too many failed sign-ins for this account or from this address; try again in ${minutes} minute(s).`;
+}
+
+/**
+ * What sign-in pages show when attempts are limited (HTML): until when, as a `<time>` the page's
+ * script shows in the reader's local time (UTC without scripts), and who can lift it. The same for
+ * an e-mail with or without an account, so it tells nothing about which exist.
+ */
+export function limitedNotice(retryAfterSeconds: number, now = new Date()): string {
+  const until = new Date(now.getTime() + retryAfterSeconds * 1000);
+  const utc = `${until.toISOString().slice(11, 16)} UTC`;
+  return `<p role="alert">Too many failed sign-ins for this account or from this address: signing in is locked until <time data-local datetime="${until.toISOString()}">${utc}</time>. Try again then, or ask an admin of your project to unlock your account.</p>`;
 }

@@ -1,5 +1,7 @@
 import type { McpClient } from '../store/mcp-oauth';
 import { escapeHtml as escape } from '../http/html-escape';
+import { platformPage } from '../http/platform-page';
+import { credentialFields } from '../oidc/login-page';
 
 /** What each MCP scope lets the client do, as the consent page says it. */
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
@@ -18,7 +20,10 @@ export interface AuthorizePageInput {
   /** The scopes the client may get (what it asked for and registered for). */
   scopes: readonly string[];
   environment: { name: string; projectName: string };
-  error?: string;
+  /** Why the last attempt failed (HTML). */
+  alert?: string;
+  /** The email typed in the last attempt, kept. */
+  email?: string;
 }
 
 /**
@@ -27,7 +32,7 @@ export interface AuthorizePageInput {
  * host of the redirect URI), on which project and environment, and with which scopes.
  */
 export function authorizePage(input: AuthorizePageInput): string {
-  const { params, client, environment, error } = input;
+  const { params, client, environment } = input;
   const hidden = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('\n');
@@ -37,11 +42,9 @@ export function authorizePage(input: AuthorizePageInput): string {
   const scopes = input.scopes
     .map((scope) => `<li>${escape(SCOPE_DESCRIPTIONS[scope] ?? scope)}</li>`)
     .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Authorize an MCP client</title></head>
-<body>
-<h1>Authorize an MCP client to use your Canopy agent</h1>
-${error ? `<p role="alert">${escape(error)}</p>` : ''}
+  return platformPage(
+    'Authorize an MCP client',
+    `${input.alert ?? ''}
 <dl>
 <dt>Client</dt><dd>“${escape(name)}” <em>(the name it chose; unverified)</em></dd>
 <dt>Registered by</dt><dd>itself, through dynamic client registration on ${registered} (unverified)</dd>
@@ -54,11 +57,11 @@ ${scopes}
 </ul>
 <form method="post" action="/oauth/authorize">
 ${hidden}
-<label>Email <input type="email" name="email" required autofocus></label>
-<label>Password <input type="password" name="password" required></label>
+${credentialFields(input.email)}
 <button type="submit">Authorize</button>
-</form>
-</body></html>`;
+</form>`,
+    'Authorize an MCP client to use your Canopy agent',
+  );
 }
 
 /**

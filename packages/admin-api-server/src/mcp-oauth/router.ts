@@ -12,7 +12,8 @@ import {
   registerMcpClient,
   type McpClient,
 } from '../store/mcp-oauth';
-import { attemptFormLogin, clientAddress, limitedMessage } from '../auth/login-limiter';
+import { attemptFormLogin, clientAddress, limitedNotice, typedEmail } from '../auth/login-limiter';
+import { messageBox } from '../http/platform-page';
 import { readId } from '../validation/input-rules';
 import { findPermissionLevel } from '../store/model';
 import { authorizePage, authorizePageCsp } from './authorize-page';
@@ -291,7 +292,11 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
   });
 
   /** The consent page of `request`, allowed to send the browser on to the client's redirect URI. */
-  const showAuthorizePage = (res: Response, request: AuthorizeRequest, error?: string) => {
+  const showAuthorizePage = (
+    res: Response,
+    request: AuthorizeRequest,
+    failed: { alert?: string; email?: string } = {},
+  ) => {
     res
       .set('Content-Security-Policy', authorizePageCsp(request.params.redirect_uri!))
       .type('html')
@@ -302,7 +307,7 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
           redirectUri: request.params.redirect_uri!,
           scopes: request.scopes,
           environment: request.environment,
-          ...(error === undefined ? {} : { error }),
+          ...failed,
         }),
       );
   };
@@ -337,15 +342,17 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
     const renderingId =
       request.params.renderingId === undefined ? teams[0] : teams.find((id) => id === asked);
     if (!user || renderingId === undefined) {
-      const message =
+      const alert =
         outcome.kind === 'limited'
-          ? limitedMessage(outcome.retryAfterSeconds)
-          : user
-            ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
-            : 'Wrong email or password.';
+          ? limitedNotice(outcome.retryAfterSeconds)
+          : messageBox(
+              user
+                ? 'This account may not use this agent (no team of theirs in its project, or not the rendering asked for).'
+                : 'Wrong email or password.',
+            );
       if (outcome.kind === 'limited') res.set('Retry-After', String(outcome.retryAfterSeconds));
       res.status(outcome.kind === 'limited' ? 429 : 401);
-      showAuthorizePage(res, request, message);
+      showAuthorizePage(res, request, { alert, email: typedEmail(req) });
       return;
     }
     // mcp:admin (every tool) only when an admin of the project authorizes the client.
@@ -355,11 +362,12 @@ export function mcpOAuthRouter(ctx: ServerContext): Router {
       .join(' ');
     if (scope === '') {
       res.status(403);
-      showAuthorizePage(
-        res,
-        request,
-        `Only an admin of project ${request.environment.projectName} may grant ${ADMIN_SCOPE}, the only scope this client asked for.`,
-      );
+      showAuthorizePage(res, request, {
+        alert: messageBox(
+          `Only an admin of project ${request.environment.projectName} may grant ${ADMIN_SCOPE}, the only scope this client asked for.`,
+        ),
+        email: typedEmail(req),
+      });
       return;
     }
     const code = await createMcpCode(ctx.knex, {

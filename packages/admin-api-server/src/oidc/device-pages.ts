@@ -1,15 +1,5 @@
 import { escapeHtml as escape } from '../http/html-escape';
-
-/** A platform page of the OIDC flows: a title, shown as the heading too, and its body. */
-export const page = (title: string, body: string): string => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>
-<body>
-<h1>${escape(title)}</h1>
-${body}
-</body></html>`;
-
-const alert = (message: string | undefined) =>
-  message ? `<p role="alert">${escape(message)}</p>` : '';
+import { messageBox as alert, platformPage as page } from '../http/platform-page';
 
 /** What a device page form needs: where it posts, and the anti-forgery value of the session. */
 export interface DeviceFormContext {
@@ -46,8 +36,10 @@ export function deviceConfirmPage(form: DeviceFormContext & { userCode: string }
 <form method="post" action="${escape(form.action)}">
 <input type="hidden" name="xsrf" value="${escape(form.xsrf)}">
 <input type="hidden" name="user_code" value="${escape(form.userCode)}">
+<div class="actions">
 <button type="submit" name="confirm" value="yes">Approve and sign in</button>
-<button type="submit" name="abort" value="yes">Deny</button>
+<button type="submit" name="abort" value="yes" class="secondary">Deny</button>
+</div>
 </form>`,
   );
 }

@@ -1,4 +1,4 @@
-import { page } from './device-pages';
+import { platformPage as page } from '../http/platform-page';
 
 /**
  * The confirmation step of an RP-initiated logout (`/oidc/session/end`). `form` is the provider's
@@ -10,8 +10,10 @@ export function logoutConfirmPage(form: string): string {
     'Sign out of Canopy',
     `${form}
 <p>You are signed in to this Canopy platform in this browser. Sign out here too?</p>
+<div class="actions">
 <button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out</button>
-<button type="submit" form="op.logoutForm">Stay signed in</button>`,
+<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>
+</div>`,
   );
 }
 

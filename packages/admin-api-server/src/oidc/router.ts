@@ -10,7 +10,8 @@ import type { Provider } from 'oidc-provider';
 import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
 import { configuredPublicOrigin, type ServerContext } from '../http/context';
 import { requirePublicHost } from './public-host';
-import { attemptFormLogin, limitedMessage } from '../auth/login-limiter';
+import { attemptFormLogin, limitedNotice, typedEmail } from '../auth/login-limiter';
+import { messageBox } from '../http/platform-page';
 import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from './console-client';
 import { loginPage } from './login-page';
@@ -172,14 +173,17 @@ export function oidcRouter(ctx: ServerContext): Router {
         .status(outcome.kind === 'limited' ? 429 : 401)
         .type('html')
         .send(
-          loginPage(
-            details.uid,
-            outcome.kind === 'limited'
-              ? limitedMessage(outcome.retryAfterSeconds)
-              : user
-                ? 'This account is not a member of the project of this agent.'
-                : 'Wrong email or password.',
-          ),
+          loginPage(details.uid, {
+            alert:
+              outcome.kind === 'limited'
+                ? limitedNotice(outcome.retryAfterSeconds)
+                : messageBox(
+                    user
+                      ? 'This account is not a member of the project of this agent.'
+                      : 'Wrong email or password.',
+                  ),
+            email: typedEmail(req),
+          }),
         );
       return;
     }

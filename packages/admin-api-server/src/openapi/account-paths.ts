@@ -39,9 +39,10 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
       },
       put: {
         operationId: 'changePassword',
-        summary: 'Change your own password (the current one is checked, with the login limits)',
+        summary:
+          "Change your own password (the current one is checked, with the login limits), with a session token or the console's access token",
         tags: ['account'],
-        security: [{ sessionAuth: [] }],
+        security: [{ sessionAuth: [] }, { consoleAuth: ['openid'] }],
         requestBody: { required: true, content: json(body.CHANGE_PASSWORD_BODY) },
         responses: {
           '204': { description: 'Changed; every session issued before is revoked' },

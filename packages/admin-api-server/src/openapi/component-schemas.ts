@@ -153,6 +153,12 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       },
       role: named('role'),
       teams: { type: 'array', items: named('team') },
+      lockedUntil: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description:
+          'Ours, beyond the contract: only in the log of an admin unlocking the account (`DELETE …/members/{userId}/lock`), when its sign-in lock was to end before, `null` after',
+      },
     },
     required: ['user'],
     additionalProperties: false,

@@ -163,9 +163,23 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
       ),
       get: operation(
         'getProject',
-        'The project with environments, members, roles, teams and IP whitelist',
+        "The project with environments, members, roles, teams and IP whitelist. Each member has `lockedUntil`: when the account's sign-in, locked after too many failed attempts, unlocks (else null)",
         [PROJECT],
-        ok('The project', { type: 'object' }),
+        ok('The project', {
+          type: 'object',
+          properties: {
+            members: {
+              type: 'array',
+              items: {
+                ...MEMBER_ITEM,
+                properties: {
+                  ...(MEMBER_ITEM.properties as object),
+                  lockedUntil: { type: ['string', 'null'], format: 'date-time' },
+                },
+              },
+            },
+          },
+        }),
       ),
     },
     [`${project}/environments`]: {
@@ -218,6 +232,14 @@ export function managementPaths(): Record<string, Record<string, Operation>> {
         'Remove a user from the project',
         [PROJECT, user],
         noContent('Removed'),
+      ),
+    },
+    [`${project}/members/{userId}/lock`]: {
+      delete: operation(
+        'unlockMember',
+        "Unlock a member's account, locked after too many failed sign-ins (the lock is the account's: this lifts it for every project). Recorded in the admin logs (an update of the member, `lockedUntil` before and after) when the account was locked; 204 either way. A limit on the client address is not lifted",
+        [PROJECT, user],
+        noContent('Unlocked (or was not locked)'),
       ),
     },
     [`${project}/roles`]: {

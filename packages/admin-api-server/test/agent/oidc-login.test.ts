@@ -167,6 +167,29 @@ it('refuses a wrong password on the login form, without saying which part was wr
   expect(await unknown.text()).toContain('Wrong email or password.');
 });
 
+it('keeps the typed email after a wrong password, on a page styled by the platform stylesheet', async () => {
+  const { jar, loginUrl } = await startLogin();
+  const wrong = await post(jar, loginUrl, 'Ada@Example.com', 'not the password');
+  const html = await wrong.text();
+  expect(html).toContain('<input type="email" name="email" value="Ada@Example.com"');
+  // The password gets the focus; the email stays as typed (escaped).
+  expect(html).toMatch(/name="password"[^>]*autofocus/);
+  const quoted = await post(jar, loginUrl, '"><script>x</script>@example.com', 'nope');
+  expect(await quoted.text()).toContain('value="&#34;&#62;&#60;script&#62;x');
+
+  // The stylesheet and script are files of the platform (the CSP allows no inline ones).
+  const csp = wrong.headers.get('content-security-policy')!;
+  expect(csp).toContain("script-src 'self'");
+  const sheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html)![1]!;
+  const script = /<script src="([^"]+)" defer><\/script>/.exec(html)![1]!;
+  const css = await fetch(`${url}${sheet}`);
+  expect(css.headers.get('content-type')).toContain('text/css');
+  expect(await css.text()).toContain('prefers-color-scheme: dark');
+  const js = await fetch(`${url}${script}`);
+  expect(js.headers.get('content-type')).toContain('javascript');
+  expect(html).not.toMatch(/<script>|style="/);
+});
+
 it('answers an unknown login interaction with an OAuth error, not a crash', async () => {
   const answer = await fetch(`${url}/oidc/interaction/unknown-uid`);
   expect(answer.status).toBe(400);

@@ -18,6 +18,7 @@ import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-r
 import { useState } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { humanize } from '../protocol';
+import { useAccountMenu } from './AccountMenu';
 import { useCan, useDataBase, useSchema } from './data';
 import { featureRoutes } from './routes';
 import { useSession } from './session';
@@ -43,6 +44,7 @@ function Logo() {
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const { session, signOut } = useSession();
+  const account = useAccountMenu();
   const workspace = useWorkspace();
   const schema = useSchema();
   const can = useCan();
@@ -124,11 +126,13 @@ export function Shell() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{session.user.email}</Menu.Label>
+              {account.items}
               <Menu.Item leftSection={<IconLogout size={16} />} onClick={signOut}>
                 Sign out
               </Menu.Item>
             </Menu.Dropdown>
           </Menu>
+          {account.dialogs}
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Collections">

@@ -37,7 +37,8 @@ const queryClient = new QueryClient({
 void askOpenTabs().then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <MantineProvider theme={theme}>
+      {/* The system's colour scheme unless the user picked one (account menu; kept in localStorage). */}
+      <MantineProvider theme={theme} defaultColorScheme="auto">
         <Notifications position="top-right" />
         <QueryClientProvider client={queryClient}>
           <BrowserRouter basename={import.meta.env.BASE_URL.replace(/\/$/, '')}>

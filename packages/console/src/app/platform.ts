@@ -83,9 +83,17 @@ export function openSignInWindow(): Window {
 
 /**
  * Waits until the pop-up lands on the callback page of this origin with an authorization
- * response (`code` or `error`, and `state`).
+ * response (`code` or `error`, and `state`), other than the one it shows when called.
  */
 export function waitForCallback(popup: Window): Promise<Record<string, string>> {
+  // A pop-up reused after an earlier sign-in still shows that callback until the navigation just
+  // asked for commits: that answer is not this one.
+  let stale: string | undefined;
+  try {
+    stale = popup.location.href;
+  } catch {
+    stale = undefined;
+  }
   return new Promise((resolve, reject) => {
     const timer = window.setInterval(() => {
       if (popup.closed) {
@@ -99,6 +107,7 @@ export function waitForCallback(popup: Window): Promise<Record<string, string>> 
       } catch {
         return; // Still on another origin.
       }
+      if (href === stale) return;
       const url = new URL(href, window.location.href);
       if (url.origin !== window.location.origin || url.pathname !== CALLBACK_PATH) return;
       const params = url.searchParams;
@@ -253,4 +262,29 @@ export async function fetchEnvironment(
   const detail = (await response.json()) as MeEnvironmentDetail;
   known.set(path, detail);
   return detail;
+}
+
+/**
+ * Changes the signed-in user's password (`PUT /v1/account/password`, with the console's token):
+ * the platform checks the current one, under its limit of failed sign-ins. Throws the platform's
+ * message on refusal (wrong current password, too short, too many failures).
+ */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  const token = currentPlatformToken();
+  if (!token) throw new PlatformError(401, 'Your platform session has expired; sign in again.');
+  const response = await fetch(platformUrl('/v1/account/password'), {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token.accessToken}`,
+    },
+    body: JSON.stringify({ currentPassword, newPassword }),
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new PlatformError(
+      response.status,
+      body.message ?? `The platform answered ${response.status} ${response.statusText}.`,
+    );
+  }
 }

@@ -112,6 +112,11 @@ interface SessionContextValue {
   session: StoredSession;
   client: AgentClient;
   signOut(): void;
+  /**
+   * Leaves this environment and team for the chooser, still signed in to the platform (the next
+   * agent sign-in passes without a password).
+   */
+  switchWorkspace(): void;
   /** Asks the user to sign in again (the dialog); resolves whether they did. */
   requestReauth(): Promise<boolean>;
 }
@@ -148,6 +153,11 @@ export function SessionProvider({
     store(undefined);
     storePlatformToken(undefined);
     signOutEverywhere();
+    onSignOut();
+  }, [onSignOut]);
+
+  const switchWorkspace = useCallback(() => {
+    store(undefined);
     onSignOut();
   }, [onSignOut]);
 
@@ -205,7 +215,9 @@ export function SessionProvider({
   };
 
   return (
-    <SessionContext.Provider value={{ workspace, session, client, signOut, requestReauth }}>
+    <SessionContext.Provider
+      value={{ workspace, session, client, signOut, switchWorkspace, requestReauth }}
+    >
       {children}
       <Modal
         opened={reauth !== undefined}

@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { authenticateSession, revokeSession, type Session } from '../../auth';
+import { authenticateUser } from '../../auth/require-session';
 import { clientAddress, limitedMessage } from '../../auth/login-limiter';
 import { ApiError, unauthorized } from '../../errors';
 import { formBody, jsonBody } from '../../http/body';
@@ -65,6 +66,11 @@ export function accountRouter(ctx: ServerContext): Router {
     res.locals.session = await authenticateSession(ctx, req);
     next();
   };
+  // A session token, or the console's access token (the Console's "Change password").
+  const signedInUser: RequestHandler = async (req, res, next) => {
+    res.locals.user = await authenticateUser(ctx, req);
+    next();
+  };
   const sessionOf = (res: Response) => res.locals.session as Session;
   return Router()
     .post('/v1/account/password', json, async (req, res) => {
@@ -74,10 +80,10 @@ export function accountRouter(ctx: ServerContext): Router {
       if (result === 'invalid') throw new ApiError(400, 'invalid_token', INVALID_TOKEN);
       res.status(204).end();
     })
-    .put('/v1/account/password', signedIn, json, async (req, res) => {
-      const session = sessionOf(res);
+    .put('/v1/account/password', signedInUser, json, async (req, res) => {
+      const { userId } = res.locals.user as { userId: number };
       const { currentPassword, newPassword } = parse.change(req.body);
-      const user = await ctx.knex('users').where({ id: session.userId }).first('email');
+      const user = await ctx.knex('users').where({ id: userId }).first('email');
       const outcome = await ctx.loginLimiter.attempt({
         email: user.email,
         password: currentPassword,
@@ -85,7 +91,7 @@ export function accountRouter(ctx: ServerContext): Router {
       });
       if (outcome.kind === 'limited') throw tooMany(outcome.retryAfterSeconds);
       if (outcome.kind === 'wrong') throw unauthorized('The current password is wrong.');
-      await setUserPassword(ctx.knex, session.userId, newPassword);
+      await setUserPassword(ctx.knex, userId, newPassword);
       res.status(204).end();
     })
     .post('/v1/account/sessions/revoke', signedIn, json, async (req, res) => {

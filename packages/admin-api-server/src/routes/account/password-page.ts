@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../http/html-escape';
+import { messageBox, platformPage } from '../../http/platform-page';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../store/model/passwords';
 
 /** Where invitation and reset links point: the page that sets one's own password. */
@@ -11,11 +12,9 @@ export function accountLink(origin: string, token: string): string {
 
 /** The form of an invitation or reset link: the token travels as a hidden field. */
 export function passwordPage(token: string, message?: { error: boolean; text: string }): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Set your Canopy password</title></head>
-<body>
-<h1>Set your Canopy password</h1>
-${message ? `<p role="${message.error ? 'alert' : 'status'}">${escapeHtml(message.text)}</p>` : ''}
+  return platformPage(
+    'Set your Canopy password',
+    `${message ? messageBox(message.text, message.error ? 'alert' : 'status') : ''}
 ${
   message && !message.error
     ? ''
@@ -24,6 +23,6 @@ ${
 <label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" minlength="${MIN_PASSWORD_LENGTH}" maxlength="${MAX_PASSWORD_LENGTH}" required autofocus autocomplete="new-password"></label>
 <button type="submit">Set password</button>
 </form>`
-}
-</body></html>`;
+}`,
+  );
 }

@@ -2,7 +2,13 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { authenticateSession, requireSession } from '../../auth';
 import { publicOrigin, required, type ServerContext } from '../../http/context';
 import { chargeRequest } from '../../rate-limit';
-import { addMember, listMembers, removeMember, updateMember } from '../../store/management/members';
+import {
+  addMember,
+  listMembers,
+  removeMember,
+  unlockMember,
+  updateMember,
+} from '../../store/management/members';
 import {
   createEnvironmentWithSecret,
   deleteEnvironment,
@@ -92,7 +98,13 @@ export function managementRouter(ctx: ServerContext): Router {
       const { projectId } = ids(req);
       const [environments, members, roles, teams, settings] = await Promise.all([
         listEnvironments(ctx.knex, projectId),
-        listMembers(ctx.knex, projectId),
+        listMembers(ctx.knex, projectId).then(async (members) => {
+          const locked = await ctx.loginLimiter.lockedUntil(members.map((m) => m.email));
+          return members.map((member) => ({
+            ...member,
+            lockedUntil: locked.get(member.email)?.toISOString() ?? null,
+          }));
+        }),
         listRoles(ctx.knex, projectId),
         listTeams(ctx.knex, projectId),
         ctx
@@ -203,6 +215,11 @@ export function managementRouter(ctx: ServerContext): Router {
     .delete(`${base}/members/:userId`, admin, async (req, res) => {
       const { projectId, actorId } = ids(req);
       await removeMember(ctx.knex, projectId, actorId, userIdParam(req));
+      res.status(204).end();
+    })
+    .delete(`${base}/members/:userId/lock`, admin, async (req, res) => {
+      const { projectId, actorId } = ids(req);
+      await unlockMember(ctx.knex, ctx.loginLimiter, projectId, actorId, userIdParam(req));
       res.status(204).end();
     })
     .post(`${base}/roles`, admin, async (req, res) => {

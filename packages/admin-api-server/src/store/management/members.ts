@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { LoginLimiter } from '../../auth/login-limiter';
 import { publishAccessChange } from '../../auth/token-context-cache';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
@@ -218,5 +219,40 @@ export async function removeMember(
       },
     ]);
     await publishPlatformEvent(trx, projectId, 'refresh-users');
+  });
+}
+
+/**
+ * Lifts the sign-in lock of a member's account (too many failed sign-ins): their failed attempts
+ * are forgotten and, when the account was locked, an admin log records it (the member before,
+ * with `lockedUntil`, and after). The lock is the account's, so this unlocks it for every project.
+ *
+ * @throws ApiError 404 when the user is no member of the project.
+ */
+export async function unlockMember(
+  knex: Knex,
+  limiter: Pick<LoginLimiter, 'unlock'>,
+  projectId: number,
+  actorId: number | null,
+  userId: number,
+): Promise<{ wasLockedUntil: Date | undefined }> {
+  return knex.transaction(async (trx) => {
+    await membershipOf(trx, projectId, userId);
+    const value = (await memberValue(trx, projectId, userId))!;
+    const { email } = await trx('users').where({ id: userId }).first('email');
+    const wasLockedUntil = await limiter.unlock(email);
+    if (wasLockedUntil) {
+      await insertAdminLogs(trx, projectId, [
+        {
+          type: 'update',
+          resource: 'user-project',
+          initiator: 'administrator',
+          userId: actorId,
+          previousValue: { ...value, lockedUntil: wasLockedUntil.toISOString() },
+          newValue: { ...value, lockedUntil: null },
+        },
+      ]);
+    }
+    return { wasLockedUntil };
   });
 }

@@ -9,12 +9,13 @@ import {
   Stack,
   Text,
   Title,
+  useComputedColorScheme,
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { originLabel } from '../agent-sign-in';
-import { workspacesOf } from '../config';
+import { workspacesOf, type Workspace } from '../config';
 import {
   currentPlatformToken,
   fetchEnvironment,
@@ -25,6 +26,7 @@ import {
   storePlatformToken,
 } from '../platform';
 import { firstScreenPath, prefetchFirstScreen } from '../first-screen';
+import { onlyChoice } from '../only-choice';
 import { signIn, storeSession, type StoredSession } from '../session';
 
 /** The last environment and team chosen (a preference, not a credential). */
@@ -51,6 +53,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
+  const dark = useComputedColorScheme('light') === 'dark';
   const location = useLocation();
   const navigate = useNavigate();
   const me = useQuery({
@@ -99,13 +102,24 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
     setBusy(true);
     try {
       await platformSignIn(popup, { askPassword: true });
-      setSignedIn(true);
     } catch (caught) {
       setError((caught as Error).message);
-    } finally {
+      popup.close();
+      setBusy(false);
+      return;
+    }
+    // One project, environment and team: nothing to choose, open it in the same pop-up (the
+    // chooser shows only if that fails, and says why).
+    const mine = await queryClient
+      .fetchQuery({ queryKey: ['me-workspaces'], queryFn: fetchWorkspaces, staleTime: 0 })
+      .catch(() => undefined);
+    const only = mine && onlyChoice(workspacesOf(mine));
+    if (only) await enter(only.workspace, String(only.renderingId), popup);
+    else {
       popup.close();
       setBusy(false);
     }
+    setSignedIn(true);
   };
 
   const open = async (event: React.FormEvent) => {
@@ -120,6 +134,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
       return;
     }
     setBusy(true);
+    await enter(workspace, chosenRendering, popup);
+  };
+
+  /** Signs in to `workspace`'s agent with the team `chosenRendering`, in `popup`, and opens it. */
+  const enter = async (workspace: Workspace, chosenRendering: string, popup: Window) => {
     // The environment's rights and schema load while the agent signs the user in.
     void queryClient.prefetchQuery({
       queryKey: ['me-environment', workspace.project, workspace.environment],
@@ -251,7 +270,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
     <Center
       mih="100vh"
       p="md"
-      style={{ background: 'linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%)' }}
+      style={{
+        background: dark
+          ? 'linear-gradient(135deg, #0b2e24 0%, var(--mantine-color-dark-8) 60%)'
+          : 'linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%)',
+      }}
     >
       <Paper
         component="form"
@@ -266,7 +289,9 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
           <div>
             <Title order={2}>Canopy Console</Title>
             <Text c="dimmed" size="sm">
-              Sign in to work on your data.
+              {signedIn
+                ? 'Choose the environment and team to work in.'
+                : 'Sign in to work on your data.'}
             </Text>
           </div>
           {body}

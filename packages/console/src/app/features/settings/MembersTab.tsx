@@ -1,6 +1,7 @@
 /** Members: list, invite (one-time link), change level, role and teams, remove. */
 import {
   ActionIcon,
+  Badge,
   Button,
   Group,
   Modal,
@@ -12,7 +13,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconLockOpen, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSession } from '../../session';
 import { inviteBody, inviteProblems, type InviteDraft } from './form-logic';
@@ -168,6 +169,10 @@ export function MembersTab({ details }: { details: ProjectDetails }) {
     (client, project, member: Member) => client.removeMember(project, member.id),
     (_, member) => `${member.email} is no longer a member.`,
   );
+  const unlock = useManagementMutation(
+    (client, project, member: Member) => client.unlockMember(project, member.id),
+    (_, member) => `${member.email} can sign in again.`,
+  );
 
   return (
     <SettingsList
@@ -204,6 +209,25 @@ export function MembersTab({ details }: { details: ProjectDetails }) {
                 <Text size="xs" c="dimmed">
                   {member.email}
                 </Text>
+                {member.lockedUntil && (
+                  <Group gap={6} mt={4} wrap="nowrap">
+                    <Tooltip label="Too many failed sign-ins: signing in is refused until then">
+                      <Badge color="red" variant="light" size="sm" tt="none">
+                        Locked until {formatWhen(member.lockedUntil)}
+                      </Badge>
+                    </Tooltip>
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      leftSection={<IconLockOpen size={12} />}
+                      loading={unlock.isPending && unlock.variables?.id === member.id}
+                      aria-label={`Unlock ${member.email}`}
+                      onClick={() => unlock.mutate(member)}
+                    >
+                      Unlock
+                    </Button>
+                  </Group>
+                )}
               </Table.Td>
               <Table.Td>
                 <Select

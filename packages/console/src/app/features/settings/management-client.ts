@@ -37,6 +37,11 @@ export interface Member {
   roleName: string | null;
   teamNames: string[];
   tags: Record<string, string>;
+  /**
+   * In the project's details: when the account's sign-in, locked after too many failed
+   * attempts, unlocks (null when not locked).
+   */
+  lockedUntil?: string | null;
 }
 
 export interface Invitation {
@@ -192,6 +197,11 @@ export class ManagementClient {
   /** `DELETE …/members/{userId}`. */
   removeMember(project: string, userId: number): Promise<void> {
     return this.call('DELETE', `${this.project(project)}/members/${userId}`);
+  }
+
+  /** `DELETE …/members/{userId}/lock`: lifts the account's sign-in lock (admin logs record it). */
+  unlockMember(project: string, userId: number): Promise<void> {
+    return this.call('DELETE', `${this.project(project)}/members/${userId}/lock`);
   }
 
   /** `POST …/roles`. */
