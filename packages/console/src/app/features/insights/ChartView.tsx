@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
-import { BarChart, LineChart, PieChart } from '@mantine/charts';
+import './insights.css';
+import { LineChart, PieChart } from '@mantine/charts';
 import {
   Alert,
   Badge,
@@ -12,7 +13,14 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { kindOfQuery, toChartData, type ChartData, type ChartSource } from '../../../protocol';
+import {
+  fitLabel,
+  humanize,
+  kindOfQuery,
+  toChartData,
+  type ChartData,
+  type ChartSource,
+} from '../../../protocol';
 import { useSession } from '../../session';
 
 const COLORS = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6'];
@@ -42,10 +50,13 @@ export function useChart(chart: ChartSource) {
   });
 }
 
+/** The kinds drawn as one figure: their card is only as tall as the figure. */
+const FIGURES = new Set<ChartData['kind']>(['value', 'percentage', 'objective', 'facts']);
+
 /** One chart: fetched from the agent, then drawn for its kind. */
 export function ChartView({ chart, height = 220 }: { chart: ChartSource; height?: number }) {
   const result = useChart(chart);
-  if (result.isPending) return <Skeleton h={height} aria-label="Loading the chart" />;
+  if (result.isPending) return <Skeleton h={72} aria-label="Loading the chart" />;
   if (result.isError) {
     return (
       <Alert color="red" title="This chart could not be computed">
@@ -53,15 +64,18 @@ export function ChartView({ chart, height = 220 }: { chart: ChartSource; height?
       </Alert>
     );
   }
-  return <ChartBody data={result.data} height={height} />;
+  return (
+    <ChartBody data={result.data} height={FIGURES.has(result.data.kind) ? undefined : height} />
+  );
 }
 
-export function ChartBody({ data, height }: { data: ChartData; height: number }) {
+/** Draws a chart's data; `height` is the plot's (figures take only the room they need). */
+export function ChartBody({ data, height = 220 }: { data: ChartData; height?: number }) {
   switch (data.kind) {
     case 'value':
       return (
-        <Stack gap={4} h={height} justify="center" data-chart-kind="value">
-          <Text fz={40} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap={4} data-chart-kind="value">
+          <Text fz={32} fw={700} lh={1.1} data-testid="chart-value">
             {number.format(data.current)}
           </Text>
           {data.previous !== undefined && (
@@ -80,16 +94,16 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       );
     case 'percentage':
       return (
-        <Stack gap={4} h={height} justify="center" data-chart-kind="percentage">
-          <Text fz={40} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap={4} data-chart-kind="percentage">
+          <Text fz={32} fw={700} lh={1.1} data-testid="chart-value">
             {number.format(data.value)} %
           </Text>
         </Stack>
       );
     case 'objective':
       return (
-        <Stack gap="xs" h={height} justify="center" data-chart-kind="objective">
-          <Text fz={32} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap="xs" data-chart-kind="objective">
+          <Text fz={28} fw={700} lh={1.1} data-testid="chart-value">
             {number.format(data.value)}{' '}
             <Text span size="md" c="dimmed" fw={400}>
               of {number.format(data.objective)}
@@ -137,16 +151,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       return data.rows.length === 0 ? (
         <Empty height={height} />
       ) : (
-        <ScrollArea h={height} data-chart-kind="leaderboard">
-          <BarChart
-            h={Math.max(height - 10, data.rows.length * 28)}
-            data={data.rows.map((row) => ({ key: row.key, value: row.value }))}
-            dataKey="key"
-            orientation="vertical"
-            yAxisProps={{ width: 110 }}
-            series={[{ name: 'value', color: 'blue.6', label: 'Value' }]}
-          />
-        </ScrollArea>
+        <Leaderboard rows={data.rows} height={height} />
       );
     case 'time':
     case 'multiple-time':
@@ -175,6 +180,21 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
           />
         </div>
       );
+    case 'facts':
+      return (
+        <dl className="chart-facts" data-chart-kind="facts">
+          {data.rows.map((row) => (
+            <div key={row.key}>
+              <dt>{humanize(row.key)}</dt>
+              <dd data-testid="chart-value">
+                {typeof row.value === 'number'
+                  ? number.format(row.value)
+                  : String(row.value ?? '—')}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      );
     case 'smart':
       return (
         <ScrollArea h={height} data-chart-kind="smart">
@@ -182,6 +202,31 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
         </ScrollArea>
       );
   }
+}
+
+/**
+ * A ranking as bars in plain HTML: each label fits its column (an e-mail keeps its local part),
+ * with the full text on hover and for screen readers.
+ */
+function Leaderboard({ rows, height }: { rows: { key: string; value: number }[]; height: number }) {
+  const top = Math.max(...rows.map((row) => row.value), 0) || 1;
+  return (
+    <ScrollArea.Autosize mah={height} data-chart-kind="leaderboard">
+      <ol className="chart-leaderboard">
+        {rows.map((row, index) => (
+          <li key={`${row.key}-${index}`}>
+            <span className="chart-leaderboard-label" title={row.key} aria-label={row.key}>
+              {fitLabel(row.key, 22)}
+            </span>
+            <span className="chart-leaderboard-bar" aria-hidden="true">
+              <span style={{ width: `${Math.max(0, (row.value / top) * 100)}%` }} />
+            </span>
+            <span className="chart-leaderboard-value">{number.format(row.value)}</span>
+          </li>
+        ))}
+      </ol>
+    </ScrollArea.Autosize>
+  );
 }
 
 function Empty({ height }: { height: number }) {
