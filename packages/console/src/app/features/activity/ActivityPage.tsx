@@ -6,6 +6,7 @@ import {
   Group,
   Select,
   Stack,
+  Switch,
   Table,
   Tabs,
   TextInput,
@@ -19,6 +20,7 @@ import type { Page } from '../notes/notes-api';
 import {
   ACTIONS,
   activityQuery,
+  effectiveFilters,
   type ActivityFilters,
   type ActivityLog,
   type AdminLog,
@@ -52,7 +54,9 @@ export function ActivityPage() {
   const paths = usePlatformPaths();
   const [draft, setDraft] = useState<ActivityFilters>({});
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
-  const [filters, setFilters] = useState<ActivityFilters>({});
+  const [applied, setFilters] = useState<ActivityFilters>({});
+  const [showReads, setShowReads] = useState(false);
+  const filters = effectiveFilters(applied, showReads);
   const logs = useInfiniteQuery({
     queryKey: ['activity', paths.environment, 'all', filters],
     initialPageParam: null as string | null,
@@ -171,6 +175,12 @@ export function ActivityPage() {
                 Export NDJSON
               </Button>
             </Group>
+            <Switch
+              label="Show reads (index, search, related data)"
+              checked={showReads}
+              disabled={Boolean(applied.type)}
+              onChange={(event) => setShowReads(event.currentTarget.checked)}
+            />
             {exporting.isError && <Alert color="red">{exporting.error.message}</Alert>}
             <PagedLogs
               query={logs}
