@@ -18,6 +18,7 @@ import {
 } from '@tabler/icons-react';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { ApprovalsPage } from './features/actions/ApprovalsPage';
+import { PendingApprovalsBadge } from './features/actions/PendingApprovalsBadge';
 import { ActivityPage } from './features/activity/ActivityPage';
 import { NotesPage } from './features/notes/NotesPage';
 import { SettingsPage } from './features/settings/SettingsPage';
@@ -41,6 +42,8 @@ export interface FeatureRoute {
     icon: ComponentType<{ size?: number }>;
     /** Whether the signed-in user sees the entry (everyone when absent). */
     visible?(workspace: Workspace): boolean;
+    /** Drawn at the end of the entry (a count, say). */
+    badge?: ComponentType;
   };
 }
 
@@ -52,7 +55,7 @@ export const featureRoutes: FeatureRoute[] = [
   {
     path: 'approvals',
     element: <ApprovalsPage />,
-    nav: { label: 'Approvals', icon: IconChecklist },
+    nav: { label: 'Approvals', icon: IconChecklist, badge: PendingApprovalsBadge },
   },
   {
     path: 'dashboard',
