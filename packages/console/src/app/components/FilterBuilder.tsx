@@ -18,7 +18,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { DatePickerInput, DateTimePicker } from '@mantine/dates';
+import { DatePickerInput, DateTimePicker } from './lazy-dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import {

@@ -3,7 +3,7 @@
  * form: it shows the stored text and hands back what the agent stores (an ISO date-time,
  * `YYYY-MM-DD`, or `HH:mm:ss`), `null` when cleared.
  */
-import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
+import { DatePickerInput, DateTimePicker, TimeInput } from './lazy-dates';
 import dayjs from 'dayjs';
 
 /** Props every input of a form passes on (label, error, required, disabled, test attributes…). */
