@@ -187,7 +187,8 @@ export function RecordPage() {
               Delete
             </Button>
           )}
-          {(can(collection.name, 'editEnabled') && !collection.isReadOnly || can(collection.name, 'deleteEnabled')) && (
+          {((can(collection.name, 'editEnabled') && !collection.isReadOnly) ||
+            can(collection.name, 'deleteEnabled')) && (
             <Menu position="bottom-end">
               <Menu.Target>
                 <Button variant="default" hiddenFrom="sm" aria-label="More on this record" px="xs">

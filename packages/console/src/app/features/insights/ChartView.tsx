@@ -125,16 +125,21 @@ export function ChartBody({ data, height = 220 }: { data: ChartData; height?: nu
         <Empty height={height} />
       ) : (
         <Group h={height} justify="center" data-chart-kind="distribution" wrap="nowrap">
-          <PieChart
-            size={Math.min(height - 20, 180)}
-            withTooltip
-            tooltipDataSource="segment"
-            data={data.rows.map((row, index) => ({
-              name: row.key,
-              value: row.value,
-              color: COLORS[index % COLORS.length]!,
-            }))}
-          />
+          {/* The legend beside it says the same in text: the drawing is hidden from screen
+              readers (Recharts' sectors are unnamed images) and taken out of the tab order. */}
+          <div aria-hidden="true">
+            <PieChart
+              size={Math.min(height - 20, 180)}
+              pieProps={{ rootTabIndex: -1 }}
+              withTooltip
+              tooltipDataSource="segment"
+              data={data.rows.map((row, index) => ({
+                name: row.key,
+                value: row.value,
+                color: COLORS[index % COLORS.length]!,
+              }))}
+            />
+          </div>
           <Stack gap={2}>
             {data.rows.slice(0, 8).map((row, index) => (
               <Group key={row.key} gap={6} wrap="nowrap">
