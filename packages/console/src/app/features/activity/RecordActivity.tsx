@@ -36,10 +36,10 @@ export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showR
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td data-testid="activity-outcome">
-                <Badge variant="dot" color={outcomeOf(log).color}>
+              <Table.Td data-testid="activity-outcome" style={{ whiteSpace: 'nowrap' }}>
+                <Text span size="sm" fw={600} c={outcomeOf(log).color}>
                   {outcomeOf(log).label}
-                </Badge>
+                </Text>
               </Table.Td>
               {showRecord && <Table.Td>{log.collection?.name ?? ''}</Table.Td>}
               {showRecord && <Table.Td>{log.recordIds.slice(0, 5).join(', ')}</Table.Td>}

@@ -23,9 +23,9 @@ export function outcomeOf(log: Pick<ActivityLog, 'status'>): {
   label: string;
   color: string;
 } {
-  if (log.status === 'failed') return { label: 'Failed', color: 'red' };
-  if (log.status === 'pending') return { label: 'In progress', color: 'gray' };
-  return { label: 'Succeeded', color: 'teal' };
+  if (log.status === 'failed') return { label: 'Failed', color: 'red.8' };
+  if (log.status === 'pending') return { label: 'In progress', color: 'dimmed' };
+  return { label: 'Succeeded', color: 'teal.9' };
 }
 
 /**
