@@ -13,6 +13,7 @@ import type { Fixture, User } from './fixture';
 import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runInsightsTests } from './insights';
+import { runDashboardPhoneTests } from './dashboard-phone';
 import { runHistoryTests } from './history';
 import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
@@ -672,6 +673,7 @@ export async function runSuite(
 
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
     await runHistoryTests(suite, fixture, p, recordUrl, shot);
+    await runDashboardPhoneTests(suite, fixture, p, recordUrl, signIn, shot);
   } finally {
     await browser.close();
   }
