@@ -113,7 +113,7 @@ export function ActivityPage() {
     />
   );
   return (
-    <Stack p="md">
+    <Stack p={{ base: 0, sm: 'md' }}>
       <Title order={2}>Activity</Title>
       <Tabs defaultValue="activity" keepMounted={false}>
         <Tabs.List>
