@@ -3,7 +3,10 @@
  * form: it shows the stored text and hands back what the agent stores (an ISO date-time,
  * `YYYY-MM-DD`, or `HH:mm:ss`), `null` when cleared.
  */
-import { DatePickerInput, DateTimePicker, TimeInput } from './lazy-dates';
+// Drawn only in pages and dialogs loaded on first use (the record form, the action dialog): the
+// date inputs come with them, drawn at once with the rest of the form.
+import '@mantine/dates/styles.css';
+import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 
 /** Props every input of a form passes on (label, error, required, disabled, test attributes…). */

@@ -28,4 +28,3 @@ function deferred<T extends ComponentType<never>>(pick: (inputs: Inputs) => T): 
 
 export const DatePickerInput = deferred((inputs) => inputs.DatePickerInput);
 export const DateTimePicker = deferred((inputs) => inputs.DateTimePicker);
-export const TimeInput = deferred((inputs) => inputs.TimeInput);
