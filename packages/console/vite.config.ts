@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 // Absolute asset URLs under CANOPY_CONSOLE_BASE (default `/`, where admin-api-server serves the
 // console), so deep links such as /Shop/Production/data/orders/42 load. `pnpm dev` proxies the platform's paths to CANOPY_PLATFORM_URL, so the sign-in
@@ -8,7 +9,17 @@ const platform = process.env.CANOPY_PLATFORM_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   base: process.env.CANOPY_CONSOLE_BASE ?? '/',
-  plugins: [react()],
+  // Brotli and gzip copies of each script and style sheet (`x.js.br`, `x.js.gz`), which
+  // admin-api-server sends to browsers that accept them.
+  plugins: [
+    react(),
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(js|css|svg|json)$/,
+      threshold: 1024,
+      logLevel: 'silent',
+    }),
+  ],
   build: {
     outDir: 'dist/app',
     emptyOutDir: true,
@@ -16,16 +27,16 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks(id) {
-          if (id.includes('node_modules/@mantine/dates') || id.includes('node_modules/dayjs'))
-            return 'dates';
-          // Charts (Recharts, d3, and what only they use) load with the dashboard.
+          // What every page needs (React, Mantine, the router, TanStack) is one long-cached
+          // chunk. Everything else is split with the pages that use it: the date inputs load
+          // when first drawn (src/app/components/lazy-dates.tsx), the charts (Recharts, d3…)
+          // with the dashboard, the record and other pages when first opened (routes.tsx).
           if (
-            /node_modules\/\.pnpm\/(recharts|@mantine\+charts|d3-|victory-vendor|lodash|decimal\.js|recharts-scale|react-smooth|fast-equals|eventemitter3|internmap|tiny-invariant)@/.test(
+            /node_modules\/\.pnpm\/(react|react-dom|scheduler|@mantine\+(core|hooks|notifications)|@floating-ui\+[a-z-]+|@tanstack\+[a-z-]+|react-router|@tabler\+icons-react|dayjs|tslib|clsx)@/.test(
               id,
             )
           )
-            return undefined;
-          if (id.includes('node_modules')) return 'vendor';
+            return 'vendor';
           return undefined;
         },
       },

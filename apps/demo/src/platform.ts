@@ -8,6 +8,7 @@ import {
   createAdminApiServer,
   loadConfig,
   signSessionToken,
+  issueMcpTokens,
   type AdminApiServer,
 } from '@canopy/admin-api-server';
 import { WAREHOUSE_WEBHOOK } from './agent/orders';
@@ -24,6 +25,11 @@ export interface DemoPlatform {
   setPassword(userId: number, password: string): Promise<void>;
   /** A platform session token of a member (what the console's platform calls may carry). */
   sessionToken(userId: number): string;
+  /**
+   * An MCP platform token of a member in the demo environment, for the team `renderingId` (what an
+   * agent's MCP server sends with the activity logs it opens and closes).
+   */
+  mcpToken(userId: number, renderingId: number): Promise<string>;
   /** Calls the management and public API as the admin (session token). */
   manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -99,6 +105,15 @@ export async function startDemoPlatform(
         sso: false,
         expiresAt: new Date(Date.now() + 12 * 3_600_000),
       }),
+    async mcpToken(userId, renderingId) {
+      return issueMcpTokens(config.signingKeys, {
+        userId,
+        environmentId: bootstrap.environmentId,
+        renderingId,
+        clientId: 'canopy-demo',
+        scope: 'mcp:read mcp:write mcp:action',
+      }).access_token;
+    },
     async manage<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${url}${path}`, {
         method,

@@ -32,6 +32,8 @@ export interface Fixture {
   support: User;
   /** A platform session token of `user`, for the console's platform calls (notes, activity…). */
   platformToken(user: User): string;
+  /** An MCP platform token of `user` for the team `renderingId` (activity-log requests). */
+  mcpToken(user: User, renderingId: number): Promise<string>;
   /** Saves the demo's dashboard (a chart of each type) on the environment. */
   seedDashboard(): Promise<void>;
   /** Calls the management API as the admin (to check what the console stored). */
@@ -131,6 +133,11 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
       support: { email: SUPPORT_EMAIL, password: supportPassword, team: 'Europe' },
       platformToken: (user) =>
         platform.sessionToken(user.email === platform.adminEmail ? platform.adminId : supportId),
+      mcpToken: (user, renderingId) =>
+        platform.mcpToken(
+          user.email === platform.adminEmail ? platform.adminId : supportId,
+          renderingId,
+        ),
       seedDashboard: () => seedDashboard(platform),
       manage: platform.manage,
       close,

@@ -17,7 +17,8 @@ const KINDS = [
   'percentage',
   'objective',
   'leaderboard',
-  'smart',
+  // The demo's smart chart answers named figures: they are listed as such.
+  'facts',
 ];
 
 /**

@@ -14,6 +14,7 @@ import { expect, Suite } from './harness';
 import { runActionTests } from './actions';
 import { runFormTests } from './forms';
 import { runInsightsTests } from './insights';
+import { runDashboardPhoneTests } from './dashboard-phone';
 import { runHistoryTests } from './history';
 import { runValuesTests } from './values';
 import { rogueAgentTests } from './rogue-agent';
@@ -704,6 +705,7 @@ export async function runSuite(
 
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
     await runHistoryTests(suite, fixture, p, recordUrl, shot);
+    await runDashboardPhoneTests(suite, fixture, p, recordUrl, signIn, shot);
     await runValuesTests(suite, fixture, signIn, shot);
     await signInAndAccountTests(suite, fixture, p, {
       chooserOrOpened,

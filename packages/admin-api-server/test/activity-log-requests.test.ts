@@ -74,6 +74,7 @@ it('stores an MCP log, lists it in the public API, and takes its status update',
       action: 'index',
       collection: { object: 'collection', name: 'orders' },
       user: expect.objectContaining({ email: 'ada@example.com' }),
+      status: 'pending',
     }),
   ]);
   await withToken('patch', `/api/activity-logs-requests/${attributes.index}/${id}/status`)
@@ -82,6 +83,12 @@ it('stores an MCP log, lists it in the public API, and takes its status update',
   expect(
     await server.knex('activity_log_requests').where({ external_id: id }).first('status'),
   ).toEqual({ status: 'completed' });
+  // The list carries the outcome, so the console can tell a failed operation from a done one.
+  expect((await publicLogs())[0]).toMatchObject({ id, status: 'completed' });
+  await withToken('patch', `/api/activity-logs-requests/${attributes.index}/${id}/status`)
+    .send({ status: 'failed' })
+    .expect(204);
+  expect((await publicLogs())[0]).toMatchObject({ id, status: 'failed' });
   // An unknown log is a 404 (the MCP server retries those), in the agents' error shape.
   const unknown = await withToken(
     'patch',

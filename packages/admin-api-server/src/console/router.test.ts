@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
@@ -10,6 +11,11 @@ const assets = mkdtempSync(join(tmpdir(), 'canopy-console-assets-'));
 mkdirSync(join(assets, 'assets'));
 writeFileSync(join(assets, 'index.html'), '<!doctype html><title>Canopy Console</title>');
 writeFileSync(join(assets, 'assets', 'index-abc.js'), 'console.log(1)');
+// What the console's build writes beside each script: its brotli and gzip copies.
+const vendor = `export const big = ${JSON.stringify('x'.repeat(5000))};`;
+writeFileSync(join(assets, 'assets', 'vendor-def.js'), vendor);
+writeFileSync(join(assets, 'assets', 'vendor-def.js.br'), brotliCompressSync(vendor));
+writeFileSync(join(assets, 'assets', 'vendor-def.js.gz'), gzipSync(vendor));
 writeFileSync(join(assets, 'csv-download-sw.js'), 'self.addEventListener("fetch", () => {});');
 afterAll(() => rmSync(assets, { recursive: true, force: true }));
 
@@ -33,6 +39,31 @@ it('serves the app at / and for deep links that ask for HTML, with a CSP that re
   const asset = await request(server).get('/assets/index-abc.js');
   expect(asset.status).toBe(200);
   expect(asset.headers['cache-control']).toContain('immutable');
+});
+
+it('sends the precompressed copy a browser accepts, cacheable for a year, and the HTML revalidated', async () => {
+  const server = app({ enabled: true });
+  const brotli = await request(server)
+    .get('/assets/vendor-def.js')
+    .set('accept-encoding', 'gzip, deflate, br, zstd');
+  expect(brotli.status).toBe(200);
+  expect(brotli.headers['content-encoding']).toBe('br');
+  expect(brotli.headers['vary']).toMatch(/accept-encoding/i);
+  expect(brotli.headers['content-type']).toMatch(/javascript/);
+  expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  // The build's brotli copy, byte for byte.
+  expect(Number(brotli.headers['content-length'])).toBe(brotliCompressSync(vendor).length);
+  // supertest decodes gzip itself: the text is the script.
+  const gzip = await request(server).get('/assets/vendor-def.js').set('accept-encoding', 'gzip');
+  expect(gzip.headers['content-encoding']).toBe('gzip');
+  expect(gzip.text).toBe(vendor);
+  const plain = await request(server)
+    .get('/assets/vendor-def.js')
+    .set('accept-encoding', 'identity');
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.text).toBe(vendor);
+  const page = await request(server).get('/').set('accept', 'text/html');
+  expect(page.headers['cache-control']).toBe('no-cache');
 });
 
 it('never shadows the platform paths, and answers 404 for missing assets', async () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { consoleAssetsDir } from '@canopy/console';
 import express, { type Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 /**
  * Whether the console is served. What it lists comes from the platform itself (`/v1/me`: the
@@ -69,7 +70,8 @@ no Console. The API under <code>/v1</code> works either way.</p>
 `;
 
 /**
- * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year) and
+ * Serves `@canopy/console` at `/`: its static files (hashed assets cached for a year, sent
+ * precompressed) and
  * `index.html` for any other GET that asks for HTML, so deep links work (a page saying how to
  * build the console, 503, when it has not been built). Unknown paths under the platform's API
  * prefixes still get their JSON 404.
@@ -107,9 +109,17 @@ export function consoleRouter(options: ConsoleOptions, assetsDir = consoleAssets
       .send('This download link works only in the console tab that made it: export again.');
   });
 
+  // Hashed files, cached for a year; the console's build writes a brotli (`.br`) and a gzip
+  // (`.gz`) copy beside each script and style sheet, sent with `Content-Encoding` (and `Vary:
+  // Accept-Encoding`) to a browser that accepts it. The copies are found when the server starts.
   router.use(
     '/assets',
-    express.static(join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false }),
+    expressStaticGzip(join(assetsDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: { immutable: true, maxAge: '365d', index: false },
+    }),
   );
 
   router.use((req, res, next) => {

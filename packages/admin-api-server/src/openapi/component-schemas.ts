@@ -44,6 +44,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       environment: ref('EnvironmentRef'),
       collection: ref('CollectionRef'),
       team: ref('TeamRef'),
+      status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
       inbox: {
         type: 'object',
         properties: { object: { type: 'string', enum: ['inbox'] }, name: { type: 'string' } },

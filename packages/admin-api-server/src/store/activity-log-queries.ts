@@ -40,6 +40,11 @@ export interface ActivityLogRow {
   user_email: string;
   user_username: string;
   team_name: string;
+  /**
+   * The outcome of a log opened before its operation and closed after it (an MCP tool call):
+   * `pending`, `completed` or `failed`; `null` for a log reported once its operation succeeded.
+   */
+  status: 'pending' | 'completed' | 'failed' | null;
 }
 
 /**
@@ -59,6 +64,9 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
   const query = knex('activity_logs as al')
     .join('users as u', 'u.id', 'al.user_id')
     .join('teams as t', 't.id', 'al.team_id')
+    .leftJoin('activity_log_requests as r', function onRequest() {
+      this.on('r.environment_id', 'al.environment_id').andOn('r.external_id', 'al.external_id');
+    })
     .where('al.environment_id', filters.environmentId)
     .select(
       'al.id',
@@ -75,6 +83,7 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
       'u.email as user_email',
       'u.username as user_username',
       't.name as team_name',
+      'r.status',
     );
   if (filters.userId !== undefined) query.where('al.user_id', filters.userId);
   if (filters.userEmail !== undefined) {
@@ -229,6 +238,7 @@ const PAGE_COLUMNS = [
   'user_email',
   'user_username',
   'team_name',
+  'status',
 ];
 
 /**
@@ -263,6 +273,7 @@ function pageRows(fields: { name: string }[], rows: unknown[][]): ActivityLogPag
     user_email: row[11] as string,
     user_username: row[12] as string,
     team_name: row[13] as string,
+    status: row[14] as ActivityLogRow['status'],
   }));
 }
 

@@ -152,6 +152,7 @@ export function Shell() {
             </Text>
             {features.map(({ path, nav }) => {
               const Icon = nav!.icon;
+              const NavBadge = nav!.badge;
               const to = `${root}/${path}`;
               return (
                 <NavLink
@@ -160,6 +161,7 @@ export function Shell() {
                   to={to}
                   label={nav!.label}
                   leftSection={<Icon size={16} />}
+                  rightSection={NavBadge && <NavBadge />}
                   active={location.pathname.startsWith(to)}
                   onClick={close}
                   variant="light"

@@ -17,18 +17,37 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { ApprovalsPage } from './features/actions/ApprovalsPage';
-import { ActivityPage } from './features/activity/ActivityPage';
-import { NotesPage } from './features/notes/NotesPage';
-import { SettingsPage } from './features/settings/SettingsPage';
+import { PendingApprovalsBadge } from './features/actions/PendingApprovalsBadge';
 import { CollectionPage } from './pages/CollectionPage';
-import { RecordFormPage } from './pages/RecordFormPage';
-import { RecordPage } from './pages/RecordPage';
 import type { Workspace } from './workspace';
 
-// Charts (Recharts) are a chunk of their own, loaded with the dashboard.
+// The first screen (a collection's list) is in the main chunk; other pages load when
+// first opened, each in its chunk (the dashboard's brings the charts: Recharts).
 const DashboardPage = lazy(() =>
   import('./features/insights/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
+const ApprovalsPage = lazy(() =>
+  import('./features/actions/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })),
+);
+const ActivityPage = lazy(() =>
+  import('./features/activity/ActivityPage').then((m) => ({ default: m.ActivityPage })),
+);
+const NotesPage = lazy(() =>
+  import('./features/notes/NotesPage').then((m) => ({ default: m.NotesPage })),
+);
+const SettingsPage = lazy(() =>
+  import('./features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
+);
+const RecordPage = lazy(() =>
+  import('./pages/RecordPage').then((m) => ({ default: m.RecordPage })),
+);
+const RecordFormPage = lazy(() =>
+  import('./pages/RecordFormPage').then((m) => ({ default: m.RecordFormPage })),
+);
+
+/** A page loaded on first use, with a spinner meanwhile. */
+const later = (page: ReactNode, label: string) => (
+  <Suspense fallback={<Loader m="md" aria-label={`Loading ${label}`} />}>{page}</Suspense>
 );
 
 export interface FeatureRoute {
@@ -41,38 +60,44 @@ export interface FeatureRoute {
     icon: ComponentType<{ size?: number }>;
     /** Whether the signed-in user sees the entry (everyone when absent). */
     visible?(workspace: Workspace): boolean;
+    /** Drawn at the end of the entry (a count, say). */
+    badge?: ComponentType;
   };
 }
 
 export const featureRoutes: FeatureRoute[] = [
   { path: 'data/:collection', element: <CollectionPage /> },
-  { path: 'data/:collection/new', element: <RecordFormPage mode="create" /> },
-  { path: 'data/:collection/:id', element: <RecordPage /> },
-  { path: 'data/:collection/:id/edit', element: <RecordFormPage mode="edit" /> },
+  { path: 'data/:collection/new', element: later(<RecordFormPage mode="create" />, 'the form') },
+  { path: 'data/:collection/:id', element: later(<RecordPage />, 'the record') },
+  { path: 'data/:collection/:id/edit', element: later(<RecordFormPage mode="edit" />, 'the form') },
   {
     path: 'approvals',
-    element: <ApprovalsPage />,
-    nav: { label: 'Approvals', icon: IconChecklist },
+    element: later(<ApprovalsPage />, 'the approvals'),
+    nav: { label: 'Approvals', icon: IconChecklist, badge: PendingApprovalsBadge },
   },
   {
     path: 'dashboard',
-    element: (
-      <Suspense fallback={<Loader m="md" aria-label="Loading the dashboard" />}>
-        <DashboardPage />
-      </Suspense>
-    ),
+    element: later(<DashboardPage />, 'the dashboard'),
     nav: { label: 'Dashboard', icon: IconChartBar },
   },
-  { path: 'notes', element: <NotesPage />, nav: { label: 'Notes', icon: IconNotes } },
-  { path: 'activity', element: <ActivityPage />, nav: { label: 'Activity', icon: IconActivity } },
+  {
+    path: 'notes',
+    element: later(<NotesPage />, 'the notes'),
+    nav: { label: 'Notes', icon: IconNotes },
+  },
+  {
+    path: 'activity',
+    element: later(<ActivityPage />, 'the activity'),
+    nav: { label: 'Activity', icon: IconActivity },
+  },
   {
     path: 'settings',
-    element: <SettingsPage />,
+    element: later(<SettingsPage />, 'the settings'),
     nav: {
       label: 'Settings',
       icon: IconSettings,
       visible: (workspace) => workspace.permissionLevel === 'admin',
     },
   },
-  { path: 'settings/:tab', element: <SettingsPage /> },
+  { path: 'settings/:tab', element: later(<SettingsPage />, 'the settings') },
 ];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from './client';
-import { chartQueryProblem, kindOfQuery, statsBody, toChartData } from './charts';
+import {
+  chartQueryProblem,
+  fitLabel,
+  kindOfQuery,
+  smartChartData,
+  statsBody,
+  toChartData,
+} from './charts';
 
 describe('toChartData', () => {
   it('reads a value with its previous period and the change', () => {
@@ -98,6 +105,45 @@ describe('toChartData', () => {
     });
   });
 
+  it('draws a smart answer as the chart whose result shape it has', () => {
+    expect(smartChartData(42)).toEqual({ kind: 'percentage', value: 42 });
+    expect(smartChartData({ countCurrent: 5, countPrevious: 4 })).toMatchObject({
+      kind: 'value',
+      current: 5,
+      previous: 4,
+    });
+    expect(smartChartData({ value: 3, objective: 6 })).toMatchObject({
+      kind: 'objective',
+      ratio: 0.5,
+    });
+    expect(smartChartData([{ key: 'card', value: 3 }])).toEqual({
+      kind: 'distribution',
+      rows: [{ key: 'card', value: 3 }],
+    });
+    expect(smartChartData([{ label: 'Jan 26', values: { value: 2 } }])).toEqual({
+      kind: 'time',
+      rows: [{ label: 'Jan 26', value: 2 }],
+    });
+    expect(smartChartData({ labels: ['Jan'], values: [{ key: 'a', values: [1] }] })).toEqual({
+      kind: 'multiple-time',
+      series: ['a'],
+      rows: [{ label: 'Jan', a: 1 }],
+    });
+    // Named figures (what the demo's shop status answers) are listed, not dumped as JSON.
+    expect(smartChartData({ outOfStock: 3, timezone: 'Europe/Paris' })).toEqual({
+      kind: 'facts',
+      rows: [
+        { key: 'outOfStock', value: 3 },
+        { key: 'timezone', value: 'Europe/Paris' },
+      ],
+    });
+    expect(smartChartData({ nested: { a: 1 } })).toEqual({
+      kind: 'smart',
+      json: { nested: { a: 1 } },
+    });
+    expect(smartChartData([])).toEqual({ kind: 'smart', json: [] });
+  });
+
   it('says what does not match when a chart is declared with the wrong kind', () => {
     expect(() => toChartData('value', [{ key: 'a', value: 1 }])).toThrow(
       "The agent's answer is not a value chart: expected {countCurrent, countPrevious?}.",
@@ -154,5 +200,17 @@ describe('UI-built charts', () => {
       aggregateFieldName: null,
       groupByFieldName: 'status',
     });
+  });
+});
+
+describe('fitLabel', () => {
+  it('keeps short labels and the local part of e-mails, which tells them apart', () => {
+    expect(fitLabel('Books', 12)).toBe('Books');
+    const emails = ['ada.lovelace@example.com', 'alan.turing@example.com', 'grace@example.com'];
+    const fitted = emails.map((email) => fitLabel(email, 16));
+    expect(fitted).toEqual(['ada.lovelace@…', 'alan.turing@…', 'grace@…']);
+    expect(new Set(fitted).size).toBe(emails.length);
+    expect(fitLabel('someone.with.a.long.name@example.com', 10)).toBe('someone.w…');
+    expect(fitLabel('A rather long category name', 10)).toBe('A rather …');
   });
 });

@@ -69,6 +69,8 @@ export type ChartData =
     }
   | { kind: 'percentage'; value: number }
   | { kind: 'objective'; value: number; objective: number; ratio: number }
+  /** A smart chart answering named figures (`{outOfStock: 3, timezone: "Europe/Paris"}`). */
+  | { kind: 'facts'; rows: { key: string; value: string | number | boolean | null }[] }
   | { kind: 'smart'; json: unknown };
 
 /** The kind a collection chart's answer is drawn as. */
@@ -194,8 +196,69 @@ export function toChartData(kind: ChartKind, value: unknown, objective?: number)
       return { kind, value: reached, objective: target, ratio: target ? reached / target : 0 };
     }
     case 'smart':
-      return { kind, json: value };
+      return smartChartData(value);
   }
+}
+
+/** The result kinds a smart answer is tried as, the most specific shape first. */
+const SMART_SHAPES: ChartKind[] = [
+  'percentage',
+  'value',
+  'objective',
+  'multiple-time',
+  'time',
+  'distribution',
+];
+
+/**
+ * Reads a smart chart's answer (any structure the agent's code returns): when it has the shape of
+ * one of the chart result builder's results (a bare number, `{countCurrent}`, `{value,
+ * objective}`, `{labels, values}`, `[{label, values}]`, `[{key, value}]`), it is drawn as that
+ * chart; a flat object of figures is listed as named facts; anything else stays raw JSON.
+ */
+export function smartChartData(value: unknown): ChartData {
+  for (const kind of SMART_SHAPES) {
+    if (kind === 'percentage' && typeof value !== 'number') continue;
+    if (kind === 'objective' && !(isRecord(value) && 'objective' in value)) continue;
+    if ((kind === 'time' || kind === 'distribution') && !(Array.isArray(value) && value.length))
+      continue;
+    try {
+      return toChartData(kind, value);
+    } catch {
+      // Not this shape: try the next one.
+    }
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value);
+    const scalar = (member: unknown): member is string | number | boolean | null =>
+      member === null || ['string', 'number', 'boolean'].includes(typeof member);
+    if (entries.length > 0 && entries.every(([, member]) => scalar(member))) {
+      return {
+        kind: 'facts',
+        rows: entries.map(([key, member]) => ({
+          key,
+          value: member as string | number | boolean | null,
+        })),
+      };
+    }
+  }
+  return { kind: 'smart', json: value };
+}
+
+/**
+ * A chart label shortened to about `max` characters for an axis or a narrow column (the full text
+ * goes in a tooltip). An e-mail address keeps its local part, which tells people apart, and drops
+ * its domain first (`ada.lovelace@example.com` → `ada.lovelace@…`); other text is cut at the end.
+ */
+export function fitLabel(label: string, max: number): string {
+  if (label.length <= max) return label;
+  const at = label.lastIndexOf('@');
+  if (at > 0 && !/\s/.test(label)) {
+    const local = label.slice(0, at);
+    if (local.length + 2 <= max) return `${local}@…`;
+    return `${local.slice(0, Math.max(1, max - 1))}…`;
+  }
+  return `${label.slice(0, Math.max(1, max - 1))}…`;
 }
 
 /** The body of `POST /stats/{c}` for a UI-built chart: the query without empty members. */

@@ -31,6 +31,7 @@ const row: fc.Arbitrary<ActivityLogRow> = fc.record({
   user_email: text,
   user_username: text,
   team_name: text,
+  status: nullable(fc.constantFrom('pending' as const, 'completed' as const, 'failed' as const)),
 });
 
 it('writes the JSON text of the item, byte for byte', () => {

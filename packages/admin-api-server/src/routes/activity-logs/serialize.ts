@@ -14,6 +14,8 @@ export interface ActivityLogItem {
   environment: { object: 'environment'; name: string };
   team: { object: 'team'; name: string };
   collection?: { object: 'collection'; name: string };
+  /** Present for a log opened before its operation and closed after it (see the row's status). */
+  status?: 'pending' | 'completed' | 'failed';
   inbox?: { object: 'inbox'; name: string };
   workflow?: {
     object: 'workflow';
@@ -40,6 +42,7 @@ export function activityLogItem(row: ActivityLogRow, environmentName: string): A
   if (row.label !== null) item.label = row.label;
   if (row.collection_name !== null)
     item.collection = { object: 'collection', name: row.collection_name };
+  if (row.status !== null) item.status = row.status;
   if (row.inbox_name !== null) item.inbox = { object: 'inbox', name: row.inbox_name };
   if (row.workflow !== null) {
     const { name, runId, stepName, optionName } = row.workflow;
@@ -62,6 +65,7 @@ export function activityLogJson(row: ActivityLogPageRow, environmentJson: string
   if (row.collection_name !== null) {
     json += `,"collection":{"object":"collection","name":${jsonString(row.collection_name)}}`;
   }
+  if (row.status !== null) json += `,"status":${jsonString(row.status)}`;
   if (row.inbox_name !== null) {
     json += `,"inbox":{"object":"inbox","name":${jsonString(row.inbox_name)}}`;
   }

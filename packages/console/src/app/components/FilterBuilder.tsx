@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { numberInputFormat } from './format';
-import { TemporalInput } from './TemporalInput';
+import { TemporalInput } from './lazy-dates';
 import {
   columns,
   humanize,

@@ -5,6 +5,9 @@
  * month, and hands back what the agent stores (an ISO date-time, `YYYY-MM-DD`, or `HH:mm:ss`),
  * `null` when cleared.
  */
+// Drawn in pages and dialogs loaded on first use (the record form, the action dialog) and, through
+// lazy-dates, in the filter builder: @mantine/dates and its styles come with it.
+import '@mantine/dates/styles.css';
 import { ActionIcon, Popover, TextInput } from '@mantine/core';
 import { DatePicker, TimeInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';

@@ -3,12 +3,14 @@
  * (filter, sort, paginate, export, associate, dissociate); previous/next within the list it was
  * opened from; edit and delete where the role allows.
  */
+import './record.css';
 import {
   Alert,
   Anchor,
   Breadcrumbs,
   Button,
   Group,
+  Menu,
   Modal,
   Paper,
   SimpleGrid,
@@ -18,7 +20,13 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconChevronLeft, IconChevronRight, IconEdit, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronLeft,
+  IconChevronRight,
+  IconDots,
+  IconEdit,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -127,7 +135,7 @@ export function RecordPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
-        <Stack gap={2}>
+        <Stack gap={2} miw={0} className="record-heading">
           <Breadcrumbs>
             <Anchor component={Link} to={backUrl} size="sm">
               {humanize(collection.name)}
@@ -136,9 +144,11 @@ export function RecordPage() {
               #{data.id}
             </Text>
           </Breadcrumbs>
-          <Title order={2}>{title}</Title>
+          <Title order={2} className="record-title">
+            {title}
+          </Title>
         </Stack>
-        <Group gap="xs">
+        <Group gap="xs" wrap="nowrap">
           <Button.Group>
             <Button
               variant="default"
@@ -158,12 +168,14 @@ export function RecordPage() {
             </Button>
           </Button.Group>
           <ActionsMenu collection={collection} place="record" selection={{ ids: [data.id] }} />
+          {/* Wide screens: the buttons; a phone: one menu, so the toolbar stays on one row. */}
           {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
             <Button
               component={Link}
               to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
               leftSection={<IconEdit size={16} />}
               variant="light"
+              visibleFrom="sm"
             >
               Edit
             </Button>
@@ -174,9 +186,40 @@ export function RecordPage() {
               variant="light"
               leftSection={<IconTrash size={16} />}
               onClick={() => setConfirmDelete(true)}
+              visibleFrom="sm"
             >
               Delete
             </Button>
+          )}
+          {((can(collection.name, 'editEnabled') && !collection.isReadOnly) ||
+            can(collection.name, 'deleteEnabled')) && (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button variant="default" hiddenFrom="sm" aria-label="More on this record" px="xs">
+                  <IconDots size={16} />
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
+                  <Menu.Item
+                    component={Link}
+                    to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
+                    leftSection={<IconEdit size={16} />}
+                  >
+                    Edit
+                  </Menu.Item>
+                )}
+                {can(collection.name, 'deleteEnabled') && (
+                  <Menu.Item
+                    color="red"
+                    leftSection={<IconTrash size={16} />}
+                    onClick={() => setConfirmDelete(true)}
+                  >
+                    Delete
+                  </Menu.Item>
+                )}
+              </Menu.Dropdown>
+            </Menu>
           )}
         </Group>
       </Group>

@@ -5,10 +5,14 @@
  */
 import { Badge, Button, Menu } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ActionSelection, SchemaAction, SchemaCollection } from '../../../protocol';
 import { useWorkspace } from '../../workspace';
-import { ActionDialog } from './ActionDialog';
+
+// The dialog (its form inputs, the sanitizer of HTML results) loads when an action is first run.
+const ActionDialog = lazy(() =>
+  import('./ActionDialog').then((module) => ({ default: module.ActionDialog })),
+);
 
 /** What an action runs on, in the user's words (the protocol says single, bulk or global). */
 export function scopeLabel(type: string | undefined): string {
@@ -82,12 +86,14 @@ export function ActionsMenu({
         </Menu.Dropdown>
       </Menu>
       {open && (
-        <ActionDialog
-          collection={collection.name}
-          action={open.action}
-          selection={open.selection}
-          onClose={() => setOpen(undefined)}
-        />
+        <Suspense>
+          <ActionDialog
+            collection={collection.name}
+            action={open.action}
+            selection={open.selection}
+            onClose={() => setOpen(undefined)}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -6,12 +6,13 @@ import {
   Group,
   Select,
   Stack,
+  Switch,
   Table,
   Tabs,
   TextInput,
   Title,
 } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { DatePickerInput } from '../../components/lazy-dates';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { platformFetch, platformJson, usePlatformPaths } from '../insights/platform-api';
@@ -19,6 +20,7 @@ import type { Page } from '../notes/notes-api';
 import {
   ACTIONS,
   activityQuery,
+  effectiveFilters,
   type ActivityFilters,
   type ActivityLog,
   type AdminLog,
@@ -53,7 +55,9 @@ export function ActivityPage() {
   const paths = usePlatformPaths();
   const [draft, setDraft] = useState<ActivityFilters>({});
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
-  const [filters, setFilters] = useState<ActivityFilters>({});
+  const [applied, setFilters] = useState<ActivityFilters>({});
+  const [showReads, setShowReads] = useState(false);
+  const filters = effectiveFilters(applied, showReads);
   const logs = useInfiniteQuery({
     queryKey: ['activity', paths.environment, 'all', filters],
     initialPageParam: null as string | null,
@@ -110,7 +114,7 @@ export function ActivityPage() {
     />
   );
   return (
-    <Stack p="md">
+    <Stack p={{ base: 0, sm: 'md' }}>
       <Title order={2}>Activity</Title>
       <Tabs defaultValue="activity" keepMounted={false}>
         <Tabs.List>
@@ -172,6 +176,12 @@ export function ActivityPage() {
                 Export NDJSON
               </Button>
             </Group>
+            <Switch
+              label="Show reads (index, search, related data)"
+              checked={showReads}
+              disabled={Boolean(applied.type)}
+              onChange={(event) => setShowReads(event.currentTarget.checked)}
+            />
             {exporting.isError && <Alert color="red">{exporting.error.message}</Alert>}
             <PagedLogs
               query={logs}

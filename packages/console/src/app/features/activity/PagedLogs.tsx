@@ -35,7 +35,11 @@ export function PagedLogs<T>({
     <Stack>
       {query.isPending && <Skeleton h={placeholderHeight} />}
       {query.isError && <Alert color="red">{query.error?.message}</Alert>}
-      {query.data && rows.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {query.data && rows.length === 0 && (
+        <Text c="dimmed" data-testid="logs-empty">
+          {empty}
+        </Text>
+      )}
       {rows.length > 0 && children(rows)}
       {query.hasNextPage && (
         <Button

@@ -2,46 +2,54 @@ import { Badge, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { platformJson, usePlatformPaths } from '../insights/platform-api';
 import type { Page } from '../notes/notes-api';
-import { activityQuery, type ActivityLog } from './activity-api';
+import { activityQuery, outcomeOf, type ActivityLog } from './activity-api';
 import { PagedLogs } from './PagedLogs';
 import { formatWhen } from '../../components/when';
 import { personName } from '../../components/format';
 
 export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showRecord?: boolean }) {
   return (
-    <Table striped highlightOnHover aria-label="Activity">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>When</Table.Th>
-          <Table.Th>Who</Table.Th>
-          <Table.Th>Action</Table.Th>
-          {showRecord && <Table.Th>Collection</Table.Th>}
-          {showRecord && <Table.Th>Records</Table.Th>}
-          <Table.Th>Team</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {logs.map((log) => (
-          <Table.Tr key={log.id} data-testid="activity-row" data-log-id={log.id}>
-            <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
-            <Table.Td title={log.user.email}>{personName(log.user)}</Table.Td>
-            <Table.Td>
-              <Badge variant="light" color={log.type === 'write' ? 'orange' : 'gray'}>
-                {log.action}
-              </Badge>{' '}
-              {log.label && (
-                <Text span size="sm">
-                  {log.label}
-                </Text>
-              )}
-            </Table.Td>
-            {showRecord && <Table.Td>{log.collection?.name ?? ''}</Table.Td>}
-            {showRecord && <Table.Td>{log.recordIds.slice(0, 5).join(', ')}</Table.Td>}
-            <Table.Td>{log.team.name}</Table.Td>
+    <Table.ScrollContainer minWidth={560} type="native">
+      <Table striped highlightOnHover aria-label="Activity">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Who</Table.Th>
+            <Table.Th>Action</Table.Th>
+            <Table.Th>Outcome</Table.Th>
+            {showRecord && <Table.Th>Collection</Table.Th>}
+            {showRecord && <Table.Th>Records</Table.Th>}
+            <Table.Th>Team</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {logs.map((log) => (
+            <Table.Tr key={log.id} data-testid="activity-row" data-log-id={log.id}>
+              <Table.Td>{formatWhen(log.createdAt)}</Table.Td>
+              <Table.Td title={log.user.email}>{personName(log.user)}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={log.type === 'write' ? 'orange' : 'gray'}>
+                  {log.action}
+                </Badge>{' '}
+                {log.label && (
+                  <Text span size="sm">
+                    {log.label}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td data-testid="activity-outcome" style={{ whiteSpace: 'nowrap' }}>
+                <Text span size="sm" fw={600} c={outcomeOf(log).color}>
+                  {outcomeOf(log).label}
+                </Text>
+              </Table.Td>
+              {showRecord && <Table.Td>{log.collection?.name ?? ''}</Table.Td>}
+              {showRecord && <Table.Td>{log.recordIds.slice(0, 5).join(', ')}</Table.Td>}
+              <Table.Td>{log.team.name}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 

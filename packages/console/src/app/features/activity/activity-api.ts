@@ -11,6 +11,30 @@ export interface ActivityLog {
   user: { id: number; email: string; username: string };
   team: { name: string };
   collection?: { name: string };
+  /**
+   * The outcome of a log opened before its operation and closed after it: `failed` when the
+   * operation failed, `pending` while it runs. Absent for logs reported after a success.
+   */
+  status?: 'pending' | 'completed' | 'failed';
+}
+
+/** How a log's outcome reads in the console. */
+export function outcomeOf(log: Pick<ActivityLog, 'status'>): {
+  label: string;
+  color: string;
+} {
+  if (log.status === 'failed') return { label: 'Failed', color: 'red.8' };
+  if (log.status === 'pending') return { label: 'In progress', color: 'dimmed' };
+  return { label: 'Succeeded', color: 'teal.9' };
+}
+
+/**
+ * The filters the activity log is read with: reads (index, search, related data…) are hidden
+ * unless asked for, so that changes stand out; a type chosen by name wins.
+ */
+export function effectiveFilters(filters: ActivityFilters, showReads: boolean): ActivityFilters {
+  if (filters.type || showReads) return filters;
+  return { ...filters, type: 'write' };
 }
 
 export interface AdminLog {

@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
-import { BarChart, LineChart, PieChart } from '@mantine/charts';
+import './insights.css';
+import { LineChart, PieChart } from '@mantine/charts';
 import {
   Alert,
   Badge,
@@ -12,7 +13,14 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { kindOfQuery, toChartData, type ChartData, type ChartSource } from '../../../protocol';
+import {
+  fitLabel,
+  humanize,
+  kindOfQuery,
+  toChartData,
+  type ChartData,
+  type ChartSource,
+} from '../../../protocol';
 import { useSession } from '../../session';
 import { formatNumber, userContext } from '../../components/format';
 
@@ -45,10 +53,13 @@ export function useChart(chart: ChartSource) {
   });
 }
 
+/** The kinds drawn as one figure: their card is only as tall as the figure. */
+const FIGURES = new Set<ChartData['kind']>(['value', 'percentage', 'objective', 'facts']);
+
 /** One chart: fetched from the agent, then drawn for its kind. */
 export function ChartView({ chart, height = 220 }: { chart: ChartSource; height?: number }) {
   const result = useChart(chart);
-  if (result.isPending) return <Skeleton h={height} aria-label="Loading the chart" />;
+  if (result.isPending) return <Skeleton h={72} aria-label="Loading the chart" />;
   if (result.isError) {
     return (
       <Alert color="red" title="This chart could not be computed">
@@ -56,15 +67,18 @@ export function ChartView({ chart, height = 220 }: { chart: ChartSource; height?
       </Alert>
     );
   }
-  return <ChartBody data={result.data} height={height} />;
+  return (
+    <ChartBody data={result.data} height={FIGURES.has(result.data.kind) ? undefined : height} />
+  );
 }
 
-export function ChartBody({ data, height }: { data: ChartData; height: number }) {
+/** Draws a chart's data; `height` is the plot's (figures take only the room they need). */
+export function ChartBody({ data, height = 220 }: { data: ChartData; height?: number }) {
   switch (data.kind) {
     case 'value':
       return (
-        <Stack gap={4} h={height} justify="center" data-chart-kind="value">
-          <Text fz={40} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap={4} data-chart-kind="value">
+          <Text fz={32} fw={700} lh={1.1} data-testid="chart-value">
             {formatNumber(data.current)}
           </Text>
           {data.previous !== undefined && (
@@ -83,16 +97,16 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       );
     case 'percentage':
       return (
-        <Stack gap={4} h={height} justify="center" data-chart-kind="percentage">
-          <Text fz={40} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap={4} data-chart-kind="percentage">
+          <Text fz={32} fw={700} lh={1.1} data-testid="chart-value">
             {formatNumber(data.value)} %
           </Text>
         </Stack>
       );
     case 'objective':
       return (
-        <Stack gap="xs" h={height} justify="center" data-chart-kind="objective">
-          <Text fz={32} fw={700} lh={1} data-testid="chart-value">
+        <Stack gap="xs" data-chart-kind="objective">
+          <Text fz={28} fw={700} lh={1.1} data-testid="chart-value">
             {formatNumber(data.value)}{' '}
             <Text span size="md" c="dimmed" fw={400}>
               of {formatNumber(data.objective)}
@@ -114,17 +128,22 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
         <Empty height={height} />
       ) : (
         <Group h={height} justify="center" data-chart-kind="distribution" wrap="nowrap">
-          <PieChart
-            size={Math.min(height - 20, 180)}
-            withTooltip
-            tooltipDataSource="segment"
-            valueFormatter={chartNumber}
-            data={data.rows.map((row, index) => ({
-              name: row.key,
-              value: row.value,
-              color: COLORS[index % COLORS.length]!,
-            }))}
-          />
+          {/* The legend beside it says the same in text: the drawing is hidden from screen
+              readers (Recharts' sectors are unnamed images) and taken out of the tab order. */}
+          <div aria-hidden="true">
+            <PieChart
+              size={Math.min(height - 20, 180)}
+              pieProps={{ rootTabIndex: -1 }}
+              withTooltip
+              tooltipDataSource="segment"
+              valueFormatter={chartNumber}
+              data={data.rows.map((row, index) => ({
+                name: row.key,
+                value: row.value,
+                color: COLORS[index % COLORS.length]!,
+              }))}
+            />
+          </div>
           <Stack gap={2}>
             {data.rows.slice(0, 8).map((row, index) => (
               <Group key={row.key} gap={6} wrap="nowrap">
@@ -141,17 +160,7 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
       return data.rows.length === 0 ? (
         <Empty height={height} />
       ) : (
-        <ScrollArea h={height} data-chart-kind="leaderboard">
-          <BarChart
-            h={Math.max(height - 10, data.rows.length * 28)}
-            data={data.rows.map((row) => ({ key: row.key, value: row.value }))}
-            dataKey="key"
-            orientation="vertical"
-            valueFormatter={chartNumber}
-            yAxisProps={{ width: 110 }}
-            series={[{ name: 'value', color: 'blue.6', label: 'Value' }]}
-          />
-        </ScrollArea>
+        <Leaderboard rows={data.rows} height={height} />
       );
     case 'time':
     case 'multiple-time':
@@ -181,6 +190,19 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
           />
         </div>
       );
+    case 'facts':
+      return (
+        <dl className="chart-facts" data-chart-kind="facts">
+          {data.rows.map((row) => (
+            <div key={row.key}>
+              <dt>{humanize(row.key)}</dt>
+              <dd data-testid="chart-value">
+                {typeof row.value === 'number' ? formatNumber(row.value) : String(row.value ?? '—')}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      );
     case 'smart':
       return (
         <ScrollArea h={height} data-chart-kind="smart">
@@ -188,6 +210,31 @@ export function ChartBody({ data, height }: { data: ChartData; height: number })
         </ScrollArea>
       );
   }
+}
+
+/**
+ * A ranking as bars in plain HTML: each label fits its column (an e-mail keeps its local part),
+ * with the full text on hover and for screen readers.
+ */
+function Leaderboard({ rows, height }: { rows: { key: string; value: number }[]; height: number }) {
+  const top = Math.max(...rows.map((row) => row.value), 0) || 1;
+  return (
+    <ScrollArea.Autosize mah={height} data-chart-kind="leaderboard">
+      <ol className="chart-leaderboard">
+        {rows.map((row, index) => (
+          <li key={`${row.key}-${index}`}>
+            <span className="chart-leaderboard-label" title={row.key} aria-label={row.key}>
+              {fitLabel(row.key, 22)}
+            </span>
+            <span className="chart-leaderboard-bar" aria-hidden="true">
+              <span style={{ width: `${Math.max(0, (row.value / top) * 100)}%` }} />
+            </span>
+            <span className="chart-leaderboard-value">{formatNumber(row.value)}</span>
+          </li>
+        ))}
+      </ol>
+    </ScrollArea.Autosize>
+  );
 }
 
 function Empty({ height }: { height: number }) {

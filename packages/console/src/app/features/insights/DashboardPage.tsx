@@ -68,7 +68,7 @@ export function DashboardPage() {
   };
 
   return (
-    <Stack p="md" gap="md">
+    <Stack p={{ base: 0, sm: 'md' }} gap="md">
       <Group justify="space-between">
         <Title order={2}>Dashboard</Title>
         {isAdmin && (

@@ -1,0 +1,45 @@
+/**
+ * The number of approval requests the signed-in user may review, beside "Approvals" in the
+ * sidebar. It shares the approvals page's "To review" query, so approving or rejecting there
+ * updates it at once; otherwise it is read again every minute, when the tab regains focus and
+ * on navigation (at most every 15 s).
+ */
+import { Badge } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { useSession } from '../../session';
+import { useApprovals } from './platform-access';
+
+const POLL_MS = 60_000;
+const ON_NAVIGATION_MS = 15_000;
+
+export function PendingApprovalsBadge() {
+  const approvals = useApprovals();
+  const { workspace } = useSession();
+  const { pathname } = useLocation();
+  const pending = useQuery({
+    queryKey: ['approvals', workspace.id, 'review'],
+    queryFn: () => approvals.list({ status: 'pending' }),
+    refetchInterval: POLL_MS,
+    retry: false,
+  });
+  const { refetch, dataUpdatedAt } = pending;
+  useEffect(() => {
+    if (Date.now() - dataUpdatedAt > ON_NAVIGATION_MS) void refetch();
+    // Only a navigation asks again, not each answer.
+  }, [pathname]);
+  const count = (pending.data ?? []).filter((approval) => approval.canApprove).length;
+  if (count === 0) return null;
+  return (
+    <Badge
+      size="sm"
+      circle={count < 10}
+      color="red"
+      data-testid="pending-approvals"
+      aria-label={`${count} pending approval request${count === 1 ? '' : 's'} to review`}
+    >
+      {count}
+    </Badge>
+  );
+}
