@@ -380,7 +380,16 @@ async function startProjectAgent(project: string): Promise<string[]> {
       await new Promise((resolve) => setTimeout(resolve, 100));
       waited += 100;
     }
-    const health = await fetch(`http://127.0.0.1:${port}/forest`);
+    // Connected to the platform is not yet listening: the server starts right after.
+    let health: Response | undefined;
+    for (let waited = 0; !health; waited += 100) {
+      if (agent.exitCode !== null) throw new Error(`The agent exited: ${output}`);
+      if (waited > 30_000) throw new Error(`The agent does not listen on ${port}: ${output}`);
+      health = await fetch(`http://127.0.0.1:${port}/forest`).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return undefined;
+      });
+    }
     expect(health.status).toBe(200);
     const row = await platform.server
       .knex('environments')
