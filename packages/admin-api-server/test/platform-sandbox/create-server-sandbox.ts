@@ -224,7 +224,7 @@ export async function createServerSandbox(
         port: target.port,
         method: 'GET',
         path: request.url,
-        headers: request.headers,
+        headers: upstreamHeaders(request.headers, target),
         agent: false,
       },
       (answer) => {
@@ -374,6 +374,14 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * The request's headers for the pooled server, with its own Host: the server answers `/oidc` only
+ * for its public URL (the address it listens on), as a reverse proxy in front of it would ensure.
+ */
+function upstreamHeaders(headers: IncomingHttpHeaders, target: PooledServer): IncomingHttpHeaders {
+  return { ...headers, host: `127.0.0.1:${target.port}` };
+}
+
 /** Streams a request to the server and its answer back. */
 function forward(request: IncomingMessage, response: ServerResponse, target: PooledServer): void {
   const upstream = httpRequest(
@@ -382,7 +390,7 @@ function forward(request: IncomingMessage, response: ServerResponse, target: Poo
       port: target.port,
       method: request.method,
       path: request.url,
-      headers: request.headers,
+      headers: upstreamHeaders(request.headers, target),
       agent: false,
     },
     (answered) => {
@@ -404,7 +412,10 @@ function send(
   body: Buffer,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const headers = { ...request.headers, 'content-length': String(body.length) };
+    const headers = {
+      ...upstreamHeaders(request.headers, target),
+      'content-length': String(body.length),
+    };
     delete headers['transfer-encoding'];
     const upstream = httpRequest(
       {
