@@ -32,7 +32,7 @@ export default defineConfig({
           // when first drawn (src/app/components/lazy-dates.tsx), the charts (Recharts, d3…)
           // with the dashboard, the record and other pages when first opened (routes.tsx).
           if (
-            /node_modules\/\.pnpm\/(react|react-dom|scheduler|@mantine\+(core|hooks|notifications)|@floating-ui\+[a-z-]+|@tanstack\+[a-z-]+|react-router|@tabler\+icons-react|dayjs|tslib|clsx)@/.test(
+            /node_modules\/\.pnpm\/(react|react-dom|scheduler|@mantine\+(core|hooks|notifications)|@floating-ui\+[a-z-]+|@tanstack\+[a-z-]+|react-router|dayjs|tslib|clsx)@/.test(
               id,
             )
           )

@@ -3,18 +3,7 @@
  * Mantine remembers the choice in this browser), switching team or environment without signing
  * out, and changing one's password on the platform.
  */
-import {
-  Alert,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  PasswordInput,
-  Stack,
-  useMantineColorScheme,
-  type MantineColorScheme,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import {
   IconArrowsExchange,
   IconCheck,
@@ -23,9 +12,11 @@ import {
   IconMoon,
   IconSun,
 } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
-import { changePassword } from './platform';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSession } from './session';
+
+// The password form loads when first opened: the first screen does without it.
+const PasswordModal = lazy(() => import('./PasswordModal'));
 
 /** The platform's bounds of a password (its account routes refuse others). */
 export const PASSWORD_LENGTH = { min: 12, max: 200 } as const;
@@ -45,85 +36,6 @@ const SCHEMES: { value: MantineColorScheme; label: string; icon: ReactNode }[] =
   { value: 'light', label: 'Light', icon: <IconSun size={16} /> },
   { value: 'dark', label: 'Dark', icon: <IconMoon size={16} /> },
 ];
-
-function PasswordModal({ onClose }: { onClose(): void }) {
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const problem = newPasswordProblem(next, confirmation);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (problem || !current) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await changePassword(current, next);
-      notifications.show({
-        color: 'teal',
-        message: 'Your password is changed. Sign in with it from now on.',
-      });
-      onClose();
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Modal opened onClose={onClose} title="Change your password">
-      <form onSubmit={submit}>
-        <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <PasswordInput
-            label="Current password"
-            autoComplete="current-password"
-            required
-            data-autofocus
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-          />
-          <PasswordInput
-            label="New password"
-            description={`${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`}
-            autoComplete="new-password"
-            required
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={
-              touched && problem && problem !== 'The two passwords differ.' ? problem : undefined
-            }
-          />
-          <PasswordInput
-            label="New password again"
-            autoComplete="new-password"
-            required
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.currentTarget.value)}
-            error={touched && problem === 'The two passwords differ.' ? problem : undefined}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              Change password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
 
 /**
  * The menu entries (`items`, inside `Menu.Dropdown`) and what they open (`dialogs`, outside the
@@ -160,6 +72,10 @@ export function useAccountMenu(): { items: ReactNode; dialogs: ReactNode } {
         <Menu.Divider />
       </>
     ),
-    dialogs: changing ? <PasswordModal onClose={() => setChanging(false)} /> : null,
+    dialogs: changing ? (
+      <Suspense fallback={null}>
+        <PasswordModal onClose={() => setChanging(false)} />
+      </Suspense>
+    ) : null,
   };
 }
