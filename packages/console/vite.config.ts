@@ -27,12 +27,13 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks(id) {
-          // What every page needs (React, Mantine, the router, TanStack) is one long-cached
-          // chunk. Everything else is split with the pages that use it: the date inputs load
-          // when first drawn (src/app/components/lazy-dates.tsx), the charts (Recharts, d3…)
-          // with the dashboard, the record and other pages when first opened (routes.tsx).
+          // What every page needs (React, the router, TanStack, dayjs, Mantine's hooks and
+          // notifications) is one long-cached chunk. Mantine's components and the icons are split
+          // with what uses them, so the first screen carries only its own; the rest loads with
+          // the pages and dialogs that need it (routes.tsx, lazy-dates.tsx, the filter builder,
+          // the password dialog), the charts (Recharts, d3…) with the dashboard.
           if (
-            /node_modules\/\.pnpm\/(react|react-dom|scheduler|@mantine\+(core|hooks|notifications)|@floating-ui\+[a-z-]+|@tanstack\+[a-z-]+|react-router|dayjs|tslib|clsx)@/.test(
+            /node_modules\/\.pnpm\/(react|react-dom|scheduler|@mantine\+(hooks|notifications)|@floating-ui\+[a-z-]+|@tanstack\+[a-z-]+|react-router|dayjs|tslib|clsx)@/.test(
               id,
             )
           )

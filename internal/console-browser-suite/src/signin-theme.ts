@@ -137,7 +137,9 @@ export async function signInAndAccountTests(
         );
         await shot(popup, 'platform-sign-in-locked');
 
-        // The admin sees who is locked and until when, and unlocks.
+        // The admin sees who is locked and until when, and unlocks (a fresh load: the members
+        // shown earlier in this run may still be on screen).
+        await admin.reload();
         await admin.getByRole('link', { name: 'Settings', exact: true }).click();
         await admin.getByRole('tab', { name: 'Members', exact: true }).click();
         const row = admin.locator(`tr[data-member="${fixture.support.email}"]`);

@@ -16,6 +16,7 @@ import {
   Paper,
   Popover,
   Select,
+  Skeleton,
   Stack,
   Table,
   Text,
@@ -41,8 +42,10 @@ import {
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  lazy,
   memo,
   startTransition,
+  Suspense,
   useCallback,
   useEffect,
   useId,
@@ -85,7 +88,12 @@ import {
   type ListSource,
 } from '../data';
 import { useSession } from '../session';
-import { asGroup, FilterBuilder, filterableFields } from './FilterBuilder';
+import { asGroup, filterableFields } from './filter-fields';
+
+// The builder and its inputs load when the filter is first opened: the first screen does without.
+const FilterBuilder = lazy(() =>
+  import('./FilterBuilder').then((module) => ({ default: module.FilterBuilder })),
+);
 import { innerPopupOpen } from './inner-popup';
 import { ActionsMenu } from '../features/actions/ActionsMenu';
 import { ErrorMessage } from './ErrorMessage';
@@ -661,11 +669,13 @@ export function CollectionTable({
               }}
             >
               <Stack gap="sm">
-                <FilterBuilder
-                  value={draft}
-                  fields={filterableFields(schema, collection)}
-                  onChange={setDraft}
-                />
+                <Suspense fallback={<Skeleton h={36} aria-label="Loading the filter" />}>
+                  <FilterBuilder
+                    value={draft}
+                    fields={filterableFields(schema, collection)}
+                    onChange={setDraft}
+                  />
+                </Suspense>
                 <Group justify="space-between">
                   {draftDirty ? (
                     <Text size="xs" c="dimmed">

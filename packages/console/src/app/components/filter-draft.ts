@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import type { ConditionBranch, ConditionTree } from '../../protocol';
-import { asGroup } from './FilterBuilder';
+import { asGroup } from './filter-fields';
 
 /** Whether the draft differs from the applied filter (as the builder shows it). */
 export function draftDiffers(draft: ConditionBranch, applied: ConditionTree | undefined): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSchema } from '../../protocol';
-import { filterableFields } from './FilterBuilder';
+import { filterableFields } from './filter-fields';
 
 const schema: AgentSchema = {
   collections: [
