@@ -5,8 +5,10 @@ import { PlatformHttpClient } from './platform-http-client';
 import { PlatformSessionRevocations } from './session-revocations';
 
 const SECRET = 'e'.repeat(64);
-/** Seconds since the epoch, `offset` seconds from now. */
-const at = (offset: number) => Math.floor(Date.now() / 1000) + offset;
+/** The suite's "now", fixed once: a second passing between two reads must not move it. */
+const NOW = Math.floor(Date.now() / 1000);
+/** Seconds since the epoch, `offset` seconds from the suite's now. */
+const at = (offset: number) => NOW + offset;
 
 describe('PlatformSessionRevocations', () => {
   let server: Server;
