@@ -64,3 +64,6 @@ export {
 
 // CSV exports
 export { neutralizeCsvCell } from './csv-cells';
+
+// The platform's error answers (public and management API)
+export { type PlatformErrorBody } from './error-body';

@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
-import { AgentError } from '../protocol';
+import { AgentError, PlatformError } from '../protocol';
 import { askOpenTabs } from './tab-session';
 
 const theme = createTheme({
@@ -27,7 +27,11 @@ const queryClient = new QueryClient({
       refetchOnWindowFocus: false,
       // Client errors (forbidden, not found, invalid filter) do not get better by retrying.
       retry: (count, error) =>
-        !(error instanceof AgentError && error.status >= 400 && error.status < 500) && count < 2,
+        !(
+          (error instanceof AgentError || error instanceof PlatformError) &&
+          error.status >= 400 &&
+          error.status < 500
+        ) && count < 2,
     },
   },
 });

@@ -14,21 +14,13 @@ import type {
   MeTeam,
   MeWorkspaces,
 } from '@canopy/platform-protocol';
+import { PlatformClient, PlatformError } from '../protocol';
 
 const PLATFORM_KEY = 'canopy.console.platform';
 export const CONSOLE_CLIENT_ID = 'canopy-console';
 const CALLBACK_PATH = '/oidc/callback';
 
-/** An error answer of the platform, with its status. */
-export class PlatformError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PlatformError';
-  }
-}
+export { PlatformError };
 
 export interface PlatformToken {
   accessToken: string;
@@ -69,6 +61,28 @@ export function storePlatformToken(token: PlatformToken | undefined): void {
   platformToken = token;
   writeTabStorage(PLATFORM_KEY, token);
 }
+
+let unauthorized: (() => Promise<boolean>) | undefined;
+
+/**
+ * What a missing or refused platform session does while a workspace is open: the session's
+ * sign-in dialog (session.tsx), after which the call is sent once more. Returns the unsubscribe.
+ */
+export function onPlatformUnauthorized(handler: () => Promise<boolean>): () => void {
+  unauthorized = handler;
+  return () => {
+    if (unauthorized === handler) unauthorized = undefined;
+  };
+}
+
+/** The Console's one platform client (protocol/platform-client.ts), with this tab's token. */
+export const platform = new PlatformClient({
+  token: {
+    get: () => currentPlatformToken()?.accessToken,
+    drop: () => storePlatformToken(undefined),
+  },
+  onUnauthorized: () => unauthorized?.() ?? Promise.resolve(false),
+});
 
 /** Opens the sign-in pop-up (synchronously, inside the click, so the browser allows it). */
 export function openSignInWindow(): Window {
@@ -198,48 +212,27 @@ export async function platformSignIn(
 
 export type { MeEnvironment, MeEnvironmentDetail, MeTeam, MeWorkspaces };
 
-async function platformGet(path: string, headers: Record<string, string> = {}) {
-  const token = currentPlatformToken();
-  if (!token) throw new PlatformError(401, 'Your platform session has expired.');
-  const response = await fetch(platformUrl(path), {
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${token.accessToken}`,
-      ...headers,
-    },
-    cache: 'no-store',
-  });
-  if (response.status === 401) storePlatformToken(undefined);
-  if (!response.ok && response.status !== 304) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new PlatformError(
-      response.status,
-      body.message ?? `The platform answered ${response.status} ${response.statusText}.`,
-    );
-  }
-  return response;
-}
-
 /**
  * Signs the user out of the agents: every agent of the user's projects refuses the agent session
  * tokens issued until now. The platform token is read at once, so the caller may drop it right
  * after; the request itself is best effort (`keepalive`: it outlives a page being left).
  */
 export function revokeAgentSessions(): Promise<void> {
-  const token = currentPlatformToken();
-  if (!token) return Promise.resolve();
-  return fetch(platformUrl('/v1/me/agent-sessions/revoke'), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token.accessToken}` },
-    keepalive: true,
-  }).then(
-    () => undefined,
-    () => undefined,
-  );
+  if (!currentPlatformToken()) return Promise.resolve();
+  return platform
+    .send('/v1/me/agent-sessions/revoke', {
+      method: 'POST',
+      keepalive: true,
+      renewSession: false,
+    })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 export async function fetchWorkspaces(): Promise<MeWorkspaces> {
-  return (await (await platformGet('/v1/me/workspaces')).json()) as MeWorkspaces;
+  return platform.json<MeWorkspaces>('/v1/me/workspaces', { cache: 'no-store' });
 }
 
 const known = new Map<string, MeEnvironmentDetail>();
@@ -254,10 +247,10 @@ export async function fetchEnvironment(
 ): Promise<MeEnvironmentDetail> {
   const path = `/v1/me/projects/${encodeURIComponent(project)}/environments/${encodeURIComponent(environment)}`;
   const held = known.get(path);
-  const response = await platformGet(
-    path,
-    held ? { 'if-none-match': `"${held.rightsVersion}"` } : {},
-  );
+  const response = await platform.send(path, {
+    cache: 'no-store',
+    headers: held ? { 'if-none-match': `"${held.rightsVersion}"` } : {},
+  });
   if (response.status === 304 && held) return held;
   const detail = (await response.json()) as MeEnvironmentDetail;
   known.set(path, detail);
@@ -270,21 +263,10 @@ export async function fetchEnvironment(
  * message on refusal (wrong current password, too short, too many failures).
  */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-  const token = currentPlatformToken();
-  if (!token) throw new PlatformError(401, 'Your platform session has expired; sign in again.');
-  const response = await fetch(platformUrl('/v1/account/password'), {
+  await platform.send('/v1/account/password', {
     method: 'PUT',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token.accessToken}`,
-    },
-    body: JSON.stringify({ currentPassword, newPassword }),
+    json: { currentPassword, newPassword },
+    // A 401 here is a wrong current password, not an expired session.
+    renewSession: false,
   });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new PlatformError(
-      response.status,
-      body.message ?? `The platform answered ${response.status} ${response.statusText}.`,
-    );
-  }
 }

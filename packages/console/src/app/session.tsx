@@ -8,6 +8,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -18,6 +19,7 @@ import { trustedAuthorizationUrl } from './agent-sign-in';
 import type { Workspace } from './config';
 import {
   currentPlatformToken,
+  onPlatformUnauthorized,
   openSignInWindow,
   platformSignIn,
   readTabStorage,
@@ -170,6 +172,9 @@ export function SessionProvider({
     });
     return pending.current;
   }, []);
+
+  // The platform's session expiring asks for the same sign-in as the agent's (platform.ts).
+  useLayoutEffect(() => onPlatformUnauthorized(requestReauth), [requestReauth]);
 
   const client = useMemo(
     () =>

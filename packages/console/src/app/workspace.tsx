@@ -25,7 +25,6 @@ import {
 import { parseSchema, type AgentSchema } from '../protocol';
 import { actionAllowed, allowed, type ActionRight, type Right, type RoleRights } from './config';
 import { PageLoader } from './components/States';
-import { useSession } from './session';
 import { fetchEnvironment, PlatformError, type MeEnvironment, type MeTeam } from './platform';
 
 /** How often the rights are checked again while the console is open. */
@@ -96,7 +95,6 @@ export function WorkspaceProvider({
   renderingId: number;
   children: ReactNode;
 }) {
-  const { requestReauth } = useSession();
   const detail = useQuery({
     queryKey: ['me-environment', project, environment],
     queryFn: () => fetchEnvironment(project, environment),
@@ -105,18 +103,12 @@ export function WorkspaceProvider({
     staleTime: 0,
     // Fetched while the agent signed the user in: the poll asks again soon enough.
     refetchOnMount: false,
-    retry: (count, error) => !(error instanceof PlatformError && error.status < 500) && count < 2,
+    retry: (count, error) =>
+      !(error instanceof PlatformError && error.status >= 400 && error.status < 500) && count < 2,
   });
-  const expired = detail.error instanceof PlatformError && detail.error.status === 401;
+  // An expired platform session asks for a new sign-in inside the call (the platform client's
+  // 401 policy, platform.ts): the poll goes on once the user signed in again.
   const { refetch } = detail;
-  // The platform session expired while polling: sign in again (the dialog), then poll again.
-  useEffect(() => {
-    if (!expired) return;
-    void requestReauth().then((ok) => {
-      if (ok) void refetch();
-    });
-  }, [expired, requestReauth, refetch]);
-
   const deniedNow = useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
@@ -175,7 +167,7 @@ export function WorkspaceProvider({
   }, [data, renderingId, schemaOf, refresh, deniedNow]);
 
   if (!value) {
-    if (detail.isError && !expired) {
+    if (detail.isError) {
       return (
         <Center h="100vh" p="md">
           <Alert color="red" title="This environment could not be opened" maw={520}>

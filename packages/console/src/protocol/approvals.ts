@@ -2,8 +2,9 @@
  * The platform's action approvals (`/api/action-approvals`, see admin-api-server's OpenAPI
  * document): file a request after the agent answered `CustomActionRequiresApprovalError`, list
  * the environment's queue, approve (the platform answers the signed approval request the agent
- * verifies) or reject with a comment, record the outcome. Plain TypeScript over `fetch`.
+ * verifies) or reject with a comment, record the outcome, through the Console's platform client.
  */
+import type { PlatformClient } from './platform-client';
 
 export interface ApprovalPerson {
   id: string;
@@ -29,26 +30,13 @@ export interface ActionApproval {
   comments: { id: string; comment: string; createdAt: string; author: ApprovalPerson }[];
 }
 
-export class PlatformApprovalError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PlatformApprovalError';
-  }
-}
-
-export interface ApprovalsClientOptions {
-  /** The platform's origin (admin-api-server serves the console: the page's origin). */
-  baseUrl: string;
-  /** The user's platform access token. */
-  getToken(): string | undefined;
+export interface ApprovalsApiOptions {
+  /** The Console's platform client (token, 401 policy, error answers). */
+  platform: PlatformClient;
   project: string;
   environment: string;
   /** The team the user works in (rendering ids are team ids). */
   renderingId?: number;
-  fetch?: typeof fetch;
 }
 
 interface RawApproval {
@@ -98,43 +86,21 @@ export function decodeApproval(raw: RawApproval): ActionApproval {
   };
 }
 
-export class ApprovalsClient {
-  private readonly fetcher: typeof fetch;
+export class ApprovalsApi {
+  constructor(private readonly options: ApprovalsApiOptions) {}
 
-  constructor(private readonly options: ApprovalsClientOptions) {
-    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown, query = ''): Promise<T> {
-    const token = this.options.getToken();
-    if (!token) throw new PlatformApprovalError(401, 'Sign in to the platform to use approvals.');
+  private call<T>(method: string, path: string, body?: unknown, query = ''): Promise<T> {
     const where = new URLSearchParams({
       project: this.options.project,
       environment: this.options.environment,
     }).toString();
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/api/action-approvals${path}?${where}${query}`;
-    const response = await this.fetcher(url, {
+    return this.options.platform.json<T>(`/api/action-approvals${path}?${where}${query}`, {
       method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(this.options.renderingId
-          ? { 'forest-rendering-id': String(this.options.renderingId) }
-          : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: this.options.renderingId
+        ? { 'forest-rendering-id': String(this.options.renderingId) }
+        : {},
+      json: body,
     });
-    const answer = (await response.json().catch(() => ({}))) as {
-      errors?: { detail?: string }[];
-    };
-    if (!response.ok) {
-      throw new PlatformApprovalError(
-        response.status,
-        answer.errors?.[0]?.detail ?? `The platform answered ${response.status}.`,
-      );
-    }
-    return answer as T;
   }
 
   /** Files a request: the action call that needs approval (its attributes), and a comment. */

@@ -15,6 +15,7 @@ import { statsBody } from './charts';
 import type { HistoryPage } from './history';
 import { HISTORY_PAGE_SIZE, historyQuery } from './history';
 import type { FieldOperators } from './operators';
+import { parseErrorEnvelope } from './error-envelope';
 
 /** The payload of the agent session token (agent protocol §3.2). */
 export interface SessionUser {
@@ -75,33 +76,22 @@ interface CapabilitiesAnswer {
 }
 
 async function readError(response: Response): Promise<AgentError> {
-  const text = await response.text().catch(() => '');
-  let detail = text || response.statusText || `HTTP ${response.status}`;
-  let name = 'Error';
-  let data: unknown;
-  let reference: string | undefined;
-  try {
-    const body = JSON.parse(text) as {
-      errors?: { detail?: string; name?: string; data?: unknown; meta?: { reference?: unknown } }[];
-      error?: unknown;
-      error_description?: string;
-    };
-    const first = body.errors?.[0];
-    if (first) {
-      detail = first.detail ?? detail;
-      name = first.name ?? name;
-      data = first.data;
-      if (typeof first.meta?.reference === 'string') reference = first.meta.reference;
-    } else if (body.error_description) {
-      detail = body.error_description;
-    }
-  } catch {
-    // Not JSON (plain-text 400/404/413 answers, §14.4): the text is the message.
-  }
-  if (response.status === 403 && detail === 'Forbidden') {
-    detail = 'Your role does not allow this. Ask an administrator of the project for the right.';
-  }
-  return new AgentError(response.status, detail, name, data, reference);
+  // Not JSON (plain-text 400/404/413 answers, §14.4): the text is the message.
+  const envelope = parseErrorEnvelope(
+    await response.text().catch(() => ''),
+    response.statusText || `HTTP ${response.status}`,
+  );
+  const detail =
+    response.status === 403 && envelope.message === 'Forbidden'
+      ? 'Your role does not allow this. Ask an administrator of the project for the right.'
+      : envelope.message;
+  return new AgentError(
+    response.status,
+    detail,
+    envelope.name ?? 'Error',
+    envelope.data,
+    envelope.reference,
+  );
 }
 
 export class AgentClient {

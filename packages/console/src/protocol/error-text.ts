@@ -6,6 +6,7 @@
  * reference the server logged the error under, never a pointer to logs the user cannot read.
  */
 import { AgentError } from './client';
+import { PlatformError } from './platform-client';
 import { humanize } from './schema';
 
 export interface ErrorText {
@@ -206,10 +207,11 @@ export function errorText(error: unknown, context: ErrorTextContext = {}): Error
       : error instanceof Error
         ? error.message
         : String((error as { message?: unknown } | null)?.message ?? error);
-  const status = error instanceof AgentError ? error.status : undefined;
-  const reference =
-    (error instanceof AgentError ? error.reference : undefined) ??
-    technical.match(REFERENCE_IN_TEXT)?.[1];
+  const answered =
+    error instanceof AgentError || error instanceof PlatformError ? error : undefined;
+  // A platform call that found no server (status 0) is a network failure, not a status.
+  const status = answered?.status || undefined;
+  const reference = answered?.reference ?? technical.match(REFERENCE_IN_TEXT)?.[1];
   let found = rewrite(technical, context);
   if (!found) {
     if (
@@ -218,7 +220,10 @@ export function errorText(error: unknown, context: ErrorTextContext = {}): Error
       /^(Unexpected error|Internal error; see the server logs\.?)$/.test(technical)
     ) {
       found = internal(reference, error instanceof AgentError ? 'agent' : 'server');
-    } else if (error instanceof TypeError && /fetch|network/i.test(technical)) {
+    } else if (
+      (error instanceof TypeError && /fetch|network/i.test(technical)) ||
+      (error instanceof PlatformError && error.code === 'network')
+    ) {
       found = {
         message:
           'The server could not be reached. Check your connection, then try again in a moment.',

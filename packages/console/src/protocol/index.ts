@@ -4,6 +4,8 @@ export * from './conditions';
 export * from './jsonapi';
 export * from './query';
 export * from './client';
+export * from './error-envelope';
+export * from './platform-client';
 export * from './view-state';
 export * from './actions';
 export * from './approvals';

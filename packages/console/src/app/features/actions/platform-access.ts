@@ -1,20 +1,19 @@
 /**
- * The approvals client of the signed-in workspace: the console's platform access token (its own
- * OIDC sign-in, `platform.ts`), the environment by project and environment names, the team.
+ * The approvals of the signed-in workspace: through the Console's one platform client
+ * (`platform`, platform.ts), the environment by project and environment names, the team.
  */
 import { useMemo } from 'react';
-import { ApprovalsClient } from '../../../protocol';
-import { currentPlatformToken } from '../../platform';
+import { ApprovalsApi } from '../../../protocol';
+import { platform } from '../../platform';
 import { useSession } from '../../session';
 
-/** The approvals client of the signed-in workspace and team. */
-export function useApprovals(): ApprovalsClient {
+/** The approvals API of the signed-in workspace and team. */
+export function useApprovals(): ApprovalsApi {
   const { workspace, session } = useSession();
   return useMemo(
     () =>
-      new ApprovalsClient({
-        baseUrl: window.location.origin,
-        getToken: () => currentPlatformToken()?.accessToken,
+      new ApprovalsApi({
+        platform,
         project: workspace.project,
         environment: workspace.environment,
         renderingId: session.renderingId,

@@ -15,7 +15,7 @@ import {
 import { DatePickerInput } from '../../components/lazy-dates';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { platformFetch, platformJson, usePlatformPaths } from '../insights/platform-api';
+import { platformFetch, platformJson, usePlatformPaths } from '../../platform-calls';
 import type { Page } from '../notes/notes-api';
 import {
   ACTIONS,

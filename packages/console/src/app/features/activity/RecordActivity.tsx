@@ -1,6 +1,6 @@
 import { Badge, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { platformJson, usePlatformPaths } from '../insights/platform-api';
+import { platformJson, usePlatformPaths } from '../../platform-calls';
 import type { Page } from '../notes/notes-api';
 import { activityQuery, outcomeOf, type ActivityLog } from './activity-api';
 import { PagedLogs } from './PagedLogs';

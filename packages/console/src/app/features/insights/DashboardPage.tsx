@@ -21,7 +21,7 @@ import { useSchema } from '../../data';
 import { useSession } from '../../session';
 import { ChartEditor } from './ChartEditor';
 import { ChartView } from './ChartView';
-import { platformJson, usePlatformPaths } from './platform-api';
+import { platformJson, usePlatformPaths } from '../../platform-calls';
 
 const WIDTHS = [
   { value: '3', label: '¼' },

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { platformJson, usePlatformPaths } from '../insights/platform-api';
+import { platformJson, usePlatformPaths } from '../../platform-calls';
 import { NoteCard } from './NotesThread';
 import type { Note, Page } from './notes-api';
 

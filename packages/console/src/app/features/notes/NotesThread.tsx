@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { platformJson, usePlatformPaths } from '../insights/platform-api';
+import { platformJson, usePlatformPaths } from '../../platform-calls';
 import { ConfirmModal } from '../settings/ConfirmModal';
 import { messageHtml, safeHtml, type Note, type Page } from './notes-api';
 import { formatWhen } from '../../components/when';

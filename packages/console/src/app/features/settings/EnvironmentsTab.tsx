@@ -17,7 +17,7 @@ import {
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { endpointOrigin, endpointProblem, nameProblem, originToConfirm } from './form-logic';
-import type { Environment, ProjectDetails } from './management-client';
+import type { Environment, ProjectDetails } from './management-api';
 import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';

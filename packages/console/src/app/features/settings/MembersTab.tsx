@@ -23,7 +23,7 @@ import {
   type Member,
   type PermissionLevel,
   type ProjectDetails,
-} from './management-client';
+} from './management-api';
 import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';

@@ -7,7 +7,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { ConfirmModal } from './ConfirmModal';
 import { nameProblem } from './form-logic';
-import type { ManagementClient } from './management-client';
+import type { ManagementApi } from './management-api';
 import { useManagementMutation } from './use-settings';
 
 function NameModal({
@@ -64,9 +64,9 @@ function NameModal({
 
 /** How the tab calls the management API for its resource. */
 export interface NamedResourceClient<T> {
-  create(client: ManagementClient, project: string, name: string): Promise<T>;
-  rename(client: ManagementClient, project: string, from: string, to: string): Promise<T>;
-  remove(client: ManagementClient, project: string, name: string): Promise<unknown>;
+  create(client: ManagementApi, project: string, name: string): Promise<T>;
+  rename(client: ManagementApi, project: string, from: string, to: string): Promise<T>;
+  remove(client: ManagementApi, project: string, name: string): Promise<unknown>;
 }
 
 export function NamedResourceTab<T extends { id: number; name: string }>({

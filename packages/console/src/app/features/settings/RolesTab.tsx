@@ -30,7 +30,7 @@ import {
   withActionRight,
   withCollectionRight,
 } from './form-logic';
-import type { ActionCondition, ManagedRoleRights, ProjectDetails, Role } from './management-client';
+import type { ActionCondition, ManagedRoleRights, ProjectDetails, Role } from './management-api';
 import { NamedResourceTab } from './NamedResourceTab';
 import { useManagementMutation } from './use-settings';
 

@@ -14,7 +14,7 @@ import { useNavigate, useParams } from 'react-router';
 import { PageLoader } from '../../components/States';
 import { useWorkspace } from '../../workspace';
 import { EnvironmentsTab } from './EnvironmentsTab';
-import { ManagementError } from './management-client';
+import { PlatformError } from '../../../protocol';
 import { MembersTab } from './MembersTab';
 import { RolesTab } from './RolesTab';
 import { TeamsTab } from './TeamsTab';
@@ -79,7 +79,7 @@ export function SettingsPage() {
           <Alert
             color="red"
             title={
-              details.error instanceof ManagementError && details.error.status === 403
+              details.error instanceof PlatformError && details.error.status === 403
                 ? 'Only admins of this project can manage it'
                 : 'The settings could not be loaded'
             }

@@ -21,7 +21,7 @@ import { useSchema } from '../../data';
 import { useSession } from '../../session';
 import { ConditionModal } from './ConditionModal';
 import { withScope } from './form-logic';
-import type { ProjectDetails, Team } from './management-client';
+import type { ProjectDetails, Team } from './management-api';
 import { NamedResourceTab } from './NamedResourceTab';
 import { useManagementMutation } from './use-settings';
 

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { PageLoader } from '../../components/States';
 import { useWorkspace } from '../../workspace';
 import { EXPIRY_CHOICES, expiryAfter, tokenProblems, type TokenDraft } from './form-logic';
-import { TOKEN_SCOPES, type ApplicationToken, type TokenScope } from './management-client';
+import { TOKEN_SCOPES, type ApplicationToken, type TokenScope } from './management-api';
 import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';

@@ -15,7 +15,8 @@ import {
   withCollectionRight,
   withScope,
 } from './form-logic';
-import { ManagementClient, ManagementError } from './management-client';
+import { PlatformClient, PlatformError } from '../../../protocol';
+import { ManagementApi } from './management-api';
 
 describe('role rights', () => {
   it('grants an unmentioned right, except requires-approval', () => {
@@ -176,25 +177,27 @@ describe('environment form', () => {
   });
 });
 
-describe('ManagementClient', () => {
+describe('ManagementApi', () => {
   it('sends the bearer token and the body, and reads the API error shape', async () => {
     const calls: { url: string; init: RequestInit }[] = [];
-    const client = new ManagementClient({
-      baseUrl: 'http://platform.test/',
-      getToken: () => 'tok',
-      fetch: async (url, init) => {
-        calls.push({ url: String(url), init: init! });
-        return new Response(
-          JSON.stringify({
-            code: 'forbidden',
-            message: 'Only an admin of project "A b" can manage it.',
-          }),
-          { status: 403 },
-        );
-      },
-    });
+    const client = new ManagementApi(
+      new PlatformClient({
+        baseUrl: 'http://platform.test/',
+        token: { get: () => 'tok', drop: () => undefined },
+        fetch: async (url, init) => {
+          calls.push({ url: String(url), init: init! });
+          return new Response(
+            JSON.stringify({
+              code: 'forbidden',
+              message: 'Only an admin of project "A b" can manage it.',
+            }),
+            { status: 403 },
+          );
+        },
+      }),
+    );
     const error = await client.updateRole('A b', 'Sup/port', { rights: {} }).catch((e) => e);
-    expect(error).toBeInstanceOf(ManagementError);
+    expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ status: 403, code: 'forbidden' });
     expect(error.message).toBe('Only an admin of project "A b" can manage it.');
     expect(calls[0]!.url).toBe('http://platform.test/v1/project/A%20b/roles/Sup%2Fport');
@@ -204,13 +207,15 @@ describe('ManagementClient', () => {
   });
 
   it('returns undefined for a 204 and the list of tokens from its envelope', async () => {
-    const client = new ManagementClient({
-      getToken: () => 'tok',
-      fetch: async (url) =>
-        String(url).endsWith('/application-tokens')
-          ? new Response(JSON.stringify({ data: [{ id: 1, name: 'CI' }] }))
-          : new Response(null, { status: 204 }),
-    });
+    const client = new ManagementApi(
+      new PlatformClient({
+        token: { get: () => 'tok', drop: () => undefined },
+        fetch: async (url) =>
+          String(url).endsWith('/application-tokens')
+            ? new Response(JSON.stringify({ data: [{ id: 1, name: 'CI' }] }))
+            : new Response(null, { status: 204 }),
+      }),
+    );
     expect(await client.revokeToken('Shop', 1)).toBeUndefined();
     expect(await client.listTokens('Shop')).toEqual([{ id: 1, name: 'CI' }]);
   });

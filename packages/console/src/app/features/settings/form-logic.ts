@@ -11,7 +11,7 @@ import type {
   ManagedRoleRights,
   PermissionLevel,
   TokenScope,
-} from './management-client';
+} from './management-api';
 
 export const COLLECTION_RIGHTS: { key: CollectionRight; label: string }[] = [
   { key: 'browseEnabled', label: 'Browse' },

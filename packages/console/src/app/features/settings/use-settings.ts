@@ -6,22 +6,20 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { currentPlatformToken } from '../../platform';
+import { PlatformError } from '../../../protocol';
+import { platform } from '../../platform';
 import { useWorkspace } from '../../workspace';
-import { ManagementClient, ManagementError } from './management-client';
+import { ManagementApi } from './management-api';
 
-/** The management client, as the user signed in to the console (its platform access token). */
+/** The management API, as the user signed in to the console (its platform access token). */
 export function useManagement() {
   const { project } = useWorkspace();
-  const client = useMemo(
-    () => new ManagementClient({ getToken: () => currentPlatformToken()?.accessToken }),
-    [],
-  );
+  const client = useMemo(() => new ManagementApi(platform), []);
   return { client, project };
 }
 
 const noClientErrorRetry = (count: number, error: Error) =>
-  !(error instanceof ManagementError && error.status >= 400 && error.status < 500) && count < 2;
+  !(error instanceof PlatformError && error.status >= 400 && error.status < 500) && count < 2;
 
 /** `GET /v1/project/{p}`: the whole project as its admins manage it. */
 export function useProjectDetails() {
@@ -48,7 +46,7 @@ export function useTokens() {
  * server's message (the form stays as it was).
  */
 export function useManagementMutation<I, O>(
-  call: (client: ManagementClient, project: string, input: I) => Promise<O>,
+  call: (client: ManagementApi, project: string, input: I) => Promise<O>,
   success?: string | ((output: O, input: I) => string),
 ) {
   const { client, project } = useManagement();

@@ -1,8 +1,9 @@
 /**
  * The management API of admin-api-server (`/v1/project/{project}/…`) as the settings screens use
- * it: plain TypeScript over `fetch`, no React. Every call is made as the signed-in user; the
- * server answers 403 unless the user is an admin of the project.
+ * it, over the Console's platform client (protocol/platform-client.ts), no React. Every call is
+ * made as the signed-in user; the server answers 403 unless the user is an admin of the project.
  */
+import type { PlatformClient } from '../../../protocol';
 import type {
   ActionCondition,
   ActionRight,
@@ -99,66 +100,12 @@ export interface ApplicationToken {
   expiresAt: string;
 }
 
-/** A refusal of the management API, in its words. */
-export class ManagementError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ManagementError';
-  }
-}
+/** The management routes, through the Console's one platform client (token, 401, errors). */
+export class ManagementApi {
+  constructor(private readonly platform: PlatformClient) {}
 
-export interface ManagementClientOptions {
-  /** The platform's origin; the console is served there, so `''` (same origin) by default. */
-  baseUrl?: string;
-  /** The signed-in user's platform credential, sent as a bearer token. */
-  getToken(): string | undefined | Promise<string | undefined>;
-  fetch?: typeof fetch;
-}
-
-export class ManagementClient {
-  private readonly baseUrl: string;
-  private readonly fetcher: typeof fetch;
-
-  constructor(private readonly options: ManagementClientOptions) {
-    this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-    this.fetcher = options.fetch ?? ((...args) => fetch(...args));
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const token = await this.options.getToken();
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await this.fetcher(`${this.baseUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (error) {
-      throw new ManagementError(0, 'network', `The platform did not answer: ${String(error)}`);
-    }
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) {
-      const error = (parsed ?? {}) as { code?: string; error?: string; message?: string };
-      throw new ManagementError(
-        response.status,
-        error.code ?? error.error ?? 'error',
-        error.message ?? `The platform answered ${response.status} ${response.statusText}.`,
-      );
-    }
-    return parsed as T;
+  private call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.platform.json<T>(path, { method, json: body });
   }
 
   private project(name: string): string {
