@@ -7,12 +7,23 @@ import { compression } from 'vite-plugin-compression2';
 // popup stays on the console's origin.
 const platform = process.env.CANOPY_PLATFORM_URL ?? 'http://127.0.0.1:3000';
 
+// The browser suite's build (CANOPY_CONSOLE_TEST_HOOKS=1) keeps the test hooks (src/app/test-hooks.ts);
+// any other build has `import.meta.env.CANOPY_TEST_HOOKS` false, and the minifier drops them.
+const testHooks = process.env.CANOPY_CONSOLE_TEST_HOOKS === '1';
+
 export default defineConfig({
   base: process.env.CANOPY_CONSOLE_BASE ?? '/',
   // Brotli and gzip copies of each script and style sheet (`x.js.br`, `x.js.gz`), which
   // admin-api-server sends to browsers that accept them.
+  define: { 'import.meta.env.CANOPY_TEST_HOOKS': JSON.stringify(testHooks) },
   plugins: [
     react(),
+    // Says in the page which kind of build it is, so the suite rebuilds a production one.
+    {
+      name: 'canopy-test-hooks-marker',
+      transformIndexHtml: () =>
+        testHooks ? [{ tag: 'meta', attrs: { name: 'canopy-test-hooks', content: 'on' } }] : [],
+    },
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       include: /\.(js|css|svg|json)$/,

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildConsoleIfNeeded } from '@canopy/demo/src/console-build';
+import { buildConsoleWithTestHooks } from './console-test-build';
 import { startFixture, type AgentKind } from './fixture';
 import { runSuite } from './suite';
 
@@ -19,8 +19,9 @@ const { values } = parseArgs({
 const kind = values.agent as AgentKind;
 if (kind !== 'canopy' && kind !== 'reference') throw new Error('--agent is canopy or reference');
 
-// The console under test is the one of these sources: built here when missing or stale.
-console.log(await buildConsoleIfNeeded());
+// The console under test is the one of these sources, with its test hooks: built here when
+// missing, stale or built without them.
+console.log(await buildConsoleWithTestHooks());
 const fixture = await startFixture(kind);
 let passed = 0;
 let failed = 0;

@@ -26,6 +26,7 @@ import {
   storePlatformToken,
 } from '../platform';
 import { firstScreenPath, prefetchFirstScreen } from '../first-screen';
+import { markTiming } from '../test-hooks';
 import { onlyChoice } from '../only-choice';
 import { signIn, storeSession, type StoredSession } from '../session';
 
@@ -147,7 +148,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn(session: StoredSession): 
     try {
       const session = await signIn(workspace, Number(chosenRendering), popup);
       storeSession(session);
-      performance.mark('canopy:signed-in');
+      markTiming('canopy:signed-in');
       void prefetchFirstScreen(queryClient, session);
       // From the home page, straight to the first collection (a deep link stays where it is).
       const first = location.pathname === '/' ? firstScreenPath(queryClient, session) : undefined;
