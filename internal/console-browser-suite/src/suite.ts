@@ -20,6 +20,7 @@ import { runValuesTests } from './values';
 import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
 import { runListTests } from './list';
+import { runListPhoneTests } from './list-phone';
 import { signInAndAccountTests } from './signin-theme';
 
 declare global {
@@ -620,6 +621,7 @@ export async function runSuite(
     );
 
     await runListTests(suite, p, 'admin', shot);
+    await runListPhoneTests(suite, p, 'admin', shot);
     {
       // The same list, by the support member (a role with fewer rights).
       const other = await openBrowser();
@@ -630,6 +632,7 @@ export async function runSuite(
           support = (await signIn(other.context, fixture, fixture.support)).page;
         });
         if (support) await runListTests(suite, support, 'support', shot);
+        if (support) await runListPhoneTests(suite, support, 'support', shot);
       } finally {
         await other.close();
       }

@@ -1,0 +1,69 @@
+/**
+ * How each chosen column renders a record's cell: its value (highlighting the search), or for a
+ * to-one relation a link to the related record labelled by its label field.
+ */
+import { useMemo, type ReactNode } from 'react';
+import {
+  isToOne,
+  labelField,
+  targetCollection,
+  type AgentRecord,
+  type AgentSchema,
+  type SchemaCollection,
+} from '../../../protocol';
+import { collectionOf } from '../../data';
+import { CellRelationLink, CellValue } from '../Value';
+import { visibleFields } from './column-model';
+
+/** A column of the table body: how a record's cell renders. */
+export interface CellColumn {
+  id: string;
+  render(record: AgentRecord): ReactNode;
+}
+
+/** Stable per collection, columns, schema and search: a new page of rows re-creates nothing. */
+export function useCellColumns({
+  collection,
+  visible,
+  schema,
+  base,
+  search,
+}: {
+  collection: SchemaCollection;
+  visible: string[];
+  schema: AgentSchema;
+  /** The data pages' base path (links to related records). */
+  base: string;
+  search: string | undefined;
+}): CellColumn[] {
+  return useMemo<CellColumn[]>(
+    () =>
+      visibleFields(collection, visible).map((field) => {
+        if (!isToOne(field)) {
+          return {
+            id: field.field,
+            render: (record: AgentRecord) => (
+              <CellValue field={field} value={record.values[field.field]} search={search} />
+            ),
+          };
+        }
+        const target = collectionOf(schema, targetCollection(field));
+        const label = target ? labelField(target) : undefined;
+        return {
+          id: field.field,
+          render: (record: AgentRecord) => {
+            const related = record.toOne[field.field];
+            if (!related) return <span className="cv-dim">—</span>;
+            return (
+              <CellRelationLink
+                to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
+                label={String((label && related.values[label]) ?? related.id)}
+                search={search}
+              />
+            );
+          },
+        };
+      }),
+    [collection, visible, schema, base, search],
+  );
+}

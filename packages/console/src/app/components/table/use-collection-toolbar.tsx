@@ -1,0 +1,120 @@
+/**
+ * The table's toolbar (TableToolbar.tsx) as one memoized element: rebuilt only when what it shows
+ * changes (the view, the search box, the selection, the columns, an export), not with each page of
+ * rows.
+ */
+import { useMemo, type ReactNode } from 'react';
+import { countLeaves, humanize, type AgentSchema, type SchemaCollection } from '../../../protocol';
+import type { ListSource } from '../../data';
+import type { useSearchAsYouType } from '../use-search-as-you-type';
+import type { BulkMode } from './bulk-change';
+import { SearchBox } from './SearchBox';
+import { TableToolbar } from './TableToolbar';
+import { ToolbarActions, type ToolbarRights } from './ToolbarActions';
+import type { useColumnPrefs } from './use-column-prefs';
+import type { SetView, useTableView } from './use-table-view';
+import { ViewControls } from './ViewControls';
+
+export function useCollectionToolbar({
+  phone,
+  title,
+  collection,
+  schema,
+  base,
+  can,
+  related,
+  params,
+  view,
+  setView,
+  searchBox,
+  searching,
+  selected,
+  rights,
+  prefs,
+  exporting,
+  exportCsv,
+  askBulk,
+  associate,
+}: {
+  phone: boolean;
+  title: ReactNode;
+  collection: SchemaCollection;
+  schema: AgentSchema;
+  base: string;
+  /** The rights' source: `rights` change with it. */
+  can: unknown;
+  related: ListSource['related'];
+  params: URLSearchParams;
+  view: ReturnType<typeof useTableView>['view'];
+  setView: SetView;
+  searchBox: ReturnType<typeof useSearchAsYouType>;
+  searching: boolean;
+  selected: ReadonlySet<string>;
+  rights: ToolbarRights;
+  prefs: ReturnType<typeof useColumnPrefs>;
+  exporting: string | undefined;
+  exportCsv(): void;
+  askBulk(mode: BulkMode): void;
+  associate(): void;
+}): ReactNode {
+  const name = humanize(collection.name).toLowerCase();
+  return useMemo(
+    () => (
+      <TableToolbar
+        phone={phone}
+        title={title}
+        active={countLeaves(view.filters) + selected.size}
+        search={
+          <SearchBox
+            name={name}
+            searchable={collection.isSearchable !== false}
+            searching={searching}
+            box={searchBox}
+            width={phone ? undefined : 220}
+          />
+        }
+        view={
+          <ViewControls collection={collection} schema={schema} view={view} setView={setView} />
+        }
+        actions={
+          <ToolbarActions
+            collection={collection}
+            selection={{
+              ids: [...selected],
+              filters: view.filters,
+              search: view.search || undefined,
+              segment: view.segment,
+              parent: related
+                ? { collection: related.parent, id: related.parentId, relation: related.relation }
+                : undefined,
+            }}
+            related={related !== undefined}
+            rights={rights}
+            columns={prefs}
+            exporting={exporting !== undefined}
+            onExport={exportCsv}
+            onAsk={askBulk}
+            onAssociate={associate}
+            newUrl={`${base}/${encodeURIComponent(collection.name)}/new`}
+          />
+        }
+      />
+    ),
+    // `params` stands for the view and `setView`.
+    [
+      params,
+      phone,
+      searchBox.text,
+      searching,
+      selected,
+      exporting,
+      prefs.visible,
+      collection,
+      schema,
+      title,
+      base,
+      can,
+      related,
+    ],
+  );
+}
