@@ -706,6 +706,57 @@ export async function runSuite(
       },
     );
 
+    await suite.test(
+      'a platform session that expires asks to sign in again, then the platform calls go through',
+      async () => {
+        const approvals = recordUrl.split('?')[0]!.replace(/\/data\/.*$/, '/approvals');
+        await p.goto(approvals);
+        await p.getByRole('heading', { name: 'Approvals' }).waitFor();
+        // The platform token stops being valid: the environment's rights and the approvals
+        // (both platform calls) get a 401 once the page loads again.
+        const before = await p.evaluate(() => {
+          const token = JSON.parse(sessionStorage.getItem('canopy.console.platform')!);
+          token.accessToken = `${token.accessToken.slice(0, -4)}AAAA`;
+          sessionStorage.setItem('canopy.console.platform', JSON.stringify(token));
+          return token.accessToken as string;
+        });
+        const refused: string[] = [];
+        const onResponse = (response: { status(): number; url(): string }) => {
+          if (response.status() === 401) refused.push(new URL(response.url()).pathname);
+        };
+        p.on('response', onResponse);
+        try {
+          await p.reload();
+          const dialog = p.getByRole('dialog', { name: 'Your session has expired' });
+          await dialog.waitFor();
+          await p.waitForTimeout(400); // The dialog fades in.
+          expect((await dialog.count()) === 1, 'one dialog for every refused platform call');
+          expect(
+            refused.some((path) => path.startsWith('/v1/')),
+            `the platform refused the token: ${refused.join(', ')}`,
+          );
+          await shot(p, 'platform-session-expired');
+          const [popup] = await Promise.all([
+            p.waitForEvent('popup'),
+            p.getByRole('button', { name: 'Sign in again' }).click(),
+          ]);
+          await passSignInPopup(popup, fixture.admin);
+          await dialog.waitFor({ state: 'hidden' });
+          await p.getByRole('heading', { name: 'Approvals' }).waitFor();
+          const after = await p.evaluate(
+            () => JSON.parse(sessionStorage.getItem('canopy.console.platform')!).accessToken,
+          );
+          expect(after && after !== before, 'a new platform token is kept');
+          expect(
+            !(await p.getByText(/session has expired; sign in again/).count()),
+            'no call was left failed',
+          );
+        } finally {
+          p.off('response', onResponse);
+        }
+      },
+    );
+
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
     await runHistoryTests(suite, fixture, p, recordUrl, shot);
     await runDashboardPhoneTests(suite, fixture, p, recordUrl, signIn, shot);
