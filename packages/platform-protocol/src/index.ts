@@ -67,3 +67,11 @@ export { neutralizeCsvCell } from './csv-cells';
 
 // The platform's error answers (public and management API)
 export { type PlatformErrorBody } from './error-body';
+
+// Action approval requests (the platform's `/api/action-approvals`)
+export {
+  type ActionApprovalCommentJson,
+  type ActionApprovalResource,
+  type ActionApprovalStatus,
+  type ApprovalPersonJson,
+} from './action-approval';

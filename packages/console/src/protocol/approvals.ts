@@ -4,17 +4,18 @@
  * the environment's queue, approve (the platform answers the signed approval request the agent
  * verifies) or reject with a comment, record the outcome, through the Console's platform client.
  */
+import type {
+  ActionApprovalResource,
+  ActionApprovalStatus,
+  ApprovalPersonJson,
+} from '@canopy/platform-protocol';
 import type { PlatformClient } from './platform-client';
 
-export interface ApprovalPerson {
-  id: string;
-  email: string;
-  name: string;
-}
+export type ApprovalPerson = ApprovalPersonJson;
 
 export interface ActionApproval {
   id: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: ActionApprovalStatus;
   actionName: string;
   collectionName: string;
   smartActionId: string | null;
@@ -39,28 +40,8 @@ export interface ApprovalsApiOptions {
   renderingId?: number;
 }
 
-interface RawApproval {
-  id: string;
-  attributes: {
-    status: ActionApproval['status'];
-    action_name: string;
-    collection_name: string;
-    smart_action_id: string | null;
-    record_ids: string[];
-    inputs: ActionApproval['inputs'];
-    requester: ApprovalPerson | null;
-    reviewer: ApprovalPerson | null;
-    reviewed_at: string | null;
-    outcome: ActionApproval['outcome'];
-    outcome_message: string | null;
-    created_at: string;
-    can_approve: boolean;
-    comments: { id: string; comment: string; created_at: string; author: ApprovalPerson }[];
-  };
-}
-
 /** The API's item shape → the console's. */
-export function decodeApproval(raw: RawApproval): ActionApproval {
+export function decodeApproval(raw: ActionApprovalResource): ActionApproval {
   const a = raw.attributes;
   return {
     id: raw.id,
@@ -114,7 +95,7 @@ export class ApprovalsApi {
     request: Record<string, unknown>;
     comment?: string;
   }): Promise<ActionApproval> {
-    const body = await this.call<{ data: RawApproval }>('POST', '', {
+    const body = await this.call<{ data: ActionApprovalResource }>('POST', '', {
       data: {
         type: 'action-approvals',
         attributes: {
@@ -138,22 +119,21 @@ export class ApprovalsApi {
 
   async list(filter: { status?: ActionApproval['status']; mine?: boolean } = {}) {
     const query = `${filter.status ? `&status=${filter.status}` : ''}${filter.mine ? '&mine=true' : ''}`;
-    const body = await this.call<{ data: RawApproval[] }>('GET', '', undefined, query);
+    const body = await this.call<{ data: ActionApprovalResource[] }>('GET', '', undefined, query);
     return body.data.map(decodeApproval);
   }
 
   /** Approves: the platform answers the signed approval request to send to the agent. */
   async approve(id: string, comment?: string) {
-    const body = await this.call<{ data: RawApproval; meta: { signed_approval_request: string } }>(
-      'POST',
-      `/${encodeURIComponent(id)}/approve`,
-      comment ? { comment } : {},
-    );
+    const body = await this.call<{
+      data: ActionApprovalResource;
+      meta: { signed_approval_request: string };
+    }>('POST', `/${encodeURIComponent(id)}/approve`, comment ? { comment } : {});
     return { approval: decodeApproval(body.data), signed: body.meta.signed_approval_request };
   }
 
   async reject(id: string, comment?: string) {
-    const body = await this.call<{ data: RawApproval }>(
+    const body = await this.call<{ data: ActionApprovalResource }>(
       'POST',
       `/${encodeURIComponent(id)}/reject`,
       comment ? { comment } : {},
@@ -168,7 +148,7 @@ export class ApprovalsApi {
   }
 
   async recordOutcome(id: string, outcome: 'succeeded' | 'failed', message?: string) {
-    const body = await this.call<{ data: RawApproval }>(
+    const body = await this.call<{ data: ActionApprovalResource }>(
       'POST',
       `/${encodeURIComponent(id)}/outcome`,
       { outcome, ...(message ? { message } : {}) },

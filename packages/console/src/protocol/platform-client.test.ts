@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApprovalsApi } from './approvals';
 import { AgentClient, AgentError } from './client';
 import { errorText } from './error-text';
 import { parseErrorEnvelope } from './error-envelope';
@@ -197,5 +198,52 @@ describe('the agent client shares the envelope reader', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ status: 500, errorName: 'InternalError', reference: 'abc123' });
+  });
+});
+
+describe('the approvals routes go through the platform client', () => {
+  it('names the environment and the team, and decodes the platform’s items', async () => {
+    const calls: Call[] = [];
+    const item = {
+      type: 'action-approvals',
+      id: '7',
+      attributes: {
+        status: 'pending',
+        action_name: 'Refund order',
+        collection_name: 'orders',
+        smart_action_id: null,
+        record_ids: ['42'],
+        inputs: [],
+        requester: { id: '2', email: 's@shop.example', name: 'Sam Support' },
+        reviewer: null,
+        reviewed_at: null,
+        outcome: null,
+        outcome_message: null,
+        created_at: '2026-11-28T08:00:00.000Z',
+        can_approve: true,
+        comments: [],
+      },
+    };
+    const api = new ApprovalsApi({
+      platform: new PlatformClient({
+        token: { get: () => 'tok', drop: () => undefined },
+        fetch: async (url, init) => {
+          calls.push({ url: String(url), init: init! });
+          return new Response(JSON.stringify({ data: [item] }));
+        },
+      }),
+      project: 'Shop',
+      environment: 'Production',
+      renderingId: 3,
+    });
+    const [approval] = await api.list({ status: 'pending' });
+    expect(approval).toMatchObject({ id: '7', actionName: 'Refund order', canApprove: true });
+    expect(calls[0]!.url).toBe(
+      '/api/action-approvals?project=Shop&environment=Production&status=pending',
+    );
+    expect(calls[0]!.init.headers).toMatchObject({
+      authorization: 'Bearer tok',
+      'forest-rendering-id': '3',
+    });
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * An action approval request as the platform answers it (`/api/action-approvals`, a JSON:API
+ * resource of type `action-approvals`): what the requester asked, who reviewed it, the comments,
+ * and whether the caller may approve it. admin-api-server builds it; front ends read it.
+ */
+export type ActionApprovalStatus = 'pending' | 'approved' | 'rejected';
+
+/** A person as approvals name them. */
+export interface ApprovalPersonJson {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface ActionApprovalCommentJson {
+  id: string;
+  comment: string;
+  created_at: string;
+  author: ApprovalPersonJson;
+}
+
+export interface ActionApprovalResource {
+  type: 'action-approvals';
+  id: string;
+  attributes: {
+    status: ActionApprovalStatus;
+    action_name: string;
+    collection_name: string;
+    smart_action_id: string | null;
+    record_ids: string[];
+    /** The action form's values as filed: each field's name, type and value. */
+    inputs: { name: string; type?: unknown; value?: unknown }[];
+    requester: ApprovalPersonJson | null;
+    reviewer: ApprovalPersonJson | null;
+    reviewed_at: string | null;
+    outcome: 'succeeded' | 'failed' | null;
+    outcome_message: string | null;
+    created_at: string;
+    /** The caller's approve right on this request (pending only). */
+    can_approve: boolean;
+    comments: ActionApprovalCommentJson[];
+  };
+}
