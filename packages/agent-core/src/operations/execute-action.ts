@@ -4,7 +4,7 @@ import type { ActionFormElement } from '../toolkit/action/action-form';
 import type { ActionResult } from '../toolkit/action/action-result';
 import type { Filter } from '../toolkit/query/filter';
 import type { RecordData } from '../toolkit/record/record-utils';
-import { toErrorEnvelope } from '../http/errors/error-handler';
+import { isCanopyError } from '../toolkit/errors/canopy-error';
 import { reportActivity } from './activity-log';
 import { authorizeExecution } from './action-authorization';
 import { type ActionRecords, type ActionTarget, selectionFilters } from './action-selection';
@@ -50,8 +50,7 @@ export async function executeAction(
     const values = await decodeFormValues(who, action, filters.scoped, request.values);
     result = await collection.execute(who.caller, name, values, filters.scoped);
   } catch (error) {
-    // What the user reads in the answer: an unexpected error's own message stays in the logs.
-    report({ status: 'failed', errorMessage: toErrorEnvelope(error).errors[0].detail });
+    report({ status: 'failed', errorMessage: failureReason(error) });
     throw error;
   }
   report(
@@ -60,6 +59,15 @@ export async function executeAction(
       : { status: 'completed' },
   );
   return result;
+}
+
+/**
+ * The reason logged for a thrown error: a Canopy error's message is written for the user (the
+ * answer shows it); any other error is unexpected, and its text (which may name a host, a query
+ * or a secret) stays in the agent's own logs, as in the answer (agent-http-protocol §14).
+ */
+function failureReason(error: unknown): string {
+  return isCanopyError(error) ? error.message : 'Unexpected error';
 }
 
 /** The static forms read for decoding, by action, valid for one schema version. */
