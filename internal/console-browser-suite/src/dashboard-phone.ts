@@ -20,6 +20,9 @@ const axeSource = readFileSync(
   'utf8',
 );
 
+/** The reason the MCP server sends with the failed status (platform protocol §10). */
+const MCP_REFUSAL = 'The carrier refused the parcel.';
+
 /** The actions the activity log counts as reads (platform protocol). */
 const READS = ['index', 'search', 'filter', 'listRelatedData', 'describeCollection'];
 
@@ -140,7 +143,7 @@ async function logFailedOperation(
   );
   const token = await fixture.mcpToken(user, renderingId);
   const answer = await page.evaluate(
-    async ({ text, token, renderingId }) => {
+    async ({ text, token, renderingId, reason }) => {
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const created = await fetch('/api/activity-logs-requests/mcp', {
         method: 'POST',
@@ -159,11 +162,15 @@ async function logFailedOperation(
       const { data } = await created.json();
       const closed = await fetch(
         `/api/activity-logs-requests/${data.attributes.index}/${data.id}/status`,
-        { method: 'PATCH', headers, body: JSON.stringify({ status: 'failed' }) },
+        {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ status: 'failed', errorMessage: reason }),
+        },
       );
       return closed.ok ? '' : `close: ${closed.status} ${await closed.text()}`;
     },
-    { text: label, token, renderingId },
+    { text: label, token, renderingId, reason: MCP_REFUSAL },
   );
   expect(answer === '', `the failed operation is logged: ${answer}`);
 }
@@ -180,9 +187,11 @@ async function checkActivity(page: Page, home: string, failedLabel: string): Pro
   const failed = page.locator('[data-testid="activity-row"]', { hasText: failedLabel });
   await failed.waitFor();
   expect(
-    (await failed.getByTestId('activity-outcome').textContent())?.trim() === 'Failed',
+    (await failed.locator('.activity-outcome').textContent())?.trim() === 'Failed',
     'the failed operation is listed as failed',
   );
+  const reason = (await failed.getByTestId('activity-reason').textContent())?.trim();
+  expect(reason === MCP_REFUSAL, `the reason the MCP server sent is shown: ${reason}`);
   const writes = await listedActions(page);
   expect(
     writes.length > 0 && writes.every((action) => !READS.includes(action)),
