@@ -78,7 +78,7 @@ export async function signInAndAccountTests(
           'a white card in light mode',
         );
         expect(
-          (await style(popup, 'button[type=submit]', 'background-color')) === 'rgb(18, 184, 134)',
+          (await style(popup, 'button[type=submit]', 'background-color')) === 'rgb(8, 127, 91)',
           "the button in the Console's teal",
         );
         await shot(popup, 'platform-sign-in-light');

@@ -2,6 +2,7 @@ import { ApiError } from '../errors';
 import type { RejectedActivityLog, ReportedActivityLog } from '../store/activity-log-ingestion';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
 import { readId } from '../validation/input-rules';
+import { readErrorMessage } from './activity-log-requests';
 
 /** The most logs one batch may carry. */
 export const MAX_BATCH_SIZE = 1000;
@@ -97,6 +98,13 @@ function readLog(raw: unknown, index: number): ReportedActivityLog {
   if (workflow !== null && !isWorkflow(workflow)) {
     fail('workflow', '{"name", "runId"[, "stepName", "optionName"]} (strings) or null');
   }
+  const status = log.status ?? null;
+  if (status !== null && status !== 'completed' && status !== 'failed') {
+    fail('status', 'completed, failed, null or absent');
+  }
+  const errorMessage = readErrorMessage(log.errorMessage, status, (key, expected) =>
+    fail(key, expected),
+  );
   return {
     id: log.id as string,
     index,
@@ -110,6 +118,8 @@ function readLog(raw: unknown, index: number): ReportedActivityLog {
     recordIds: recordIds as string[],
     inbox: inbox === null ? null : { name: (inbox as { name: string }).name },
     workflow: workflow as ReportedActivityLog['workflow'],
+    status: status as ReportedActivityLog['status'],
+    errorMessage,
   };
 }
 

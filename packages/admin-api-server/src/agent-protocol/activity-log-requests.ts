@@ -4,6 +4,7 @@ import type { ServerContext } from '../http/context';
 import {
   ACTIVITY_LOG_REQUEST_STATUSES,
   createActivityLogRequest,
+  MAX_ERROR_MESSAGE_LENGTH,
   updateActivityLogRequestStatus,
   type ActivityLogRequest,
   type ActivityLogRequestStatus,
@@ -29,7 +30,8 @@ const MAX_RECORDS = 10_000;
  * - `POST /api/activity-logs-requests/mcp` (flat body, what an MCP server sends before a tool
  *   call), and `POST /api/activity-logs-requests` (the JSON:API body of workflow executors):
  *   store a log in the environment's activity log and answer its id and index;
- * - `PATCH /api/activity-logs-requests/:index/:id/status` `{"status": "completed" | "failed"}`.
+ * - `PATCH /api/activity-logs-requests/:index/:id/status` `{"status": "completed" | "failed",
+ *   "errorMessage"?: string}` (the reason goes with `failed` only).
  *
  * The token is checked before the body is read; bodies are small (100 kB at most).
  */
@@ -83,7 +85,8 @@ export function activityLogRequestsRouter(ctx: ServerContext): Router {
     json,
     async (request, response) => {
       const { userId, environment } = response.locals.call as UserCall;
-      const status = (request.body as { status?: unknown } | undefined)?.status;
+      const body = (request.body ?? {}) as { status?: unknown; errorMessage?: unknown };
+      const { status } = body;
       if (status !== 'completed' && status !== 'failed') {
         throw invalid('status', '"completed" or "failed"');
       }
@@ -93,6 +96,7 @@ export function activityLogRequestsRouter(ctx: ServerContext): Router {
         userId,
         { index: String(request.params.index), id: String(request.params.id) },
         status,
+        readErrorMessage(body.errorMessage, status, invalid),
       );
       response.status(204).end();
     },
@@ -102,6 +106,25 @@ export function activityLogRequestsRouter(ctx: ServerContext): Router {
 
 const invalid = (path: string, expected: string) =>
   new ApiError(400, 'invalid_body', `Invalid activity-log request: ${path} must be ${expected}.`);
+
+/**
+ * The reason of a failure as sent (`errorMessage`): absent, null or a string of at most
+ * {@link MAX_ERROR_MESSAGE_LENGTH} characters, and only beside a `failed` status. An empty reason
+ * is stored as none.
+ */
+export function readErrorMessage(
+  raw: unknown,
+  status: unknown,
+  refuse: (path: string, expected: string) => Error,
+  path = 'errorMessage',
+): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'string' || raw.length > MAX_ERROR_MESSAGE_LENGTH || raw.includes('\u0000')) {
+    throw refuse(path, `a string of at most ${MAX_ERROR_MESSAGE_LENGTH} characters`);
+  }
+  if (status !== 'failed') throw refuse(path, 'sent with the status "failed" only');
+  return raw === '' ? null : raw;
+}
 
 const isText = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= MAX_TEXT && !value.includes('\u0000');

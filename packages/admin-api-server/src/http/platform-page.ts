@@ -7,8 +7,8 @@ export const PLATFORM_UI_PATH = '/platform-ui';
 
 /**
  * The look of the platform's pages (sign-in, consent, sign-out, device login, password): the
- * Console's fonts, colours and spacing (Mantine's defaults with the teal primary colour), light or
- * dark as the system prefers.
+ * Console's fonts, colours and spacing (its theme: the darkest teal for buttons, text shades that
+ * read 4.5:1), light or dark as the system prefers.
  */
 export const PLATFORM_STYLESHEET = `
 :root {
@@ -17,11 +17,11 @@ export const PLATFORM_STYLESHEET = `
   --bg: linear-gradient(135deg, #e6fcf5 0%, #f8f9fa 60%);
   --paper: #fff;
   --text: #000;
-  --dimmed: #868e96;
+  --dimmed: #495057;
   --border: #dee2e6;
   --input: #fff;
-  --primary: #12b886;
-  --primary-hover: #0ca678;
+  --primary: #087f5b;
+  --primary-hover: #077050;
   --on-primary: #fff;
   --focus: #099268;
   --alert-bg: #fff5f5;
@@ -34,11 +34,11 @@ export const PLATFORM_STYLESHEET = `
     --bg: linear-gradient(135deg, #0b2e24 0%, #1f1f1f 60%);
     --paper: #2e2e2e;
     --text: #c9c9c9;
-    --dimmed: #828282;
+    --dimmed: #b8b8b8;
     --border: #424242;
     --input: #2e2e2e;
-    --primary: #099268;
-    --primary-hover: #087f5b;
+    --primary: #087f5b;
+    --primary-hover: #077050;
     --focus: #38d9a9;
     --alert-bg: rgb(250 82 82 / 15%);
     --alert-text: #ffa8a8;

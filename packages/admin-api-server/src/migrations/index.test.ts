@@ -32,6 +32,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261127-201-dashboards',
         '20261128-101-partitioned-activity-logs',
         '20261128-102-activity-log-retention',
+        '20261128-311-activity-log-error-messages',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -14,6 +14,7 @@ import * as actionApprovals from './20261127-101-action-approvals';
 import * as dashboards from './20261127-201-dashboards';
 import * as partitionedActivityLogs from './20261128-101-partitioned-activity-logs';
 import * as activityLogRetention from './20261128-102-activity-log-retention';
+import * as activityLogErrorMessages from './20261128-311-activity-log-error-messages';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261127-201-dashboards': dashboards,
   '20261128-101-partitioned-activity-logs': partitionedActivityLogs,
   '20261128-102-activity-log-retention': activityLogRetention,
+  '20261128-311-activity-log-error-messages': activityLogErrorMessages,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -45,6 +45,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       collection: ref('CollectionRef'),
       team: ref('TeamRef'),
       status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
+      errorMessage: { type: 'string', maxLength: 1000 },
       inbox: {
         type: 'object',
         properties: { object: { type: 'string', enum: ['inbox'] }, name: { type: 'string' } },

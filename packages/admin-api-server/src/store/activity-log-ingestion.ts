@@ -18,6 +18,13 @@ export interface ReportedActivityLog {
   recordIds: string[];
   inbox: { name: string } | null;
   workflow: { name: string; runId: string; stepName?: string; optionName?: string } | null;
+  /**
+   * How an operation that can fail once begun (an action) ended, when the agent says; kept beside
+   * the log like the status of an activity-log request. Null on logs reported after a success.
+   */
+  status: 'completed' | 'failed' | null;
+  /** With `failed`: why, as the user was told (at most 1000 characters). */
+  errorMessage: string | null;
 }
 
 /** A log refused on its own: its place in the batch, its id when it had one, and why. */
@@ -40,6 +47,9 @@ export interface IngestionResult {
  * public id. Each log is attributed to its user, to the team of its rendering (rendering ids are
  * team ids) when the user belongs to it, else to the user's team, and to the environment. The
  * batch commits as one transaction.
+ *
+ * A log that carries its outcome (`status`, with the reason of a failure) has it stored beside
+ * it, where the outcome of an activity-log request lives, so both read the same.
  *
  * Logs of users who are not (or no longer) members of the project are rejected one by one, not
  * the batch: the agent retries a refused batch forever, so one stale log must not block the rest.
@@ -108,6 +118,18 @@ export async function ingestActivityLogs(
       });
     }
     await insertActivityLogs(trx, environment.projectId, inputs);
+    const outcomes = toStore.filter((log) => log.status !== null);
+    if (outcomes.length > 0) {
+      await trx('activity_log_requests').insert(
+        outcomes.map((log) => ({
+          environment_id: environment.id,
+          external_id: log.id,
+          user_id: log.userId,
+          status: log.status,
+          error_message: log.errorMessage,
+        })),
+      );
+    }
     return {
       accepted: toStore.length,
       duplicates: candidates.length - toStore.length,

@@ -18,6 +18,8 @@ export interface ActivityLogFilters {
   recordId?: string;
   action?: string;
   type?: string;
+  /** The outcome: `completed` includes the logs reported once their operation succeeded. */
+  status?: string;
   createdAt: DateFilter;
   /** Keyset position: only rows strictly after it in `(created_at DESC, id DESC)` order. */
   after?: TimeCursor;
@@ -45,6 +47,8 @@ export interface ActivityLogRow {
    * `pending`, `completed` or `failed`; `null` for a log reported once its operation succeeded.
    */
   status: 'pending' | 'completed' | 'failed' | null;
+  /** Why it failed, when it did and the reporter said. */
+  error_message: string | null;
 }
 
 /**
@@ -84,6 +88,7 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
       'u.username as user_username',
       't.name as team_name',
       'r.status',
+      'r.error_message',
     );
   if (filters.userId !== undefined) query.where('al.user_id', filters.userId);
   if (filters.userEmail !== undefined) {
@@ -103,6 +108,9 @@ export function activityLogQuery(knex: Knex, filters: ActivityLogFilters): Knex.
   if (filters.recordId !== undefined) query.whereRaw('? = ANY(al.record_ids)', [filters.recordId]);
   if (filters.action !== undefined) query.where('al.action', filters.action);
   if (filters.type !== undefined) query.where('al.type', filters.type);
+  if (filters.status !== undefined) {
+    query.whereRaw("coalesce(r.status, 'completed') = ?", [filters.status]);
+  }
   applyDateFilter(query, 'al.created_at', filters.createdAt);
   if (filters.after) {
     // The row comparison is the keyset; the plain bound on created_at (implied by it) lets the
@@ -129,6 +137,7 @@ function listBindings(filters: ActivityLogFilters, limit: number): unknown[] {
   if (filters.recordId !== undefined) bindings.push(filters.recordId);
   if (filters.action !== undefined) bindings.push(filters.action);
   if (filters.type !== undefined) bindings.push(filters.type);
+  if (filters.status !== undefined) bindings.push(filters.status);
   for (const value of Object.values(filters.createdAt)) bindings.push(new Date(value as string));
   if (filters.after) {
     bindings.push(filters.after.createdAt, filters.after.createdAt, filters.after.id);
@@ -147,6 +156,7 @@ function shapeOf(filters: ActivityLogFilters): string {
   if (filters.recordId !== undefined) shape += 'r';
   if (filters.action !== undefined) shape += 'a';
   if (filters.type !== undefined) shape += 'y';
+  if (filters.status !== undefined) shape += 's';
   if (filters.after) shape += 'k';
   return `${shape}:${Object.keys(filters.createdAt).join(',')}`;
 }
@@ -239,6 +249,7 @@ const PAGE_COLUMNS = [
   'user_username',
   'team_name',
   'status',
+  'error_message',
 ];
 
 /**
@@ -274,6 +285,7 @@ function pageRows(fields: { name: string }[], rows: unknown[][]): ActivityLogPag
     user_username: row[12] as string,
     team_name: row[13] as string,
     status: row[14] as ActivityLogRow['status'],
+    error_message: row[15] as string | null,
   }));
 }
 

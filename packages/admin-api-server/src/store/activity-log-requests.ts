@@ -9,6 +9,9 @@ export const ACTIVITY_LOG_REQUEST_STATUSES = ['pending', 'completed', 'failed'] 
 /** One of {@link ACTIVITY_LOG_REQUEST_STATUSES}. */
 export type ActivityLogRequestStatus = (typeof ACTIVITY_LOG_REQUEST_STATUSES)[number];
 
+/** The longest failure reason kept (a longer one is refused, not cut). */
+export const MAX_ERROR_MESSAGE_LENGTH = 1000;
+
 /** The index every request-created log answers with (an opaque path segment for agents). */
 export const ACTIVITY_LOG_REQUEST_INDEX = 'activity-logs';
 
@@ -69,7 +72,8 @@ export async function createActivityLogRequest(
 }
 
 /**
- * Sets the status of a log the same user opened in the same environment.
+ * Sets the status of a log the same user opened in the same environment, with the reason of a
+ * failure when one is given (a `completed` status clears it).
  *
  * @throws ApiError 404 when there is no such log (agents retry on 404: it may not be stored yet).
  */
@@ -79,12 +83,13 @@ export async function updateActivityLogRequestStatus(
   userId: number,
   target: { index: string; id: string },
   status: ActivityLogRequestStatus,
+  errorMessage: string | null = null,
 ): Promise<void> {
   const updated =
     target.index === ACTIVITY_LOG_REQUEST_INDEX
       ? await knex('activity_log_requests')
           .where({ environment_id: environmentId, external_id: target.id, user_id: userId })
-          .update({ status, updated_at: knex.fn.now() })
+          .update({ status, error_message: errorMessage, updated_at: knex.fn.now() })
       : 0;
   if (updated === 0) {
     throw new ApiError(

@@ -1,4 +1,4 @@
-import type { AgentActivityAction } from '../platform/agent-services';
+import type { ActivityLogInput, AgentActivityAction } from '../platform/agent-services';
 import type { OperationCaller, OperationContext } from './context';
 
 const WRITES: ReadonlySet<AgentActivityAction> = new Set(['create', 'update', 'delete', 'action']);
@@ -28,6 +28,7 @@ export function reportActivity(
   collectionName: string | null,
   recordIds: readonly string[] = [],
   label?: string,
+  outcome?: Pick<ActivityLogInput, 'status' | 'errorMessage'>,
 ): void {
   context.services.activityLogs.record({
     type: WRITES.has(action) ? 'write' : 'read',
@@ -37,6 +38,7 @@ export function reportActivity(
     renderingId: who.claims.renderingId ?? null,
     collectionName,
     recordIds: [...recordIds],
+    ...outcome,
   });
 }
 

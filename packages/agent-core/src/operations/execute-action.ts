@@ -4,6 +4,7 @@ import type { ActionFormElement } from '../toolkit/action/action-form';
 import type { ActionResult } from '../toolkit/action/action-result';
 import type { Filter } from '../toolkit/query/filter';
 import type { RecordData } from '../toolkit/record/record-utils';
+import { isCanopyError } from '../toolkit/errors/canopy-error';
 import { reportActivity } from './activity-log';
 import { authorizeExecution } from './action-authorization';
 import { type ActionRecords, type ActionTarget, selectionFilters } from './action-selection';
@@ -21,7 +22,9 @@ export interface ExecuteActionRequest {
  * Runs an action on the selected records (agent-http-protocol §9.5, §9.7): the trigger or approval
  * path is authorized on the selection's filter (built once, scoped and unscoped), the values are
  * decoded against the action's form (hidden fields included), then the action runs on the scoped
- * selection and is logged.
+ * selection and is logged: `completed`, or `failed` with the message the user is shown when it
+ * throws or answers an error result (platform protocol §10). A refused authorization is not an
+ * execution and is not logged.
  */
 export async function executeAction(
   context: OperationContext,
@@ -32,10 +35,39 @@ export async function executeAction(
   const { collection, name } = action;
   const filters = await selectionFilters(context, who, action, request.records);
   await authorizeExecution(context, who, collection, name, filters, request.requesterId);
-  const values = await decodeFormValues(who, action, filters.scoped, request.values);
-  const result = await collection.execute(who.caller, name, values, filters.scoped);
-  reportActivity(context, who, 'action', collection.name, request.records.packedIds, name);
+  const report = (outcome: { status: 'completed' | 'failed'; errorMessage?: string }) =>
+    reportActivity(
+      context,
+      who,
+      'action',
+      collection.name,
+      request.records.packedIds,
+      name,
+      outcome,
+    );
+  let result: ActionResult;
+  try {
+    const values = await decodeFormValues(who, action, filters.scoped, request.values);
+    result = await collection.execute(who.caller, name, values, filters.scoped);
+  } catch (error) {
+    report({ status: 'failed', errorMessage: failureReason(error) });
+    throw error;
+  }
+  report(
+    result.type === 'Error'
+      ? { status: 'failed', errorMessage: result.message }
+      : { status: 'completed' },
+  );
   return result;
+}
+
+/**
+ * The reason logged for a thrown error: a Canopy error's message is written for the user (the
+ * answer shows it); any other error is unexpected, and its text (which may name a host, a query
+ * or a secret) stays in the agent's own logs, as in the answer (agent-http-protocol §14).
+ */
+function failureReason(error: unknown): string {
+  return isCanopyError(error) ? error.message : 'Unexpected error';
 }
 
 /** The static forms read for decoding, by action, valid for one schema version. */

@@ -32,6 +32,16 @@ export interface ActivityLogReporterOptions {
 
 const PATH = '/liana/v1/activity-logs';
 
+/** The longest failure reason sent; a longer one is cut (the platform refuses over 1000). */
+export const MAX_ERROR_MESSAGE_LENGTH = 500;
+
+/** A failure reason as sent: one line, at most {@link MAX_ERROR_MESSAGE_LENGTH} characters. */
+export function shortErrorMessage(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  if (line.length <= MAX_ERROR_MESSAGE_LENGTH) return line;
+  return `${line.slice(0, MAX_ERROR_MESSAGE_LENGTH - 1)}…`;
+}
+
 /**
  * A queued log: the caller's input as given and the operation's time as a number. The entry sent
  * to the platform (id, ISO `createdAt`, then the input's fields) is built at send time, and so is
@@ -47,7 +57,9 @@ interface QueuedLog {
 
 function toEntry(log: QueuedLog): ActivityLogEntry {
   log.id ??= randomUUID();
-  return { id: log.id, createdAt: new Date(log.at).toISOString(), ...log.input };
+  const entry = { id: log.id, createdAt: new Date(log.at).toISOString(), ...log.input };
+  if (entry.errorMessage !== undefined) entry.errorMessage = shortErrorMessage(entry.errorMessage);
+  return entry;
 }
 
 /**

@@ -77,6 +77,13 @@ export interface ActivityLogInput {
   renderingId: number | null;
   collectionName: string | null;
   recordIds: string[];
+  /**
+   * How an operation that can fail once begun (an action) ended; absent on the other logs,
+   * which are reported after they succeeded (platform protocol §10).
+   */
+  status?: 'completed' | 'failed';
+  /** With `failed`: why, in the words the user was shown (never a stack or an internal detail). */
+  errorMessage?: string;
 }
 
 /** Queues activity logs; never throws and never waits on the network. */

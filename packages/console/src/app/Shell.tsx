@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   UnstyledButton,
+  VisuallyHidden,
   Alert,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -107,10 +108,11 @@ export function Shell() {
             </Group>
           </Group>
           <Menu position="bottom-end" width={240}>
+            {/* The button is named by what it shows (the initials aside), then whose account. */}
             <Menu.Target>
-              <UnstyledButton aria-label={`Account of ${session.user.email}`}>
+              <UnstyledButton>
                 <Group gap={8} wrap="nowrap">
-                  <Avatar color="teal" radius="xl" size={32}>
+                  <Avatar color="teal" radius="xl" size={32} aria-hidden>
                     {initials}
                   </Avatar>
                   <div style={{ lineHeight: 1.1 }} className="user-name">
@@ -121,6 +123,7 @@ export function Shell() {
                       {workspace.role?.name || session.user.role || session.user.permissionLevel}
                     </Text>
                   </div>
+                  <VisuallyHidden>Account of {session.user.email}</VisuallyHidden>
                 </Group>
               </UnstyledButton>
             </Menu.Target>

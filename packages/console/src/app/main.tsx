@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -9,16 +9,7 @@ import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { AgentError, PlatformError } from '../protocol';
 import { askOpenTabs } from './tab-session';
-
-const theme = createTheme({
-  primaryColor: 'teal',
-  defaultRadius: 'md',
-  fontFamily:
-    'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-  components: {
-    Button: { defaultProps: { size: 'sm' } },
-  },
-});
+import { consoleTheme, readableColorVariables } from './theme';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -41,7 +32,11 @@ void askOpenTabs().then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       {/* The system's colour scheme unless the user picked one (account menu; kept in localStorage). */}
-      <MantineProvider theme={theme} defaultColorScheme="auto">
+      <MantineProvider
+        theme={consoleTheme}
+        cssVariablesResolver={readableColorVariables}
+        defaultColorScheme="auto"
+      >
         <Notifications position="top-right" />
         <QueryClientProvider client={queryClient}>
           <BrowserRouter basename={import.meta.env.BASE_URL.replace(/\/$/, '')}>

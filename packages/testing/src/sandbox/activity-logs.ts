@@ -62,6 +62,15 @@ export function parseActivityLogBatch(body: unknown): ActivityLogEntry[] {
     if (!Array.isArray(recordIds) || recordIds.some((id) => typeof id !== 'string')) {
       throw new Error(`${at('recordIds')} must be an array of strings`);
     }
+    if (log.status !== undefined && log.status !== 'completed' && log.status !== 'failed') {
+      throw new Error(`${at('status')} must be completed, failed or absent`);
+    }
+    if (
+      log.errorMessage !== undefined &&
+      (typeof log.errorMessage !== 'string' || log.errorMessage.length > 1000)
+    ) {
+      throw new Error(`${at('errorMessage')} must be a string of at most 1000 characters`);
+    }
     return {
       id: log.id,
       createdAt: new Date(log.createdAt).toISOString(),
@@ -72,6 +81,8 @@ export function parseActivityLogBatch(body: unknown): ActivityLogEntry[] {
       renderingId: (log.renderingId as number | null | undefined) ?? null,
       collectionName: (log.collectionName as string | null | undefined) ?? null,
       recordIds: recordIds as string[],
+      ...(log.status === undefined ? {} : { status: log.status }),
+      ...(log.errorMessage === undefined ? {} : { errorMessage: log.errorMessage as string }),
     };
   });
 }

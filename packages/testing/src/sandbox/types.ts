@@ -47,6 +47,10 @@ export interface ActivityLogEntry {
   renderingId: number | null;
   collectionName: string | null;
   recordIds: string[];
+  /** How an action ended; absent on logs reported after a success. */
+  status?: 'completed' | 'failed';
+  /** With `failed`: the reason the user was shown. */
+  errorMessage?: string;
 }
 
 /** A collection as stored from the agent's schema (the fields the sandbox reads). */

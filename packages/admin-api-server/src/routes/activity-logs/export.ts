@@ -24,6 +24,8 @@ export const EXPORT_CSV_COLUMNS = [
   'recordIds',
   'inbox',
   'workflow',
+  'status',
+  'errorMessage',
 ] as const;
 
 function csvRecord(item: ActivityLogItem): (string | number)[] {
@@ -42,6 +44,8 @@ function csvRecord(item: ActivityLogItem): (string | number)[] {
     JSON.stringify(item.recordIds),
     item.inbox?.name ?? '',
     item.workflow ? JSON.stringify(item.workflow) : '',
+    item.status ?? '',
+    item.errorMessage ?? '',
   ];
 }
 

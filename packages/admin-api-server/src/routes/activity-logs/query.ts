@@ -16,6 +16,11 @@ export const ACTIVITY_FILTER_PROPERTIES: Record<string, JsonSchema> = {
   ...RECORD_FILTER_PROPERTIES,
   action: { type: 'string', enum: [...ACTIVITY_ACTIONS], description: 'The action performed' },
   type: { type: 'string', enum: ['read', 'write'], description: 'The type of log' },
+  status: {
+    type: 'string',
+    enum: ['pending', 'completed', 'failed'],
+    description: 'The outcome; completed includes the logs reported once their operation succeeded',
+  },
   ...dateFilterProperties('createdAt'),
 };
 
@@ -53,6 +58,7 @@ export type ActivityLogQuery = Record<string, unknown> & {
   recordId?: string;
   action?: string;
   type?: string;
+  status?: string;
 };
 
 /** Parsers of each query. */
@@ -77,6 +83,7 @@ export function toActivityLogFilters(
     recordId: query.recordId,
     action: query.action,
     type: query.type,
+    status: query.status,
     createdAt: dateFilterOf(query, 'createdAt'),
   };
 }

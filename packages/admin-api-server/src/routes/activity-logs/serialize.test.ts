@@ -32,6 +32,7 @@ const row: fc.Arbitrary<ActivityLogRow> = fc.record({
   user_username: text,
   team_name: text,
   status: nullable(fc.constantFrom('pending' as const, 'completed' as const, 'failed' as const)),
+  error_message: nullable(text),
 });
 
 it('writes the JSON text of the item, byte for byte', () => {

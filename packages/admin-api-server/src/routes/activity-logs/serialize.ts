@@ -16,6 +16,8 @@ export interface ActivityLogItem {
   collection?: { object: 'collection'; name: string };
   /** Present for a log opened before its operation and closed after it (see the row's status). */
   status?: 'pending' | 'completed' | 'failed';
+  /** Why the operation failed, when it did and its reporter said. */
+  errorMessage?: string;
   inbox?: { object: 'inbox'; name: string };
   workflow?: {
     object: 'workflow';
@@ -43,6 +45,7 @@ export function activityLogItem(row: ActivityLogRow, environmentName: string): A
   if (row.collection_name !== null)
     item.collection = { object: 'collection', name: row.collection_name };
   if (row.status !== null) item.status = row.status;
+  if (row.error_message !== null) item.errorMessage = row.error_message;
   if (row.inbox_name !== null) item.inbox = { object: 'inbox', name: row.inbox_name };
   if (row.workflow !== null) {
     const { name, runId, stepName, optionName } = row.workflow;
@@ -66,6 +69,7 @@ export function activityLogJson(row: ActivityLogPageRow, environmentJson: string
     json += `,"collection":{"object":"collection","name":${jsonString(row.collection_name)}}`;
   }
   if (row.status !== null) json += `,"status":${jsonString(row.status)}`;
+  if (row.error_message !== null) json += `,"errorMessage":${jsonString(row.error_message)}`;
   if (row.inbox_name !== null) {
     json += `,"inbox":{"object":"inbox","name":${jsonString(row.inbox_name)}}`;
   }

@@ -161,7 +161,14 @@ function GroupEditor({
     items: fields.filter((f) => f.group === name).map((f) => ({ value: f.path, label: f.label })),
   }));
   return (
-    <Paper withBorder p="xs" radius="md" bg={depth % 2 ? 'gray.0' : undefined}>
+    // A nested group stands out from its parent in either theme (the theme's hover shade).
+    <Paper
+      withBorder
+      p="xs"
+      radius="md"
+      bg={depth % 2 ? 'var(--mantine-color-default-hover)' : undefined}
+      data-filter-depth={depth}
+    >
       <Stack gap="xs">
         <Group justify="space-between">
           <Group gap="xs">

@@ -19,6 +19,7 @@ import { platformFetch, platformJson, usePlatformPaths } from '../../platform-ca
 import type { Page } from '../notes/notes-api';
 import {
   ACTIONS,
+  OUTCOMES,
   activityQuery,
   effectiveFilters,
   type ActivityFilters,
@@ -146,6 +147,15 @@ export function ActivityPage() {
                 data={['read', 'write']}
                 value={draft.type ?? null}
                 onChange={(value) => setDraft({ ...draft, type: value ?? undefined })}
+              />
+              <Select
+                label="Outcome"
+                size="xs"
+                w={130}
+                clearable
+                data={OUTCOMES}
+                value={draft.status ?? null}
+                onChange={(value) => setDraft({ ...draft, status: value ?? undefined })}
               />
               <DatePickerInput
                 type="range"

@@ -6,6 +6,24 @@ import { activityQuery, outcomeOf, type ActivityLog } from './activity-api';
 import { PagedLogs } from './PagedLogs';
 import { formatWhen } from '../../components/when';
 import { personName } from '../../components/format';
+import './activity.css';
+
+/** A log's outcome: its word, and under a failure the reason the user was given. */
+function Outcome({ log }: { log: ActivityLog }) {
+  const { label, kind, reason } = outcomeOf(log);
+  return (
+    <>
+      <Text span size="sm" fw={600} className="activity-outcome" data-outcome={kind}>
+        {label}
+      </Text>
+      {reason && (
+        <Text size="xs" className="activity-reason" data-testid="activity-reason" title={reason}>
+          {reason}
+        </Text>
+      )}
+    </>
+  );
+}
 
 export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showRecord?: boolean }) {
   return (
@@ -37,10 +55,8 @@ export function ActivityTable({ logs, showRecord }: { logs: ActivityLog[]; showR
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td data-testid="activity-outcome" style={{ whiteSpace: 'nowrap' }}>
-                <Text span size="sm" fw={600} c={outcomeOf(log).color}>
-                  {outcomeOf(log).label}
-                </Text>
+              <Table.Td data-testid="activity-outcome" data-outcome={outcomeOf(log).kind}>
+                <Outcome log={log} />
               </Table.Td>
               {showRecord && <Table.Td>{log.collection?.name ?? ''}</Table.Td>}
               {showRecord && <Table.Td>{log.recordIds.slice(0, 5).join(', ')}</Table.Td>}

@@ -12,20 +12,38 @@ export interface ActivityLog {
   team: { name: string };
   collection?: { name: string };
   /**
-   * The outcome of a log opened before its operation and closed after it: `failed` when the
-   * operation failed, `pending` while it runs. Absent for logs reported after a success.
+   * The outcome of an action run or of a log opened before its operation and closed after it:
+   * `failed` when the operation failed, `pending` while it runs. Absent for logs reported after
+   * a success.
    */
   status?: 'pending' | 'completed' | 'failed';
+  /** Why a failed operation failed, as its user was told (when the reporter said). */
+  errorMessage?: string;
 }
 
-/** How a log's outcome reads in the console. */
-export function outcomeOf(log: Pick<ActivityLog, 'status'>): {
+/** The outcomes to filter on: the `status` values of the public API, in the user's words. */
+export const OUTCOMES = [
+  { value: 'completed', label: 'Succeeded' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'pending', label: 'In progress' },
+];
+
+/**
+ * How a log's outcome reads in the console: its words, its kind (the colour, which the
+ * `.activity-outcome` styles give in each theme) and, for a failure, the reason when known.
+ */
+export function outcomeOf(log: Pick<ActivityLog, 'status' | 'errorMessage'>): {
   label: string;
-  color: string;
+  kind: 'failed' | 'pending' | 'succeeded';
+  reason?: string;
 } {
-  if (log.status === 'failed') return { label: 'Failed', color: 'red.8' };
-  if (log.status === 'pending') return { label: 'In progress', color: 'dimmed' };
-  return { label: 'Succeeded', color: 'teal.9' };
+  if (log.status === 'failed') {
+    return log.errorMessage
+      ? { label: 'Failed', kind: 'failed', reason: log.errorMessage }
+      : { label: 'Failed', kind: 'failed' };
+  }
+  if (log.status === 'pending') return { label: 'In progress', kind: 'pending' };
+  return { label: 'Succeeded', kind: 'succeeded' };
 }
 
 /**
@@ -58,6 +76,8 @@ export interface ActivityFilters {
   recordId?: string;
   action?: string;
   type?: string;
+  /** The outcome (`completed`, `failed` or `pending`). */
+  status?: string;
   /** ISO date-times. */
   from?: string;
   to?: string;
@@ -73,6 +93,7 @@ export function activityQuery(filters: ActivityFilters, extra: Record<string, st
     'recordId',
     'action',
     'type',
+    'status',
   ] as const) {
     const value = filters[key]?.trim();
     if (value) query.set(key, value);
