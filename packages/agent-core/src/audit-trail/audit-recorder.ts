@@ -13,7 +13,7 @@ import { currentSchemaVersion } from '../customizer/decorators/collection-decora
 import { type AuditOperation, type AuditRow, AuditTable } from './audit-store';
 import type { ResolvedAuditTrailOptions } from './audit-trail-options';
 import { snapshot, toJsonValue } from './audit-values';
-import { baseCollection } from './audit-layers';
+import { baseCollection } from '../customizer/decorators/audit/audit-layers';
 
 /** The rows of one request (or one action run) not yet written, and where they will go. */
 export interface AuditUnit {
