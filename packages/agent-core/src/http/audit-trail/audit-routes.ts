@@ -5,7 +5,7 @@ import type { HistoryEntry } from '@canopy/platform-protocol';
 import { authenticate, getSessionClaims, sessionCheckOptions } from '../auth/authenticate';
 import type { SessionClaims } from '../../operations/session-claims';
 import { createErrorHandler } from '../errors/error-handler';
-import { NotFoundError } from '../../operations/errors/http-errors';
+import { NotFoundError } from '../../toolkit/errors/canopy-error';
 import { ipWhitelistGuard } from '../ip-whitelist/ip-whitelist-guard';
 import { PermissionChecker } from '../../operations/permissions/permission-checker';
 import { bodyMiddleware } from '../pipeline/entry';
