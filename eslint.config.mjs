@@ -13,7 +13,7 @@ const LAYERS = [
   ['toolkit'],
   ['customizer'],
   ['platform'],
-  ['operations'],
+  ['operations', 'audit-trail'],
   ['http', 'schema', 'mcp', 'ai'],
   ['agent', 'index.ts'],
 ];

@@ -28,6 +28,7 @@ module.exports = function preset(packageDir, overrides = {}) {
     moduleNameMapper: {
       '^@canopy/test-databases$': path.join(root, 'internal/test-databases/src/index.ts'),
       '^@canopy/test-browser$': path.join(root, 'internal/test-browser/src/index.ts'),
+      '^@canopy/agent-core/toolkit$': path.join(root, 'packages/agent-core/src/toolkit/index.ts'),
       '^@canopy/(agent-core|datasource-sql|plugin-flattener|testing|cloud-cli|admin-api-server|embedded-postgres|platform-protocol)$':
         path.join(root, 'packages/$1/src/index.ts'),
     },

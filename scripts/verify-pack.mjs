@@ -67,9 +67,10 @@ try {
   );
 
   for (const { dir, manifest } of packages) {
-    const declared = declaredExports(join(dir, 'dist', 'index.d.ts'));
-    const script = `
-      const name = ${JSON.stringify(manifest.name)};
+    for (const { specifier, dts } of entryPoints(dir, manifest)) {
+      const declared = declaredExports(dts);
+      const script = `
+      const name = ${JSON.stringify(specifier)};
       const declared = ${JSON.stringify(declared)};
       const cjs = require(name);
       import(name).then((esm) => {
@@ -82,10 +83,11 @@ try {
         console.log('ok ' + name + ' (' + declared.length + ' runtime exports, require + import)');
       }).catch((error) => { console.error(name + ': import failed: ' + error.message); process.exit(1); });
     `;
-    try {
-      process.stdout.write(run('node', ['-e', script], project));
-    } catch {
-      problems += 1;
+      try {
+        process.stdout.write(run('node', ['-e', script], project));
+      } catch {
+        problems += 1;
+      }
     }
     for (const bin of Object.keys(manifest.bin ?? {})) {
       try {
@@ -211,30 +213,74 @@ run(process.argv[2] as string).catch((error) => { console.error(error); process.
   }
 }
 
-/** Value exports named in a bundled declaration file (types and interfaces excluded). */
+/**
+ * The entry points of a package: `.` and every subpath of its `exports` with types (the CommonJS
+ * declaration file; the ES one is the same text), as a user imports them.
+ */
+function entryPoints(dir, manifest) {
+  const entries = [];
+  for (const [subpath, target] of Object.entries(manifest.exports ?? { '.': {} })) {
+    const types = target?.require?.types ?? (subpath === '.' ? './dist/index.d.ts' : null);
+    if (!types) continue;
+    entries.push({
+      specifier: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+      dts: join(dir, types),
+    });
+  }
+  return entries;
+}
+
+/**
+ * Value exports named in a bundled declaration file (types and interfaces excluded), following
+ * `export { a as X } from './chunk.js'` into the shared declaration chunks a split build writes.
+ */
 function declaredExports(dtsFile) {
+  const { values } = readDeclarations(dtsFile, new Map());
+  return [...values].sort();
+}
+
+/** The value names a declaration file exports (and, by local name, those it declares). */
+function readDeclarations(dtsFile, seen) {
+  if (seen.has(dtsFile)) return seen.get(dtsFile);
+  const result = { values: new Set() };
+  seen.set(dtsFile, result);
   const source = readFileSync(dtsFile, 'utf8');
-  const values = new Set();
   const declaredValue = new Set();
   for (const match of source.matchAll(
     /declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g,
   )) {
     declaredValue.add(match[1]);
   }
-  for (const match of source.matchAll(/export \{([^}]*)\}/g)) {
+  // Names imported from a chunk that are values there count as declared values here.
+  for (const match of source.matchAll(/import \{([^}]*)\} from '(\.[^']+)'/g)) {
+    const chunk = readDeclarations(
+      join(dirname(dtsFile), match[2].replace(/\.js$/, '.d.ts')),
+      seen,
+    );
+    for (const part of match[1].split(',')) {
+      const [imported, local] = part.trim().split(/\s+as\s+/);
+      if (imported && chunk.values.has(imported.trim()))
+        declaredValue.add((local ?? imported).trim());
+    }
+  }
+  for (const match of source.matchAll(/export \{([^}]*)\}( from '(\.[^']+)')?/g)) {
+    const chunk = match[3]
+      ? readDeclarations(join(dirname(dtsFile), match[3].replace(/\.js$/, '.d.ts')), seen)
+      : null;
     for (const part of match[1].split(',')) {
       const item = part.trim();
       if (!item || item.startsWith('type ')) continue;
       const [local, exported] = item.split(/\s+as\s+/);
-      if (declaredValue.has(local.trim())) values.add((exported ?? local).trim());
+      const isValue = chunk ? chunk.values.has(local.trim()) : declaredValue.has(local.trim());
+      if (isValue) result.values.add((exported ?? local).trim());
     }
   }
   for (const match of source.matchAll(
     /export declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/g,
   )) {
-    values.add(match[1]);
+    result.values.add(match[1]);
   }
-  return [...values].sort();
+  return result;
 }
 
 /**

@@ -57,6 +57,41 @@ describe('import boundaries', () => {
     ]);
   });
 
+  // Every zone of agent-core, each with an import from the layer right above it (a layer's
+  // folders share one zone rule: the layers above it).
+  it.each([
+    ['toolkit', 'customizer', "import { DecoratorStack } from '../customizer/decorator-stack';"],
+    ['customizer', 'platform', "import { PlatformError } from '../platform/platform-error';"],
+    ['platform', 'operations', "import { findCollection } from '../operations/context';"],
+    ['operations', 'http', "import { createAgentRouter } from '../http';"],
+    ['audit-trail', 'http', "import { authenticate } from '../http/auth/authenticate';"],
+    ['http', 'agent', "import { createAgent } from '../agent';"],
+    ['schema', 'agent', "import { createAgent } from '../agent';"],
+    ['mcp', 'agent', "import { createAgent } from '../agent';"],
+    ['ai', 'agent', "import { createAgent } from '../agent';"],
+  ])('the %s/ zone refuses an import from %s/', async (folder, above, statement) => {
+    const name = statement.match(/\{ (\w+) \}/)?.[1];
+    const found = await problems(
+      `packages/agent-core/src/${folder}`,
+      `${statement}\n\nexport const probe = ${name};\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        new RegExp(`^import-x/no-restricted-paths: .*${folder}/ is below .*\\b${above}\\b`),
+      ),
+    ]);
+  });
+
+  it('lets the audit trail use the customizer and the operations', async () => {
+    const found = await problems(
+      'packages/agent-core/src/audit-trail',
+      "import { DecoratorStack } from '../customizer/decorator-stack';\n" +
+        "import { findCollection } from '../operations/context';\n\n" +
+        'export const probe = [DecoratorStack, findCollection];\n',
+    );
+    expect(found).toEqual([]);
+  });
+
   it('accepts a downward import', async () => {
     const found = await problems(
       'packages/agent-core/src/http',

@@ -1,12 +1,16 @@
-// Public API of @canopy/agent-core. Named exports only, grouped by layer.
+// Public API of @canopy/agent-core: what an application needs to run and customize its agent.
+// Named exports only, grouped by layer. Data source and plugin authors: `./toolkit` (package.json).
 
-// Toolkit: schemas
+// The data model an application uses in its customizations. A data source or plugin author
+// finds the rest (base classes, validators, evaluator, operator rewrites) in
+// `@canopy/agent-core/toolkit` (toolkit/index.ts).
+
+// Data model: schemas
 export {
   PRIMITIVE_TYPES,
   isPrimitiveType,
   isArrayType,
   isNestedEnum,
-  describeColumnType,
   type PrimitiveType,
   type ColumnType,
   type CompositeColumnType,
@@ -23,15 +27,13 @@ export type {
   ToOneRelationSchema,
   FieldSchema,
 } from './toolkit/schema/field-schema';
-export {
-  DATE_OPERATIONS,
-  createCollectionSchema,
-  type DateOperation,
-  type ActionScope,
-  type ActionSchema,
-  type AggregationCapabilities,
-  type CollectionSchema,
-  type DataSourceSchema,
+export type {
+  DateOperation,
+  ActionScope,
+  ActionSchema,
+  AggregationCapabilities,
+  CollectionSchema,
+  DataSourceSchema,
 } from './toolkit/schema/collection-schema';
 export {
   getPrimaryKeys,
@@ -41,7 +43,7 @@ export {
   getRelation,
 } from './toolkit/schema/schema-utils';
 
-// Toolkit: callers, records, errors
+// Data model: callers, records, errors
 export { callerIdentity } from './toolkit/caller';
 export type { Caller, CallerIdentity, CallerTransaction, PermissionLevel } from './toolkit/caller';
 export type { AuditTrailOptions } from './audit-trail/audit-trail-options';
@@ -58,11 +60,14 @@ export {
   CanopyError,
   isCanopyError,
   ValidationError,
+  UnauthorizedError,
   ForbiddenError,
+  NotFoundError,
   UnprocessableError,
   InvalidScopeError,
   BusinessError,
   type ErrorFamily,
+  type CanopyErrorCode,
 } from './toolkit/errors/canopy-error';
 export {
   MissingCollectionError,
@@ -74,21 +79,11 @@ export {
   UnexpectedFieldTypeError,
 } from './toolkit/errors/schema-errors';
 
-// Toolkit: queries
+// Data model: queries (spec §2.7)
 export {
   OPERATORS,
   MINIMAL_OPERATORS,
-  VALUELESS_OPERATORS,
-  NUMBER_VALUED_OPERATORS,
-  ARRAY_VALUED_OPERATORS,
-  INTERVAL_OPERATORS,
-  PRESENCE_OPERATORS,
-  ORDERING_OPERATORS,
-  TEXT_MATCH_OPERATORS,
-  STRING_OPERATORS,
-  DATE_OPERATORS,
   OPERATORS_BY_TYPE,
-  ARRAY_COLUMN_OPERATORS,
   isOperator,
   type Operator,
 } from './toolkit/query/operators';
@@ -115,14 +110,12 @@ export {
   type AggregateResult,
 } from './toolkit/query/aggregation';
 
-// Toolkit: collections and data sources
+// Data model: collections and data sources
 export type { Collection } from './toolkit/interfaces/collection';
 export type { DataSource, DataSourceFactory } from './toolkit/interfaces/data-source';
 export type { Logger, LoggerLevel } from './toolkit/interfaces/logger';
-export { BaseCollection } from './toolkit/base/base-collection';
-export { BaseDataSource } from './toolkit/base/base-data-source';
 
-// Toolkit: action, form and chart results
+// Data model: action, form and chart results
 export type {
   ActionResult,
   SuccessActionResult,
@@ -153,64 +146,15 @@ export type {
   LeaderboardChart,
 } from './toolkit/chart/chart';
 
-// Toolkit: in-memory evaluation (used by every emulation, usable by data sources)
-export { type EvaluationContext, toDateTime } from './toolkit/evaluator/time-zone';
-export { isCanonicalTimeZone } from './toolkit/time-zone-names';
-export { compareNames } from './toolkit/compare-names';
-export { getPeriod, type Period, type PeriodOperator } from './toolkit/evaluator/date-periods';
-export { compileLeaf, matchLeaf, type ValuePredicate } from './toolkit/evaluator/match-leaf';
-export {
-  compileTree,
-  matchRecord,
-  filterRecords,
-  type ColumnTypeResolver,
-  type RecordPredicate,
-} from './toolkit/evaluator/match-record';
-export { sortRecords } from './toolkit/evaluator/sort-records';
-export { aggregateRecords } from './toolkit/evaluator/aggregate-records';
-export { dateBucket } from './toolkit/evaluator/date-buckets';
-export { escapeLike, likeToRegExp, toRegExp } from './toolkit/evaluator/patterns';
-
-// Toolkit: operator equivalences
-export {
-  getEquivalentOperators,
-  rewriteLeaf,
-  rewriteTree,
-} from './toolkit/equivalence/operator-equivalence';
-
-// Toolkit: validation
-export {
-  resolveColumnPath,
-  columnTypeResolver,
-  validateFieldName,
-  type ResolvedColumn,
-} from './toolkit/validation/field-path';
-export { validateValue, validateWrittenValue } from './toolkit/validation/value-validator';
-export {
-  validateConditionTree,
-  validateConditionTreeOnce,
-  validateLeafValue,
-  allowedOperatorsForType,
-} from './toolkit/validation/condition-tree-validator';
-export {
-  validateProjection,
-  validateSort,
-  validateSortOnce,
-  validateAggregation,
-} from './toolkit/validation/query-validators';
-export { validateRecord } from './toolkit/validation/record-validator';
-export { isValidated, markValidated } from './toolkit/validation/validated';
-
-// Toolkit: in-memory data source
-export {
-  InMemoryCollection,
-  type InMemoryCollectionDefinition,
-  type InMemoryColumn,
-} from './toolkit/in-memory/in-memory-collection';
+// Data model: an in-memory data source (tests and prototypes)
 export {
   InMemoryDataSource,
   createInMemoryDataSource,
 } from './toolkit/in-memory/in-memory-data-source';
+export type {
+  InMemoryCollectionDefinition,
+  InMemoryColumn,
+} from './toolkit/in-memory/in-memory-collection';
 
 // Customizer: agent- and collection-level customization API
 export {
@@ -225,10 +169,6 @@ export {
   type ExternalRelationDefinition,
 } from './customizer/collection-customizer';
 export type { Plugin } from './customizer/plugin';
-export { DecoratorStack } from './customizer/decorator-stack';
-export { CollectionDecorator } from './customizer/decorators/collection-decorator';
-export { DataSourceDecorator } from './customizer/decorators/data-source-decorator';
-export { CompositeDataSource } from './customizer/composite/composite-data-source';
 export type { CollectionRenaming } from './customizer/composite/rename-collection-data-source';
 
 // Customizer: contexts
@@ -239,7 +179,6 @@ export {
 export {
   RelaxedCollection,
   RelaxedDataSource,
-  toPaginatedFilter,
   type PlainFilter,
 } from './customizer/context/relaxed-collection';
 
@@ -252,8 +191,6 @@ export {
   type SearchReplacer,
   type SearchOptions,
 } from './customizer/decorators/search/search-collection';
-export { parseSearch, type SearchToken } from './toolkit/search/search-query';
-export { buildSearchTree, type SearchField } from './toolkit/search/search-tree';
 export type { SegmentDefinition } from './customizer/decorators/segment/segment-collection';
 export type { BinaryMode } from './customizer/decorators/binary/binary-collection';
 
@@ -298,7 +235,6 @@ export {
 } from './customizer/action/action-definition';
 export { ActionContext, ActionContextSingle } from './customizer/action/action-context';
 export { ActionResultBuilder } from './customizer/action/action-result-builder';
-export { computeForm, isStaticForm } from './customizer/action/form-computation';
 
 // Customizer: charts
 export { ChartResultBuilder, type TimeBasedPoint } from './customizer/chart/chart-result-builder';

@@ -1,4 +1,4 @@
-import type { DataSourceFactory, Logger } from '@canopy/agent-core';
+import type { DataSourceFactory, Logger } from '@canopy/agent-core/toolkit';
 import { connect } from './connection/connect';
 import { parseConnection } from './connection/parse-connection';
 import { describeConnection } from './connection/resolved-connection';

@@ -1,4 +1,9 @@
-import { BaseDataSource, ValidationError, type Caller, type RecordData } from '@canopy/agent-core';
+import {
+  BaseDataSource,
+  ValidationError,
+  type Caller,
+  type RecordData,
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { SqlCollection } from './collection/sql-collection';
 import { SqlDataSourceError } from './errors/sql-data-source-error';

@@ -11,7 +11,7 @@ import {
   type Caller,
   type ColumnSchema,
   type PlainConditionTree,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import { introspect, openSqlDataSource } from '../src/create-sql-data-source';
 import type { SqlDataSource } from '../src/sql-data-source';
 import { createShopDatabase, type ShopDatabase } from './fixture/shop-database';

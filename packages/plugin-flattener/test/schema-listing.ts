@@ -1,4 +1,5 @@
-import { type CollectionSchema, describeColumnType } from '@canopy/agent-core';
+import type { CollectionSchema } from '@canopy/agent-core';
+import { describeColumnType } from '@canopy/agent-core/toolkit';
 
 /**
  * A collection's exposed fields as the README shows them: one line per field with its type and

@@ -2,7 +2,7 @@ import type { Express, RequestHandler } from 'express';
 import type { AgentServices } from '../platform/agent-services';
 import { AuditRecorder } from '../audit-trail/audit-recorder';
 import { findAuditLayers, hideHistoryTable } from '../audit-trail/find-audit-layers';
-import { withAuditTrail } from '../audit-trail/audit-routes';
+import { withAuditTrail } from '../http/audit-trail/audit-routes';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { assertUniqueActionSlugs } from '../schema/action-schema-generator';
 import { hashSchema } from '../schema/schema-hash';

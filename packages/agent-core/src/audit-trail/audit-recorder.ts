@@ -9,11 +9,11 @@ import type { Logger } from '../toolkit/interfaces/logger';
 import { Projection } from '../toolkit/query/projection';
 import type { RecordData } from '../toolkit/record/record-utils';
 import { ValidationError } from '../toolkit/errors/canopy-error';
-import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
+import { schemaVersionOf } from '../customizer/decorators/collection-decorator';
 import { type AuditOperation, type AuditRow, AuditTable } from './audit-store';
 import type { ResolvedAuditTrailOptions } from './audit-trail-options';
 import { snapshot, toJsonValue } from './audit-values';
-import { baseCollection } from './audit-layers';
+import { baseCollection } from '../customizer/decorators/audit/audit-layers';
 
 /** The rows of one request (or one action run) not yet written, and where they will go. */
 export interface AuditUnit {
@@ -234,7 +234,7 @@ export class AuditRecorder {
 
   /** The stored columns of a collection (those of its data source, not computed ones). */
   storedProjection(collection: Collection): Projection {
-    const version = currentSchemaVersion();
+    const version = schemaVersionOf(collection);
     const known = this.projections.get(collection);
     if (known?.version === version) return known.value;
     const base = baseCollection(collection).schema.fields;

@@ -5,7 +5,7 @@ import {
   AuditActionDataSourceDecorator,
   AuditDataSourceDecorator,
   baseCollection,
-} from './audit-layers';
+} from '../customizer/decorators/audit/audit-layers';
 import { isKnex } from './audit-recorder';
 
 /** The two history layers of a customized data source, or `null` when it has none. */

@@ -2,7 +2,7 @@ import type { DataSource } from '../toolkit/interfaces/data-source';
 import {
   AuditActionDataSourceDecorator,
   AuditDataSourceDecorator,
-} from '../audit-trail/audit-layers';
+} from './decorators/audit/audit-layers';
 import { ActionCollectionDecorator } from './decorators/action/action-collection';
 import { BinaryCollectionDecorator } from './decorators/binary/binary-collection';
 import { ChartDataSourceDecorator } from './decorators/chart/chart-collection';

@@ -28,7 +28,7 @@ import { listRecords } from '../operations/list';
 import { listRelated } from '../operations/list-related';
 import { resolveRelation } from '../operations/relation';
 import { updateRecord } from '../operations/update';
-import { NotFoundError } from '../operations/errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import type { ActionResult } from '../toolkit/action/action-result';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';

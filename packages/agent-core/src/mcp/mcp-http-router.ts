@@ -19,6 +19,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { AGENT_VERSION } from '../schema/schema-meta';
 import type { Logger } from '../toolkit/interfaces/logger';
 import { isMcpError } from './mcp-error';
+import { toolRefusal } from './tool-refusal';
 import {
   DEFAULT_SCOPES,
   type McpAccessClaims,
@@ -137,6 +138,8 @@ function buildServer(
           return toolResult(await tool.run(input as never, context));
         } catch (error) {
           if (error instanceof ToolError || isMcpError(error)) return toolFailure(error.message);
+          const refusal = toolRefusal(error);
+          if (refusal !== null) return toolFailure(refusal);
           dependencies.logger('Error', `The MCP tool ${tool.name} failed.`, error);
           return toolFailure(
             `Unexpected error in ${tool.name}: ${(error as Error).message ?? String(error)}`,

@@ -147,7 +147,7 @@ export async function authorizeExecution(
 }
 
 /**
- * Hooks only need the trigger right (agent-http-protocol §9.7); refused hooks are a plain 403
+ * Hooks only need the trigger right (agent-http-protocol §9.7); refused hooks are a plain
  * ForbiddenError.
  */
 export async function canTrigger(

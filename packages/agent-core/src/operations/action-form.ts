@@ -1,7 +1,6 @@
 import { decodeValues, flattenFields } from './actions/form-values';
-import { HttpForbiddenError } from './errors/http-errors';
+import { ForbiddenError, ValidationError } from '../toolkit/errors/canopy-error';
 import type { ActionField, ActionFormElement } from '../toolkit/action/action-form';
-import { ValidationError } from '../toolkit/errors/canopy-error';
 import type { RecordData } from '../toolkit/record/record-utils';
 import { canTrigger } from './action-authorization';
 import { type ActionRecords, type ActionTarget, selectionFilters } from './action-selection';
@@ -37,7 +36,7 @@ async function openForm(
   records: () => ActionRecords,
 ) {
   if (!(await canTrigger(context, who, action.collection, action.name))) {
-    throw new HttpForbiddenError(FORBIDDEN);
+    throw new ForbiddenError(FORBIDDEN);
   }
   return selectionFilters(context, who, action, records());
 }
@@ -84,7 +83,7 @@ export async function changeActionForm(
 
 /**
  * The searched field of a form with its options for a search text (the `search` hook, §9.4):
- * needs the trigger right; a field the form does not have is a 400.
+ * needs the trigger right; a field the form does not have is a validation error.
  */
 export async function searchActionForm(
   context: OperationContext,

@@ -1,4 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import { getCollectionPlan } from './records/collection-plan';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { PaginatedFilter } from '../toolkit/query/paginated-filter';
@@ -18,7 +18,7 @@ export interface AssociateRequest {
 
 /**
  * Links an existing record to a parent through a to-many relation (agent-http-protocol §8.10):
- * needs `edit` on the target, which must exist within its scope (else 404).
+ * needs `edit` on the target, which must exist within its scope (else not found).
  */
 export async function associateRecord(
   context: OperationContext,
@@ -34,7 +34,7 @@ export async function associateRecord(
   const visible = await buildFilter(context, who, target, {}, [
     ConditionTreeFactory.matchIds(target.schema, [targetId]),
   ]);
-  // The target must exist within its scope: associating nothing is a 404, not a silent 204.
+  // The target must exist within its scope: associating nothing is not found, not a silent success.
   const [record] = await target.list(
     who.caller,
     new PaginatedFilter({ conditionTree: visible.conditionTree }),

@@ -1,5 +1,5 @@
 import type { SessionClaims } from './session-claims';
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import { PermissionChecker } from './permissions/permission-checker';
 import type { AgentServices } from '../platform/agent-services';
 import type { Caller } from '../toolkit/caller';
@@ -33,7 +33,7 @@ export function createOperationContext(services: AgentServices): OperationContex
   };
 }
 
-/** The collection `name`; an unknown name is a 404 that says so. */
+/** The collection `name`; an unknown name is a {@link NotFoundError} that says so. */
 export function findCollection(context: OperationContext, name: string): Collection {
   const collection = context.collections.get(name);
   if (!collection) throw new NotFoundError(`Collection '${name}' does not exist`);

@@ -16,7 +16,7 @@ export interface DissociateRequest {
   readonly filter: FilterParameters;
   /** The targets to unlink (ids, or all but some), as a condition. */
   readonly selection: ConditionTree | null;
-  /** Whether the selection is empty (no ids and not "all records"): a 400. */
+  /** Whether the selection is empty (no ids and not "all records"): a validation error. */
   readonly empty: boolean;
   /** The id of the parent as the caller sent it, for the activity log. */
   readonly packedParentId: string;

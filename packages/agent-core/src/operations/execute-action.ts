@@ -1,5 +1,5 @@
 import { decodeValues, needsFormToDecode } from './actions/form-values';
-import { currentSchemaVersion } from '../customizer/decorators/collection-decorator';
+import { schemaVersionOf } from '../customizer/decorators/collection-decorator';
 import type { ActionFormElement } from '../toolkit/action/action-form';
 import type { ActionResult } from '../toolkit/action/action-result';
 import type { Filter } from '../toolkit/query/filter';
@@ -99,7 +99,7 @@ async function decodeFormValues(
     byName = new Map();
     staticForms.set(collection, byName);
   }
-  const version = currentSchemaVersion();
+  const version = schemaVersionOf(collection);
   let cached = byName.get(name);
   if (!cached || cached.version !== version) {
     const entry = { version, form: read() };

@@ -1,6 +1,9 @@
-import { HttpForbiddenError } from './errors/http-errors';
+import {
+  ForbiddenError,
+  UnprocessableError,
+  ValidationError,
+} from '../toolkit/errors/canopy-error';
 import { parseFilters } from './query/filters';
-import { UnprocessableError, ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
@@ -135,7 +138,7 @@ async function readLiveQuerySegment(
       (rendering.collections?.[collection.name]?.segments ?? []).map(normalizeSql),
     );
     const parts = query.split(UNION_SEPARATOR).map(normalizeSql);
-    if (!parts.every((part) => allowed.has(part))) throw new HttpForbiddenError();
+    if (!parts.every((part) => allowed.has(part))) throw new ForbiddenError();
   }
   const parts = query.split(UNION_SEPARATOR).map(normalizeSql);
   if (parts.some((part) => part.includes(';') || !/^select\b[\s\S]*\bfrom\b/i.test(part))) {

@@ -1,4 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
@@ -14,7 +14,7 @@ export interface GetRequest {
   readonly projection: Projection;
 }
 
-/** One record within the caller's scope (agent-http-protocol §8.3): needs `read`; 404 if none. */
+/** One record within the caller's scope (agent-http-protocol §8.3): needs `read`; not found if none. */
 export async function getRecord(
   context: OperationContext,
   who: OperationCaller,

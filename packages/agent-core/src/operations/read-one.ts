@@ -1,4 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import { getCollectionPlan } from './records/collection-plan';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';

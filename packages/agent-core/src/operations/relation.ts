@@ -1,4 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import { unpackRecordId } from './records/record-id';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
@@ -26,7 +26,7 @@ export interface RelationTarget {
   readonly target: Collection;
 }
 
-/** The relation `relation` of the record `parentId` of `collectionName`; 404 when unknown. */
+/** The relation `relation` of the record `parentId` of `collectionName`; not found when unknown. */
 export function resolveRelation(
   context: OperationContext,
   collectionName: string,
@@ -47,7 +47,7 @@ export function resolveRelation(
   };
 }
 
-/** The relation's schema when it is to-many; 404 otherwise. */
+/** The relation's schema when it is to-many; not found otherwise. */
 export function asToMany(relation: RelationTarget): ToManySchema {
   if (relation.field.type !== 'OneToMany' && relation.field.type !== 'ManyToMany') {
     throw new NotFoundError(

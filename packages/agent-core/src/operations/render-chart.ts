@@ -1,11 +1,11 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { CompositeId } from '../toolkit/record/record-utils';
 import type { OperationCaller, OperationContext } from './context';
 
 /**
  * Renders a chart declared in code on the data source (agent-http-protocol §10.2); no permission
- * check beyond authentication (quirk 14). 404 for an unknown chart.
+ * check beyond authentication (quirk 14). An unknown chart is not found.
  */
 export async function renderDataSourceChart(
   context: OperationContext,

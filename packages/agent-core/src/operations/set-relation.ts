@@ -1,4 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { Projection } from '../toolkit/query/projection';
 import type { CompositeId } from '../toolkit/record/record-utils';
@@ -56,7 +56,7 @@ export async function setRelation(
   reportActivity(context, who, 'update', parent.name, [request.packedParentId]);
 }
 
-/** Narrows a relation to a to-one relation; 404 otherwise. */
+/** Narrows a relation to a to-one relation; not found otherwise. */
 export function asToOne(
   relation: RelationTarget,
 ): RelationTarget & { field: ManyToOneSchema | OneToOneSchema } {

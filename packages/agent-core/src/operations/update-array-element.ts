@@ -1,5 +1,4 @@
-import { NotFoundError } from './errors/http-errors';
-import { ValidationError } from '../toolkit/errors/canopy-error';
+import { NotFoundError, ValidationError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
 import { Projection } from '../toolkit/query/projection';

@@ -6,7 +6,7 @@ import {
   type Caller,
   type DataSource,
   type Filter,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { TableModel } from '../schema/table-model';
 
 /**

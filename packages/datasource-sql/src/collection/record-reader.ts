@@ -1,4 +1,4 @@
-import type { RecordData } from '@canopy/agent-core';
+import type { RecordData } from '@canopy/agent-core/toolkit';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import { fromDatabase } from '../values/from-database';

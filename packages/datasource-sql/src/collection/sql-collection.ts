@@ -13,7 +13,7 @@ import {
   type PaginatedFilter,
   type Projection,
   type RecordData,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import { toWriteError } from '../errors/database-errors';

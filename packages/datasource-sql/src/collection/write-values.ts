@@ -4,7 +4,7 @@ import {
   ValidationError,
   validateWrittenValue,
   type RecordData,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import { assertStorable } from '../query/assert-storable';
 import type { TableModel } from '../schema/table-model';

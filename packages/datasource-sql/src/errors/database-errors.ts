@@ -1,4 +1,4 @@
-import { ValidationError } from '@canopy/agent-core';
+import { ValidationError } from '@canopy/agent-core/toolkit';
 
 interface DriverError {
   code?: unknown;

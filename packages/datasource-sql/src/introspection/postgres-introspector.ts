@@ -1,4 +1,4 @@
-import { compareNames } from '@canopy/agent-core';
+import { compareNames } from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { SqlDataSourceError } from '../errors/sql-data-source-error';
 import {

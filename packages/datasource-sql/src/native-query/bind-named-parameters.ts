@@ -1,4 +1,4 @@
-import { ValidationError } from '@canopy/agent-core';
+import { ValidationError } from '@canopy/agent-core/toolkit';
 
 const TOKENS =
   /('(?:[^']|'')*')|("(?:[^"]|"")*")|(`(?:[^`]|``)*`)|\$([A-Za-z_][A-Za-z0-9_]*)|(\?)/g;

@@ -1,4 +1,4 @@
-import type { RecordData } from '@canopy/agent-core';
+import type { RecordData } from '@canopy/agent-core/toolkit';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import { toIsoTimestamp } from '../values/date-text';
 import { toSafeNumber } from '../values/safe-number';

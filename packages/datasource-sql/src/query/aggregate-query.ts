@@ -4,7 +4,7 @@ import {
   type AggregateResult,
   type Aggregation,
   type ConditionTree,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import type { TableModel } from '../schema/table-model';

@@ -1,4 +1,4 @@
-import { ValidationError } from '@canopy/agent-core';
+import { ValidationError } from '@canopy/agent-core/toolkit';
 
 function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');

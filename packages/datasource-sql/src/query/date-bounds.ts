@@ -1,4 +1,4 @@
-import { isCanonicalTimeZone } from '@canopy/agent-core';
+import { isCanonicalTimeZone } from '@canopy/agent-core/toolkit';
 import { DateTime, type DateTimeUnit } from 'luxon';
 
 /** A half-open period `[start, end)` in the caller's zone. */

@@ -1,4 +1,4 @@
-import type { DateOperation } from '@canopy/agent-core';
+import type { DateOperation } from '@canopy/agent-core/toolkit';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import { instantToDatabase } from '../values/to-database';

@@ -5,7 +5,7 @@ import {
   type ConditionTree,
   type Filter,
   type SearchField,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { TableModel } from '../schema/table-model';
 
 function columns(model: TableModel, prefix: string): SearchField[] {

@@ -5,7 +5,7 @@ import {
   type PaginatedFilter,
   type Projection,
   type RecordData,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { createRowReader, type Selected } from '../collection/record-reader';
 import type { TableModel } from '../schema/table-model';

@@ -1,4 +1,4 @@
-import { UnprocessableError, type ConditionTree } from '@canopy/agent-core';
+import { UnprocessableError, type ConditionTree } from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import type { TableModel } from '../schema/table-model';
 import { QueryContext, tableName, type SqlEnvironment } from './query-context';

@@ -2,7 +2,7 @@ import {
   MissingFieldError,
   UnexpectedFieldTypeError,
   type ToOneRelationSchema,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedColumn } from '../introspection/introspection';

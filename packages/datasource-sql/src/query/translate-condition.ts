@@ -1,4 +1,8 @@
-import type { ConditionTree, ConditionTreeBranch, ConditionTreeLeaf } from '@canopy/agent-core';
+import type {
+  ConditionTree,
+  ConditionTreeBranch,
+  ConditionTreeLeaf,
+} from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { ConditionRecorder } from './condition-recorder';
 import type { QueryContext } from './query-context';

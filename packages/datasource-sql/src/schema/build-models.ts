@@ -1,5 +1,5 @@
-import { compareNames } from '@canopy/agent-core';
-import type { ColumnSchema, FieldSchema, RelationSchema } from '@canopy/agent-core';
+import { compareNames } from '@canopy/agent-core/toolkit';
+import type { ColumnSchema, FieldSchema, RelationSchema } from '@canopy/agent-core/toolkit';
 import type {
   IntrospectedColumn,
   IntrospectedTable,

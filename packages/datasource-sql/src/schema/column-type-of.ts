@@ -1,4 +1,4 @@
-import type { ColumnType } from '@canopy/agent-core';
+import type { ColumnType } from '@canopy/agent-core/toolkit';
 import type { IntrospectedType } from '../introspection/introspection';
 
 /** The data model's column type for an introspected type (see {@link ScalarKind}). */

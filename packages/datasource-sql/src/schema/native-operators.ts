@@ -4,7 +4,7 @@ import {
   PRESENCE_OPERATORS,
   STRING_OPERATORS,
   type Operator,
-} from '@canopy/agent-core';
+} from '@canopy/agent-core/toolkit';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedType } from '../introspection/introspection';
 

@@ -1,4 +1,4 @@
-import type { FieldSchema } from '@canopy/agent-core';
+import type { FieldSchema } from '@canopy/agent-core/toolkit';
 import type { IntrospectedColumn } from '../introspection/introspection';
 
 /**

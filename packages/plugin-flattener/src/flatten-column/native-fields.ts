@@ -1,9 +1,5 @@
-import {
-  type CollectionCustomizer,
-  type ColumnSchema,
-  type Operator,
-  allowedOperatorsForType,
-} from '@canopy/agent-core';
+import type { CollectionCustomizer, ColumnSchema, Operator } from '@canopy/agent-core';
+import { allowedOperatorsForType } from '@canopy/agent-core/toolkit';
 import { exposedSchema } from './exposed-schema';
 import { FlattenerError } from '../flattener-error';
 import type { FlattenedPath } from './flatten-column-options';

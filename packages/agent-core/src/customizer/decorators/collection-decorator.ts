@@ -10,17 +10,38 @@ import type { Projection } from '../../toolkit/query/projection';
 import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../toolkit/schema/collection-schema';
 import { forgetValidated } from '../../toolkit/validation/validated';
+import type { DataSource } from '../../toolkit/interfaces/data-source';
 import type { DataSourceDecorator } from './data-source-decorator';
 
 /**
- * Bumped whenever any layer's customizations change its schema: caches compare it instead of
- * walking the whole stack on every schema access (which happens per record in some layers).
+ * The schema version of one customizer stack (one agent's build): bumped whenever a layer's
+ * customizations change its schema, so that caches compare it instead of walking the whole stack
+ * on every schema access (which happens per record in some layers). Every layer of a stack shares
+ * its clock (a layer takes its child's); another agent in the process has its own.
  */
-let schemaVersion = 0;
+export class SchemaClock {
+  version = 0;
 
-/** The current schema version: a cache built from child schemas is stale once it changes. */
-export function currentSchemaVersion(): number {
-  return schemaVersion;
+  /** A layer's schema changed: every cache of the stack is stale, every validated mark too. */
+  tick(): void {
+    this.version += 1;
+    // Trees and sorts validated against the old schemas are validated again.
+    forgetValidated();
+  }
+}
+
+/** The clock of the stack a data source belongs to; a new one for a data source outside any. */
+export function clockOf(dataSource: DataSource): SchemaClock {
+  const clock = (dataSource as { clock?: unknown }).clock;
+  return clock instanceof SchemaClock ? clock : new SchemaClock();
+}
+
+/**
+ * The schema version of the stack a collection belongs to: a cache built from its schema is
+ * stale once it changes. A collection outside any stack never changes its schema (0).
+ */
+export function schemaVersionOf(collection: Collection): number {
+  return collection instanceof CollectionDecorator ? collection.dataSource.clock.version : 0;
 }
 
 /**
@@ -61,8 +82,8 @@ export class CollectionDecorator implements Collection {
    * in its schema too): reading it otherwise walks every layer down to the data source.
    */
   get name(): string {
-    if (this.cachedNameVersion !== schemaVersion) {
-      const version = schemaVersion;
+    const version = this.dataSource.clock.version;
+    if (this.cachedNameVersion !== version) {
       this.cachedName = this.childCollection.name;
       this.cachedNameVersion = version;
     }
@@ -74,8 +95,8 @@ export class CollectionDecorator implements Collection {
   }
 
   get schema(): CollectionSchema {
-    if (!this.cachedSchema || this.cachedVersion !== schemaVersion) {
-      const version = schemaVersion;
+    const version = this.dataSource.clock.version;
+    if (!this.cachedSchema || this.cachedVersion !== version) {
       this.cachedSchema = this.refineSchema(this.childCollection.schema);
       this.cachedVersion = version;
     }
@@ -88,9 +109,7 @@ export class CollectionDecorator implements Collection {
    */
   markSchemaAsDirty(): void {
     this.cachedSchema = null;
-    schemaVersion += 1;
-    // Trees and sorts validated against the old schemas are validated again.
-    forgetValidated();
+    this.dataSource.clock.tick();
   }
 
   /** The schema this layer exposes, from the child's. */

@@ -4,7 +4,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
 import type { RecordData } from '../../toolkit/record/record-utils';
 import type { DataSourceSchema } from '../../toolkit/schema/collection-schema';
-import { type CollectionDecorator, currentSchemaVersion } from './collection-decorator';
+import { type CollectionDecorator, type SchemaClock, clockOf } from './collection-decorator';
 
 /** Builds the decorator of one child collection for a layer. */
 export type CollectionDecoratorConstructor<C extends CollectionDecorator> = new (
@@ -23,10 +23,15 @@ export class DataSourceDecorator<
   private readonly decorators = new Map<Collection, C>();
   private readonly facts = new Map<string, { version: number; value: unknown }>();
 
+  /** The schema clock of the stack: the child's (a layer below), else a new one. */
+  readonly clock: SchemaClock;
+
   constructor(
     readonly childDataSource: DataSource,
     private readonly CollectionDecoratorClass: CollectionDecoratorConstructor<C>,
-  ) {}
+  ) {
+    this.clock = clockOf(childDataSource);
+  }
 
   get collections(): C[] {
     return this.childDataSource.collections.map((child) => this.decorate(child));
@@ -46,7 +51,7 @@ export class DataSourceDecorator<
    * Layers use such facts to pass requests straight through when they have nothing to do.
    */
   fact<T>(key: string, compute: (collections: C[]) => T): T {
-    const version = currentSchemaVersion();
+    const version = this.clock.version;
     const known = this.facts.get(key);
     if (known?.version === version) return known.value as T;
     const value = compute(this.collections);

@@ -8,7 +8,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import { changeActionForm, loadActionForm, searchActionForm } from '../../operations/action-form';
 import type { ActionTarget } from '../../operations/action-selection';
 import { type ExecuteActionRequest, executeAction } from '../../operations/execute-action';
-import { HttpForbiddenError, NotFoundError } from '../../operations/errors/http-errors';
+import { ForbiddenError, NotFoundError } from '../../toolkit/errors/canopy-error';
 import type { FlatQuery } from '../query/query-string';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
@@ -195,7 +195,7 @@ function verifySignedApproval(
   try {
     payload = jwt.verify(token, envSecret, { algorithms: ['HS256'] });
   } catch {
-    throw new HttpForbiddenError('The signed approval request is invalid or expired');
+    throw new ForbiddenError('The signed approval request is invalid or expired');
   }
   const attributes =
     isObject(payload) && isObject(payload.data) && isObject(payload.data.attributes)
@@ -204,12 +204,12 @@ function verifySignedApproval(
   const signedCollection = attributes.collection_name;
   const signedAction = attributes.smart_action_id;
   if (typeof signedCollection !== 'string' || typeof signedAction !== 'string') {
-    throw new HttpForbiddenError(
+    throw new ForbiddenError(
       'The signed approval request does not name the approved collection and action (collection_name, smart_action_id): the agent runs only an approved action',
     );
   }
   if (signedCollection !== action.collection.name || signedAction !== action.id) {
-    throw new HttpForbiddenError(
+    throw new ForbiddenError(
       `The signed approval request approves ${JSON.stringify(signedAction)} on ${JSON.stringify(signedCollection)}, not ${JSON.stringify(action.id)} on ${JSON.stringify(action.collection.name)}: the agent runs only the approved action`,
     );
   }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import type { RequestHandler } from 'express';
 
-import { UnauthorizedError } from '../../operations/errors/http-errors';
+import { UnauthorizedError } from '../../toolkit/errors/canopy-error';
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices, SessionRevocations } from '../../platform/agent-services';
 import { isAllowedOrigin } from '../pipeline/cors';

@@ -1,5 +1,5 @@
 import type { SessionClaims } from '../../operations/session-claims';
-import { UnauthorizedError } from '../../operations/errors/http-errors';
+import { UnauthorizedError } from '../../toolkit/errors/canopy-error';
 import { AgentTokenRefusal, signAgentToken, verifyAgentToken } from './agent-tokens';
 
 const PERMISSION_LEVELS: ReadonlySet<string> = new Set(['admin', 'developer', 'editor', 'user']);

@@ -1,7 +1,52 @@
-import { isCanopyError } from '../../toolkit/errors/canopy-error';
+import {
+  type CanopyErrorCode,
+  type ErrorFamily,
+  isCanopyError,
+} from '../../toolkit/errors/canopy-error';
 
-/** Status of the error families and names of agent-http-protocol §14.2, matched by name. */
-const STATUS_BY_NAME: Readonly<Record<string, number>> = {
+/**
+ * The one table from an error code of agent-core to the HTTP status of its answer
+ * (agent-http-protocol §14.2). The JSON:API body carries the error's `name` and message
+ * (`error-handler.ts`).
+ */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<CanopyErrorCode, number>> = {
+  VALIDATION_ERROR: 400,
+  MISSING_COLLECTION: 400,
+  MISSING_FIELD: 400,
+  MISSING_COLUMN: 400,
+  MISSING_RELATION: 400,
+  ALREADY_DEFINED: 400,
+  RELATION_FIELD_ACCESS_DENIED: 400,
+  UNEXPECTED_FIELD_TYPE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  ACTION_TRIGGER_FORBIDDEN: 403,
+  ACTION_REQUIRES_APPROVAL: 403,
+  APPROVAL_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  UNPROCESSABLE: 422,
+  INVALID_SCOPE: 422,
+  INVALID_ACTION_CONDITION: 422,
+  NO_PRIMARY_KEY: 422,
+  BUSINESS_ERROR: 422,
+};
+
+/** A code the table does not know (a customer's own) takes the status of its family. */
+const HTTP_STATUS_BY_FAMILY: Readonly<Record<ErrorFamily, number>> = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  unprocessable: 422,
+  business: 422,
+};
+
+/**
+ * Errors that are not Canopy errors (customer code, another library, another copy of this one)
+ * are recognised by the reference's names (agent-http-protocol §14.2), so that customer code can
+ * throw them to choose the status.
+ */
+const HTTP_STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ValidationError: 400,
   BadRequestError: 400,
   MissingFieldError: 400,
@@ -23,12 +68,10 @@ const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   InternalServerError: 500,
 };
 
-const STATUS_BY_FAMILY = {
-  validation: 400,
-  forbidden: 403,
-  unprocessable: 422,
-  business: 422,
-} as const;
+/** A table's own entry for `key` (a name such as `constructor` finds nothing). */
+function lookUp(table: Readonly<Record<string, number>>, key: string): number | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
 
 /** What the translator needs to know about an error: its status and whether it may be shown. */
 export interface ErrorClassification {
@@ -38,7 +81,7 @@ export interface ErrorClassification {
 }
 
 /**
- * Classifies any thrown value. Matching is by `status`/`family`/`name`, never by bare
+ * Classifies any thrown value. Matching is by `code`/`family`/`name`/`status`, never by bare
  * `instanceof`, so errors from another copy of a library (or from customer code) map the same way.
  */
 export function classifyError(error: unknown): ErrorClassification {
@@ -46,12 +89,16 @@ export function classifyError(error: unknown): ErrorClassification {
   const candidate = error as { status?: unknown; name?: unknown; statusCode?: unknown };
 
   if (isCanopyError(error)) {
-    const byName = STATUS_BY_NAME[error.name];
-    return { status: byName ?? STATUS_BY_FAMILY[error.family] ?? 500, exposed: true };
+    const status =
+      lookUp(HTTP_STATUS_BY_CODE, error.code) ??
+      lookUp(HTTP_STATUS_BY_NAME, error.name) ??
+      lookUp(HTTP_STATUS_BY_FAMILY, error.family) ??
+      500;
+    return { status, exposed: true };
   }
 
   if (typeof candidate.name === 'string') {
-    const byName = STATUS_BY_NAME[candidate.name];
+    const byName = lookUp(HTTP_STATUS_BY_NAME, candidate.name);
     if (byName !== undefined) return { status: byName, exposed: byName !== 500 };
   }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
 import type { IpWhitelist } from '../../platform/agent-services';
-import { HttpForbiddenError } from '../../operations/errors/http-errors';
+import { ForbiddenError } from '../../toolkit/errors/canopy-error';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -17,7 +17,7 @@ export function checkClientIp(whitelist: IpWhitelist, request: IncomingMessage):
   const socketIp = request.socket.remoteAddress ?? '';
   if (forwarded === undefined && LOOPBACK.has(socketIp)) return;
   const ip = forwarded === undefined ? socketIp : String(forwarded);
-  if (!whitelist.isAllowed(ip)) throw new HttpForbiddenError(`IP address rejected (${ip})`);
+  if (!whitelist.isAllowed(ip)) throw new ForbiddenError(`IP address rejected (${ip})`);
 }
 
 /** {@link checkClientIp} as an express middleware. */

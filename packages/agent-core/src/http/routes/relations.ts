@@ -7,8 +7,7 @@ import { exportRelated, listRelated } from '../../operations/list-related';
 import { resolveRelation } from '../../operations/relation';
 import { asToOne, setRelation } from '../../operations/set-relation';
 import { updateArrayElement } from '../../operations/update-array-element';
-import { ValidationError } from '../../toolkit/errors/canopy-error';
-import { HttpError } from '../../operations/errors/http-errors';
+import { NotFoundError, ValidationError } from '../../toolkit/errors/canopy-error';
 import { parsePage } from '../query/page';
 import { queryFilterParameters, readSelection, selectionTree } from '../query/selection';
 import { parseSort } from '../query/sort';
@@ -133,8 +132,7 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
     const data = openDataRequest(context, request, response);
     const { collectionName, id, fieldName, index } = request.params;
     const collection = findCollection(context, collectionName);
-    if (!/^\d+$/.test(index))
-      throw new HttpError(404, 'NOT_FOUND', 'The array index must be digits');
+    if (!/^\d+$/.test(index)) throw new NotFoundError('The array index must be digits');
     const column = collection.schema.fields[fieldName];
     if (column?.type !== 'Column' || !Array.isArray(column.columnType)) {
       throw new ValidationError(

@@ -2,6 +2,7 @@ import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
 import type { AgentAnswer, AgentOperations } from '../agent-operations';
+import { refusalText } from '../tool-refusal';
 import type { ApprovalRequest } from '../platform-approvals';
 import type { UploadStore } from './upload-store';
 
@@ -88,8 +89,7 @@ export function errorNameOf(answer: AgentAnswer): string | undefined {
 export function expectSuccess(answer: AgentAnswer, hint?: (detail: string) => string): unknown {
   if (answer.status >= 200 && answer.status < 300) return answer.body;
   const detail = detailOf(answer);
-  const extra = hint ? hint(detail) : '';
-  throw new ToolError(`${detail} (HTTP ${answer.status})${extra ? ` ${extra}` : ''}`);
+  throw new ToolError(refusalText(detail, answer.status, hint ? hint(detail) : ''));
 }
 
 /** The field names the published schema shows for each collection the caller may browse. */

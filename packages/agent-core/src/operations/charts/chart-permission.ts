@@ -1,7 +1,7 @@
 import { CHART_KEYS } from '@canopy/platform-protocol';
 import type { RenderingPermissionsJson } from '../../platform/permission-source';
 import type { SessionClaims } from '../session-claims';
-import { HttpForbiddenError } from '../errors/http-errors';
+import { ForbiddenError } from '../../toolkit/errors/canopy-error';
 
 const PRIVILEGED = new Set(['admin', 'developer', 'editor']);
 const SAVED = new WeakMap<RenderingPermissionsJson, Set<string>>();
@@ -43,5 +43,5 @@ export function assertChartAllowed(
     saved = new Set((rendering.stats ?? []).map((stat) => chartFingerprint(stat)));
     SAVED.set(rendering, saved);
   }
-  if (!saved.has(chartFingerprint(chart))) throw new HttpForbiddenError();
+  if (!saved.has(chartFingerprint(chart))) throw new ForbiddenError();
 }

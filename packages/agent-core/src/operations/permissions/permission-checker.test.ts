@@ -85,9 +85,9 @@ describe('PermissionChecker with documents already settled', () => {
     state.rendering = Promise.resolve(rendering('refunded'));
     await expect(
       Promise.resolve().then(() => checker.assertCollectionRight(claims, 'orders', 'read')),
-    ).rejects.toMatchObject({ status: 403 });
+    ).rejects.toMatchObject({ name: 'ForbiddenError', code: 'FORBIDDEN' });
     await expect(checker.assertCollectionRight(claims, 'orders', 'read')).rejects.toMatchObject({
-      status: 403,
+      code: 'FORBIDDEN',
     });
     const second = await checker.getScope(claims, orders);
     expect(second?.toPlainObject()).toMatchObject({ value: 'refunded' });

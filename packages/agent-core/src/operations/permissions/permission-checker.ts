@@ -7,7 +7,7 @@ import type {
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import type { SessionClaims } from '../session-claims';
-import { HttpForbiddenError } from '../errors/http-errors';
+import { ForbiddenError } from '../../toolkit/errors/canopy-error';
 import { parseConditionTreeJson } from '../query/filters';
 import {
   buildContextVariables,
@@ -61,7 +61,7 @@ export class PermissionChecker {
   }
 
   /**
-   * Rejects with `403 Forbidden` unless the caller holds `right` on the collection. When the
+   * Rejects with a `ForbiddenError` unless the caller holds `right` on the collection. When the
    * permissions are already known, a granted right is the one shared settled promise.
    */
   assertCollectionRight(
@@ -71,9 +71,9 @@ export class PermissionChecker {
   ): Promise<void> {
     const granted = this.rightNow(claims, collectionName, right);
     if (granted === true) return GRANTED;
-    if (granted === false) return Promise.reject(new HttpForbiddenError());
+    if (granted === false) return Promise.reject(new ForbiddenError());
     return this.hasCollectionRight(claims, collectionName, right).then((allowed) => {
-      if (!allowed) throw new HttpForbiddenError();
+      if (!allowed) throw new ForbiddenError();
     });
   }
 

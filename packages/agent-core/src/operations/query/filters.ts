@@ -48,7 +48,7 @@ function describe(error: unknown): string {
 /**
  * Parses the `filters` of a request (a JSON string or an already-parsed object) into a validated
  * condition tree on `collection`, with the casing and value casts of agent-http-protocol §6.3.
- * Every failure is a 400 `Invalid filters (<reason>)`.
+ * Every failure is a validation error `Invalid filters (<reason>)`.
  */
 export function parseFilters(collection: Collection, raw: unknown): ConditionTree | null {
   if (raw === undefined || raw === null || raw === '') return null;
@@ -73,7 +73,7 @@ function parseFilterValue(collection: Collection, raw: unknown): ConditionTree |
 /**
  * Normalizes (casing, casts) and validates a condition tree given as JSON, for a request's
  * filters or a platform scope or condition. `origin` names it in errors; a scope that does not
- * fit the collection is an {@link InvalidScopeError} (422), not the caller's fault.
+ * fit the collection is an {@link InvalidScopeError} (unprocessable), not the caller's fault.
  */
 export function parseConditionTreeJson(
   collection: Collection,
@@ -165,7 +165,7 @@ function castValue(
   if (!column) return value;
   if (operator === 'In' || operator === 'NotIn') {
     const items = typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value;
-    // Items are cast one by one and then validated: one that does not fit the column is a 400,
+    // Items are cast one by one and then validated: one that does not fit the column is a validation error,
     // never silently dropped (which would widen a `not_in`).
     return Array.isArray(items) ? items.map((item) => castScalar(column, item)) : items;
   }

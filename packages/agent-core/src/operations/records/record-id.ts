@@ -1,14 +1,13 @@
-import { CanopyError, ValidationError } from '../../toolkit/errors/canopy-error';
+import { CanopyError, NotFoundError, ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { CompositeId, RecordData } from '../../toolkit/record/record-utils';
 import type { ColumnSchema } from '../../toolkit/schema/field-schema';
 import { validateValue } from '../../toolkit/validation/value-validator';
 import { type CollectionPlan, getCollectionPlan } from './collection-plan';
-import { NotFoundError } from '../errors/http-errors';
 
 /**
  * Unpacks a packed id (§7.2): split on `|`, one part per primary key, `Number` keys converted,
- * each part validated against its column type. Bad ids are 400 errors.
+ * each part validated against its column type. Bad ids are validation errors.
  */
 export function unpackRecordId(collection: Collection, packed: unknown): CompositeId {
   const plan = getCollectionPlan(collection);
@@ -40,7 +39,7 @@ const DECIMAL_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 /**
  * One part of a packed id as its column's value, validated. A `Number` key is parsed strictly
  * (no spaces, exponents, hex or leading zeros: a lenient parse could read or delete a record the
- * caller did not name); outside the column's `integerRange` no record can have it, which is a 404
+ * caller did not name); outside the column's `integerRange` no record can have it, which is a not-found
  * decided before any query. Integers beyond 2^53 stay texts, so no digit is lost.
  */
 function readPart(collection: Collection, key: string, part: string): unknown {
@@ -83,7 +82,7 @@ export function packRecordId(plan: CollectionPlan, record: RecordData): string {
   return id;
 }
 
-/** A collection without a primary key reached the serializer (§7.2): 422. */
+/** A collection without a primary key reached the serializer (§7.2): unprocessable. */
 export class NoPrimaryKeyError extends CanopyError {
   constructor(collection: string) {
     super(

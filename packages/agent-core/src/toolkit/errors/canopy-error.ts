@@ -1,11 +1,39 @@
 /**
- * The families of errors. The HTTP layer maps a family to a status code in one place:
- * `validation` → 400, `forbidden` → 403, `unprocessable` → 422, `business` → 400 with the message.
+ * The families of errors: what kind of refusal an error is. The HTTP layer maps an error's
+ * {@link CanopyError.code} to a status (`http/errors/error-status.ts`); a code it does not know (a
+ * customer's own) takes its family's status: `validation` 400, `unauthorized` 401, `forbidden`
+ * 403, `not-found` 404, `unprocessable` and `business` 422 (agent-http-protocol §14.2).
  */
-export type ErrorFamily = 'validation' | 'forbidden' | 'unprocessable' | 'business';
+export type ErrorFamily =
+  'validation' | 'unauthorized' | 'forbidden' | 'not-found' | 'unprocessable' | 'business';
+
+/** The codes of the errors agent-core throws (a customer's error may use its own). */
+export type CanopyErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'MISSING_COLLECTION'
+  | 'MISSING_FIELD'
+  | 'MISSING_COLUMN'
+  | 'MISSING_RELATION'
+  | 'ALREADY_DEFINED'
+  | 'RELATION_FIELD_ACCESS_DENIED'
+  | 'UNEXPECTED_FIELD_TYPE'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'ACTION_TRIGGER_FORBIDDEN'
+  | 'ACTION_REQUIRES_APPROVAL'
+  | 'APPROVAL_NOT_ALLOWED'
+  | 'NOT_FOUND'
+  | 'UNPROCESSABLE'
+  | 'INVALID_SCOPE'
+  | 'INVALID_ACTION_CONDITION'
+  | 'NO_PRIMARY_KEY'
+  | 'BUSINESS_ERROR';
 
 /**
- * Base of every error thrown by the data model and the customizer. Check errors by
+ * Base of every error agent-core throws for a refusal (bad input, no right, nothing there, …),
+ * from the data model up to the operations; the adapters translate it (HTTP: one table from the
+ * code to the status; MCP: a tool error). Its `name` is the class's, which the JSON:API error
+ * body carries (the reference's names: `ValidationError`, `ForbiddenError`, …). Check errors by
  * {@link CanopyError.code} or {@link CanopyError.family} (see {@link isCanopyError}), never with a
  * bare `instanceof`: two installed copies of the package would have two different classes.
  */
@@ -55,17 +83,37 @@ export class ValidationError extends CanopyError {
   }
 }
 
+/** No credentials, or credentials that are malformed, tampered with or expired. */
+export class UnauthorizedError extends CanopyError {
+  constructor(message = 'Authentication Error', options?: { cause?: unknown }) {
+    super('unauthorized', 'UNAUTHORIZED', message, options);
+  }
+}
+
 /** The caller may not do this. */
 export class ForbiddenError extends CanopyError {
-  constructor(message: string, options?: { cause?: unknown; data?: Record<string, unknown> }) {
-    super('forbidden', 'FORBIDDEN', message, options);
+  constructor(
+    message = 'Forbidden',
+    options?: { cause?: unknown; data?: Record<string, unknown>; code?: string },
+  ) {
+    super('forbidden', options?.code ?? 'FORBIDDEN', message, options);
+  }
+}
+
+/** A record or resource that does not exist, or is out of the caller's scope. */
+export class NotFoundError extends CanopyError {
+  constructor(message = 'Record does not exists', options?: { cause?: unknown }) {
+    super('not-found', 'NOT_FOUND', message, options);
   }
 }
 
 /** The request is well-formed but cannot be processed (e.g. writing to a view). */
 export class UnprocessableError extends CanopyError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('unprocessable', 'UNPROCESSABLE', message, options);
+  constructor(
+    message: string,
+    options?: { cause?: unknown; data?: Record<string, unknown>; code?: string },
+  ) {
+    super('unprocessable', options?.code ?? 'UNPROCESSABLE', message, options);
   }
 }
 

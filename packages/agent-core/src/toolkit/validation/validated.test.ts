@@ -32,3 +32,39 @@ describe('validated marks', () => {
     expect(() => validateConditionTreeOnce(books, wrong)).toThrow('wrong type');
   });
 });
+
+describe('the mark an object carries', () => {
+  it('is hidden from copies, keys and JSON', () => {
+    const record = markValidated({ title: 'Dune', price: 9 });
+    expect(isValidated(record)).toBe(true);
+    expect(isValidated({ ...record })).toBe(false);
+    expect(isValidated(Object.assign({}, record))).toBe(false);
+    expect(Object.keys(record)).toEqual(['title', 'price']);
+    expect(JSON.stringify(record)).toBe('{"title":"Dune","price":9}');
+  });
+
+  it('is renewed in a new epoch, also on an object frozen after it was first marked', () => {
+    const patch = markValidated({ price: 10 });
+    Object.freeze(patch);
+    forgetValidated();
+    expect(isValidated(patch)).toBe(false);
+    expect(() => markValidated(patch)).not.toThrow();
+    expect(isValidated(patch)).toBe(false);
+    const open = markValidated({ price: 11 });
+    forgetValidated();
+    markValidated(open);
+    expect(isValidated(open)).toBe(true);
+  });
+
+  it('is not taken by an object frozen before validation, which stays unmarked', () => {
+    const frozen = Object.freeze({ price: 12 });
+    expect(() => markValidated(frozen)).not.toThrow();
+    expect(isValidated(frozen)).toBe(false);
+  });
+
+  it('lives on the object, not on the global object', () => {
+    expect(Object.getOwnPropertySymbols(globalThis).map(String)).not.toContain(
+      'Symbol(@canopy/agent-core/validated)',
+    );
+  });
+});

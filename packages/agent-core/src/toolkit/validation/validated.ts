@@ -4,23 +4,22 @@
  * the toolkit validates a tree once where a request enters (request parsing, or the top of the
  * customizer's stack for code calling a collection), and lower layers and data sources skip what
  * is marked. A tree derived only from validated trees (`intersect`, `union`, a layer translating
- * names) is validated too; anything else is validated by the next layer that needs it. Marks go
- * by identity: a marked object (trees are immutable; sorts and records are arrays and objects)
- * must not be changed afterwards.
+ * names) is validated too; anything else is validated by the next layer that needs it.
+ *
+ * The object carries its mark: a hidden property (a symbol of this module, not enumerable, so a
+ * copy made with a spread or `Object.assign` is not marked, and JSON never shows it). A marked
+ * object (trees are immutable; sorts and records are arrays and objects) must not be changed
+ * afterwards. An object that cannot take a property (frozen before it was validated) stays
+ * unmarked and is validated again where needed.
  *
  * Marks belong to an epoch: a customization that changes a schema starts a new one
  * ({@link forgetValidated}), so that a tree validated against the old schema is checked again.
- * The registry lives on `globalThis`, so that a data source bundled with its own copy of this
- * package sees the marks of the agent's copy (otherwise it would only validate again).
  */
-interface Registry {
-  epoch: number;
-  marks: WeakMap<object, number>;
-}
+const VALIDATED_IN = Symbol('validated in epoch');
 
-const KEY = Symbol.for('@canopy/agent-core/validated');
-const holder = globalThis as { [KEY]?: Registry };
-const registry: Registry = (holder[KEY] ??= { epoch: 0, marks: new WeakMap() });
+type Markable = { [VALIDATED_IN]?: number };
+
+let epoch = 0;
 
 /**
  * Records that `value` is valid for the collection it is handed to; returns it.
@@ -30,13 +29,19 @@ const registry: Registry = (holder[KEY] ??= { epoch: 0, marks: new WeakMap() });
  * isValidated(tree); // true
  */
 export function markValidated<T extends object | null>(value: T): T {
-  if (value !== null) registry.marks.set(value, registry.epoch);
+  if (value === null) return value;
+  // `Reflect` answers false instead of throwing for an object that cannot take the mark.
+  if (Object.prototype.hasOwnProperty.call(value, VALIDATED_IN)) {
+    Reflect.set(value, VALIDATED_IN, epoch);
+  } else {
+    Reflect.defineProperty(value, VALIDATED_IN, { value: epoch, writable: true });
+  }
   return value;
 }
 
 /** Whether `value` was validated in the current epoch (`null`, matching everything, always is). */
 export function isValidated(value: object | null | undefined): boolean {
-  return value === null || value === undefined || registry.marks.get(value) === registry.epoch;
+  return value === null || value === undefined || (value as Markable)[VALIDATED_IN] === epoch;
 }
 
 /** Marks `derived` as validated when `source` is (a faithful translation of it); returns it. */
@@ -47,5 +52,5 @@ export function carryValidated<T extends object | null>(source: object | null, d
 
 /** Forgets every mark (a schema changed): objects are validated again when next used. */
 export function forgetValidated(): void {
-  registry.epoch += 1;
+  epoch += 1;
 }

@@ -1,4 +1,4 @@
-import type { Operator } from '@canopy/agent-core';
+import type { Operator } from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import { MATCH_ALL, bindings, type Leaf, type OperatorTranslator } from './leaf';
 

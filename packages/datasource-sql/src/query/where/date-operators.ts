@@ -1,4 +1,4 @@
-import { INTERVAL_OPERATORS, type Operator } from '@canopy/agent-core';
+import { INTERVAL_OPERATORS, type Operator } from '@canopy/agent-core/toolkit';
 import type { DateTime } from 'luxon';
 import { instantToDatabase } from '../../values/to-database';
 import { periodOf } from '../date-bounds';

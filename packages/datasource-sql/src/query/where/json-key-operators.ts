@@ -1,4 +1,4 @@
-import type { Operator } from '@canopy/agent-core';
+import type { Operator } from '@canopy/agent-core/toolkit';
 import type { Knex } from 'knex';
 import type { SqlDialect } from '../../connection/sql-connection-params';
 import { MATCH_ALL, MATCH_NONE, bindings } from './leaf';

@@ -1,4 +1,4 @@
-import type { Operator } from '@canopy/agent-core';
+import type { Operator } from '@canopy/agent-core/toolkit';
 import {
   caseInsensitiveMatch,
   caseSensitiveMatch,

@@ -8,7 +8,7 @@ import type { RecordData } from '../../../toolkit/record/record-utils';
 import type { CollectionSchema } from '../../../toolkit/schema/collection-schema';
 import type { ColumnSchema, ValidationRule } from '../../../toolkit/schema/field-schema';
 import { getColumn } from '../../../toolkit/schema/schema-utils';
-import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
+import { CollectionDecorator } from '../collection-decorator';
 import type { DataSourceDecorator } from '../data-source-decorator';
 
 /** How bytes are shown above this layer. */
@@ -101,7 +101,7 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
 
   /** Whether a collection of this data source (so, any relation path) has a binary column. */
   private get dataSourceHasBinary(): boolean {
-    const version = currentSchemaVersion();
+    const version = this.dataSource.clock.version;
     let entry = binaryPresence.get(this.dataSource);
     if (entry?.version !== version) {
       const present = this.dataSource.collections.some((c) => c.binaryModes().size > 0);

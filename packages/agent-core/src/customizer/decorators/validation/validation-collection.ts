@@ -25,7 +25,7 @@ import {
 } from '../../../toolkit/validation/query-validators';
 import { validateRecord } from '../../../toolkit/validation/record-validator';
 import { isValidated } from '../../../toolkit/validation/validated';
-import { CollectionDecorator, currentSchemaVersion } from '../collection-decorator';
+import { CollectionDecorator } from '../collection-decorator';
 
 /** Distinct projections remembered as valid per collection. */
 const MAX_VALID_PROJECTIONS = 500;
@@ -105,9 +105,10 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
       validateConditionTreeOnce(this, filter.conditionTree);
       validateSortOnce(this, filter.sort);
       const shape = projection.join('\u0000');
-      if (this.validProjections.get(shape) !== currentSchemaVersion()) {
+      const version = this.dataSource.clock.version;
+      if (this.validProjections.get(shape) !== version) {
         validateProjection(this, projection);
-        remember(this.validProjections, shape, currentSchemaVersion());
+        remember(this.validProjections, shape, version);
       }
     } catch (error) {
       return Promise.reject(error);

@@ -1,15 +1,48 @@
-import type { ActionResult } from '../toolkit/action/action-result';
-import type { Caller } from '../toolkit/caller';
-import type { Collection } from '../toolkit/interfaces/collection';
-import { ConditionTreeFactory } from '../toolkit/query/condition-tree/condition-tree-factory';
-import type { Filter } from '../toolkit/query/filter';
-import { PaginatedFilter } from '../toolkit/query/paginated-filter';
-import { Projection } from '../toolkit/query/projection';
-import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
-import { getPrimaryKeys } from '../toolkit/schema/schema-utils';
-import { CollectionDecorator } from '../customizer/decorators/collection-decorator';
-import { DataSourceDecorator } from '../customizer/decorators/data-source-decorator';
-import type { AuditRecorder } from './audit-recorder';
+import type { ActionResult } from '../../../toolkit/action/action-result';
+import type { Caller } from '../../../toolkit/caller';
+import type { Collection } from '../../../toolkit/interfaces/collection';
+import { ConditionTreeFactory } from '../../../toolkit/query/condition-tree/condition-tree-factory';
+import type { Filter } from '../../../toolkit/query/filter';
+import { PaginatedFilter } from '../../../toolkit/query/paginated-filter';
+import { Projection } from '../../../toolkit/query/projection';
+import type { CompositeId, RecordData } from '../../../toolkit/record/record-utils';
+import { getPrimaryKeys } from '../../../toolkit/schema/schema-utils';
+import { CollectionDecorator } from '../collection-decorator';
+import { DataSourceDecorator } from '../data-source-decorator';
+import type { HistoryOperation } from '@canopy/platform-protocol';
+
+/**
+ * Where the audit layers hand the writes they see: the agent's recorder (`audit-trail/`), set at
+ * start. The layers know only this interface, so the customizer does not depend on the recorder.
+ */
+export interface AuditRecorderPort {
+  /** Runs `work` inside the caller's unit of rows (opened, and committed after, if none). */
+  run<T>(
+    collection: Collection,
+    caller: Caller,
+    work: (caller: Caller, unit: { readonly rows: unknown[] }) => Promise<T>,
+  ): Promise<T>;
+  /** One history row of a record. */
+  row(
+    caller: Caller,
+    unit: { readonly rows: unknown[] },
+    collection: Collection,
+    operation: HistoryOperation,
+    recordId: string | null,
+    before: RecordData | null,
+    after: RecordData | null,
+    actionName?: string | null,
+  ): { operation: HistoryOperation };
+  /** The fields stored for a record of `collection`. */
+  storedProjection(collection: Collection): Projection;
+  /** Records that an action failed on `ids`. */
+  recordFailure(
+    collection: Collection,
+    caller: Caller,
+    actionName: string,
+    ids: readonly (string | null)[],
+  ): Promise<void>;
+}
 
 /** The parts of a filter, as a paginated filter without sort or page (for reading matches). */
 export function asListFilter(filter: Filter | undefined): PaginatedFilter {
@@ -94,7 +127,7 @@ export class AuditWriteCollectionDecorator extends CollectionDecorator {
 
 /** The data source of {@link AuditWriteCollectionDecorator}; `recorder` is set at start. */
 export class AuditDataSourceDecorator extends DataSourceDecorator<AuditWriteCollectionDecorator> {
-  recorder: AuditRecorder | null = null;
+  recorder: AuditRecorderPort | null = null;
 
   constructor(child: ConstructorParameters<typeof DataSourceDecorator>[0]) {
     super(child, AuditWriteCollectionDecorator);
@@ -148,7 +181,7 @@ export class AuditActionCollectionDecorator extends CollectionDecorator {
 
 /** The data source of {@link AuditActionCollectionDecorator}; `recorder` is set at start. */
 export class AuditActionDataSourceDecorator extends DataSourceDecorator<AuditActionCollectionDecorator> {
-  recorder: AuditRecorder | null = null;
+  recorder: AuditRecorderPort | null = null;
 
   constructor(child: ConstructorParameters<typeof DataSourceDecorator>[0]) {
     super(child, AuditActionCollectionDecorator);
