@@ -113,12 +113,6 @@ export interface AdminApiServerConfig {
    * `/v1/me`.
    */
   readonly console?: ConsoleOptions;
-  /**
-   * Serve the hottest public read (the activity-log list with an application token) before express
-   * (src/http/hot-routes.ts); default true. `false` serves every request through express, as the
-   * tests comparing both answers do.
-   */
-  readonly hotRoutes?: boolean;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */

@@ -132,8 +132,7 @@ function tokenIdHashOf(claims: ApplicationTokenClaims): string {
  * by case-sensitive name (404, the same for an unknown project and another one), the environment (404), its creator still an Admin, SSO
  * and the scope (403). The stored state is read in one query, and kept a few seconds in
  * `ctx.tokenContexts` while every replica hears revocations and other access changes at once
- * (see `TokenContextCache`). The hot routes (src/http/hot-routes.ts) run the same checks through
- * {@link authenticateApplicationToken}.
+ * (see `TokenContextCache`).
  */
 export function requireApplicationToken(ctx: ServerContext, scope: Scope): RequestHandler {
   return async (req, res, next) => {

@@ -10,7 +10,7 @@ import { activityLogJson } from './serialize';
 
 /**
  * One page of the list as its JSON text, from the request's query object (as express's simple
- * query parser, node's `querystring.parse`, gives it): for express's route and the hot route.
+ * query parser, node's `querystring.parse`, gives it).
  */
 export async function listActivityLogsPage(
   ctx: ServerContext,
