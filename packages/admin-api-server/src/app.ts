@@ -12,7 +12,7 @@ import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
 import { platformUiRouter } from './http/platform-page';
 import { errorHandler, notFoundHandler } from './errors';
-import type { ServerContext } from './http/context';
+import type { ServerContext } from './context';
 import { rejectNulInUrl } from './http/body';
 import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
@@ -28,6 +28,7 @@ import { meRouter } from './routes/me';
 import { notesRouter } from './routes/notes';
 import { dashboardsRouter } from './routes/dashboards';
 import { operationsRouter } from './routes/operations';
+import { buildOpenApiDocument } from './openapi/document';
 
 /**
  * The express application: request id and logging, security headers, no NUL in the URL, the
@@ -50,7 +51,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(oidcRouter(ctx));
   app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
   app.use(mcpOAuthRouter(ctx));
-  app.use(operationsRouter(ctx.knex));
+  app.use(operationsRouter(ctx.knex, buildOpenApiDocument()));
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));

@@ -137,7 +137,7 @@ export {
   type IssueApplicationTokenInput,
 } from './tokens/issue-application-token';
 export { signSessionToken, SCOPES, type Scope } from './auth';
-export { issueMcpTokens, type McpGrant } from './mcp-oauth/platform-tokens';
+export { issueMcpTokens, type McpGrant } from './auth/mcp-tokens';
 
 // Errors.
 export { ApiError, isApiError, type ApiErrorCode } from './errors';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ApiError, forbidden, unauthorized } from '../errors';
-import type { RequestAuth, ServerContext } from '../http/context';
+import { ApiError, forbidden, projectNotAccessible, unauthorized } from '../errors';
+import type { RequestAuth, ServerContext } from '../context';
 import type { EnvironmentRow, ProjectRow } from '../store/model';
 import { chargeRequest } from '../rate-limit';
 import { findTokenContext, touchApplicationToken } from '../store/application-tokens';
@@ -11,7 +11,6 @@ import {
   verifyPlatformToken,
   type ApplicationTokenClaims,
 } from './platform-tokens';
-import { projectNotAccessible } from './require-session';
 import { hasScope, type Scope } from './scopes';
 
 const TOUCH_INTERVAL_MS = 60_000;

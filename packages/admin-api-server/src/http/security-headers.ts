@@ -25,4 +25,3 @@ export function securityHeaders(): RequestHandler {
   const plain = plainHeaders();
   return (req, res, next) => (req.secure ? overTls : plain)(req, res, next);
 }
-

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../http/context';
-import { required } from '../../http/context';
+import type { ServerContext } from '../../context';
+import { required } from '../../context';
 import { listActivityLogPage } from '../../store/activity-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import type { EnvironmentRow, ProjectRow } from '../../store/model';

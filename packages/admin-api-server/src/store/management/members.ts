@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { LoginLimiter } from '../../auth/login-limiter';
-import { publishAccessChange } from '../../auth/token-context-cache';
+import { publishAccessChange } from '../access-changes';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { DEFAULT_TEAM_NAME, type PermissionLevel } from '../model';
@@ -222,6 +221,11 @@ export async function removeMember(
   });
 }
 
+/** What forgets an account's failed sign-ins (the server's LoginLimiter): until when it was locked. */
+export interface AccountUnlocker {
+  unlock(email: string): Promise<Date | undefined>;
+}
+
 /**
  * Lifts the sign-in lock of a member's account (too many failed sign-ins): their failed attempts
  * are forgotten and, when the account was locked, an admin log records it (the member before,
@@ -231,7 +235,7 @@ export async function removeMember(
  */
 export async function unlockMember(
   knex: Knex,
-  limiter: Pick<LoginLimiter, 'unlock'>,
+  limiter: AccountUnlocker,
   projectId: number,
   actorId: number | null,
   userId: number,
