@@ -66,10 +66,22 @@ try {
     project,
   );
 
-  for (const { dir, manifest } of packages) {
-    const declared = declaredExports(join(dir, 'dist', 'index.d.ts'));
+  // Every entry of each package's exports map: the main one and subpaths such as `/internals`.
+  const entries = packages.flatMap(({ dir, manifest }) =>
+    Object.entries(manifest.exports ?? { '.': {} })
+      .filter(([subpath]) => subpath !== './package.json')
+      .map(([subpath, target]) => ({
+        dir,
+        manifest,
+        name: manifest.name + subpath.slice(1),
+        main: subpath === '.',
+        dts: join(dir, target?.require?.types ?? './dist/index.d.ts'),
+      })),
+  );
+  for (const { manifest, name: entryName, main, dts } of entries) {
+    const declared = declaredExports(dts);
     const script = `
-      const name = ${JSON.stringify(manifest.name)};
+      const name = ${JSON.stringify(entryName)};
       const declared = ${JSON.stringify(declared)};
       const cjs = require(name);
       import(name).then((esm) => {
@@ -87,7 +99,7 @@ try {
     } catch {
       problems += 1;
     }
-    for (const bin of Object.keys(manifest.bin ?? {})) {
+    for (const bin of main ? Object.keys(manifest.bin ?? {}) : []) {
       try {
         run(join(project, 'node_modules', '.bin', bin), ['--help'], project);
         console.log(`ok ${manifest.name} bin ${bin} --help`);
@@ -221,12 +233,18 @@ function declaredExports(dtsFile) {
   )) {
     declaredValue.add(match[1]);
   }
-  for (const match of source.matchAll(/export \{([^}]*)\}/g)) {
+  for (const match of source.matchAll(/export \{([^}]*)\}( from '(\.[^']+)')?/g)) {
+    // A declaration chunk shared by several entries (tsup with more than one): the names it
+    // exports as values, under their aliases there.
+    const chunkValues = match[3] ? declaredExports(join(dirname(dtsFile), dtsName(match[3]))) : [];
     for (const part of match[1].split(',')) {
       const item = part.trim();
       if (!item || item.startsWith('type ')) continue;
       const [local, exported] = item.split(/\s+as\s+/);
-      if (declaredValue.has(local.trim())) values.add((exported ?? local).trim());
+      const isValue = match[3]
+        ? chunkValues.includes(local.trim())
+        : declaredValue.has(local.trim());
+      if (isValue) values.add((exported ?? local).trim());
     }
   }
   for (const match of source.matchAll(
@@ -235,6 +253,11 @@ function declaredExports(dtsFile) {
     values.add(match[1]);
   }
   return [...values].sort();
+}
+
+/** The declaration file of a relative module path as a .d.ts names it (`./x.js` → `x.d.ts`). */
+function dtsName(path) {
+  return path.replace(/\.mjs$/, '.d.mts').replace(/\.js$/, '.d.ts');
 }
 
 /**
