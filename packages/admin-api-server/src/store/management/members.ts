@@ -1,3 +1,4 @@
+import type { Member } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { publishAccessChange } from '../access-changes';
 import { ApiError } from '../../errors';
@@ -17,17 +18,8 @@ export interface MemberChanges {
   tags?: Record<string, string>;
 }
 
-/** A member as the management API shows it. */
-export interface MemberItem {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  permissionLevel: PermissionLevel;
-  roleName: string | null;
-  teamNames: string[];
-  tags: Record<string, string>;
-}
+/** A member as the management API shows it (the wire type of @canopy/platform-protocol). */
+export type MemberItem = Member;
 
 /** The members of a project. */
 export async function listMembers(knex: Knex, projectId: number): Promise<MemberItem[]> {
