@@ -73,3 +73,6 @@ export { type IpRule } from './ip-rules';
 
 // Application tokens' scopes (spec §5)
 export { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from './token-scopes';
+
+// MCP OAuth clients (RFC 7591 registration, docs/mcp-server.md)
+export { type McpClientRegistration } from './mcp-client-registration';
