@@ -27,6 +27,30 @@ const layerZones = LAYERS.flatMap((layer, index) => {
   }));
 });
 
+// admin-api-server's layers, lowest first (its README, "Layers"): the same rule, a layer imports
+// only from the layers before it. Files at the root of src/ are named with their extension.
+const ADMIN_API = 'packages/admin-api-server/src';
+const ADMIN_API_LAYERS = [
+  ['errors', 'logging', 'validation'],
+  ['config.ts', 'database'],
+  ['integrity'],
+  ['store', 'migrations'],
+  ['auth', 'rate-limit', 'tokens', 'context.ts'],
+  ['http'],
+  ['agent-protocol', 'oidc', 'mcp-oauth', 'routes', 'console'],
+  ['openapi'],
+  ['app.ts', 'server.ts', 'cli', 'cli.ts', 'index.ts', 'internals.ts'],
+];
+const adminApiZones = ADMIN_API_LAYERS.flatMap((layer, index) => {
+  const above = ADMIN_API_LAYERS.slice(index + 1).flat();
+  if (above.length === 0) return [];
+  return layer.map((entry) => ({
+    target: `./${ADMIN_API}/${entry}`,
+    from: above.map((upper) => `./${ADMIN_API}/${upper}`),
+    message: `admin-api-server's ${entry} is below ${above.join(', ')}: it may not import them (see its README's "Layers").`,
+  }));
+});
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/*.d.ts'],
@@ -106,6 +130,11 @@ export default tseslint.config(
     files: [`${AGENT_CORE}/**/*.ts`],
     ignores: ['**/*.test.ts', '**/test-fixtures/**'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+  },
+  {
+    files: [`${ADMIN_API}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: adminApiZones }] },
   },
   {
     // The console's browser code.

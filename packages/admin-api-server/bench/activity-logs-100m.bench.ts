@@ -21,12 +21,8 @@
  * peak RSS while it streams.
  */
 import { performance } from 'node:perf_hooks';
-import {
-  ensureActivityLogPartitions,
-  issueApplicationToken,
-  listActivityLogPartitions,
-  type AdminApiServer,
-} from '../src';
+import { issueApplicationToken, type AdminApiServer } from '../src';
+import { ensureActivityLogPartitions, listActivityLogPartitions } from '../src/internals';
 import {
   activityLogQuery,
   listActivityLogPage,

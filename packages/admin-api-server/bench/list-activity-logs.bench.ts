@@ -29,11 +29,11 @@ import autocannon from 'autocannon';
 import {
   createEnvironment,
   createProject,
-  ensureActivityLogPartitions,
   insertActivityLogs,
   issueApplicationToken,
   type AdminApiServer,
 } from '../src';
+import { ensureActivityLogPartitions } from '../src/internals';
 import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
 import {
@@ -13,9 +12,8 @@ import { mcpOAuthRouter } from './mcp-oauth/router';
 import { oidcRouter } from './oidc/router';
 import { platformUiRouter } from './http/platform-page';
 import { errorHandler, notFoundHandler } from './errors';
-import type { ServerContext } from './http/context';
+import type { ServerContext } from './context';
 import { rejectNulInUrl } from './http/body';
-import { createHotRoutes, type HotRoutes } from './http/hot-routes';
 import { securityHeaders } from './http/security-headers';
 import { requestLogger } from './logging/logger';
 import { accountRouter } from './routes/account';
@@ -30,12 +28,14 @@ import { meRouter } from './routes/me';
 import { notesRouter } from './routes/notes';
 import { dashboardsRouter } from './routes/dashboards';
 import { operationsRouter } from './routes/operations';
+import { buildOpenApiDocument } from './openapi/document';
 
 /**
  * The express application: request id and logging, security headers, no NUL in the URL, the
  * agent-facing platform protocol (its own error shape), the public routes, then the single
- * error handler. Database, config and rate limiter come from `ctx`. The hot routes
- * (src/http/hot-routes.ts) answer the activity-log list before all of it, as it would.
+ * error handler. Database, config and rate limiter come from `ctx`. Every request, the public
+ * API's list included, goes through this one pipeline: its request log, security headers, ETag
+ * (express's default weak ETag) and error answer come from the same code for every route.
  */
 export function createApp(ctx: ServerContext, events: EventHub): Express {
   const app = express();
@@ -51,7 +51,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(oidcRouter(ctx));
   app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
   app.use(mcpOAuthRouter(ctx));
-  app.use(operationsRouter(ctx.knex));
+  app.use(operationsRouter(ctx.knex, buildOpenApiDocument()));
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
@@ -72,24 +72,5 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   );
   app.use(notFoundHandler());
   app.use(errorHandler({ embeddedStore: ctx.config.database.kind === 'embedded' }));
-  // The hot routes write express's default weak ETags.
-  if (ctx.config.hotRoutes !== false && app.get('etag') === 'weak') {
-    serveHotRoutesFirst(app, createHotRoutes(ctx));
-  }
   return app;
-}
-
-/**
- * Puts the hot routes in front of the application: `app(req, res)` — what node's server and
- * supertest call — runs `app.handle`, which now offers each request to the hot routes and hands
- * those they do not serve to express's own `handle`.
- */
-function serveHotRoutesFirst(app: Express, hot: HotRoutes): void {
-  const internals = app as unknown as {
-    handle(req: IncomingMessage, res: ServerResponse, next?: unknown): void;
-  };
-  const handle = internals.handle.bind(app);
-  internals.handle = (req, res, next) => {
-    if (next !== undefined || !hot(req, res)) handle(req, res, next);
-  };
 }

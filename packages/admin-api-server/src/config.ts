@@ -1,6 +1,40 @@
 import type { Knex } from 'knex';
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './http/export-limits';
-import type { ConsoleOptions } from './console/router';
+
+/**
+ * Whether the console is served. What it lists comes from the platform itself (`/v1/me`: the
+ * user's projects, environments with their API endpoint, teams, rights and uploaded schemas).
+ */
+export interface ConsoleOptions {
+  /** `false` serves no console (`CANOPY_CONSOLE=off`). */
+  readonly enabled: boolean;
+  /** The agents' origins the console may connect to (see `consoleCsp` in src/console/router.ts); none if absent. */
+  readonly agentOrigins?: () => Promise<readonly string[]>;
+  /**
+   * Other origins the console may call (`CANOPY_CONSOLE_CONNECT_SRC`): the hosts of webhook
+   * action results, which the browser calls itself.
+   */
+  readonly connectOrigins?: readonly string[];
+}
+
+/**
+ * Bounds of streamed exports, so that exports can never take every database connection: how many
+ * run at once on this server and per token, how long one may send nothing (a reader that pauses)
+ * before it is cut, and the longest one may run (its statement timeout).
+ */
+export interface ExportLimits {
+  readonly maxConcurrent: number;
+  readonly maxPerToken: number;
+  readonly idleTimeoutSeconds: number;
+  readonly maxDurationSeconds: number;
+}
+
+/** Two exports per server, one per token, cut after 30 s without progress or 15 minutes in all. */
+export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
+  maxConcurrent: 2,
+  maxPerToken: 1,
+  idleTimeoutSeconds: 30,
+  maxDurationSeconds: 900,
+};
 
 /** One HMAC key for signing application and session tokens; its `id` travels as the JWT `kid`. */
 export interface SigningKey {
@@ -113,12 +147,6 @@ export interface AdminApiServerConfig {
    * `/v1/me`.
    */
   readonly console?: ConsoleOptions;
-  /**
-   * Serve the hottest public read (the activity-log list with an application token) before express
-   * (src/http/hot-routes.ts); default true. `false` serves every request through express, as the
-   * tests comparing both answers do.
-   */
-  readonly hotRoutes?: boolean;
 }
 
 /** Raised when the environment holds a value the server cannot use; names the variable. */

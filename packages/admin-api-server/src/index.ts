@@ -1,3 +1,7 @@
+// The public API of @canopy/admin-api-server: run the server (or its CLI), set a project up,
+// write to the audit trail, issue tokens. What tests and tooling of the workspace need besides is
+// in `@canopy/admin-api-server/internals` (src/internals.ts), with no promise of stability.
+
 // Server.
 export { createAdminApiServer, type AdminApiServer } from './server';
 export {
@@ -7,29 +11,23 @@ export {
   DEFAULT_RATE_LIMIT,
   DEFAULT_LOGIN_LIMIT,
   type AdminApiServerConfig,
+  type ConsoleOptions,
   type DatabaseConfig,
   type RateLimitConfig,
   type LoginLimitConfig,
   type SigningKey,
 } from './config';
-export { consoleRouter, type ConsoleOptions } from './console/router';
 export { runCli, type CliIo } from './cli/run-cli';
 export { buildOpenApiDocument } from './openapi/document';
-
-// Database.
 export { migrateToLatest, migrationSource } from './migrations';
 
-// The platform model (fixtures, CLI, and the later management API).
+// Setting a project up (README, "Setting up a project for agents").
 export {
   createProject,
   createEnvironment,
   createTeam,
   createUser,
   addProjectMember,
-  findProjectByName,
-  findEnvironmentByName,
-  findUserByEmail,
-  DEFAULT_TEAM_NAME,
   PERMISSION_LEVELS,
   type PermissionLevel,
   type ProjectRow,
@@ -37,59 +35,16 @@ export {
   type UserRow,
   type TeamRow,
 } from './store/model';
-
-// Management: the model changes the management API makes, each with its admin log.
 export {
   bootstrapProject,
-  createProjectFor,
   ADMIN_ROLE_NAME,
   type BootstrapResult,
 } from './store/management/projects';
-export {
-  createEnvironmentWithSecret,
-  updateEnvironment,
-  deleteEnvironment,
-  listEnvironments,
-  type EnvironmentItem,
-} from './store/management/environments';
-export {
-  addMember,
-  updateMember,
-  removeMember,
-  listMembers,
-  type MemberChanges,
-  type MemberItem,
-} from './store/management/members';
-export {
-  createRole,
-  updateRole,
-  deleteRole,
-  listRoles,
-  type RoleItem,
-} from './store/management/roles';
-export {
-  createTeamWithLog,
-  updateTeam,
-  deleteTeam,
-  listTeams,
-  type TeamItem,
-} from './store/management/teams';
-export type { RoleRights, CollectionRights, ActionRights } from '@canopy/platform-protocol';
 export { setUserPassword, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './store/model/passwords';
-export {
-  issueAccountToken,
-  redeemAccountToken,
-  ACCOUNT_TOKEN_LIFETIME_MS,
-  type AccountTokenPurpose,
-  type IssuedAccountToken,
-} from './store/model/account-tokens';
-export {
-  issueEnvironmentSecret,
-  findEnvironmentBySecret,
-  hashEnvironmentSecret,
-} from './store/model/environment-secrets';
+export { issueEnvironmentSecret } from './store/model/environment-secrets';
+export type { RoleRights, CollectionRights, ActionRights } from '@canopy/platform-protocol';
 
-// Audit trail writers.
+// Writing to the audit trail from code (README, same section).
 export {
   insertActivityLogs,
   ACTIVITY_ACTIONS,
@@ -98,38 +53,13 @@ export {
   type ActivityType,
 } from './store/activity-log-writer';
 export {
-  ensureActivityLogPartitions,
-  listActivityLogPartitions,
-  type ActivityLogPartition,
-} from './store/activity-log-partitions';
-export {
-  purgeExpiredActivityLogs,
-  type ProjectPurge,
-  type PurgeReport,
-} from './store/activity-log-retention';
-export {
   insertAdminLogs,
   type AdminLogInput,
   type AdminLogType,
   type AdminLogResource,
   type AdminLogInitiator,
 } from './store/admin-log-writer';
-export {
-  verifyActivityLogChain,
-  type IntegrityReport,
-  type BrokenLinkReason,
-} from './integrity/verify-chain';
 export { chainKeysOf, useChainKeys, type ChainKey } from './integrity/chain-keys';
-export {
-  checkpointChainHead,
-  listCheckpoints,
-  checkpointPublicKeys,
-  checkpointSignatureIsValid,
-  verifyAgainstCheckpoints,
-  type ChainCheckpoint,
-  type CheckpointPublicKey,
-  type CheckpointReport,
-} from './integrity/checkpoints';
 
 // Tokens.
 export {
@@ -137,7 +67,7 @@ export {
   type IssueApplicationTokenInput,
 } from './tokens/issue-application-token';
 export { signSessionToken, SCOPES, type Scope } from './auth';
-export { issueMcpTokens, type McpGrant } from './mcp-oauth/platform-tokens';
+export { issueMcpTokens, type McpGrant } from './auth/mcp-tokens';
 
 // Errors.
 export { ApiError, isApiError, type ApiErrorCode } from './errors';

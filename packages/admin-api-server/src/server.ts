@@ -8,7 +8,7 @@ import { TokenContextCache } from './auth/token-context-cache';
 import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
 import { DEFAULT_LOGIN_LIMIT, type AdminApiServerConfig } from './config';
 import { openDatabase } from './database/open-database';
-import { listeningOrigin, type ServerContext } from './http/context';
+import { listeningOrigin, type ServerContext } from './context';
 import { createLogger } from './logging/logger';
 import { migrateToLatest } from './migrations';
 import {

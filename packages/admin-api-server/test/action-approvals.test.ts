@@ -10,7 +10,7 @@ import {
   signSessionToken,
   type AdminApiServer,
 } from '../src';
-import { issueMcpTokens } from '../src/mcp-oauth/platform-tokens';
+import { issueMcpTokens } from '../src/auth/mcp-tokens';
 import { validateAgainstOurDocument } from './helpers/openapi-validator';
 import { startTestServer, TEST_KEYS } from './helpers/test-server';
 

@@ -5,15 +5,17 @@ import {
   createEnvironment,
   createProject,
   createUser,
-  ensureActivityLogPartitions,
   insertActivityLogs,
-  listActivityLogPartitions,
-  purgeExpiredActivityLogs,
   runCli,
   useChainKeys,
-  verifyActivityLogChain,
   type AdminApiServer,
 } from '../src';
+import {
+  ensureActivityLogPartitions,
+  listActivityLogPartitions,
+  purgeExpiredActivityLogs,
+  verifyActivityLogChain,
+} from '../src/internals';
 import { checkpointChainHead, verifyAgainstCheckpoints } from '../src/integrity/checkpoints';
 import { checkpointPublicKeys } from '../src/integrity/checkpoints';
 import { migrateToLatest, migrationSource } from '../src/migrations';

@@ -1,7 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
 import { bootstrapProject, createUser, addProjectMember, type AdminApiServer } from '../src';
-import { issueMcpTokens } from '../src/mcp-oauth/platform-tokens';
+import { issueMcpTokens } from '../src/auth/mcp-tokens';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 
 // Platform protocol section 10: the activity logs an MCP server opens before a tool call (with

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import {
-  bootstrapProject,
-  createEnvironmentWithSecret,
-  signSessionToken,
-  type AdminApiServer,
-} from '../src';
+import { bootstrapProject, signSessionToken, type AdminApiServer } from '../src';
+import { createEnvironmentWithSecret } from '../src/internals';
 import { reportedActivityLog } from './helpers/agent-fixtures';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 

@@ -4,10 +4,10 @@ import { useTestDatabase } from '@canopy/test-databases';
 import jwt from 'jsonwebtoken';
 import { bootstrapProject, setUserPassword, signSessionToken, type AdminApiServer } from '../src';
 import { verifyPlatformToken } from '../src/auth/platform-tokens';
-import { issueMcpTokens, verifyMcpToken } from '../src/mcp-oauth/platform-tokens';
-import { findCliAccessToken } from '../src/oidc/cli-client';
-import { findConsoleAccessToken } from '../src/oidc/console-client';
-import { resolveUserAccessToken } from '../src/store/rendering-user';
+import { issueMcpTokens, verifyMcpToken } from '../src/auth/mcp-tokens';
+import { findCliAccessToken } from '../src/auth/cli-client';
+import { findConsoleAccessToken } from '../src/auth/console-client';
+import { resolveUserAccessToken } from '../src/auth/rendering-user';
 import { followToCallback, redeemConsoleCode } from './helpers/oidc-login';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 

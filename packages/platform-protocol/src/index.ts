@@ -75,3 +75,15 @@ export {
   type ActionApprovalStatus,
   type ApprovalPersonJson,
 } from './action-approval';
+
+// Project members (management API) and the users agents read (platform protocol 5.2)
+export { type Member, PERMISSION_LEVELS, type PermissionLevel, type PlatformUser } from './members';
+
+// IP whitelist rules (platform protocol §4)
+export { type IpRule } from './ip-rules';
+
+// Application tokens' scopes (spec §5)
+export { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from './token-scopes';
+
+// MCP OAuth clients (RFC 7591 registration, docs/mcp-server.md)
+export { type McpClientRegistration } from './mcp-client-registration';

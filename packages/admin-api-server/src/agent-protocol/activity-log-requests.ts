@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { ApiError } from '../errors';
-import type { ServerContext } from '../http/context';
+import type { ServerContext } from '../context';
 import {
   ACTIVITY_LOG_REQUEST_STATUSES,
   createActivityLogRequest,
@@ -10,7 +10,7 @@ import {
   type ActivityLogRequestStatus,
 } from '../store/activity-log-requests';
 import { ACTIVITY_ACTIONS, type ActivityAction } from '../store/activity-log-writer';
-import { resolveUserAccessToken } from '../store/rendering-user';
+import { resolveUserAccessToken } from '../auth/rendering-user';
 
 /** The caller of an activity-log request: a user, in one environment of one project. */
 interface UserCall {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, logServerError, toApiError } from '../errors';
-import type { ServerContext } from '../http/context';
+import type { ServerContext } from '../context';
 
 /** The path prefixes of the agent-facing protocol (platform protocol section 11). */
 export const AGENT_PROTOCOL_PREFIXES = ['/forest', '/liana', '/api'];

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
-import { findCliAccessToken } from '../oidc/cli-client';
+import { findCliAccessToken } from '../auth/cli-client';
 import {
   findEnvironmentBySecret,
   type AuthenticatedEnvironment,

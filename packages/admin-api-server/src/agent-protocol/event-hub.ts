@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { Logger } from 'pino';
-import { ACCESS_CHANGES_CHANNEL } from '../auth/token-context-cache';
+import { ACCESS_CHANGES_CHANNEL } from '../store/access-changes';
 import {
   PLATFORM_EVENTS_CHANNEL,
   prunePlatformEvents,

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { jsonBody } from '../http/body';
 import type { AuthenticatedEnvironment } from '../store/model/environment-secrets';
-import type { ServerContext } from '../http/context';
+import type { ServerContext } from '../context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
 import { findTeamWithScopes, projectRoles, projectUsers } from '../store/agent-permissions';
 import {
@@ -10,13 +10,13 @@ import {
   storedSchema,
   storeSchema,
 } from '../store/environment-schema';
-import { accessTokenUser, renderingUser } from '../store/rendering-user';
+import { accessTokenUser, renderingUser } from '../auth/rendering-user';
 import { ApiError } from '../errors';
 import { readId } from '../validation/input-rules';
 import { readActivityLogBatch } from './activity-log-batch';
 import { activityLogRequestsRouter } from './activity-log-requests';
 import { agentErrorHandler } from './agent-error-handler';
-import { authenticateEnvironment } from './authenticate-environment';
+import { authenticateEnvironment } from '../auth/authenticate-environment';
 import { developerEnvironment, environmentDocument, isDeveloperLookup } from './environment-lookup';
 import { environmentPermissions } from '@canopy/platform-protocol';
 import type { EventHub } from './event-hub';

@@ -1,5 +1,6 @@
 export { requireApplicationToken } from './require-application-token';
-export { requireSession, requireSessionOr, projectNotAccessible } from './require-session';
+export { requireSession, requireSessionOr } from './require-session';
+export { projectNotAccessible } from '../errors';
 export { authenticateSession, revokeSession, type Session } from './sessions';
 export {
   signApplicationToken,

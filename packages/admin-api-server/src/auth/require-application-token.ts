@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ApiError, forbidden, unauthorized } from '../errors';
-import type { RequestAuth, ServerContext } from '../http/context';
+import { ApiError, forbidden, projectNotAccessible, unauthorized } from '../errors';
+import type { RequestAuth, ServerContext } from '../context';
 import type { EnvironmentRow, ProjectRow } from '../store/model';
 import { chargeRequest } from '../rate-limit';
 import { findTokenContext, touchApplicationToken } from '../store/application-tokens';
@@ -11,7 +11,6 @@ import {
   verifyPlatformToken,
   type ApplicationTokenClaims,
 } from './platform-tokens';
-import { projectNotAccessible } from './require-session';
 import { hasScope, type Scope } from './scopes';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -132,8 +131,7 @@ function tokenIdHashOf(claims: ApplicationTokenClaims): string {
  * by case-sensitive name (404, the same for an unknown project and another one), the environment (404), its creator still an Admin, SSO
  * and the scope (403). The stored state is read in one query, and kept a few seconds in
  * `ctx.tokenContexts` while every replica hears revocations and other access changes at once
- * (see `TokenContextCache`). The hot routes (src/http/hot-routes.ts) run the same checks through
- * {@link authenticateApplicationToken}.
+ * (see `TokenContextCache`).
  */
 export function requireApplicationToken(ctx: ServerContext, scope: Scope): RequestHandler {
   return async (req, res, next) => {

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import { ApiError, forbidden, unauthorized } from '../errors';
-import { findConsoleAccessToken } from '../oidc/console-client';
-import type { ServerContext } from '../http/context';
+import { ApiError, forbidden, projectNotAccessible, unauthorized } from '../errors';
+import { findConsoleAccessToken } from './console-client';
+import type { ServerContext } from '../context';
 import { chargeRequest } from '../rate-limit';
 import {
   findEnvironmentByName,
@@ -31,18 +31,6 @@ export async function authenticateUser(
     );
   }
   return { userId: found.userId, sso: false };
-}
-
-/**
- * 404 for a project the caller may not see: an unknown name and a project of which the caller is
- * no member get this same answer, so names of other tenants' projects cannot be probed.
- */
-export function projectNotAccessible(name: string): ApiError {
-  return new ApiError(
-    404,
-    'project_not_found',
-    `No project named "${name}" is accessible with these credentials (names are case sensitive).`,
-  );
 }
 
 /**

@@ -1,13 +1,9 @@
-/** Scopes of application tokens (spec §5); `all` grants everything. */
-export const SCOPES = [
-  'activity_logs:read',
-  'admin_logs:read',
-  'notes:read',
-  'notes:write',
-  'all',
-] as const;
+import { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from '@canopy/platform-protocol';
+
+/** Scopes of application tokens (spec §5; defined in @canopy/platform-protocol). */
+export const SCOPES = APPLICATION_TOKEN_SCOPES;
 /** One scope. */
-export type Scope = (typeof SCOPES)[number];
+export type Scope = ApplicationTokenScope;
 
 /** True when `granted` includes `needed` or `all`. */
 export function hasScope(granted: readonly string[], needed: Scope): boolean {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { unauthorized } from '../errors';
-import type { ServerContext } from '../http/context';
+import type { ServerContext } from '../context';
 import {
   bearerToken,
   hashTokenId,

@@ -2,22 +2,9 @@ import { join } from 'node:path';
 import { consoleAssetsDir } from '@canopy/console';
 import express, { type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import type { ConsoleOptions } from '../config';
 
-/**
- * Whether the console is served. What it lists comes from the platform itself (`/v1/me`: the
- * user's projects, environments with their API endpoint, teams, rights and uploaded schemas).
- */
-export interface ConsoleOptions {
-  /** `false` serves no console (`CANOPY_CONSOLE=off`). */
-  readonly enabled: boolean;
-  /** The agents' origins the console may connect to (see {@link consoleCsp}); none if absent. */
-  readonly agentOrigins?: () => Promise<readonly string[]>;
-  /**
-   * Other origins the console may call (`CANOPY_CONSOLE_CONNECT_SRC`): the hosts of webhook
-   * action results, which the browser calls itself.
-   */
-  readonly connectOrigins?: readonly string[];
-}
+export type { ConsoleOptions };
 
 /** Paths of the platform's own APIs: the console never answers under them. */
 const RESERVED = /^\/(v1|oidc|oauth|liana|forest|api|health|\.well-known)(\/|$)/;

@@ -20,3 +20,15 @@ export function unauthorized(message: string, cause?: unknown): ApiError {
 export function forbidden(message: string): ApiError {
   return new ApiError(403, 'forbidden', message);
 }
+
+/**
+ * 404 for a project the caller may not see: an unknown name and a project of which the caller is
+ * no member get this same answer, so names of other tenants' projects cannot be probed.
+ */
+export function projectNotAccessible(name: string): ApiError {
+  return new ApiError(
+    404,
+    'project_not_found',
+    `No project named "${name}" is accessible with these credentials (names are case sensitive).`,
+  );
+}

@@ -1,5 +1,11 @@
 export { ApiError, isApiError, type ApiErrorCode, type ApiErrorOptions } from './api-error';
-export { invalidParameter, invalidBody, unauthorized, forbidden } from './factories';
+export {
+  invalidParameter,
+  invalidBody,
+  unauthorized,
+  forbidden,
+  projectNotAccessible,
+} from './factories';
 export {
   errorHandler,
   logServerError,

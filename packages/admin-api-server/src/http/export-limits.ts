@@ -1,25 +1,8 @@
 import { Transform } from 'node:stream';
+import type { ExportLimits } from '../config';
 import { ApiError } from '../errors';
 
-/**
- * Bounds of streamed exports, so that exports can never take every database connection: how many
- * run at once on this server and per token, how long one may send nothing (a reader that pauses)
- * before it is cut, and the longest one may run (its statement timeout).
- */
-export interface ExportLimits {
-  readonly maxConcurrent: number;
-  readonly maxPerToken: number;
-  readonly idleTimeoutSeconds: number;
-  readonly maxDurationSeconds: number;
-}
-
-/** Two exports per server, one per token, cut after 30 s without progress or 15 minutes in all. */
-export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
-  maxConcurrent: 2,
-  maxPerToken: 1,
-  idleTimeoutSeconds: 30,
-  maxDurationSeconds: 900,
-};
+export { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../config';
 
 /** Counts running exports; {@link ExportSlots.acquire} refuses past the limits with a 429. */
 export class ExportSlots {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { ApiError, invalidParameter } from '../errors';
-import type { ServerContext } from './context';
+import type { ServerContext } from '../context';
 
 const KEPT_HEADERS = ['etag', 'location'];
 

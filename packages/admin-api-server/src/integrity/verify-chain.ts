@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { applyDateFilter } from '../store/date-filter';
+import { applyDateFilter } from '../database/date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 import { registeredChainKeys } from './chain-keys';
 import { AnchorError, chainAnchorOf, type ChainAnchor } from './chain-anchors';

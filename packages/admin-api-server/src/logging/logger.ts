@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import pino, { type Logger } from 'pino';
 
@@ -21,44 +20,29 @@ export function createLogger(level: string): Logger {
 }
 
 /**
- * Starts one request's log: its id (the caller's `Request-Id` when it is a short token, else a
- * UUID), returned in `Request-Id`, a child logger carrying it, and one line when the response is
- * finished. `path` is the URL's path, as express's `req.path` gives it. For express's pipeline
- * ({@link requestLogger}) and the hot routes alike.
- */
-export function startRequestLog(
-  logger: Logger,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: () => string,
-): { requestId: string; log: Logger } {
-  const given = req.headers['request-id'];
-  const requestId =
-    typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
-  const started = process.hrtime.bigint();
-  const log = logger.child({ requestId });
-  res.setHeader('Request-Id', requestId);
-  res.on('finish', () => {
-    log.info(
-      {
-        method: req.method,
-        path: path(),
-        status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-      },
-      'request',
-    );
-  });
-  return { requestId, log };
-}
-
-/**
  * Gives each request an id (the caller's `Request-Id` when it is a short token, else a UUID),
- * returns it in `Request-Id`, and logs one line per finished request.
+ * returns it in `Request-Id`, gives the request a child logger carrying it, and logs one line per
+ * finished request.
  */
 export function requestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const { requestId, log } = startRequestLog(logger, req, res, () => req.path);
+    const given = req.headers['request-id'];
+    const requestId =
+      typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    const started = process.hrtime.bigint();
+    const log = logger.child({ requestId });
+    res.setHeader('Request-Id', requestId);
+    res.on('finish', () => {
+      log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
     req.requestId = requestId;
     req.log = log;
     next();

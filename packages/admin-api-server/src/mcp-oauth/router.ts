@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { formBody, jsonBody } from '../http/body';
-import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
+import { authenticateEnvironment } from '../auth/authenticate-environment';
 import { isApiError } from '../errors';
-import type { ServerContext } from '../http/context';
+import type { ServerContext } from '../context';
 import {
   consumeMcpCode,
   createMcpCode,
@@ -17,7 +17,7 @@ import { messageBox } from '../http/platform-page';
 import { readId } from '../validation/input-rules';
 import { findPermissionLevel } from '../store/model';
 import { authorizePage, authorizePageCsp } from './authorize-page';
-import { issueMcpTokens, verifyMcpToken } from './platform-tokens';
+import { issueMcpTokens, verifyMcpToken } from '../auth/mcp-tokens';
 
 const SCOPES = new Set(['mcp:read', 'mcp:write', 'mcp:action', 'mcp:admin']);
 const DEFAULT_SCOPE = 'mcp:read mcp:write mcp:action';

@@ -9,11 +9,11 @@ import type {
 import { PLATFORM_API_AUDIENCE, TOKEN_TYPES, type TokenType } from '../auth/token-purposes';
 import type { SigningKey } from '../config';
 import { MAX_JSON_DEPTH } from '../http/body';
-import { CLI_CLIENT, CLI_CLIENT_ID } from './cli-client';
-import { consoleClient, CONSOLE_CLIENT_ID } from './console-client';
+import { CLI_CLIENT, CLI_CLIENT_ID } from '../auth/cli-client';
+import { consoleClient, CONSOLE_CLIENT_ID } from '../auth/console-client';
 import { deviceCodeInputPage, deviceConfirmPage, deviceSuccessPage } from './device-pages';
 import { logoutConfirmPage, logoutDonePage } from './logout-pages';
-import { postgresAdapter } from './postgres-adapter';
+import { postgresAdapter } from '../store/oidc-postgres-adapter';
 import { loadSigningKeys } from './signing-keys';
 
 /** Where the agents' OIDC provider is mounted. */

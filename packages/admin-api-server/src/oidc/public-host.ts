@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { configuredPublicOrigin, type ServerContext } from '../http/context';
+import { configuredPublicOrigin, type ServerContext } from '../context';
 
 /**
  * The configured public origin, when the request names its host (`Host`, or `X-Forwarded-Host`

@@ -7,13 +7,13 @@ import express, {
 } from 'express';
 import { formBody } from '../http/body';
 import type { Provider } from 'oidc-provider';
-import { authenticateEnvironment } from '../agent-protocol/authenticate-environment';
-import { configuredPublicOrigin, type ServerContext } from '../http/context';
+import { authenticateEnvironment } from '../auth/authenticate-environment';
+import { configuredPublicOrigin, type ServerContext } from '../context';
 import { requirePublicHost } from './public-host';
 import { attemptFormLogin, limitedNotice, typedEmail } from '../auth/login-limiter';
 import { messageBox } from '../http/platform-page';
-import { CLI_CLIENT_ID, CLI_SCOPES } from './cli-client';
-import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from './console-client';
+import { CLI_CLIENT_ID, CLI_SCOPES } from '../auth/cli-client';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from '../auth/console-client';
 import { loginPage } from './login-page';
 import {
   createOidcProvider,

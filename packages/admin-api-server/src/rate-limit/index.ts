@@ -11,8 +11,8 @@ export {
 export { rateLimitHeaders } from './rate-limit-headers';
 
 /**
- * Charges one request to `key`, sets the headers, and throws a 429 when refused. `res` is an
- * express response or node's own (the hot routes).
+ * Charges one request to `key`, sets the headers, and throws a 429 when refused. `res` is any
+ * response with `setHeader`.
  */
 export async function chargeRequest(
   limiter: TokenRateLimiter,

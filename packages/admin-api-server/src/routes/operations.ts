@@ -1,11 +1,14 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
-import { buildOpenApiDocument } from '../openapi/document';
 
-/** `GET /health` (database round trip) and `GET /v1/openapi.json`. No token needed. */
-export function operationsRouter(knex: Knex): Router {
-  const document = buildOpenApiDocument();
+/**
+ * `GET /health` (database round trip) and `GET /v1/openapi.json`, which serves `openApiDocument`
+ * (built by src/openapi/, which reads the routes' schemas: the application passes it in). No
+ * token needed.
+ */
+export function operationsRouter(knex: Knex, openApiDocument: object): Router {
+  const document = openApiDocument;
   return Router()
     .get('/health', async (_req, res) => {
       try {

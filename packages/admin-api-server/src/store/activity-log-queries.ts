@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { applyDateFilter } from './date-filter';
+import { applyDateFilter } from '../database/date-filter';
 import { TIMESTAMPTZ_OID, timestamptzToIso } from './iso-timestamps';
 import { TEXT_ARRAY_OID, textArrayToJson } from './text-array-json';
 import type { TimeCursor } from './cursor';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TimeCursor } from './cursor';
-import { applyDateFilter } from './date-filter';
+import { applyDateFilter } from '../database/date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 
 /** Filters of the admin-log list. */

@@ -1,17 +1,7 @@
 import type { Knex } from 'knex';
-import type { RoleWithRights } from '@canopy/platform-protocol';
+import type { PlatformUser, RoleWithRights } from '@canopy/platform-protocol';
 
-/** A project member as `GET /liana/v4/permissions/users` lists it (platform protocol 5.2). */
-export interface PlatformUser {
-  id: number;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  permissionLevel: string;
-  roleId: number | null;
-  tags: Record<string, string>;
-}
+export type { PlatformUser };
 
 /** The members of a project, by user id. */
 export async function projectUsers(knex: Knex, projectId: number): Promise<PlatformUser[]> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { publishAccessChange } from '../auth/token-context-cache';
+import { publishAccessChange } from './access-changes';
 
 /** An application token as stored (never the token itself). */
 export interface ApplicationTokenRow {

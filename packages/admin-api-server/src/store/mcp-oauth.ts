@@ -1,18 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { McpClientRegistration } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 
-/** An OAuth client registered by an MCP client (RFC 7591). */
-export interface McpClient {
-  client_id: string;
-  client_id_issued_at: number;
-  redirect_uris: string[];
-  client_name?: string;
-  /** The scopes the client registered for (space-separated): the most it is ever granted. */
-  scope?: string;
-  token_endpoint_auth_method: 'none';
-  grant_types: string[];
-  response_types: string[];
-}
+/** An OAuth client registered by an MCP client (RFC 7591; the wire type of @canopy/platform-protocol). */
+export type McpClient = McpClientRegistration;
 
 /** How long an authorization code stays valid. */
 const CODE_SECONDS = 60;

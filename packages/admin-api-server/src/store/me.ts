@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { projectNotAccessible } from '../auth/require-session';
-import { ApiError } from '../errors';
+import { ApiError, projectNotAccessible } from '../errors';
 import type {
   MeEnvironment,
   MeEnvironmentDetail,

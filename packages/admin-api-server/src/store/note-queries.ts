@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RoleRights } from '@canopy/platform-protocol';
-import { applyDateFilter } from './date-filter';
+import { applyDateFilter } from '../database/date-filter';
 import type { DateFilter } from '../validation/query-schemas';
 
 /** Filters of the note list. */

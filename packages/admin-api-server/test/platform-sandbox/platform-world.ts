@@ -16,13 +16,8 @@ import {
   TEST_TEAM,
   TEST_USER,
 } from '@canopy/testing';
-import {
-  ADMIN_ROLE_NAME,
-  createUser,
-  DEFAULT_TEAM_NAME,
-  hashEnvironmentSecret,
-  signSessionToken,
-} from '../../src';
+import { ADMIN_ROLE_NAME, createUser, signSessionToken } from '../../src';
+import { DEFAULT_TEAM_NAME, hashEnvironmentSecret } from '../../src/internals';
 import { storeSchema } from '../../src/store/environment-schema';
 import { ACTION_CONDITIONS, COLLECTION_RIGHTS, type RoleRights } from '@canopy/platform-protocol';
 import { TEST_KEYS } from '../helpers/test-server';

@@ -1,4 +1,4 @@
-import type { AgentActivityLogAction } from '@canopy/platform-protocol';
+import type { AgentActivityLogAction, IpRule } from '@canopy/platform-protocol';
 import type { CallerIdentity } from '../toolkit/caller';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
@@ -91,11 +91,8 @@ export interface ActivityLogRecorder {
   record(entry: ActivityLogInput): void;
 }
 
-/** One rule of the IP whitelist (platform protocol §4). */
-export type IpWhitelistRule =
-  | { type: 0; ip: string }
-  | { type: 1; ipMinimum: string; ipMaximum: string }
-  | { type: 2; range: string };
+/** One rule of the IP whitelist (platform protocol §4; the wire type of @canopy/platform-protocol). */
+export type IpWhitelistRule = IpRule;
 
 export interface IpWhitelist {
   readonly rules: readonly IpWhitelistRule[];

@@ -2,6 +2,7 @@ import type {
   ActionRightsJson as ProtocolActionRightsJson,
   CollectionRightsJson as ProtocolCollectionRightsJson,
   EnvironmentPermissionsJson as ProtocolEnvironmentPermissionsJson,
+  PlatformUser as ProtocolPlatformUser,
   RoleCondition as ProtocolRoleCondition,
   RoleRight as ProtocolRoleRight,
 } from '@canopy/platform-protocol';
@@ -32,17 +33,14 @@ export type ActionRightsJson = ProtocolActionRightsJson<PlainConditionTree>;
  */
 export type EnvironmentPermissionsJson = ProtocolEnvironmentPermissionsJson<PlainConditionTree>;
 
-/** One entry of `GET /liana/v4/permissions/users`. */
-export interface PlatformUser {
-  id: number;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
+/**
+ * One entry of `GET /liana/v4/permissions/users` (the wire type of @canopy/platform-protocol), as
+ * the agent reads it: the levels a caller may have, and the role its rights are checked against.
+ */
+export type PlatformUser = Omit<ProtocolPlatformUser, 'permissionLevel' | 'roleId'> & {
   permissionLevel: PermissionLevel;
   roleId: number;
-  tags: Record<string, string>;
-}
+};
 
 /** A chart the platform lets non-admin users of a rendering display (compared by its keys). */
 export type RenderingChartJson = Record<string, unknown> & { type: string };

@@ -30,11 +30,8 @@ export type PermissionOverrides = Record<
   { collection?: CollectionRights; actions?: Record<string, ActionRights> }
 >;
 
-/** One entry of the IP whitelist (section 4): a single address, an inclusive range, or a CIDR. */
-export type IpRule =
-  | { type: 0; ip: string }
-  | { type: 1; ipMinimum: string; ipMaximum: string }
-  | { type: 2; range: string };
+/** One entry of the IP whitelist (section 4): the wire type of @canopy/platform-protocol. */
+export type { IpRule } from '@canopy/platform-protocol';
 
 /** An activity log as the agent reports it (`POST /liana/v1/activity-logs`). */
 export interface ActivityLogEntry {

@@ -4,7 +4,7 @@ import { authenticateUser } from '../../auth/require-session';
 import { clientAddress, limitedMessage } from '../../auth/login-limiter';
 import { ApiError, unauthorized } from '../../errors';
 import { formBody, jsonBody } from '../../http/body';
-import type { ServerContext } from '../../http/context';
+import type { ServerContext } from '../../context';
 import { redeemAccountToken } from '../../store/model/account-tokens';
 import {
   MAX_PASSWORD_LENGTH,

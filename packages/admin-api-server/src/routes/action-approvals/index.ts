@@ -4,7 +4,7 @@ import { authenticateSession } from '../../auth/sessions';
 import { bearerToken } from '../../auth/platform-tokens';
 import { ApiError } from '../../errors';
 import { authenticatedBody } from '../../http/body';
-import type { ServerContext } from '../../http/context';
+import type { ServerContext } from '../../context';
 import { chargeRequest } from '../../rate-limit';
 import {
   addApprovalComment,
@@ -16,7 +16,7 @@ import {
   type ApprovalCaller,
   type ApprovalStatus,
 } from '../../store/action-approvals';
-import { verifyMcpToken } from '../../mcp-oauth/platform-tokens';
+import { verifyMcpToken } from '../../auth/mcp-tokens';
 import { bodyParser, queryParser } from '../../validation/ajv';
 import { idParam, readId } from '../../validation/input-rules';
 import * as schemas from './schemas';

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { RequestHandler } from 'express';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { csvWriter } from '../../http/csv';
 import { DEFAULT_EXPORT_LIMITS, ExportSlots, stallGuard } from '../../http/export-limits';
 import { activityLogQuery, type ActivityLogRow } from '../../store/activity-log-queries';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Request } from 'express';
 import { requireApplicationToken, requireSessionOr } from '../../auth';
-import type { ServerContext } from '../../http/context';
+import type { ServerContext } from '../../context';
 import { exportActivityLogsHandler } from './export';
 import { activityLogCheckpointHandler, activityLogIntegrityHandler } from './integrity';
 import { listActivityLogsHandler } from './list';

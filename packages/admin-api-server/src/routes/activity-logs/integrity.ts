@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { registeredChainKeys } from '../../integrity/chain-keys';
 import { checkpointChainHead, checkpointPublicKeys } from '../../integrity/checkpoints';
 import { verifyActivityLogChain } from '../../integrity/verify-chain';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../http/context';
-import { required } from '../../http/context';
+import type { ServerContext } from '../../context';
+import { required } from '../../context';
 import { listActivityLogPage } from '../../store/activity-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import type { EnvironmentRow, ProjectRow } from '../../store/model';
@@ -10,7 +10,7 @@ import { activityLogJson } from './serialize';
 
 /**
  * One page of the list as its JSON text, from the request's query object (as express's simple
- * query parser, node's `querystring.parse`, gives it): for express's route and the hot route.
+ * query parser, node's `querystring.parse`, gives it).
  */
 export async function listActivityLogsPage(
   ctx: ServerContext,

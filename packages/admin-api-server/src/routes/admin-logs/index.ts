@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { requireApplicationToken, requireSessionOr } from '../../auth';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { listAdminLogs, type AdminLogRow } from '../../store/admin-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import { queryParser, type JsonSchema } from '../../validation/ajv';

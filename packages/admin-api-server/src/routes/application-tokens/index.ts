@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { requireSession, SCOPES, type Scope } from '../../auth';
 import { ApiError, forbidden } from '../../errors';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import {
   listApplicationTokens,
   revokeApplicationToken,

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireApplicationToken } from '../../auth';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { declaredCollections } from '../../store/environment-schema';
 
 /**

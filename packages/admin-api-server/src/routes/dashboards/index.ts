@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { requireSessionOr } from '../../auth';
 import { invalidBody, unauthorized } from '../../errors';
 import { jsonBody } from '../../http/body';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { findDashboard, saveDashboard, type DashboardItem } from '../../store/dashboards';
 import { bodyParser } from '../../validation/ajv';
 import { DASHBOARD_BODY } from './schemas';

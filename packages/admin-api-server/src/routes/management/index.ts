@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { authenticateSession, requireSession } from '../../auth';
-import { publicOrigin, required, type ServerContext } from '../../http/context';
+import { publicOrigin, required, type ServerContext } from '../../context';
 import { chargeRequest } from '../../rate-limit';
 import {
   addMember,
@@ -31,7 +31,7 @@ import { accountLink } from '../account/password-page';
 import { authenticatedBody, jsonBody } from '../../http/body';
 import { idParam } from '../../validation/input-rules';
 import * as schemas from './schemas';
-import { publishAccessChange } from '../../auth/token-context-cache';
+import { publishAccessChange } from '../../store/access-changes';
 
 /** The user of a management call, from its session token (charged to the user's rate limit). */
 async function sessionUser(ctx: ServerContext, req: Request, res: Parameters<RequestHandler>[1]) {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import sanitizeHtml from 'sanitize-html';
 import { invalidBody } from '../../errors';
-import { required, type ServerContext } from '../../http/context';
+import { required, type ServerContext } from '../../context';
 import { decodeIdCursor, encodeIdCursor } from '../../store/cursor';
 import { resolveUserTeam } from '../../store/model';
 import {

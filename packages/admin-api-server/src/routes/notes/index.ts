@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireApplicationToken, requireSessionOr } from '../../auth';
-import type { ServerContext } from '../../http/context';
+import type { ServerContext } from '../../context';
 import { jsonBody } from '../../http/body';
 import { idempotency } from '../../http/idempotency';
 import {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { publishAccessChange } from '../../auth/token-context-cache';
+import { publishAccessChange } from '../access-changes';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { issueEnvironmentSecret } from '../model/environment-secrets';

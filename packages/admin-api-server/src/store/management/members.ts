@@ -1,6 +1,6 @@
+import type { Member } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
-import type { LoginLimiter } from '../../auth/login-limiter';
-import { publishAccessChange } from '../../auth/token-context-cache';
+import { publishAccessChange } from '../access-changes';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
 import { DEFAULT_TEAM_NAME, type PermissionLevel } from '../model';
@@ -18,17 +18,8 @@ export interface MemberChanges {
   tags?: Record<string, string>;
 }
 
-/** A member as the management API shows it. */
-export interface MemberItem {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  permissionLevel: PermissionLevel;
-  roleName: string | null;
-  teamNames: string[];
-  tags: Record<string, string>;
-}
+/** A member as the management API shows it (the wire type of @canopy/platform-protocol). */
+export type MemberItem = Member;
 
 /** The members of a project. */
 export async function listMembers(knex: Knex, projectId: number): Promise<MemberItem[]> {
@@ -222,6 +213,11 @@ export async function removeMember(
   });
 }
 
+/** What forgets an account's failed sign-ins (the server's LoginLimiter): until when it was locked. */
+export interface AccountUnlocker {
+  unlock(email: string): Promise<Date | undefined>;
+}
+
 /**
  * Lifts the sign-in lock of a member's account (too many failed sign-ins): their failed attempts
  * are forgotten and, when the account was locked, an admin log records it (the member before,
@@ -231,7 +227,7 @@ export async function removeMember(
  */
 export async function unlockMember(
   knex: Knex,
-  limiter: Pick<LoginLimiter, 'unlock'>,
+  limiter: AccountUnlocker,
   projectId: number,
   actorId: number | null,
   userId: number,

@@ -1,11 +1,9 @@
+import type { PermissionLevel } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { DEFAULT_TEAM_NAME } from './teams';
 
-/** Permission levels of a project member; only `admin` may create application tokens. */
-export const PERMISSION_LEVELS = ['admin', 'editor', 'user', 'developer', 'manager'] as const;
-
-/** A project member's permission level. */
-export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+/** Permission levels of a project member (@canopy/platform-protocol); only `admin` may create application tokens. */
+export { PERMISSION_LEVELS, type PermissionLevel } from '@canopy/platform-protocol';
 
 /** Makes a user a member of a project with a permission level and teams (by name). */
 export async function addProjectMember(

@@ -1,3 +1,4 @@
+import type { McpClientRegistration } from '@canopy/platform-protocol';
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { isPlatformError } from '../../platform/platform-error';
 import type { PlatformHttpClient } from '../../platform/platform-http-client';
@@ -5,13 +6,14 @@ import { identityFromUserInfo, type UserInfoBody } from '../../platform/user-inf
 import { OAuthFailure } from './oauth-failure';
 import type { PlatformTokens } from './mcp-tokens';
 
-/** An OAuth client registered on the platform by an MCP client (RFC 7591 fields read). */
-export interface RegisteredClient {
-  client_id: string;
-  redirect_uris: string[];
-  client_name?: string;
-  [key: string]: unknown;
-}
+/**
+ * An OAuth client registered on the platform by an MCP client: the fields of platform-protocol's
+ * registration the agent reads, the others passed through as the platform sent them.
+ */
+export type RegisteredClient = Pick<
+  McpClientRegistration,
+  'client_id' | 'redirect_uris' | 'client_name'
+> & { [key: string]: unknown };
 
 /** The environment as the MCP server needs it. */
 export interface PlatformEnvironment {

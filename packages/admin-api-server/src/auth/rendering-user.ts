@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SigningKey } from '../config';
 import { ApiError } from '../errors';
-import { verifyMcpToken } from '../mcp-oauth/platform-tokens';
+import { verifyMcpToken } from './mcp-tokens';
 
 /** The user behind an OIDC access token, as `GET /liana/v2/renderings/:id/authorization` shows it. */
 export interface RenderingUser {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { TokenType } from '../auth/token-purposes';
-import { postgresAdapter } from './postgres-adapter';
+import type { TokenType } from './token-purposes';
+import { postgresAdapter } from '../store/oidc-postgres-adapter';
 
 /**
  * The user of an opaque access token issued to the client `clientId`, read through the provider's

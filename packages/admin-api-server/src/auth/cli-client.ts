@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ClientMetadata } from 'oidc-provider';
-import { PLATFORM_API_AUDIENCE, TOKEN_TYPES } from '../auth/token-purposes';
+import { PLATFORM_API_AUDIENCE, TOKEN_TYPES } from './token-purposes';
 import { findClientAccessToken } from './client-access-token';
 
 /** The OAuth client id of canopy-cloud (`@canopy/cloud-cli`). */

@@ -1,9 +1,5 @@
 import jwt from 'jsonwebtoken';
-import {
-  PLATFORM_API_AUDIENCE,
-  PLATFORM_OAUTH_AUDIENCE,
-  TOKEN_TYPES,
-} from '../auth/token-purposes';
+import { PLATFORM_API_AUDIENCE, PLATFORM_OAUTH_AUDIENCE, TOKEN_TYPES } from './token-purposes';
 import type { SigningKey } from '../config';
 
 const ALGORITHM = 'HS256';

@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { LoginLimiter } from '../auth/login-limiter';
-import type { TokenContextCache } from '../auth/token-context-cache';
-import type { AdminApiServerConfig } from '../config';
-import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
-import type { EnvironmentRow, ProjectRow } from '../store/model';
+import type { LoginLimiter } from './auth/login-limiter';
+import type { TokenContextCache } from './auth/token-context-cache';
+import type { AdminApiServerConfig } from './config';
+import type { TokenRateLimiter } from './rate-limit/token-rate-limiter';
+import type { EnvironmentRow, ProjectRow } from './store/model';
 
 /** What every route needs, built once per server. */
 export interface ServerContext {
