@@ -6,7 +6,7 @@ import type { ErrorTranslator } from './errors/error-handler';
 import { checkClientIp } from './ip-whitelist/ip-whitelist-guard';
 import { METHODS_WITH_BODY } from './pipeline/body-parser';
 import type { BodyStep, EntrySteps } from './pipeline/entry';
-import { EXPRESS_ROUTES, type RouteMatch, type RouteTable } from './pipeline/route-table';
+import { EXPRESS_ROUTES, type RouteTable, type TableRouteHandler } from './pipeline/route-table';
 import { sendJson } from './pipeline/send-json';
 import type { HttpRequest, HttpResponse } from './request/node-http';
 
@@ -54,6 +54,7 @@ export class AgentPipeline {
     readonly routes: RouteTable,
     /** The routes express serves: everything the table does not, with the same stages. */
     private readonly agentRoutes: RequestHandler,
+    /** `null`: a pipeline of express routes only (a stand-in in the lifecycle's tests). */
     private readonly stages: PipelineStages | null,
   ) {}
 
@@ -84,15 +85,15 @@ export class AgentPipeline {
         return;
       }
     }
-    const match = this.stages ? this.routes.match(request) : null;
-    if (!match || match.target === EXPRESS_ROUTES) {
+    const { stages } = this;
+    const match = stages ? this.routes.match(request) : null;
+    if (!stages || !match || match.target === EXPRESS_ROUTES) {
       toExpress(request, response, next);
       return;
     }
-    const { entry } = this.stages as PipelineStages;
-    if (entry.cors(request, response)) return;
-    entry.accessLog?.(request, response);
-    void this.runRoute(match, request, response);
+    if (stages.entry.cors(request, response)) return;
+    stages.entry.accessLog?.(request, response);
+    void this.runRoute(stages, match.target, match.params, request, response);
   }
 
   /** Answers a request no route took, outside the mount point, on a server of the agent's own. */
@@ -115,18 +116,20 @@ export class AgentPipeline {
   }
 
   private async runRoute(
-    match: RouteMatch,
+    stages: PipelineStages,
+    route: TableRouteHandler,
+    params: readonly string[],
     request: HttpRequest,
     response: HttpResponse,
   ): Promise<void> {
-    const { checkSession, ipWhitelist, readBody, translateError } = this.stages as PipelineStages;
+    const { checkSession, ipWhitelist, readBody, translateError } = stages;
     try {
       checkSession(request);
       if (ipWhitelist) checkClientIp(ipWhitelist, request);
       if (METHODS_WITH_BODY.has(request.method as string) && (await readBody(request, response))) {
         return;
       }
-      if (match.target !== EXPRESS_ROUTES) await match.target(request, response, match.params);
+      await route(request, response, params);
     } catch (error) {
       translateError(error, request, response);
     }

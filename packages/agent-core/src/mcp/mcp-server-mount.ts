@@ -26,8 +26,9 @@ const MCP_SEGMENTS: ReadonlySet<string> = new Set(['mcp', 'oauth', '.well-known'
 /** Whether a request's path starts with a segment of the MCP or OAuth routes. */
 function isMcpPath(request: HttpRequest): boolean {
   const url = request.url ?? '';
-  const end = url.slice(1).search(/[/?]/);
-  return MCP_SEGMENTS.has((end < 0 ? url.slice(1) : url.slice(1, end + 1)).toLowerCase());
+  let end = 1;
+  while (end < url.length && url[end] !== '/' && url[end] !== '?') end += 1;
+  return MCP_SEGMENTS.has(url.slice(1, end).toLowerCase());
 }
 
 /** What the agent gives the MCP server when it starts. */
