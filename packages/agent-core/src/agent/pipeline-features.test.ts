@@ -6,6 +6,7 @@ import type { AiProviderDefinition } from '../ai/ai-provider';
 import { addAiProxyRoute } from '../ai/ai-proxy-router';
 import type { AuditRecorder } from '../audit-trail/audit-recorder';
 import { addAuditTrailRoutes } from '../audit-trail/audit-routes';
+import type { ToExpress } from '../http/agent-pipeline';
 import { createAgentPipeline } from '../http/create-agent-router';
 import { bearer, createTestServices } from '../http/test-fixtures/shop-services';
 import { resolveMcpOptions } from '../mcp/mcp-options';
@@ -36,6 +37,7 @@ describe('a pipeline with every feature', () => {
     new McpServerMount(resolveMcpOptions({})).attach(pipeline, services);
     const app = express();
     app.use(pipeline.express);
+    const runExpress = app as unknown as ToExpress;
     server = createServer((request, response) =>
       pipeline.serve(
         request,
@@ -43,7 +45,7 @@ describe('a pipeline with every feature', () => {
         () => pipeline.answerUnserved(request, response),
         (incoming, outgoing, next) => {
           viaExpress.push(incoming.url ?? '');
-          app(incoming, outgoing, next);
+          runExpress(incoming, outgoing, next);
         },
       ),
     );
