@@ -1,15 +1,15 @@
-// The HTTP layer alone: createAgentRouter over a stub data source answering at once (15 fixed
+// The HTTP layer alone: the agent's pipeline over a stub data source answering at once (15 fixed
 // orders with their customer; one for a read by id), with platform-shaped permissions (role
-// rights, a user list), served as mountOnStandaloneServer serves it (the standalone server with
-// the router's hot routes), next to a plain node:http server answering the same rows. Started as a child process by bench.ts;
+// rights, a user list), served as mountOnStandaloneServer serves it (the standalone server over
+// the pipeline's slot), next to a plain node:http server answering the same rows. Started as a child process by bench.ts;
 // sends both ports and a session token. Isolates the CPU the REST layer costs per request from
 // the customizer, the SQL data source and the database.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { RouterSlot } from '../../src/agent/router-slot';
 import { StandaloneServer } from '../../src/agent/standalone-server';
-import { createAgentRouter, signSessionToken } from '../../src/http';
-import { HOT_ROUTES, type RouterWithHotRoutes } from '../../src/http/create-agent-router';
+import { createAgentPipeline, signSessionToken } from '../../src/http';
 import type { AgentServices } from '../../src/platform/agent-services';
 import type { PaginatedFilter } from '../../src/toolkit/query/paginated-filter';
 import { BaseCollection } from '../../src/toolkit/base/base-collection';
@@ -180,8 +180,9 @@ Object.assign(services.permissions, {
   getRenderingPermissions: () => rendering,
 });
 
-const router = createAgentRouter(services) as RouterWithHotRoutes;
-const agent = new StandaloneServer(router, 0, '127.0.0.1', router[HOT_ROUTES] ?? null);
+const slot = new RouterSlot('/forest');
+slot.set(createAgentPipeline(services));
+const agent = new StandaloneServer(slot, 0, '127.0.0.1');
 const raw = createServer((_request, response) => {
   response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(ROWS));

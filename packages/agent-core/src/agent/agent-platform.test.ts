@@ -6,6 +6,8 @@ import request from 'supertest';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
 import type { AgentServices } from '../platform/agent-services';
 import { ShopDataSource } from '../schema/shop-fixture';
+import { AgentPipeline } from '../http/agent-pipeline';
+import { RouteTable } from '../http/pipeline/route-table';
 import { Agent } from './agent';
 import { resolveAgentOptions } from './agent-options';
 
@@ -75,7 +77,8 @@ describe('Agent and the platform', () => {
       ),
       {
         buildDataSource: async () => new ShopDataSource(),
-        createRouter: probeRouter,
+        createPipeline: (services) =>
+          new AgentPipeline(new RouteTable('/forest'), probeRouter(services), null),
         platform: { activityLogs: { flushIntervalMs: 20, batchSize: 3 } },
       },
     );

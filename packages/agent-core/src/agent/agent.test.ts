@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
-import { createAgentRouter } from '../http';
+import { createAgentPipeline } from '../http';
 import { isPlatformError } from '../platform/platform-error';
 import { ShopDataSource } from '../schema/shop-fixture';
 import { Agent, type AgentDependencies } from './agent';
@@ -56,7 +56,7 @@ function makeAgent(
         built.push(dataSource);
         return dataSource;
       },
-      createRouter: createAgentRouter,
+      createPipeline: createAgentPipeline,
       platform: { retries: 0, activityLogs: { flushIntervalMs: 10 } },
       ...dependencies,
     },

@@ -1,8 +1,9 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
+import type { AgentPipeline } from '../http/agent-pipeline';
 import type { AgentServices } from '../platform/agent-services';
 import { AuditRecorder } from '../audit-trail/audit-recorder';
 import { findAuditLayers, hideHistoryTable } from '../audit-trail/find-audit-layers';
-import { withAuditTrail } from '../http/audit-trail/audit-routes';
+import { addAuditTrailRoutes } from '../http/audit-trail/audit-routes';
 import { PlatformClient, type PlatformClientOptions } from '../platform/platform-client';
 import { assertUniqueActionSlugs } from '../schema/action-schema-generator';
 import { hashSchema } from '../schema/schema-hash';
@@ -21,7 +22,7 @@ import type { CustomizerOf } from './typed-collection-customizer';
 import { DEFAULT_PORT, StandaloneServer } from './standalone-server';
 import { AiError } from '../ai/ai-error';
 import type { AiProviderDefinition } from '../ai/ai-provider';
-import { withAiProxy } from '../ai/ai-proxy-router';
+import { addAiProxyRoute } from '../ai/ai-proxy-router';
 import { McpError } from '../mcp/mcp-error';
 import { type McpServerOptions, resolveMcpOptions } from '../mcp/mcp-options';
 import { McpServerMount } from '../mcp/mcp-server-mount';
@@ -39,8 +40,8 @@ export type DataSourceBuild = (
 export interface AgentDependencies {
   /** Default: the agent's customizations applied by its `DataSourceCustomizer`. */
   buildDataSource?: DataSourceBuild;
-  /** The agent's REST interface for the running services (`http/createAgentRouter`). */
-  createRouter: (services: AgentServices) => RequestHandler;
+  /** The agent's request pipeline for the running services (`http/createAgentPipeline`). */
+  createPipeline: (services: AgentServices) => AgentPipeline;
   /** Timeouts, retries and cache tuning of the platform client (tests shorten them). */
   platform?: Omit<PlatformClientOptions, 'serverUrl' | 'envSecret' | 'logger'>;
 }
@@ -195,7 +196,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         `mountOnStandaloneServer needs a port between 0 and 65535, got ${String(port ?? process.env.PORT)}.`,
       );
     }
-    this.standalone = new StandaloneServer(this.slot.handler, chosen, host, this.slot.serveHot);
+    this.standalone = new StandaloneServer(this.slot, chosen, host);
     return this;
   }
 
@@ -295,9 +296,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       let dataSource: DataSource | null = null;
       try {
         dataSource = await this.buildDataSource(options.logger, () => this.restartFromDataSource());
-        const router = await this.prepare(platform, dataSource, true);
+        const pipeline = await this.prepare(platform, dataSource, true);
         platform.subscribeToEvents();
-        this.slot.set(router);
+        this.slot.set(pipeline);
         await this.mcp?.start({
           platform: platform.http,
           serverUrl: options.serverUrl,
@@ -336,9 +337,9 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       }
       const { logger } = this.options;
       const dataSource = await this.buildDataSource(logger, () => this.restartFromDataSource());
-      let router: RequestHandler;
+      let pipeline: AgentPipeline;
       try {
-        router = await this.prepare(running.platform, dataSource, false);
+        pipeline = await this.prepare(running.platform, dataSource, false);
       } catch (error) {
         await this.closeDataSource(dataSource);
         logger(
@@ -347,7 +348,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
         );
         throw error;
       }
-      this.slot.set(router);
+      this.slot.set(pipeline);
       const previous = running.dataSource;
       this.running = { platform: running.platform, dataSource };
       if (previous !== dataSource) await this.closeDataSource(previous);
@@ -435,12 +436,15 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
     return dataSource;
   }
 
-  /** Hash check, schema file, typings, IP whitelist and login set-up; resolves the router. */
+  /**
+   * Hash check, schema file, typings, IP whitelist and login set-up; resolves the pipeline, with
+   * the routes of every enabled feature (audit trail, AI proxy, MCP) in its table.
+   */
   private async prepare(
     platform: PlatformClient,
     dataSource: DataSource,
     initial: boolean,
-  ): Promise<RequestHandler> {
+  ): Promise<AgentPipeline> {
     const { options } = this;
     if (options.useUnsafeActionEndpoint) {
       for (const collection of dataSource.collections) assertUniqueActionSlugs(collection);
@@ -489,7 +493,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       authentication: platform.authentication,
       revocations: platform.revocations,
     };
-    let rest = this.dependencies.createRouter(services);
+    const pipeline = this.dependencies.createPipeline(services);
     if (options.auditTrail) {
       const auditLayers = findAuditLayers(dataSource);
       if (!auditLayers) {
@@ -508,10 +512,11 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       writes.recorder = recorder;
       actions.recorder = recorder;
       this.recorders.set(dataSource, recorder);
-      rest = withAuditTrail(rest, services, recorder, writes);
+      addAuditTrailRoutes(pipeline.routes, services, recorder, writes);
     }
-    const router = this.ai ? withAiProxy(rest, services, this.ai) : rest;
-    return this.mcp ? this.mcp.wrap(router, services) : router;
+    if (this.ai) addAiProxyRoute(pipeline.routes, services, this.ai);
+    this.mcp?.attach(pipeline, services);
+    return pipeline;
   }
 
   /** Closes a data source and its history recorder. */

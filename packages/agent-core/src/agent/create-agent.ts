@@ -1,4 +1,4 @@
-import { createAgentRouter } from '../http';
+import { createAgentPipeline } from '../http';
 import { Agent, type TypingsSchema } from './agent';
 import { type AgentOptions, resolveAgentOptions } from './agent-options';
 
@@ -21,5 +21,5 @@ import { type AgentOptions, resolveAgentOptions } from './agent-options';
 export function createAgent<S extends TypingsSchema = TypingsSchema>(
   options: AgentOptions = {},
 ): Agent<S> {
-  return new Agent<S>(resolveAgentOptions(options), { createRouter: createAgentRouter });
+  return new Agent<S>(resolveAgentOptions(options), { createPipeline: createAgentPipeline });
 }

@@ -1,64 +1,88 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 
-import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
+import type { AgentPipeline, Next, ToExpress } from '../http/agent-pipeline';
+import { sendJson } from '../http/pipeline/send-json';
 import type { HttpRequest, HttpResponse } from '../http/request/node-http';
 
 /**
- * The one handler the agent gives to express. It forwards to the current router, which
- * `restart()` replaces at runtime: the listening socket and the host application never notice.
- * Without a router (before start, after stop), requests under the prefix get a JSON 503 and
- * others pass to the host application. It counts the requests in flight so `stop()` can let
- * them finish.
+ * Holds the agent's current pipeline, which `restart()` replaces at runtime: the listening
+ * socket and the host application never notice. Every mount serves requests through
+ * {@link serve}. Without a pipeline (before start, after stop), requests under the prefix get a
+ * JSON 503 and others pass on. It counts the requests in flight so `stop()` can let them finish.
  */
 export class RouterSlot {
-  private router: RequestHandler | null = null;
+  private pipeline: AgentPipeline | null = null;
   private inFlight = 0;
   private readonly drained = new Set<() => void>();
 
   constructor(private readonly prefix: string) {}
 
-  /** The handler to mount (stable for the agent's whole life). */
-  readonly handler: RequestHandler = (request: Request, response: Response, next: NextFunction) => {
-    if (this.router) {
-      this.inFlight += 1;
-      // A response closes once: one shared listener, no closure or once() wrapper per request.
-      response.on('close', this.onClose);
-      this.router(request, response, next);
-      return;
-    }
-    if (request.path !== this.prefix && !request.path.startsWith(`${this.prefix}/`)) {
-      next();
-      return;
-    }
-    response.status(503).json({
-      errors: [
-        {
-          name: 'ServiceUnavailableError',
-          detail: 'The agent is not running: it is starting or has stopped.',
-          status: 503,
-        },
-      ],
-    });
+  /** The middleware of `mountOnExpress` (stable for the agent's whole life). */
+  readonly handler: RequestHandler = (request, response, next) => {
+    this.serve(request, response, next, this.express as ToExpress);
   };
 
   /**
-   * For a server that owns the whole request (the standalone server): serves a list, count or
-   * get-one request through the current router's hot routes, counted in flight like any other,
-   * and returns `true`; returns `false`, having done nothing, for every other request (or when
-   * the router has no hot routes: wrapped by the AI proxy or MCP, or not running). The request
-   * and response may be node's own objects: the hot routes do not use express's API.
+   * The current pipeline's express routes, for a mount whose request objects express has set up
+   * (the standalone server's express application calls it).
    */
-  readonly serveHot = (request: HttpRequest, response: HttpResponse): boolean => {
-    const hot = (this.router as RouterWithHotRoutes | null)?.[HOT_ROUTES];
-    if (!hot || !hot(request, response)) return false;
-    this.inFlight += 1;
-    response.on('close', this.onClose);
-    return true;
+  readonly express: RequestHandler = (request, response, next) => {
+    if (this.pipeline) this.pipeline.express(request, response, next);
+    else next();
   };
 
-  /** Serves `router` from now on; `null` stops serving new requests. */
-  set(router: RequestHandler | null): void {
-    this.router = router;
+  /**
+   * Serves one request through the current pipeline, counted in flight once; `toExpress` is how
+   * the mount runs the pipeline's express routes.
+   */
+  serve(request: HttpRequest, response: HttpResponse, next: Next, toExpress: ToExpress): void {
+    const pipeline = this.pipeline;
+    if (pipeline) {
+      this.inFlight += 1;
+      // A response closes once: one shared listener, no closure or once() wrapper per request.
+      response.on('close', this.onClose);
+      pipeline.serve(request, response, next, toExpress);
+      return;
+    }
+    const path = (request.url ?? '').split('?', 1)[0] as string;
+    if (path !== this.prefix && !path.startsWith(`${this.prefix}/`)) {
+      next();
+      return;
+    }
+    sendJson(
+      response,
+      {
+        errors: [
+          {
+            name: 'ServiceUnavailableError',
+            detail: 'The agent is not running: it is starting or has stopped.',
+            status: 503,
+          },
+        ],
+      },
+      503,
+    );
+  }
+
+  /**
+   * Answers a request that no route of the agent took on a server of its own (JSON:API 404), or
+   * the error that ended it.
+   */
+  answerUnserved(request: HttpRequest, response: HttpResponse, error?: unknown): void {
+    if (this.pipeline) {
+      this.pipeline.answerUnserved(request, response, error);
+      return;
+    }
+    sendJson(
+      response,
+      { errors: [{ name: 'NotFoundError', detail: 'Not Found', status: 404 }] },
+      404,
+    );
+  }
+
+  /** Serves `pipeline` from now on; `null` stops serving new requests. */
+  set(pipeline: AgentPipeline | null): void {
+    this.pipeline = pipeline;
   }
 
   /** Resolves when no request is in flight any more, or after `timeoutMs`. */

@@ -1,27 +1,29 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 
-import type { HttpRequest, HttpResponse } from '../http/request/node-http';
-
-/** Serves a request without express's application when it can (the agent's hot routes). */
-export type FastPath = (request: HttpRequest, response: HttpResponse) => boolean;
+import type { ToExpress } from '../http/agent-pipeline';
+import type { RouterSlot } from './router-slot';
 
 /** Default port when neither the call nor `PORT` gives one (platform protocol §12). */
 export const DEFAULT_PORT = 3351;
 
+/** What the standalone server serves: the agent's pipeline, through its slot. */
+export type StandaloneRoutes = Pick<RouterSlot, 'serve' | 'express' | 'answerUnserved'>;
+
 /**
- * The HTTP server of `mountOnStandaloneServer`: an express application that only serves the
- * agent. It listens at `start()` and stops at `stop()`.
+ * The HTTP server of `mountOnStandaloneServer`: node's server gives every request to the agent's
+ * pipeline as node's objects; the routes the pipeline leaves to express run in an express
+ * application that serves nothing else; what no route takes is a JSON:API 404. It listens at
+ * `start()` and stops at `stop()`.
  */
 export class StandaloneServer {
   private server: Server | null = null;
 
   constructor(
-    private readonly handler: RequestHandler,
+    private readonly routes: StandaloneRoutes,
     private readonly port: number,
     private readonly host: string | undefined,
-    private readonly fastPath: FastPath | null = null,
   ) {}
 
   /** The port actually listened on (useful with port 0), or `null` when not listening. */
@@ -35,19 +37,20 @@ export class StandaloneServer {
     const app = express();
     app.disable('x-powered-by');
     app.set('query parser', 'extended');
-    app.use(this.handler);
-    const fastPath = this.fastPath;
-    // The hot routes get node's request and response as they are: express's application, which
-    // every other request goes to, swaps their prototypes for its own, and that swap alone made
-    // V8 keep each request's objects past young-generation collections (promoted to the old
-    // space, where they piled up as garbage until a full collection: +90 MB of RSS under load).
-    const server = createServer(
-      fastPath
-        ? (request, response) => {
-            if (!fastPath(request, response)) app(request, response);
-          }
-        : app,
-    );
+    app.use(this.routes.express);
+    const toExpress = app as unknown as ToExpress;
+    const { routes } = this;
+    // The table's routes get node's request and response as they are: express's application
+    // swaps their prototypes for its own, and that swap alone made V8 keep each request's
+    // objects past young-generation collections (+90 MB of RSS under load).
+    const server = createServer((request, response) => {
+      routes.serve(
+        request,
+        response,
+        (error) => routes.answerUnserved(request, response, error),
+        toExpress,
+      );
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, this.host, () => {

@@ -1,10 +1,5 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-
-import { authenticate, sessionCheckOptions } from '../http/auth/authenticate';
-import { createErrorHandler } from '../http/errors/error-handler';
-import { ipWhitelistGuard } from '../http/ip-whitelist/ip-whitelist-guard';
-import { bodyMiddleware } from '../http/pipeline/entry';
-import { cors } from '../http/pipeline/cors';
+import type { RouteTable } from '../http/pipeline/route-table';
+import { sendJson } from '../http/pipeline/send-json';
 import type { AgentServices } from '../platform/agent-services';
 import { isAiError } from './ai-error';
 import type { AiProviderDefinition } from './ai-provider';
@@ -12,55 +7,40 @@ import type { AiProviderDefinition } from './ai-provider';
 /** The request schema (zod), loaded on the first AI query: an agent without AI never loads it. */
 const loadChatRequestSchema = () => import('./chat-request-schema');
 
-/** AI errors keep their message and status (a provider outage is a 502 the user may read). */
-function aiErrors(): ErrorRequestHandler {
-  return (error: unknown, _request, response, next) => {
-    if (!isAiError(error)) {
-      next(error);
-      return;
-    }
-    response
-      .status(error.status)
-      .json({ errors: [{ name: error.code, detail: error.message, status: error.status }] });
-  };
-}
-
 /**
- * Serves the AI route (platform protocol §17) in front of the agent's `router`:
+ * Adds the AI route (platform protocol §17) to the agent's route table:
  * `POST <prefix>/_internal/ai-proxy/ai-query` takes an OpenAI Chat Completions request (messages,
  * tools, tool_choice, parallel_tool_calls), sends it to the configured provider and answers an
- * OpenAI Chat Completions object. It goes through the agent's own CORS, body parsing, session
- * check and IP whitelist. Other requests go to `router`.
+ * OpenAI Chat Completions object. It runs after the agent's CORS, session check, IP whitelist and
+ * body stages. AI errors keep their message and status (a provider outage is a 502 the user may
+ * read); other errors go to the agent's error translator.
  */
-export function withAiProxy(
-  router: RequestHandler,
+export function addAiProxyRoute(
+  routes: RouteTable,
   services: AgentServices,
   provider: AiProviderDefinition,
-): RequestHandler {
-  const { options, logger } = services;
-  const proxy = express.Router({ caseSensitive: true });
-  proxy.use(cors(options.corsOrigins));
-  proxy.use(authenticate(sessionCheckOptions(services)));
-  if (services.ipWhitelist) proxy.use(ipWhitelistGuard(services.ipWhitelist));
-  proxy.use(bodyMiddleware());
-  proxy.post('/ai-query', async (request, response) => {
-    const wanted = request.query['ai-name'];
-    if (typeof wanted === 'string' && wanted !== '' && wanted !== provider.name) {
+): void {
+  const { logger } = services;
+  routes.addFeature('POST', '/_internal/ai-proxy/ai-query', async (request, response) => {
+    const wanted = new URL(request.url ?? '/', 'http://agent').searchParams.get('ai-name');
+    if (wanted !== null && wanted !== '' && wanted !== provider.name) {
       logger(
         'Warn',
         `No AI configuration named "${wanted}": using "${provider.name}" (the only one).`,
       );
     }
-    const { parseChatRequest } = await loadChatRequestSchema();
-    const chat = parseChatRequest(request.body);
-    logger('Debug', `AI query to "${provider.name}" (${provider.provider}, ${provider.model}).`);
-    response.json(await provider.complete(chat));
+    try {
+      const { parseChatRequest } = await loadChatRequestSchema();
+      const chat = parseChatRequest((request as { body?: unknown }).body);
+      logger('Debug', `AI query to "${provider.name}" (${provider.provider}, ${provider.model}).`);
+      sendJson(response, await provider.complete(chat));
+    } catch (error) {
+      if (!isAiError(error)) throw error;
+      sendJson(
+        response,
+        { errors: [{ name: error.code, detail: error.message, status: error.status }] },
+        error.status,
+      );
+    }
   });
-  proxy.use(aiErrors());
-  proxy.use(createErrorHandler(logger));
-
-  const root = express.Router({ caseSensitive: true });
-  root.use(`${options.prefix.replace(/\/+$/, '')}/_internal/ai-proxy`, proxy);
-  return (request, response, next) =>
-    root(request, response, () => router(request, response, next));
 }

@@ -6,7 +6,7 @@ import { useTestDatabase } from '@canopy/test-databases';
 
 import { AgentOperations } from '../mcp/agent-operations';
 import { createOperationContext } from '../operations/context';
-import { buildAgentRouter } from './create-agent-router';
+import { createAgentRouter, createExpressAgentRouter } from './create-agent-router';
 import { bearer, createTestServices, TEST_CLAIMS } from './test-fixtures/shop-services';
 
 /**
@@ -41,7 +41,7 @@ describe('default order of unsorted lists on PostgreSQL', () => {
     services = createTestServices(dataSource);
     for (const hot of [true, false]) {
       const app = express();
-      app.use(buildAgentRouter(services, hot));
+      app.use(hot ? createAgentRouter(services) : createExpressAgentRouter(services));
       apps[hot ? 'hot' : 'express'] = app;
     }
   });

@@ -3,10 +3,10 @@ import request from 'supertest';
 
 import type { AgentServices } from '../platform/agent-services';
 import type { LoggerLevel } from '../toolkit/interfaces/logger';
-import { buildAgentRouter } from './create-agent-router';
+import { createAgentRouter, createExpressAgentRouter } from './create-agent-router';
 import { bearer, createTestServices } from './test-fixtures/shop-services';
 
-/** Two agents on the same services: with the hot routes, and all through express's routers. */
+/** Two agents on the same services: the pipeline (its route table first), and express's routers alone. */
 function pair(
   overrides: Omit<Partial<AgentServices>, 'options'> & {
     options?: Partial<AgentServices['options']>;
@@ -25,7 +25,7 @@ function pair(
       },
     };
     const app = express();
-    app.use(buildAgentRouter(services, withHotRoutes));
+    app.use(withHotRoutes ? createAgentRouter(services) : createExpressAgentRouter(services));
     return app;
   });
   return { hot: apps[0] as express.Express, reference: apps[1] as express.Express, lines };
@@ -87,7 +87,7 @@ const CASES: Sent[] = [
   { path: '/forest/orders?timezone=UTC', headers: { ...auth, 'Content-Type': 'text/plain' } },
 ];
 
-describe('hot routes (list, count, get one) against the express pipeline', () => {
+describe("the route table (list, count, get one) against express's routers", () => {
   it.each(CASES)('answers GET $path exactly as express does', async (sent) => {
     const { hot, reference } = pair();
     const [fast, slow] = await Promise.all([answer(hot, sent), answer(reference, sent)]);

@@ -1,37 +1,65 @@
-import type { RequestHandler } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 
-import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
-import type { HotRoutes } from '../http/hot-routes';
+import { AgentPipeline, type PipelineStages } from '../http/agent-pipeline';
+import { RouteTable } from '../http/pipeline/route-table';
 import type { AgentServices } from '../platform/agent-services';
 import { resolveMcpOptions } from './mcp-options';
 import { McpServerMount } from './mcp-server-mount';
 
 /**
- * With the MCP server mounted, lists, counts and gets must still be served by the router's hot
- * routes on the standalone server: without them every request went through express's
- * application, which cost ~30% more CPU per request and let the agent's memory grow past 200 MB
- * under load.
+ * With the MCP server mounted, lists, counts and gets must still be served by the pipeline's
+ * route table, whatever the prefix: when they went through express's application, every
+ * request cost ~30% more CPU and the agent's memory grew past 200 MB under load. The MCP and
+ * OAuth paths go to express, where the MCP routes are.
  */
-describe('McpServerMount.wrap', () => {
-  const hot: HotRoutes = () => false;
-  const router: RouterWithHotRoutes = (_request, _response, next) => next();
-  router[HOT_ROUTES] = hot;
-  const services = (prefix: string) => ({ options: { prefix } }) as unknown as AgentServices;
-  const hotRoutesOf = (handler: RequestHandler) => (handler as RouterWithHotRoutes)[HOT_ROUTES];
+describe('McpServerMount.attach', () => {
+  const stages: PipelineStages = {
+    entry: { cors: () => false, accessLog: null },
+    checkSession: () => {},
+    ipWhitelist: null,
+    readBody: async () => false,
+    translateError: () => {},
+  };
 
-  it.each(['/forest', '/forest/', 'admin'])(
-    'keeps the hot routes of a router under the prefix %s',
-    (prefix) => {
-      const mount = new McpServerMount(resolveMcpOptions({}));
-      expect(hotRoutesOf(mount.wrap(router, services(prefix)))).toBe(hot);
-    },
-  );
+  /** Where GET `url` goes in a pipeline at `prefix` with the MCP server attached. */
+  function route(prefix: string, url: string): string {
+    let served = 'nothing';
+    const routes = new RouteTable(prefix).add('GET', '/:collection', async () => {
+      served = 'table';
+    });
+    const pipeline = new AgentPipeline(routes, (_request, _response, next) => next(), stages);
+    const mount = new McpServerMount(resolveMcpOptions({}));
+    mount.attach(pipeline, { options: { prefix } } as unknown as AgentServices);
+    const incoming = new IncomingMessage(new Socket());
+    incoming.method = 'GET';
+    incoming.url = url;
+    pipeline.serve(
+      incoming,
+      new ServerResponse(incoming),
+      () => {},
+      () => {
+        served = 'express';
+      },
+    );
+    return served;
+  }
 
-  it.each(['/', ''])(
-    'drops them for a router at the root (%s), whose paths the MCP routes share',
-    (prefix) => {
-      const mount = new McpServerMount(resolveMcpOptions({}));
-      expect(hotRoutesOf(mount.wrap(router, services(prefix)))).toBeUndefined();
-    },
-  );
+  it.each([
+    ['/forest', '/forest/orders'],
+    ['/', '/orders'],
+    ['/admin', '/admin/orders'],
+  ])('keeps the table serving lists under the prefix %s', (prefix, url) => {
+    expect(route(prefix, url)).toBe('table');
+  });
+
+  it.each([
+    ['/forest', '/mcp'],
+    ['/', '/mcp'],
+    ['/', '/MCP'],
+    ['/', '/oauth/token'],
+    ['/', '/.well-known/oauth-authorization-server'],
+  ])('sends the MCP paths to express (prefix %s, %s)', (prefix, url) => {
+    expect(route(prefix, url)).toBe('express');
+  });
 });

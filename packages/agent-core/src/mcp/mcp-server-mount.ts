@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type RequestHandler } from 'express';
 
-import { HOT_ROUTES, type RouterWithHotRoutes } from '../http/create-agent-router';
+import type { AgentPipeline } from '../http/agent-pipeline';
+import type { HttpRequest } from '../http/request/node-http';
 import type { AgentServices } from '../platform/agent-services';
 import type { PlatformHttpClient } from '../platform/platform-http-client';
 import { generateSchema } from '../schema/schema-generator';
@@ -18,6 +19,17 @@ import { PlatformOAuthClient } from './oauth/platform-oauth-client';
 import { requestApproval } from './platform-approvals';
 import type { ToolContext } from './tools/tool-context';
 import { UploadStore } from './tools/upload-store';
+
+/** The first path segments of the MCP and OAuth routes (matched as express does: any case). */
+const MCP_SEGMENTS: ReadonlySet<string> = new Set(['mcp', 'oauth', '.well-known']);
+
+/** Whether a request's path starts with a segment of the MCP or OAuth routes. */
+function isMcpPath(request: HttpRequest): boolean {
+  const url = request.url ?? '';
+  let end = 1;
+  while (end < url.length && url[end] !== '/' && url[end] !== '?') end += 1;
+  return MCP_SEGMENTS.has(url.slice(1, end).toLowerCase());
+}
 
 /** What the agent gives the MCP server when it starts. */
 export interface McpStartContext {
@@ -51,23 +63,18 @@ export class McpServerMount {
   }
 
   /**
-   * Serves the agent `router` built for `services`: tools run its operations from now on. Returns the
-   * handler to serve at the origin: the MCP routes ahead of the router (unless standalone). The
-   * MCP routes are at the origin's root (`/mcp`, `/oauth/…`, `/.well-known/…`); under a prefix
-   * (`/forest` by default) they never take a path of the router's hot routes, which then keep
-   * serving lists, counts and gets on the standalone server.
+   * Serves the agent `pipeline` built for `services`: tools run its operations from now on. Unless
+   * standalone, the MCP and OAuth routes are added at the origin root (`/mcp`, `/oauth/…`,
+   * `/.well-known/…`), ahead of the agent's routes; a request under those paths that they do not
+   * serve goes on to the agent's routes.
    */
-  wrap(router: RequestHandler, services: AgentServices): RequestHandler {
+  attach(pipeline: AgentPipeline, services: AgentServices): void {
     this.services = services;
-    if (this.options.standalone) return router;
-    const wrapped: RouterWithHotRoutes = (request, response, next) => {
-      if (!this.routes) return router(request, response, next);
-      this.routes(request, response, () => router(request, response, next));
-    };
-    if (services.options.prefix.replace(/\/+$/, '') !== '') {
-      wrapped[HOT_ROUTES] = (router as RouterWithHotRoutes)[HOT_ROUTES];
-    }
-    return wrapped;
+    if (this.options.standalone) return;
+    pipeline.addOriginRoutes(isMcpPath, (request, response, next) => {
+      if (this.routes) this.routes(request, response, next);
+      else next();
+    });
   }
 
   /** Builds the OAuth façade and routes, and listens when standalone. */

@@ -1,15 +1,13 @@
-import express, { type Request, type RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import type { HistoryEntry } from '@canopy/platform-protocol';
 
-import { authenticate, getSessionClaims, sessionCheckOptions } from '../auth/authenticate';
+import { getSessionClaims } from '../auth/authenticate';
 import type { SessionClaims } from '../../operations/session-claims';
-import { createErrorHandler } from '../errors/error-handler';
 import { NotFoundError } from '../../toolkit/errors/canopy-error';
-import { ipWhitelistGuard } from '../ip-whitelist/ip-whitelist-guard';
+import type { TableRouteHandler, RouteTable } from '../pipeline/route-table';
+import { sendJson } from '../pipeline/send-json';
+import type { HttpRequest } from '../request/node-http';
 import { PermissionChecker } from '../../operations/permissions/permission-checker';
-import { bodyMiddleware } from '../pipeline/entry';
-import { cors } from '../pipeline/cors';
 import { unpackRecordId } from '../../operations/records/record-id';
 import type { AgentServices } from '../../platform/agent-services';
 import type { Caller } from '../../toolkit/caller';
@@ -84,8 +82,8 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Serves the record history routes of agent-http-protocol §13.1 in front of the agent's
- * `router`, with the agent's CORS, session check and IP whitelist:
+ * Adds the record history routes of agent-http-protocol §13.1 to the agent's route table (they
+ * run after its CORS, session check, IP whitelist and body stages):
  *
  * - `GET <prefix>/_audit-trail/:c/:id` — a record's entries (paged, filtered);
  * - `GET <prefix>/_audit-trail/:c/:id/state?at=<date>` — its values at a time;
@@ -95,20 +93,14 @@ function sameValue(a: unknown, b: unknown): boolean {
  * Each needs the `read` right on the collection and the record visible in the caller's scope
  * (`404 Record does not exists` otherwise).
  */
-export function withAuditTrail(
-  router: RequestHandler,
+export function addAuditTrailRoutes(
+  routes: RouteTable,
   services: AgentServices,
   recorder: AuditRecorder,
   layer: DataSource,
-): RequestHandler {
-  const { options, logger } = services;
+): void {
   const permissions = new PermissionChecker(services.permissions);
   const published = services.dataSource;
-  const routes = express.Router({ caseSensitive: true });
-  routes.use(cors(options.corsOrigins));
-  routes.use(authenticate(sessionCheckOptions(services)));
-  if (services.ipWhitelist) routes.use(ipWhitelistGuard(services.ipWhitelist));
-  routes.use(bodyMiddleware());
 
   const findPublished = (name: string): Collection => {
     const collection = published.collections.find((candidate) => candidate.name === name);
@@ -207,7 +199,8 @@ export function withAuditTrail(
     return { collection, recordId: packed, database };
   };
 
-  const queryOf = (request: Request) => new URL(request.originalUrl, 'http://agent').searchParams;
+  const queryOf = (request: HttpRequest) =>
+    new URL(request.originalUrl ?? request.url ?? '/', 'http://agent').searchParams;
 
   const correlationEntries = async (keys: readonly string[]) => {
     if (keys.some((key) => key.length > 64)) {
@@ -245,18 +238,18 @@ export function withAuditTrail(
     return allowed;
   };
 
-  routes.get('/correlation/:key', async (request, response) => {
+  routes.addFeature('GET', '/_audit-trail/correlation/:key', async (request, response, [key]) => {
     const claims = getSessionClaims(request);
     const query = queryOf(request);
     await openRecord(claims, query.get('collection'), query.get('recordId'));
-    const rows = await correlationEntries([String(request.params.key)]);
-    response.json({ data: await readableEntries(claims, rows) });
+    const rows = await correlationEntries([String(key)]);
+    sendJson(response, { data: await readableEntries(claims, rows) });
   });
 
-  const correlations: RequestHandler = async (request, response) => {
+  const correlations: TableRouteHandler = async (request, response) => {
     const claims = getSessionClaims(request);
     const query = queryOf(request);
-    const body = (request.method === 'POST' ? request.body : {}) as
+    const body = (request.method === 'POST' ? (request as { body?: unknown }).body : {}) as
       Record<string, unknown> | undefined;
     const collection = body?.collection ?? query.get('collection');
     const recordId = body?.recordId ?? query.get('recordId');
@@ -267,37 +260,33 @@ export function withAuditTrail(
     }
     const keys = (rawKeys as string[]).map((key) => key.trim()).filter(Boolean);
     const rows = keys.length === 0 ? [] : await correlationEntries(keys);
-    response.json({ data: await readableEntries(claims, rows) });
+    sendJson(response, { data: await readableEntries(claims, rows) });
   };
-  routes.get('/correlations', correlations);
-  routes.post('/correlations', correlations);
+  routes.addFeature('GET', '/_audit-trail/correlations', correlations);
+  routes.addFeature('POST', '/_audit-trail/correlations', correlations);
 
-  routes.get('/:collection/:id/state', async (request, response) => {
-    const claims = getSessionClaims(request);
-    const raw = queryOf(request).get('at');
-    if (raw === null || raw === '') throw new ValidationError('Missing "at" query parameter');
-    const timezone = queryOf(request).get('timezone') || 'UTC';
-    const at = parseBound('at', raw, timezone, false) as Date;
-    const { collection, recordId, database } = await openRecord(
-      claims,
-      request.params.collection,
-      request.params.id,
-    );
-    const row = await recorder.table.lastChangeAt(database, collection.name, recordId, at);
-    if (!row || row.operation === 'delete') {
-      throw new NotFoundError('Record did not exist at this timestamp');
-    }
-    response.json({ data: visible(row.collection, row.after) });
-  });
+  routes.addFeature(
+    'GET',
+    '/_audit-trail/:collection/:id/state',
+    async (request, response, params) => {
+      const claims = getSessionClaims(request);
+      const raw = queryOf(request).get('at');
+      if (raw === null || raw === '') throw new ValidationError('Missing "at" query parameter');
+      const timezone = queryOf(request).get('timezone') || 'UTC';
+      const at = parseBound('at', raw, timezone, false) as Date;
+      const { collection, recordId, database } = await openRecord(claims, params[0], params[1]);
+      const row = await recorder.table.lastChangeAt(database, collection.name, recordId, at);
+      if (!row || row.operation === 'delete') {
+        throw new NotFoundError('Record did not exist at this timestamp');
+      }
+      sendJson(response, { data: visible(row.collection, row.after) });
+    },
+  );
 
-  routes.get('/:collection/:id', async (request, response) => {
+  routes.addFeature('GET', '/_audit-trail/:collection/:id', async (request, response, params) => {
     const claims = getSessionClaims(request);
     const query = queryOf(request);
-    const { collection, recordId, database } = await openRecord(
-      claims,
-      request.params.collection,
-      request.params.id,
-    );
+    const { collection, recordId, database } = await openRecord(claims, params[0], params[1]);
     const timezone = query.get('timezone') || 'UTC';
     const start = parseBound('startDate', query.get('startDate'), timezone, false);
     const end = parseBound('endDate', query.get('endDate'), timezone, true);
@@ -358,13 +347,6 @@ export function withAuditTrail(
       }
       meta.availableUsers = [...users.values()];
     }
-    response.json({ data: page, meta });
+    sendJson(response, { data: page, meta });
   });
-
-  routes.use(createErrorHandler(logger));
-
-  const root = express.Router({ caseSensitive: true });
-  root.use(`${options.prefix.replace(/\/+$/, '')}/_audit-trail`, routes);
-  return (request, response, next) =>
-    root(request, response, () => router(request, response, next));
 }

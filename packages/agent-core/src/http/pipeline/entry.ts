@@ -5,6 +5,7 @@ import { assertJsonBounds } from '../../toolkit/validation/json-bounds';
 import { type AccessLogStep, accessLogStep } from './access-log';
 import { answerBodyError, DEFAULT_BODY_LIMIT, METHODS_WITH_BODY } from './body-parser';
 import { type CorsStep, corsStep } from './cors';
+import type { HttpRequest, HttpResponse } from '../request/node-http';
 
 /**
  * Nesting limit of a request body: far above any document of the protocol (a record with JSON
@@ -51,28 +52,51 @@ export function entryMiddleware(steps: EntrySteps): RequestHandler {
  * not authenticated (the login route mounts its own, with a small limit).
  */
 export function bodyMiddleware(limit = DEFAULT_BODY_LIMIT): RequestHandler {
-  const parse = express.json({
-    limit,
-    strict: true,
-    type: ['application/json', 'application/*+json'],
-  });
+  const read = bodyStep(limit);
   return (request, response, next) => {
     if (!METHODS_WITH_BODY.has(request.method)) {
       next();
       return;
     }
-    parse(request, response, (error?: unknown) => {
-      if (error !== undefined && error !== null) {
-        if (!answerBodyError(error, response)) next(error);
-        return;
-      }
-      try {
-        assertJsonBounds(request.body, { maxDepth: BODY_MAX_DEPTH }, 'the request body');
-      } catch (bounds) {
-        next(bounds);
-        return;
-      }
-      next();
-    });
+    read(request, response).then((answered) => {
+      if (!answered) next();
+    }, next);
   };
+}
+
+/**
+ * The body stage on node's request and response: sets `request.body` and resolves `false`, or
+ * answers a body-parser failure and resolves `true`; rejects with the error of a body nested too
+ * deep (or any other failure) for the error translator. For the methods that carry a body.
+ */
+export type BodyStep = (request: HttpRequest, response: HttpResponse) => Promise<boolean>;
+
+/** The JSON body reader of {@link bodyMiddleware}, without express. */
+export function bodyStep(limit = DEFAULT_BODY_LIMIT): BodyStep {
+  const parse = express.json({
+    limit,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  }) as unknown as (
+    request: HttpRequest,
+    response: HttpResponse,
+    done: (error?: unknown) => void,
+  ) => void;
+  return (request, response) =>
+    new Promise((resolve, reject) => {
+      parse(request, response, (error?: unknown) => {
+        if (error !== undefined && error !== null) {
+          if (answerBodyError(error, response)) resolve(true);
+          else reject(error);
+          return;
+        }
+        try {
+          const body = (request as HttpRequest & { body?: unknown }).body;
+          assertJsonBounds(body, { maxDepth: BODY_MAX_DEPTH }, 'the request body');
+          resolve(false);
+        } catch (bounds) {
+          reject(bounds);
+        }
+      });
+    });
 }
