@@ -22,7 +22,11 @@ async function packPackages(directory: string): Promise<string[]> {
   for (const [name, entries] of [
     ['platform-protocol', ['src/index.ts']],
     ['embedded-postgres', ['src/index.ts']],
-    ['agent-core', ['src/index.ts']],
+    // Named entries, shared chunks: `@canopy/agent-core/toolkit` hands out the main entry's classes.
+    [
+      'agent-core',
+      ['--entry.index', 'src/index.ts', '--entry.toolkit', 'src/toolkit/index.ts', '--splitting'],
+    ],
     ['datasource-sql', ['src/index.ts']],
     ['cloud-cli', ['src/index.ts', 'src/cli.ts']],
   ] as const) {

@@ -5,7 +5,7 @@ import express from 'express';
 import type { AiProviderDefinition } from '../ai/ai-provider';
 import { addAiProxyRoute } from '../ai/ai-proxy-router';
 import type { AuditRecorder } from '../audit-trail/audit-recorder';
-import { addAuditTrailRoutes } from '../audit-trail/audit-routes';
+import { addAuditTrailRoutes } from '../http/audit-trail/audit-routes';
 import type { ToExpress } from '../http/agent-pipeline';
 import { createAgentPipeline } from '../http/create-agent-router';
 import { bearer, createTestServices } from '../http/test-fixtures/shop-services';

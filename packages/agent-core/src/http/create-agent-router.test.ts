@@ -153,7 +153,8 @@ describe('createAgentRouter pipeline', () => {
       .send(big)
       .expect(413);
     expect(response.text).toBe('Payload Too Large');
-  });
+    // Two 51 MB uploads: seconds on a loaded machine.
+  }, 30_000);
 
   it('refuses an MCP access token on the REST routes, saying what it is', async () => {
     const session = signSessionToken(claims, AUTH_SECRET);
