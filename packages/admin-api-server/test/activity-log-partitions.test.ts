@@ -94,6 +94,7 @@ describe('the partitioning migration', () => {
       expect(await migrateToLatest(fresh.knex)).toEqual([
         '20261128-101-partitioned-activity-logs',
         '20261128-102-activity-log-retention',
+        '20261128-311-activity-log-error-messages',
       ]);
 
       const kind = await fresh.knex.raw(
