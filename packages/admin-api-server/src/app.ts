@@ -46,12 +46,8 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(securityHeaders());
   app.use(rejectNulInUrl());
   // Bodies are read by each route after it authenticated the caller (src/http/body.ts).
-  app.use(agentProtocolRouter(ctx, events));
-  app.use(platformUiRouter());
-  app.use(oidcRouter(ctx));
-  app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
-  app.use(mcpOAuthRouter(ctx));
-  app.use(operationsRouter(ctx.knex, buildOpenApiDocument()));
+  // The public API first, its most requested read (the activity-log list) leading: a request walks
+  // the routers in order until one matches, and no path below is also a path above.
   app.use(activityLogsRouter(ctx));
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
@@ -62,6 +58,12 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(accountRouter(ctx));
   app.use(actionApprovalsRouter(ctx));
   app.use(meRouter(ctx));
+  app.use(operationsRouter(ctx.knex, buildOpenApiDocument()));
+  app.use(agentProtocolRouter(ctx, events));
+  app.use(platformUiRouter());
+  app.use(oidcRouter(ctx));
+  app.use(['/forest', '/liana', OIDC_PATH], agentErrorHandler(ctx));
+  app.use(mcpOAuthRouter(ctx));
   // Last, so it shadows no route: agents read errors as {"errors": [{"detail"}]}.
   app.use(AGENT_PROTOCOL_PREFIXES, agentNotFoundHandler(), agentErrorHandler(ctx));
   app.use(

@@ -135,6 +135,20 @@ export function verifyPlatformToken<T extends ApplicationTokenClaims | SessionTo
   return claims;
 }
 
+/**
+ * The `typ` a token claims, not verified: the claims remembered for it when it verified before
+ * (the same token string holds the same claims), else its decoded payload's; `undefined` for a
+ * string that is not a JWT with a string `typ`.
+ */
+export function claimedTokenType(token: string, keys: readonly SigningKey[]): string | undefined {
+  const known = verifiedTokens.get(keys)?.get(token);
+  if (known) return known.typ;
+  const decoded = jwt.decode(token);
+  return decoded && typeof decoded === 'object' && typeof decoded.typ === 'string'
+    ? decoded.typ
+    : undefined;
+}
+
 function verifyUncached<T extends ApplicationTokenClaims | SessionTokenClaims>(
   token: string,
   keys: readonly SigningKey[],

@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from 'express';
-import jwt from 'jsonwebtoken';
 import { ApiError, forbidden, projectNotAccessible, unauthorized } from '../errors';
 import { findConsoleAccessToken } from './console-client';
 import type { ServerContext } from '../context';
@@ -10,7 +9,7 @@ import {
   findProjectByName,
   type PermissionLevel,
 } from '../store/model';
-import { bearerToken } from './platform-tokens';
+import { bearerToken, claimedTokenType } from './platform-tokens';
 import { authenticateSession } from './sessions';
 
 /**
@@ -75,8 +74,7 @@ export function requireSessionOr(
     if (token !== '' && !token.includes('.')) {
       user = await authenticateUser(ctx, req);
     } else {
-      const decoded = jwt.decode(token);
-      if (decoded && typeof decoded === 'object' && decoded.typ === 'session') {
+      if (claimedTokenType(token, ctx.config.signingKeys) === 'session') {
         const session = await authenticateSession(ctx, req);
         user = { userId: session.userId, sso: session.sso };
       }
