@@ -1,7 +1,7 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
 import { bootstrapProject, type AdminApiServer } from '../src';
-import { issueMcpTokens } from '../src/mcp-oauth/platform-tokens';
+import { issueMcpTokens } from '../src/auth/mcp-tokens';
 import { reportedActivityLog } from './helpers/agent-fixtures';
 import { startTestServer, TEST_KEYS, tokenFor } from './helpers/test-server';
 

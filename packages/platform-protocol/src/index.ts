@@ -87,3 +87,6 @@ export { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from './token-sc
 
 // MCP OAuth clients (RFC 7591 registration, docs/mcp-server.md)
 export { type McpClientRegistration } from './mcp-client-registration';
+
+// The public API's log items (`/v1/activity-logs`, `/v1/admin-logs`)
+export { type ActivityLogItem, type AdminLogItem, type PublicApiUser } from './public-api-logs';

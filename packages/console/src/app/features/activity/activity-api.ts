@@ -1,25 +1,12 @@
-import { ACTIVITY_LOG_ACTIONS } from '@canopy/platform-protocol';
+import {
+  ACTIVITY_LOG_ACTIONS,
+  type ActivityLogItem,
+  type AdminLogItem,
+} from '@canopy/platform-protocol';
 
 /** Activity and admin logs of the public API, as the console lists and exports them. */
-export interface ActivityLog {
-  id: string;
-  type: 'read' | 'write';
-  action: string;
-  label?: string;
-  recordIds: string[];
-  createdAt: string;
-  user: { id: number; email: string; username: string };
-  team: { name: string };
-  collection?: { name: string };
-  /**
-   * The outcome of an action run or of a log opened before its operation and closed after it:
-   * `failed` when the operation failed, `pending` while it runs. Absent for logs reported after
-   * a success.
-   */
-  status?: 'pending' | 'completed' | 'failed';
-  /** Why a failed operation failed, as its user was told (when the reporter said). */
-  errorMessage?: string;
-}
+export type ActivityLog = ActivityLogItem;
+export type AdminLog = AdminLogItem;
 
 /** The outcomes to filter on: the `status` values of the public API, in the user's words. */
 export const OUTCOMES = [
@@ -53,17 +40,6 @@ export function outcomeOf(log: Pick<ActivityLog, 'status' | 'errorMessage'>): {
 export function effectiveFilters(filters: ActivityFilters, showReads: boolean): ActivityFilters {
   if (filters.type || showReads) return filters;
   return { ...filters, type: 'write' };
-}
-
-export interface AdminLog {
-  id: string | number;
-  type: string;
-  resource: string;
-  initiator: string;
-  createdAt: string;
-  user?: { email: string; username: string } | null;
-  previousValue?: unknown;
-  newValue?: unknown;
 }
 
 /** The actions an activity log may record, to filter on. */
