@@ -90,3 +90,13 @@ export { type McpClientRegistration } from './mcp-client-registration';
 
 // The public API's log items (`/v1/activity-logs`, `/v1/admin-logs`)
 export { type ActivityLogItem, type AdminLogItem, type PublicApiUser } from './public-api-logs';
+
+// The management API's items (`/v1/project/{project}/…`)
+export {
+  type ApplicationTokenItem,
+  type ManagedEnvironment,
+  type ManagedRole,
+  type ManagedTeam,
+  type MemberInvitation,
+  type ProjectDetails,
+} from './management';

@@ -10,7 +10,7 @@ import type {
   CollectionRight,
   ManagedRoleRights,
   PermissionLevel,
-  TokenScope,
+  ApplicationTokenScope,
 } from './management-api';
 
 export const COLLECTION_RIGHTS: { key: CollectionRight; label: string }[] = [
@@ -147,7 +147,7 @@ export function expiryAfter(days: number, now = new Date()): string {
 
 export interface TokenDraft {
   name: string;
-  scopes: TokenScope[];
+  scopes: ApplicationTokenScope[];
   days: number;
 }
 
