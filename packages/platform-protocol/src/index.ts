@@ -100,3 +100,11 @@ export {
   type MemberInvitation,
   type ProjectDetails,
 } from './management';
+
+// Who signed in to an agent (agent protocol §3.2: the session token's claims)
+export {
+  type AuthenticationCallbackAnswer,
+  SESSION_PERMISSION_LEVELS,
+  type SessionIdentity,
+  type SessionPermissionLevel,
+} from './session-identity';
