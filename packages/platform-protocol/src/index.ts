@@ -108,3 +108,15 @@ export {
   type SessionIdentity,
   type SessionPermissionLevel,
 } from './session-identity';
+
+// The agent's JSON:API documents (agent protocol §7): one decoder for the Console and the test client
+export {
+  type AgentRecord,
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+  type JsonApiResource,
+  packId,
+  type ResourceIdentifier,
+} from './agent-jsonapi';

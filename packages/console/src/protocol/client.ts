@@ -2,11 +2,17 @@
  * The agent client: every call the console makes to an agent's `/forest` routes (agent protocol
  * §3, §8), with the session token of the agent's own login flow. Plain TypeScript over `fetch`.
  */
-import type { AuthenticationCallbackAnswer } from '@canopy/platform-protocol';
+import {
+  type AgentRecord,
+  type AuthenticationCallbackAnswer,
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+  type ResourceIdentifier,
+} from '@canopy/platform-protocol';
 import type { ConditionTree } from './conditions';
 import { compactTree } from './conditions';
-import type { AgentRecord, JsonApiDocument, ResourceIdentifier } from './jsonapi';
-import { decodeList, decodeOne, encodeRecord } from './jsonapi';
 import type { ActionForm, ActionResult } from './actions';
 import { mergeForm, readActionResult } from './actions';
 import type { ListParams } from './query';

@@ -1,7 +1,15 @@
 export * from './schema';
 export * from './operators';
 export * from './conditions';
-export * from './jsonapi';
+export {
+  type AgentRecord,
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+  packId,
+  type ResourceIdentifier,
+} from '@canopy/platform-protocol';
 export * from './query';
 export * from './client';
 export * from './error-envelope';
