@@ -120,3 +120,6 @@ export {
   packId,
   type ResourceIdentifier,
 } from './agent-jsonapi';
+
+// The activity logs an agent reports (`POST /liana/v1/activity-logs`, platform protocol §10)
+export { type ActivityLogReport } from './activity-log-report';
