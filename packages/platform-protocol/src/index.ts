@@ -123,3 +123,6 @@ export {
 
 // The activity logs an agent reports (`POST /liana/v1/activity-logs`, platform protocol §10)
 export { type ActivityLogReport } from './activity-log-report';
+
+// The public API's notes and list pages (`/v1/…/notes`)
+export { type NoteItem, type NoteMessageItem, type PublicApiPage } from './public-api-notes';
