@@ -89,7 +89,12 @@ export { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from './token-sc
 export { type McpClientRegistration } from './mcp-client-registration';
 
 // The public API's log items (`/v1/activity-logs`, `/v1/admin-logs`)
-export { type ActivityLogItem, type AdminLogItem, type PublicApiUser } from './public-api-logs';
+export {
+  type ActivityLogFilterParameters,
+  type ActivityLogItem,
+  type AdminLogItem,
+  type PublicApiUser,
+} from './public-api-logs';
 
 // The management API's items (`/v1/project/{project}/…`)
 export {

@@ -54,3 +54,19 @@ export interface AdminLogItem {
   previousValue?: unknown;
   newValue?: unknown;
 }
+
+/**
+ * The filters of the activity-log list and export (`GET /v1/…/activity-logs?…`), as query
+ * parameters; the time range travels as `createdAt.gte` / `createdAt.lt`.
+ */
+export interface ActivityLogFilterParameters {
+  userEmail?: string;
+  userId?: number;
+  teamName?: string;
+  collectionName?: string;
+  recordId?: string;
+  action?: string;
+  type?: string;
+  /** The outcome: `completed`, `failed` or `pending`. */
+  status?: string;
+}

@@ -1,5 +1,6 @@
 import {
   ACTIVITY_LOG_ACTIONS,
+  type ActivityLogFilterParameters,
   type ActivityLogItem,
   type AdminLogItem,
 } from '@canopy/platform-protocol';
@@ -45,15 +46,8 @@ export function effectiveFilters(filters: ActivityFilters, showReads: boolean): 
 /** The actions an activity log may record, to filter on. */
 export const ACTIONS = ACTIVITY_LOG_ACTIONS;
 
-export interface ActivityFilters {
-  userEmail?: string;
-  teamName?: string;
-  collectionName?: string;
-  recordId?: string;
-  action?: string;
-  type?: string;
-  /** The outcome (`completed`, `failed` or `pending`). */
-  status?: string;
+/** The activity page's filters: the list's filter parameters, and a time range. */
+export interface ActivityFilters extends Omit<ActivityLogFilterParameters, 'userId'> {
   /** ISO date-times. */
   from?: string;
   to?: string;

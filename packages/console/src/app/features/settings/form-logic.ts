@@ -9,7 +9,7 @@ import type {
   ActionSwitch,
   CollectionRight,
   ManagedRoleRights,
-  PermissionLevel,
+  Member,
   ApplicationTokenScope,
 } from './management-api';
 
@@ -163,14 +163,11 @@ export function tokenProblems(draft: TokenDraft): Partial<Record<keyof TokenDraf
   return problems;
 }
 
-export interface InviteDraft {
-  email: string;
-  firstName: string;
-  lastName: string;
-  permissionLevel: PermissionLevel;
-  roleName: string | null;
-  teamNames: string[];
-}
+/** The invitation form: the fields of the member it adds (`POST …/members`). */
+export type InviteDraft = Pick<
+  Member,
+  'email' | 'firstName' | 'lastName' | 'permissionLevel' | 'roleName' | 'teamNames'
+>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
