@@ -1,15 +1,8 @@
 export * from './schema';
 export * from './operators';
 export * from './conditions';
-export {
-  type AgentRecord,
-  decodeList,
-  decodeOne,
-  encodeRecord,
-  type JsonApiDocument,
-  packId,
-  type ResourceIdentifier,
-} from '@canopy/platform-protocol';
+// Records as the agent's JSON:API documents decode (the decoder is platform-protocol's).
+export type { AgentRecord, ResourceIdentifier } from '@canopy/platform-protocol';
 export * from './query';
 export * from './client';
 export * from './error-envelope';
