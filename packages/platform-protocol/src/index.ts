@@ -87,3 +87,47 @@ export { APPLICATION_TOKEN_SCOPES, type ApplicationTokenScope } from './token-sc
 
 // MCP OAuth clients (RFC 7591 registration, docs/mcp-server.md)
 export { type McpClientRegistration } from './mcp-client-registration';
+
+// The public API's log items (`/v1/activity-logs`, `/v1/admin-logs`)
+export {
+  type ActivityLogFilterParameters,
+  type ActivityLogItem,
+  type AdminLogItem,
+  type PublicApiUser,
+} from './public-api-logs';
+
+// The management API's items (`/v1/project/{project}/…`)
+export {
+  type ApplicationTokenItem,
+  type ManagedEnvironment,
+  type ManagedRole,
+  type ManagedTeam,
+  type MemberInvitation,
+  type ProjectDetails,
+} from './management';
+
+// Who signed in to an agent (agent protocol §3.2: the session token's claims)
+export {
+  type AuthenticationCallbackAnswer,
+  SESSION_PERMISSION_LEVELS,
+  type SessionIdentity,
+  type SessionPermissionLevel,
+} from './session-identity';
+
+// The agent's JSON:API documents (agent protocol §7): one decoder for the Console and the test client
+export {
+  type AgentRecord,
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+  type JsonApiResource,
+  packId,
+  type ResourceIdentifier,
+} from './agent-jsonapi';
+
+// The activity logs an agent reports (`POST /liana/v1/activity-logs`, platform protocol §10)
+export { type ActivityLogReport } from './activity-log-report';
+
+// The public API's notes and list pages (`/v1/…/notes`)
+export { type NoteItem, type NoteMessageItem, type PublicApiPage } from './public-api-notes';

@@ -1,10 +1,7 @@
+import type { PublicApiUser } from '@canopy/platform-protocol';
+
 /** The contract's `user` object. */
-export interface UserItem {
-  object: 'user';
-  id: number;
-  email: string;
-  username: string;
-}
+export type UserItem = PublicApiUser;
 
 /** Builds a `user` object from joined columns. */
 export function userItem(id: number, email: string, username: string): UserItem {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ActivityLogFilterParameters } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { applyDateFilter } from '../database/date-filter';
@@ -7,19 +8,13 @@ import { TEXT_ARRAY_OID, textArrayToJson } from './text-array-json';
 import type { TimeCursor } from './cursor';
 import type { DateFilter } from '../validation/query-schemas';
 
-/** Filters of the activity-log list (and its export and integrity range). */
-export interface ActivityLogFilters {
+/**
+ * Filters of the activity-log list (and its export and integrity range); `status: completed`
+ * includes the logs reported once their operation succeeded.
+ */
+export interface ActivityLogFilters extends ActivityLogFilterParameters {
   environmentId: number;
   projectId: number;
-  userEmail?: string;
-  userId?: number;
-  teamName?: string;
-  collectionName?: string;
-  recordId?: string;
-  action?: string;
-  type?: string;
-  /** The outcome: `completed` includes the logs reported once their operation succeeded. */
-  status?: string;
   createdAt: DateFilter;
   /** Keyset position: only rows strictly after it in `(created_at DESC, id DESC)` order. */
   after?: TimeCursor;

@@ -1,3 +1,4 @@
+import type { ApplicationTokenScope } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { publishAccessChange } from './access-changes';
 
@@ -7,7 +8,8 @@ export interface ApplicationTokenRow {
   project_id: number;
   user_id: number;
   name: string;
-  scopes: string[];
+  /** Validated against the scope list when the token is issued. */
+  scopes: ApplicationTokenScope[];
   created_with_sso: boolean;
   created_at: Date;
   last_used_at: Date | null;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isActivityLogAction } from '@canopy/platform-protocol';
 import type {
   ActionRights,
   ActivityLogEntry,
@@ -328,6 +329,9 @@ export class PlatformWorld {
         await this.activityLogsToken(),
       );
       for (const item of page.data) {
+        if (!isActivityLogAction(item.action)) {
+          throw new Error(`The public API served an unknown action: ${item.action}`);
+        }
         logs.push({
           id: item.id,
           createdAt: item.createdAt,

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { ActivityLogReport } from '@canopy/platform-protocol';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { ActivityLogInput, ActivityLogRecorder } from './agent-services';
 import type { PlatformHttpClient } from './platform-http-client';
 
-/** One activity log as sent to the platform (`POST /liana/v1/activity-logs`). */
-export interface ActivityLogEntry extends ActivityLogInput {
-  /** Unique id: the platform ignores a log it already has, so resending is safe. */
-  id: string;
-  /** ISO 8601 time of the operation. */
-  createdAt: string;
-}
+/** One activity log as sent to the platform (`POST /liana/v1/activity-logs`, the wire type). */
+export type ActivityLogEntry = ActivityLogInput & Pick<ActivityLogReport, 'id' | 'createdAt'>;
 
 /** Tuning of {@link ActivityLogReporter}. */
 export interface ActivityLogReporterOptions {

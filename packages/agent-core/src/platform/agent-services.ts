@@ -1,4 +1,4 @@
-import type { AgentActivityLogAction, IpRule } from '@canopy/platform-protocol';
+import type { ActivityLogReport, AgentActivityLogAction, IpRule } from '@canopy/platform-protocol';
 import type { CallerIdentity } from '../toolkit/caller';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
@@ -67,23 +67,13 @@ export interface AgentHttpOptions {
 /** The `action` values an agent reports (the public API's activity-log actions it can cause). */
 export type AgentActivityAction = AgentActivityLogAction;
 
-/** One operation to report. The recorder adds the id and the time. */
-export interface ActivityLogInput {
-  type: 'read' | 'write';
+/**
+ * One operation to report: the wire's log (platform protocol §10) without the id and the time,
+ * which the recorder adds. `errorMessage` is what the user was shown, never a stack or an
+ * internal detail.
+ */
+export interface ActivityLogInput extends Omit<ActivityLogReport, 'id' | 'createdAt' | 'action'> {
   action: AgentActivityAction;
-  /** Human-readable label, e.g. `listed orders` or the action's name. */
-  label: string;
-  userId: number;
-  renderingId: number | null;
-  collectionName: string | null;
-  recordIds: string[];
-  /**
-   * How an operation that can fail once begun (an action) ended; absent on the other logs,
-   * which are reported after they succeeded (platform protocol §10).
-   */
-  status?: 'completed' | 'failed';
-  /** With `failed`: why, in the words the user was shown (never a stack or an internal detail). */
-  errorMessage?: string;
 }
 
 /** Queues activity logs; never throws and never waits on the network. */

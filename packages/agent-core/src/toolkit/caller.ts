@@ -1,22 +1,14 @@
+import type { SessionIdentity, SessionPermissionLevel } from '@canopy/platform-protocol';
+
 /** Permission levels of a caller in the project. */
-export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
+export type PermissionLevel = SessionPermissionLevel;
 
 /**
  * Who a user is, as the platform knows them: what the login returns, what a session token and an
  * MCP access token carry, and what every {@link Caller} starts from. Build one with
  * {@link callerIdentity}, never field by field.
  */
-export interface CallerIdentity {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  team: string;
-  role: string;
-  permissionLevel: PermissionLevel;
-  renderingId: number;
-  tags: Record<string, string>;
-}
+export type CallerIdentity = SessionIdentity;
 
 /**
  * The identity fields of `source` and nothing else (a session token's `iat`/`exp`, an MCP

@@ -2,10 +2,17 @@
  * The agent client: every call the console makes to an agent's `/forest` routes (agent protocol
  * §3, §8), with the session token of the agent's own login flow. Plain TypeScript over `fetch`.
  */
+import {
+  type AgentRecord,
+  type AuthenticationCallbackAnswer,
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+  type ResourceIdentifier,
+} from '@canopy/platform-protocol';
 import type { ConditionTree } from './conditions';
 import { compactTree } from './conditions';
-import type { AgentRecord, JsonApiDocument, ResourceIdentifier } from './jsonapi';
-import { decodeList, decodeOne, encodeRecord } from './jsonapi';
 import type { ActionForm, ActionResult } from './actions';
 import { mergeForm, readActionResult } from './actions';
 import type { ListParams } from './query';
@@ -18,18 +25,7 @@ import type { FieldOperators } from './operators';
 import { parseErrorEnvelope } from './error-envelope';
 
 /** The payload of the agent session token (agent protocol §3.2). */
-export interface SessionUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  team: string;
-  role: string;
-  permissionLevel: string;
-  renderingId: number;
-  tags?: Record<string, string>;
-  exp: number;
-}
+export type SessionUser = AuthenticationCallbackAnswer['tokenData'];
 
 /** An error answer of the agent, with what it said (§14). */
 export class AgentError extends Error {
@@ -177,7 +173,7 @@ export class AgentClient {
     const query = new URLSearchParams(callback).toString();
     const response = await this.fetcher(this.url('/authentication/callback', query));
     if (!response.ok) throw await readError(response);
-    const body = (await response.json()) as { token: string; tokenData: SessionUser };
+    const body = (await response.json()) as AuthenticationCallbackAnswer;
     return { token: body.token, user: body.tokenData };
   }
 

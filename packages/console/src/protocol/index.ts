@@ -1,7 +1,8 @@
 export * from './schema';
 export * from './operators';
 export * from './conditions';
-export * from './jsonapi';
+// Records as the agent's JSON:API documents decode (the decoder is platform-protocol's).
+export type { AgentRecord, ResourceIdentifier } from '@canopy/platform-protocol';
 export * from './query';
 export * from './client';
 export * from './error-envelope';

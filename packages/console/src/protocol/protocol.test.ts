@@ -1,3 +1,9 @@
+import {
+  decodeList,
+  decodeOne,
+  encodeRecord,
+  type JsonApiDocument,
+} from '@canopy/platform-protocol';
 import { describe, expect, it } from 'vitest';
 import {
   AgentClient,
@@ -6,9 +12,6 @@ import {
   compactTree,
   countLeaves,
   csvQuery,
-  decodeList,
-  decodeOne,
-  encodeRecord,
   humanize,
   intersect,
   labelField,
@@ -23,7 +26,6 @@ import {
   selectionBody,
   targetCollection,
   writeView,
-  type JsonApiDocument,
   type SchemaCollection,
 } from './index';
 

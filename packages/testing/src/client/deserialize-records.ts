@@ -1,42 +1,24 @@
+import { type AgentRecord, decodeList, type JsonApiDocument } from '@canopy/platform-protocol';
+
 /** A record as the test client returns it: attributes, to-one relations as nested objects. */
 export type ClientRecord = Record<string, unknown>;
 
-interface Resource {
-  type: string;
-  id: string;
-  attributes?: Record<string, unknown>;
-  relationships?: Record<string, { data?: { type: string; id: string } | null }>;
-}
-
-interface Document {
-  data: Resource | Resource[] | null;
-  included?: Resource[];
-}
-
 /**
- * Turns a JSON:API document into plain records: attributes keep their names (flattened fields
- * such as `address@@@city` included), and each linked to-one relation becomes a nested record
- * read from `included` (`null` when unlinked).
+ * A decoded record as tests read it: its attributes under their names (flattened fields such as
+ * `address@@@city` included), each linked to-one relation as a nested record (`null` when
+ * unlinked, `{ id }` when the document did not include the linked record's attributes).
  */
-export function deserializeDocument(document: Document): ClientRecord[] {
-  const included = new Map<string, Resource>();
-  for (const resource of document.included ?? [])
-    included.set(`${resource.type}|${resource.id}`, resource);
-  const toRecord = (resource: Resource, depth: number): ClientRecord => {
-    const record: ClientRecord = { ...(resource.attributes ?? {}) };
-    for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
-      if (!relationship || !('data' in relationship)) continue;
-      const linkage = relationship.data;
-      if (linkage === null || linkage === undefined) {
-        record[name] = null;
-        continue;
-      }
-      const target = included.get(`${linkage.type}|${linkage.id}`);
-      record[name] = target && depth < 5 ? toRecord(target, depth + 1) : { id: linkage.id };
-    }
-    return record;
-  };
-  const data = document.data;
-  if (data === null) return [];
-  return (Array.isArray(data) ? data : [data]).map((resource) => toRecord(resource, 0));
+function clientRecord(record: AgentRecord): ClientRecord {
+  const result: ClientRecord = { ...record.values };
+  for (const [name, linked] of Object.entries(record.toOne)) {
+    if (linked === null) result[name] = null;
+    else if (Object.keys(linked.values).length === 0) result[name] = { id: linked.id };
+    else result[name] = clientRecord(linked);
+  }
+  return result;
+}
+
+/** Turns a JSON:API document into plain records (the shared decoder of platform-protocol). */
+export function deserializeDocument(document: JsonApiDocument): ClientRecord[] {
+  return decodeList(document).map(clientRecord);
 }

@@ -1,5 +1,6 @@
 import type {
   ActionRights,
+  ActivityLogReport,
   CollectionRights,
   PlainConditionTree,
   RoleRights,
@@ -33,22 +34,8 @@ export type PermissionOverrides = Record<
 /** One entry of the IP whitelist (section 4): the wire type of @canopy/platform-protocol. */
 export type { IpRule } from '@canopy/platform-protocol';
 
-/** An activity log as the agent reports it (`POST /liana/v1/activity-logs`). */
-export interface ActivityLogEntry {
-  id: string;
-  createdAt: string;
-  type: 'read' | 'write';
-  action: string;
-  label: string;
-  userId: number;
-  renderingId: number | null;
-  collectionName: string | null;
-  recordIds: string[];
-  /** How an action ended; absent on logs reported after a success. */
-  status?: 'completed' | 'failed';
-  /** With `failed`: the reason the user was shown. */
-  errorMessage?: string;
-}
+/** An activity log as the agent reports it (`POST /liana/v1/activity-logs`): the wire type. */
+export type ActivityLogEntry = ActivityLogReport;
 
 /** A collection as stored from the agent's schema (the fields the sandbox reads). */
 export interface SchemaCollection {

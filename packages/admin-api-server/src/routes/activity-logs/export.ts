@@ -1,12 +1,13 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ActivityLogItem } from '@canopy/platform-protocol';
 import type { RequestHandler } from 'express';
 import { required, type ServerContext } from '../../context';
 import { csvWriter } from '../../http/csv';
 import { DEFAULT_EXPORT_LIMITS, ExportSlots, stallGuard } from '../../http/export-limits';
 import { activityLogQuery, type ActivityLogRow } from '../../store/activity-log-queries';
 import { parseExportActivityLogsQuery, toActivityLogFilters } from './query';
-import { activityLogItem, type ActivityLogItem } from './serialize';
+import { activityLogItem } from './serialize';
 
 /** CSV columns of the export, in order. */
 export const EXPORT_CSV_COLUMNS = [

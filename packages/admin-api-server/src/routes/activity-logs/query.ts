@@ -1,3 +1,4 @@
+import type { ActivityLogFilterParameters } from '@canopy/platform-protocol';
 import { ACTIVITY_ACTIONS } from '../../store/activity-log-writer';
 import type { ActivityLogFilters } from '../../store/activity-log-queries';
 import { queryParser, type JsonSchema } from '../../validation/ajv';
@@ -47,19 +48,12 @@ export const EXPORT_ACTIVITY_LOGS_QUERY: JsonSchema = {
 };
 
 /** The parsed query of activity-log reads. */
-export type ActivityLogQuery = Record<string, unknown> & {
-  limit?: number;
-  cursor?: string;
-  format?: 'ndjson' | 'csv';
-  userEmail?: string;
-  userId?: number;
-  teamName?: string;
-  collectionName?: string;
-  recordId?: string;
-  action?: string;
-  type?: string;
-  status?: string;
-};
+export type ActivityLogQuery = Record<string, unknown> &
+  ActivityLogFilterParameters & {
+    limit?: number;
+    cursor?: string;
+    format?: 'ndjson' | 'csv';
+  };
 
 /** Parsers of each query. */
 export const parseListActivityLogsQuery = queryParser<ActivityLogQuery>(LIST_ACTIVITY_LOGS_QUERY);

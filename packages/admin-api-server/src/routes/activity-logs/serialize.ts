@@ -1,32 +1,6 @@
+import type { ActivityLogItem } from '@canopy/platform-protocol';
 import type { ActivityLogPageRow, ActivityLogRow } from '../../store/activity-log-queries';
-import { userItem, type UserItem } from '../serialize-user';
-
-/** An activity log as the published contract shapes it. */
-export interface ActivityLogItem {
-  object: 'activityLog';
-  id: string;
-  type: 'read' | 'write';
-  action: string;
-  label?: string;
-  recordIds: string[];
-  createdAt: string;
-  user: UserItem;
-  environment: { object: 'environment'; name: string };
-  team: { object: 'team'; name: string };
-  collection?: { object: 'collection'; name: string };
-  /** Present for a log opened before its operation and closed after it (see the row's status). */
-  status?: 'pending' | 'completed' | 'failed';
-  /** Why the operation failed, when it did and its reporter said. */
-  errorMessage?: string;
-  inbox?: { object: 'inbox'; name: string };
-  workflow?: {
-    object: 'workflow';
-    name: string;
-    runId: string;
-    stepName?: string;
-    optionName?: string;
-  };
-}
+import { userItem } from '../serialize-user';
 
 /** Shapes a row into its contract item. */
 export function activityLogItem(row: ActivityLogRow, environmentName: string): ActivityLogItem {

@@ -1,3 +1,4 @@
+import type { AdminLogItem } from '@canopy/platform-protocol';
 import { Router, type RequestHandler } from 'express';
 import { requireApplicationToken, requireSessionOr } from '../../auth';
 import { required, type ServerContext } from '../../context';
@@ -55,8 +56,8 @@ type AdminLogQuery = Record<string, unknown> & {
 const parseQuery = queryParser<AdminLogQuery>(LIST_ADMIN_LOGS_QUERY);
 
 /** An admin log as the published contract shapes it. */
-export function adminLogItem(row: AdminLogRow): Record<string, unknown> {
-  const item: Record<string, unknown> = {
+export function adminLogItem(row: AdminLogRow): AdminLogItem {
+  const item: AdminLogItem = {
     object: 'adminLog',
     id: String(row.id),
     type: row.type,

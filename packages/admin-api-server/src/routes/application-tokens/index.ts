@@ -1,3 +1,4 @@
+import type { ApplicationTokenItem } from '@canopy/platform-protocol';
 import { Router, type RequestHandler } from 'express';
 import { requireSession, SCOPES, type Scope } from '../../auth';
 import { ApiError, forbidden } from '../../errors';
@@ -39,7 +40,7 @@ const parseCreateBody = bodyParser<{ name: string; scopes: Scope[]; expiresAt?: 
 );
 
 /** A token as listed: never the token itself. */
-export function applicationTokenItem(row: ApplicationTokenRow): Record<string, unknown> {
+export function applicationTokenItem(row: ApplicationTokenRow): ApplicationTokenItem {
   return {
     object: 'applicationToken',
     id: row.id,

@@ -1,3 +1,4 @@
+import type { ProjectDetails } from '@canopy/platform-protocol';
 import { Router, type Request, type RequestHandler } from 'express';
 import { authenticateSession, requireSession } from '../../auth';
 import { publicOrigin, required, type ServerContext } from '../../context';
@@ -112,7 +113,7 @@ export function managementRouter(ctx: ServerContext): Router {
           .where({ id: projectId })
           .first('ip_whitelist_rules', 'activity_log_retention_months'),
       ]);
-      res.json({
+      const details: ProjectDetails = {
         id: projectId,
         name: required(req.project, 'project').name,
         ssoEnabled: required(req.project, 'project').sso_enabled,
@@ -122,7 +123,8 @@ export function managementRouter(ctx: ServerContext): Router {
         teams,
         ipWhitelist: settings?.ip_whitelist_rules ?? null,
         activityLogRetentionMonths: settings?.activity_log_retention_months ?? null,
-      });
+      };
+      res.json(details);
     })
     .patch(base, admin, async (req, res) => {
       const { projectId } = ids(req);

@@ -1,3 +1,4 @@
+import type { ManagedEnvironment } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { publishAccessChange } from '../access-changes';
 import { ApiError } from '../../errors';
@@ -7,14 +8,7 @@ import { publishPlatformEvent } from '../platform-events';
 import { environmentValue } from './admin-values';
 
 /** An environment as the management API shows it (never its secret). */
-export interface EnvironmentItem {
-  id: number;
-  name: string;
-  type: 'development' | 'production';
-  apiEndpoint: string | null;
-  /** Collections its agent declared in its last schema upload. */
-  collections: string[];
-}
+export type EnvironmentItem = ManagedEnvironment;
 
 type EnvironmentRecord = {
   id: number;

@@ -1,15 +1,11 @@
 import type { Knex } from 'knex';
-import type { RoleRights } from '@canopy/platform-protocol';
+import type { ManagedRole, RoleRights } from '@canopy/platform-protocol';
 import { publishPlatformEvent } from '../platform-events';
 import { namedResourceStore, type NamedRow } from './named-project-resource';
 import { assertKnownRights } from './validate-references';
 
 /** A role as the management API shows it. */
-export interface RoleItem {
-  id: number;
-  name: string;
-  rights: RoleRights;
-}
+export type RoleItem = ManagedRole;
 
 const roles = namedResourceStore<RoleRights>({
   table: 'roles',

@@ -1,3 +1,4 @@
+import type { ManagedTeam } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import { insertAdminLogs } from '../admin-log-writer';
@@ -6,12 +7,7 @@ import { namedResourceStore, type NamedRow } from './named-project-resource';
 import { assertKnownScopes } from './validate-references';
 
 /** A team as the management API shows it; its id is also the agents' rendering id. */
-export interface TeamItem {
-  id: number;
-  name: string;
-  /** Row-level scope (a condition tree) per collection. */
-  scopes: Record<string, unknown>;
-}
+export type TeamItem = ManagedTeam;
 
 const teams = namedResourceStore<Record<string, unknown>>({
   table: 'teams',

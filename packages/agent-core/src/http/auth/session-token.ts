@@ -1,8 +1,9 @@
+import { SESSION_PERMISSION_LEVELS } from '@canopy/platform-protocol';
 import type { SessionClaims } from '../../operations/session-claims';
 import { UnauthorizedError } from '../../toolkit/errors/canopy-error';
 import { AgentTokenRefusal, signAgentToken, verifyAgentToken } from './agent-tokens';
 
-const PERMISSION_LEVELS: ReadonlySet<string> = new Set(['admin', 'developer', 'editor', 'user']);
+const PERMISSION_LEVELS: ReadonlySet<string> = new Set(SESSION_PERMISSION_LEVELS);
 
 /** Lifetime of a session token issued by the callback route (§3.2). */
 export const SESSION_LIFETIME_SECONDS = 3600;

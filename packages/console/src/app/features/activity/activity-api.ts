@@ -1,25 +1,13 @@
-import { ACTIVITY_LOG_ACTIONS } from '@canopy/platform-protocol';
+import {
+  ACTIVITY_LOG_ACTIONS,
+  type ActivityLogFilterParameters,
+  type ActivityLogItem,
+  type AdminLogItem,
+} from '@canopy/platform-protocol';
 
 /** Activity and admin logs of the public API, as the console lists and exports them. */
-export interface ActivityLog {
-  id: string;
-  type: 'read' | 'write';
-  action: string;
-  label?: string;
-  recordIds: string[];
-  createdAt: string;
-  user: { id: number; email: string; username: string };
-  team: { name: string };
-  collection?: { name: string };
-  /**
-   * The outcome of an action run or of a log opened before its operation and closed after it:
-   * `failed` when the operation failed, `pending` while it runs. Absent for logs reported after
-   * a success.
-   */
-  status?: 'pending' | 'completed' | 'failed';
-  /** Why a failed operation failed, as its user was told (when the reporter said). */
-  errorMessage?: string;
-}
+export type ActivityLog = ActivityLogItem;
+export type AdminLog = AdminLogItem;
 
 /** The outcomes to filter on: the `status` values of the public API, in the user's words. */
 export const OUTCOMES = [
@@ -55,29 +43,11 @@ export function effectiveFilters(filters: ActivityFilters, showReads: boolean): 
   return { ...filters, type: 'write' };
 }
 
-export interface AdminLog {
-  id: string | number;
-  type: string;
-  resource: string;
-  initiator: string;
-  createdAt: string;
-  user?: { email: string; username: string } | null;
-  previousValue?: unknown;
-  newValue?: unknown;
-}
-
 /** The actions an activity log may record, to filter on. */
 export const ACTIONS = ACTIVITY_LOG_ACTIONS;
 
-export interface ActivityFilters {
-  userEmail?: string;
-  teamName?: string;
-  collectionName?: string;
-  recordId?: string;
-  action?: string;
-  type?: string;
-  /** The outcome (`completed`, `failed` or `pending`). */
-  status?: string;
+/** The activity page's filters: the list's filter parameters, and a time range. */
+export interface ActivityFilters extends Omit<ActivityLogFilterParameters, 'userId'> {
   /** ISO date-times. */
   from?: string;
   to?: string;

@@ -1,36 +1,17 @@
 /** Notes of the public API (admin-api.md §2.1–4.4), as the console reads and writes them. */
+import type {
+  NoteItem,
+  NoteMessageItem,
+  PublicApiPage,
+  PublicApiUser,
+} from '@canopy/platform-protocol';
 import DOMPurify from 'dompurify';
 
-export interface NoteUser {
-  id: number;
-  email: string;
-  username: string;
-}
-
-export interface NoteMessage {
-  content: string;
-  createdAt: string;
-  user: NoteUser;
-}
-
-export interface Note {
-  id: number;
-  title: string;
-  recordId: string;
-  createdAt: string;
-  updatedAt: string;
-  archivedAt?: string;
-  collection?: { name: string };
-  messages: NoteMessage[];
-  user: NoteUser;
-  team: { name: string };
-}
-
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+export type NoteUser = PublicApiUser;
+export type NoteMessage = NoteMessageItem;
+export type Note = NoteItem;
+/** A page of a public API list. */
+export type Page<T> = PublicApiPage<T>;
 
 /** Message HTML as the browser shows it: sanitized again here (the platform sanitizes too). */
 export function safeHtml(html: string): string {

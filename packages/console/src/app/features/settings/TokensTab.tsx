@@ -20,14 +20,18 @@ import { useState } from 'react';
 import { PageLoader } from '../../components/States';
 import { useWorkspace } from '../../workspace';
 import { EXPIRY_CHOICES, expiryAfter, tokenProblems, type TokenDraft } from './form-logic';
-import { TOKEN_SCOPES, type ApplicationToken, type TokenScope } from './management-api';
+import {
+  APPLICATION_TOKEN_SCOPES,
+  type ApplicationToken,
+  type ApplicationTokenScope,
+} from './management-api';
 import { ConfirmModal } from './ConfirmModal';
 import { SecretIssued } from './SecretOnce';
 import { SettingsList, SettingsTable } from './SettingsList';
 import { useManagementMutation, useTokens } from './use-settings';
 import { formatWhen } from '../../components/when';
 
-const SCOPE_LABELS: Record<TokenScope, string> = {
+const SCOPE_LABELS: Record<ApplicationTokenScope, string> = {
   'activity_logs:read': 'Read activity logs',
   'admin_logs:read': 'Read admin logs',
   'notes:read': 'Read notes',
@@ -87,10 +91,12 @@ function CreateTokenModal({ onClose }: { onClose(): void }) {
               label="Scopes"
               value={draft.scopes}
               error={touched ? problems.scopes : undefined}
-              onChange={(scopes) => setDraft((d) => ({ ...d, scopes: scopes as TokenScope[] }))}
+              onChange={(scopes) =>
+                setDraft((d) => ({ ...d, scopes: scopes as ApplicationTokenScope[] }))
+              }
             >
               <Stack gap={6} mt={6}>
-                {TOKEN_SCOPES.map((scope) => (
+                {APPLICATION_TOKEN_SCOPES.map((scope) => (
                   <Checkbox
                     key={scope}
                     value={scope}

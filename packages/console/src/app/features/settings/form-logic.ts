@@ -9,8 +9,8 @@ import type {
   ActionSwitch,
   CollectionRight,
   ManagedRoleRights,
-  PermissionLevel,
-  TokenScope,
+  Member,
+  ApplicationTokenScope,
 } from './management-api';
 
 export const COLLECTION_RIGHTS: { key: CollectionRight; label: string }[] = [
@@ -147,7 +147,7 @@ export function expiryAfter(days: number, now = new Date()): string {
 
 export interface TokenDraft {
   name: string;
-  scopes: TokenScope[];
+  scopes: ApplicationTokenScope[];
   days: number;
 }
 
@@ -163,14 +163,11 @@ export function tokenProblems(draft: TokenDraft): Partial<Record<keyof TokenDraf
   return problems;
 }
 
-export interface InviteDraft {
-  email: string;
-  firstName: string;
-  lastName: string;
-  permissionLevel: PermissionLevel;
-  roleName: string | null;
-  teamNames: string[];
-}
+/** The invitation form: the fields of the member it adds (`POST …/members`). */
+export type InviteDraft = Pick<
+  Member,
+  'email' | 'firstName' | 'lastName' | 'permissionLevel' | 'roleName' | 'teamNames'
+>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

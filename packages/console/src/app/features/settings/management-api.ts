@@ -4,21 +4,27 @@
  * made as the signed-in user; the server answers 403 unless the user is an admin of the project.
  */
 import type { PlatformClient } from '../../../protocol';
-import type {
-  ActionCondition,
-  ActionRight,
-  ActionRights as ProtocolActionRights,
-  CollectionRight,
-  RoleRights,
+import {
+  type ActionCondition,
+  type ActionRight,
+  type ActionRights as ProtocolActionRights,
+  APPLICATION_TOKEN_SCOPES,
+  type ApplicationTokenItem,
+  type ApplicationTokenScope,
+  type CollectionRight,
+  type ManagedEnvironment,
+  type ManagedRole,
+  type ManagedTeam,
+  type Member,
+  type MemberInvitation,
+  PERMISSION_LEVELS,
+  type PermissionLevel,
+  type ProjectDetails as ProtocolProjectDetails,
+  type RoleRights,
 } from '@canopy/platform-protocol';
 
-export type PermissionLevel = 'admin' | 'developer' | 'editor' | 'user';
-export const PERMISSION_LEVELS: readonly PermissionLevel[] = [
-  'admin',
-  'developer',
-  'editor',
-  'user',
-];
+export { APPLICATION_TOKEN_SCOPES, PERMISSION_LEVELS };
+export type { ApplicationTokenScope, Member, PermissionLevel };
 
 export type { ActionCondition, CollectionRight };
 export type ActionSwitch = ActionRight;
@@ -29,76 +35,13 @@ export type ActionRights = ProtocolActionRights<Record<string, unknown>>;
 /** A role's rights in the management API's shape: an absent right is granted. */
 export type ManagedRoleRights = RoleRights<Record<string, unknown>>;
 
-export interface Member {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  permissionLevel: PermissionLevel;
-  roleName: string | null;
-  teamNames: string[];
-  tags: Record<string, string>;
-  /**
-   * In the project's details: when the account's sign-in, locked after too many failed
-   * attempts, unlocks (null when not locked).
-   */
-  lockedUntil?: string | null;
-}
-
-export interface Invitation {
-  /** The one-time link where the invited person sets a password. */
-  url: string;
-  token: string;
-  expiresAt: string;
-}
-
-export interface Role {
-  id: number;
-  name: string;
-  rights: ManagedRoleRights;
-}
-
-export interface Team {
-  id: number;
-  name: string;
-  /** A condition tree per collection name (row-level scope). */
-  scopes: Record<string, unknown>;
-}
-
-export interface Environment {
-  id: number;
-  name: string;
-  type: 'development' | 'production';
-  apiEndpoint: string | null;
-  collections: string[];
-}
-
-export interface ProjectDetails {
-  id: number;
-  name: string;
-  environments: Environment[];
-  members: Member[];
-  roles: Role[];
-  teams: Team[];
-}
-
-export const TOKEN_SCOPES = [
-  'activity_logs:read',
-  'admin_logs:read',
-  'notes:read',
-  'notes:write',
-  'all',
-] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
-
-export interface ApplicationToken {
-  id: number;
-  name: string;
-  scopes: TokenScope[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string;
-}
+export type Invitation = MemberInvitation;
+/** The management API's items, with condition trees as plain JSON objects. */
+export type Role = ManagedRole<Record<string, unknown>>;
+export type Team = ManagedTeam;
+export type Environment = ManagedEnvironment;
+export type ProjectDetails = ProtocolProjectDetails<Record<string, unknown>>;
+export type ApplicationToken = ApplicationTokenItem;
 
 /** The management routes, through the Console's one platform client (token, 401, errors). */
 export class ManagementApi {
@@ -209,7 +152,7 @@ export class ManagementApi {
   /** `POST …/application-tokens`: the answer carries the secret, shown this once. */
   createToken(
     project: string,
-    input: { name: string; scopes: TokenScope[]; expiresAt?: string },
+    input: { name: string; scopes: ApplicationTokenScope[]; expiresAt?: string },
   ): Promise<ApplicationToken & { token: string }> {
     return this.call('POST', `${this.project(project)}/application-tokens`, input);
   }

@@ -1,11 +1,15 @@
-/** Decoding the agent's JSON:API documents (agent protocol §7) into plain records. */
+/**
+ * The agent's JSON:API documents (docs/agent-http-protocol.md §7) decoded into plain records, and
+ * the resource bodies of create and update: one decoder for every front end and test client.
+ */
 
 export interface ResourceIdentifier {
   type: string;
   id: string;
 }
 
-interface Resource extends ResourceIdentifier {
+/** A resource object of a document: attributes and relationship linkage. */
+export interface JsonApiResource extends ResourceIdentifier {
   attributes?: Record<string, unknown>;
   relationships?: Record<
     string,
@@ -16,11 +20,15 @@ interface Resource extends ResourceIdentifier {
   >;
 }
 
+/** A document the agent answers (a list, a record, or `data: null`). */
 export interface JsonApiDocument {
-  data: Resource | Resource[] | null;
-  included?: Resource[];
+  data: JsonApiResource | JsonApiResource[] | null;
+  included?: JsonApiResource[];
   meta?: { decorators?: Record<string, { id: string; search?: string[] }>; count?: unknown };
 }
+
+/** How deep linked records are read from `included` (the agent includes one level). */
+const MAX_DEPTH = 3;
 
 /** A record: its packed id, its columns, its to-one relations (resolved from `included`). */
 export interface AgentRecord {
@@ -34,8 +42,8 @@ export interface AgentRecord {
 }
 
 function decodeResource(
-  resource: Resource,
-  included: Map<string, Resource>,
+  resource: JsonApiResource,
+  included: Map<string, JsonApiResource>,
   matches: Map<string, string[]>,
   depth: number,
 ): AgentRecord {
@@ -49,7 +57,7 @@ function decodeResource(
     }
     const target = included.get(`${ref.type}\u0000${ref.id}`);
     toOne[name] =
-      target && depth < 3
+      target && depth < MAX_DEPTH
         ? decodeResource(target, included, new Map(), depth + 1)
         : { id: ref.id, type: ref.type, values: {}, toOne: {}, matches: [] };
   }
@@ -63,7 +71,7 @@ function decodeResource(
 }
 
 function decode(document: JsonApiDocument): AgentRecord[] {
-  const included = new Map<string, Resource>();
+  const included = new Map<string, JsonApiResource>();
   for (const resource of document.included ?? []) {
     included.set(`${resource.type}\u0000${resource.id}`, resource);
   }
