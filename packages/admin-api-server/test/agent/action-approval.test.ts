@@ -121,5 +121,6 @@ describe.each(['postgres', 'embedded-postgres'] as const)('platform on %s', (dia
       },
     });
     expect(forged.status).toBeGreaterThanOrEqual(400);
-  });
+    // The embedded store migrates a whole platform in-process: a minute under a loaded CI.
+  }, 120_000);
 });
