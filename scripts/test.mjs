@@ -30,9 +30,11 @@ const nodeOptions = [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--n
   .join(' ');
 
 const jestBin = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+// `--forceExit`: a test that times out mid-request leaves its server open, and jest would then
+// wait for it forever after the run (seen under CI load); the timed-out test still fails the run.
 const result = spawnSync(
   process.execPath,
-  [jestBin, '--json', `--outputFile=${outFile}`, ...process.argv.slice(2)],
+  [jestBin, '--json', `--outputFile=${outFile}`, '--forceExit', ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: nodeOptions } },
 );
 
