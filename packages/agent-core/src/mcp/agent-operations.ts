@@ -18,6 +18,7 @@ import { loadActionForm } from '../operations/action-form';
 import type { ActionTarget } from '../operations/action-selection';
 import { associateRecord } from '../operations/associate';
 import { type OperationCaller, type OperationContext, findCollection } from '../operations/context';
+import { callerIdentity } from '../toolkit/caller';
 import { countRecords } from '../operations/count';
 import { countRelated } from '../operations/count-related';
 import { createRecord } from '../operations/create';
@@ -64,15 +65,7 @@ export class AgentOperations {
     this.who = {
       claims,
       caller: {
-        id: claims.id,
-        email: claims.email,
-        firstName: claims.firstName,
-        lastName: claims.lastName,
-        team: claims.team,
-        role: claims.role,
-        tags: claims.tags ?? {},
-        permissionLevel: claims.permissionLevel,
-        renderingId: claims.renderingId,
+        ...callerIdentity(claims),
         timezone: 'UTC',
         requestId: randomUUID(),
         request: { ip: '127.0.0.1' },

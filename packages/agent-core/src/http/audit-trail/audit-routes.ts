@@ -10,7 +10,7 @@ import type { HttpRequest } from '../request/node-http';
 import { PermissionChecker } from '../../operations/permissions/permission-checker';
 import { unpackRecordId } from '../../operations/records/record-id';
 import type { AgentServices } from '../../platform/agent-services';
-import type { Caller } from '../../toolkit/caller';
+import { type Caller, callerIdentity } from '../../toolkit/caller';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
@@ -63,18 +63,7 @@ function parseBound(
 }
 
 function callerOf(claims: SessionClaims): Caller {
-  return {
-    id: claims.id,
-    email: claims.email,
-    firstName: claims.firstName,
-    lastName: claims.lastName,
-    team: claims.team,
-    role: claims.role,
-    tags: claims.tags ?? {},
-    permissionLevel: claims.permissionLevel,
-    renderingId: claims.renderingId,
-    timezone: 'UTC',
-  };
+  return { ...callerIdentity(claims), timezone: 'UTC' };
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
