@@ -27,6 +27,7 @@ import { managementRouter } from './routes/management';
 import { meRouter } from './routes/me';
 import { notesRouter } from './routes/notes';
 import { dashboardsRouter } from './routes/dashboards';
+import { consoleLayoutsRouter } from './routes/console-layouts';
 import { operationsRouter } from './routes/operations';
 import { buildOpenApiDocument } from './openapi/document';
 
@@ -52,6 +53,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(adminLogsRouter(ctx));
   app.use(notesRouter(ctx));
   app.use(dashboardsRouter(ctx));
+  app.use(consoleLayoutsRouter(ctx));
   app.use(collectionsRouter(ctx));
   app.use(applicationTokensRouter(ctx));
   app.use(managementRouter(ctx));

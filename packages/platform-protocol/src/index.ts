@@ -131,3 +131,30 @@ export { type ActivityLogReport } from './activity-log-report';
 
 // The public API's notes and list pages (`/v1/…/notes`)
 export { type NoteItem, type NoteMessageItem, type PublicApiPage } from './public-api-notes';
+
+// Console layouts, saved views and team segments (issue 32)
+export {
+  type CollectionLayout,
+  type ConsoleLayout,
+  DURATION_UNITS,
+  type FormLayout,
+  LAYOUT_EDITOR_LEVELS,
+  LAYOUT_WIDGETS,
+  type LayoutColour,
+  type LayoutDraft,
+  type LayoutOrigin,
+  type LayoutSection,
+  type LayoutWidget,
+  type LayoutWidgetType,
+  NUMBER_FORMATS,
+  type PublishedLayout,
+  type RecordPageLayout,
+  type RenderingFilterSegment,
+  type SavedView,
+  type SidebarCollection,
+  type SidebarGroup,
+  TABLE_DENSITIES,
+  TABLE_PAGE_SIZES,
+  type TableLayout,
+  type TeamSegment,
+} from './console-layouts';

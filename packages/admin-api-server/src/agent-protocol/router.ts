@@ -21,6 +21,7 @@ import { developerEnvironment, environmentDocument, isDeveloperLookup } from './
 import { environmentPermissions } from '@canopy/platform-protocol';
 import type { EventHub } from './event-hub';
 import { readSchemaDocument } from './schema-document';
+import { renderingFilterSegments } from '../store/console-layouts';
 import { dashboardStats } from '../store/dashboards';
 import { agentSessionRevocations } from '../store/platform-events';
 
@@ -140,8 +141,16 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
       );
     }
     const collections: Record<string, unknown> = {};
-    for (const [name, scope] of Object.entries(team.scopes)) {
-      collections[name] = { scope, segments: [], liveQuerySegments: [] };
+    // The segments built in the Console for the team (platform protocol 5.3, `filterSegments`).
+    const filterSegments = await renderingFilterSegments(ctx.knex, environment.id, team.id);
+    for (const name of new Set([...Object.keys(team.scopes), ...Object.keys(filterSegments)])) {
+      const segments = filterSegments[name];
+      collections[name] = {
+        scope: team.scopes[name] ?? null,
+        segments: [],
+        liveQuerySegments: [],
+        ...(segments ? { filterSegments: segments } : {}),
+      };
     }
     // The team's charts, and the charts built in the console on the environment's dashboard.
     const stats = [...team.charts, ...(await dashboardStats(ctx.knex, environment.id))];

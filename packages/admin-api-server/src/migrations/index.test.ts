@@ -33,6 +33,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261128-101-partitioned-activity-logs',
         '20261128-102-activity-log-retention',
         '20261128-311-activity-log-error-messages',
+        '20261128-401-console-layouts',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

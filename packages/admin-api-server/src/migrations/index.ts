@@ -15,6 +15,7 @@ import * as dashboards from './20261127-201-dashboards';
 import * as partitionedActivityLogs from './20261128-101-partitioned-activity-logs';
 import * as activityLogRetention from './20261128-102-activity-log-retention';
 import * as activityLogErrorMessages from './20261128-311-activity-log-error-messages';
+import * as consoleLayouts from './20261128-401-console-layouts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261128-101-partitioned-activity-logs': partitionedActivityLogs,
   '20261128-102-activity-log-retention': activityLogRetention,
   '20261128-311-activity-log-error-messages': activityLogErrorMessages,
+  '20261128-401-console-layouts': consoleLayouts,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

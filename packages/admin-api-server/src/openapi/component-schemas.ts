@@ -74,7 +74,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       type: { type: 'string', enum: ['add', 'remove', 'update', 'initial'] },
       resource: {
         type: 'string',
-        enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note'],
+        enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note', 'console'],
       },
       initiator: { type: 'string', enum: ['administrator', 'identityProvider', 'forestAdmin'] },
       createdAt: dateTime,
@@ -93,7 +93,22 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       ref('EnvironmentValue'),
       ref('ActivityLogPurgeValue'),
       ref('NoteModerationValue'),
+      ref('ConsoleSettingValue'),
     ],
+  },
+  ConsoleSettingValue: {
+    type: 'object',
+    description:
+      "A change to what a team's Console shows (resource `console`): a published layout version, a team segment, a team's default view, or an admin deleting someone else's view",
+    properties: {
+      environmentName: { type: 'string' },
+      teamName: { type: 'string' },
+      setting: { type: 'string', enum: ['layout', 'segment', 'default-view', 'view'] },
+      name: { type: ['string', 'null'], description: '`collection.name` of a segment or view' },
+      version: { type: ['integer', 'null'], description: 'The layout version published' },
+    },
+    required: ['environmentName', 'teamName', 'setting', 'name', 'version'],
+    additionalProperties: false,
   },
   NoteModerationValue: {
     type: 'object',

@@ -19,6 +19,7 @@ import { approvalPaths } from './approval-paths';
 import { managementPaths } from './management-paths';
 import { DASHBOARD, DASHBOARD_BODY } from '../routes/dashboards';
 import { mePaths } from './me-paths';
+import { CONSOLE_LAYOUT_SCHEMAS, consoleLayoutPaths } from './console-layout-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -482,9 +483,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ...accountPaths(),
       ...mePaths(),
       ...approvalPaths(),
+      ...consoleLayoutPaths({
+        errors,
+        ok,
+        security: USER,
+        project: PROJECT,
+        environment: ENVIRONMENT,
+      }),
     },
     components: {
-      schemas: COMPONENT_SCHEMAS,
+      schemas: { ...COMPONENT_SCHEMAS, ...CONSOLE_LAYOUT_SCHEMAS },
       securitySchemes: {
         bearerAuth: {
           type: 'http',

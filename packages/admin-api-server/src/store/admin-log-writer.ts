@@ -4,11 +4,11 @@ import type { Knex } from 'knex';
 export type AdminLogType = 'add' | 'remove' | 'update' | 'initial';
 /**
  * What was changed. `activity-logs` (a retention purge, by the system) and `note` (an admin
- * renaming, archiving or deleting someone else's note) are ours, beyond the published contract's
- * four values.
+ * renaming, archiving or deleting someone else's note) and `console` (a team's Console layout,
+ * segment or default view) are ours, beyond the published contract's four values.
  */
 export type AdminLogResource =
-  'user-project' | 'role' | 'team' | 'environment' | 'activity-logs' | 'note';
+  'user-project' | 'role' | 'team' | 'environment' | 'activity-logs' | 'note' | 'console';
 /** Who started the change. */
 export type AdminLogInitiator = 'administrator' | 'identityProvider' | 'forestAdmin';
 

@@ -34,7 +34,7 @@ export const LIST_ADMIN_LOGS_QUERY: JsonSchema = {
     },
     resource: {
       type: 'string',
-      enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note'],
+      enum: ['user-project', 'role', 'team', 'environment', 'activity-logs', 'note', 'console'],
       description: 'The kind of resource changed',
     },
     ...dateFilterProperties('createdAt'),
