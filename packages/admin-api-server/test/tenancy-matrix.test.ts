@@ -136,6 +136,9 @@ async function alphaState(): Promise<unknown> {
       .orderBy('id')
       .select('id', 'email', 'password_hash', 'sessions_valid_after'),
     accountTokens: await knex('account_tokens').whereIn('user_id', users).count({ n: '*' }).first(),
+    layouts: await knex('layout_versions').where({ project_id: id }).orderBy('id'),
+    views: await knex('saved_views').where({ project_id: id }).orderBy('id'),
+    segments: await knex('team_segments').where({ project_id: id }).orderBy('id'),
   };
 }
 
@@ -152,6 +155,44 @@ beforeAll(async () => {
     .knex('application_tokens')
     .where({ project_id: alpha.project.id })
     .first('id');
+  // Alpha's Console: a published layout, a view shared with Support, a team segment.
+  const place = {
+    project_id: alpha.project.id,
+    environment_id: (
+      await server.knex('environments').where({ project_id: alpha.project.id }).first('id')
+    ).id,
+  };
+  const support = await server
+    .knex('teams')
+    .where({ project_id: alpha.project.id, name: 'Support' })
+    .first('id');
+  await server.knex('layout_versions').insert({
+    ...place,
+    team_id: support.id,
+    version: 1,
+    layout: '{}',
+    origin: '{"kind":"publish"}',
+  });
+  const [view] = await server
+    .knex('saved_views')
+    .insert({
+      ...place,
+      collection: 'orders',
+      name: 'Alpha view',
+      owner_id: alpha.members.admin,
+      team_id: support.id,
+    })
+    .returning('id');
+  const [segment] = await server
+    .knex('team_segments')
+    .insert({
+      ...place,
+      team_id: support.id,
+      collection: 'orders',
+      name: 'Alpha segment',
+      filter: '{"field":"id","operator":"present"}',
+    })
+    .returning('id');
   alphaIds = {
     projectName: 'Alpha',
     environmentName: 'Production',
@@ -160,6 +201,10 @@ beforeAll(async () => {
     userId: String(alpha.members.admin),
     roleName: 'Clerk',
     teamName: 'Support',
+    collectionName: 'orders',
+    version: '1',
+    viewId: String(view.id),
+    segmentId: String(segment.id),
   };
 }, 60_000);
 
