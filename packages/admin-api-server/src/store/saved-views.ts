@@ -1,18 +1,13 @@
 import type { Knex } from 'knex';
-import type { PlainConditionTree } from '@canopy/platform-protocol';
+import type { SavedView } from '@canopy/platform-protocol';
 import { ApiError } from '../errors';
 import { logConsoleChange, type TeamPlace } from './console-layouts';
 
 /** What a saved view holds. */
-export interface SavedViewInput {
-  name: string;
-  collection: string;
-  filter: PlainConditionTree | null;
-  search: string | null;
-  sort: { field: string; ascending: boolean } | null;
-  columns: string[] | null;
-  segment: string | null;
-}
+export type SavedViewInput = Pick<
+  SavedView,
+  'name' | 'collection' | 'filter' | 'search' | 'sort' | 'columns' | 'segment'
+>;
 
 /** A saved view as routes answer it. */
 export interface SavedViewRecord extends SavedViewInput {
@@ -56,15 +51,8 @@ function views(knex: Knex | Knex.Transaction, environmentId: number) {
     );
 }
 
-interface ViewRow {
+interface ViewRow extends SavedViewInput {
   id: number;
-  name: string;
-  collection: string;
-  filter: PlainConditionTree | null;
-  search: string | null;
-  sort: { field: string; ascending: boolean } | null;
-  columns: string[] | null;
-  segment: string | null;
   team_id: number | null;
   team_name: string | null;
   owner_id: number | null;

@@ -299,6 +299,14 @@ export const COPY_LAYOUT_BODY: JsonSchema = {
 };
 
 const DATE_TIME: JsonSchema = { type: 'string', format: 'date-time' };
+
+/** A list answer: `{data: [item]}`. */
+const listOf = (item: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { data: { type: 'array', items: item } },
+  required: ['data'],
+  additionalProperties: false,
+});
 const USER_REF: JsonSchema = {
   anyOf: [
     {
@@ -360,12 +368,7 @@ export const LAYOUT_DRAFT: JsonSchema = {
 };
 
 /** `GET …/layout/versions`. */
-export const LAYOUT_VERSIONS: JsonSchema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: PUBLISHED_LAYOUT } },
-  required: ['data'],
-  additionalProperties: false,
-};
+export const LAYOUT_VERSIONS: JsonSchema = listOf(PUBLISHED_LAYOUT);
 
 /* Saved views -------------------------------------------------------------------------------- */
 
@@ -430,12 +433,7 @@ export const SAVED_VIEW: JsonSchema = {
 };
 
 /** `GET …/views`. */
-export const SAVED_VIEWS: JsonSchema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: SAVED_VIEW } },
-  required: ['data'],
-  additionalProperties: false,
-};
+export const SAVED_VIEWS: JsonSchema = listOf(SAVED_VIEW);
 
 /** `GET …/views` query. */
 export const LIST_VIEWS_QUERY: JsonSchema = {
@@ -463,9 +461,15 @@ export const DEFAULT_VIEW_BODY: JsonSchema = {
 /* Team segments ------------------------------------------------------------------------------ */
 
 /** `POST …/segments` body. */
+const SEGMENT_PROPERTIES: Record<string, JsonSchema> = {
+  name: LABEL,
+  collection: NAME,
+  filter: CONDITION_TREE,
+};
+
 export const CREATE_SEGMENT_BODY: JsonSchema = {
   type: 'object',
-  properties: { name: LABEL, collection: NAME, filter: CONDITION_TREE },
+  properties: SEGMENT_PROPERTIES,
   required: ['name', 'collection', 'filter'],
   additionalProperties: false,
 };
@@ -473,7 +477,7 @@ export const CREATE_SEGMENT_BODY: JsonSchema = {
 /** `PATCH …/segments/{segmentId}` body. */
 export const UPDATE_SEGMENT_BODY: JsonSchema = {
   type: 'object',
-  properties: { name: LABEL, collection: NAME, filter: CONDITION_TREE },
+  properties: SEGMENT_PROPERTIES,
   minProperties: 1,
   additionalProperties: false,
 };
@@ -495,12 +499,7 @@ export const TEAM_SEGMENT: JsonSchema = {
 };
 
 /** `GET …/segments`. */
-export const TEAM_SEGMENTS: JsonSchema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: TEAM_SEGMENT } },
-  required: ['data'],
-  additionalProperties: false,
-};
+export const TEAM_SEGMENTS: JsonSchema = listOf(TEAM_SEGMENT);
 
 /** `GET …/segments` query. */
 export const LIST_SEGMENTS_QUERY: JsonSchema = {
