@@ -248,7 +248,18 @@ describe('team layouts', () => {
     });
     const cases: [unknown, RegExp][] = [
       [{}, /layout.*required/],
-      [{ layout: { colours: {} } }, /layout\.colours.*not accepted/],
+      [
+        { layout: { colours: {} } },
+        /^Body property "layout\.colours" is not accepted here; accepted: sidebar, collections\.$/,
+      ],
+      [
+        withField({ display: { type: 'text', settings: { rows: 3 } } }),
+        /"layout\.collections\.orders\.fields\.status\.display\.settings\.rows" is not accepted here: this object takes no properties\.$/,
+      ],
+      [
+        withField({ display: { type: 'number', settings: { currency: 'EUR' } } }),
+        /display\.settings\.currency" is not accepted here; accepted: format, decimals, prefix, suffix\.$/,
+      ],
       [
         withField({ display: { type: 'sparkline' } }),
         /collections\.orders\.fields\.status\.display\.type/,

@@ -20,10 +20,13 @@ function describe(error: ErrorObject, schema: JsonSchema): { name: string; probl
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties': {
-      const accepted = Object.keys((schema.properties as object | undefined) ?? {}).join(', ');
+      const owner = schemaAtPath(schema, error.schemaPath.replace(/\/additionalProperties$/, ''));
+      const accepted = Object.keys((owner?.properties as object | undefined) ?? {}).join(', ');
       return {
         name: [name, String(params.additionalProperty)].filter(Boolean).join('.'),
-        problem: `is not accepted here; accepted: ${accepted}`,
+        problem: accepted
+          ? `is not accepted here; accepted: ${accepted}`
+          : 'is not accepted here: this object takes no properties',
       };
     }
     case 'required':
@@ -81,6 +84,16 @@ function article(type: string): string {
   if (type === 'object') return 'an object';
   if (type === 'boolean') return 'true or false';
   return `a ${type}`;
+}
+
+/** The subschema at an ajv `schemaPath` (`#/properties/a/items`), if the path stays inline. */
+function schemaAtPath(schema: JsonSchema, path: string): JsonSchema | undefined {
+  let node: unknown = schema;
+  for (const key of path.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node !== null && typeof node === 'object' ? (node as JsonSchema) : undefined;
 }
 
 function schemaAt(schema: JsonSchema, pointer: string): Record<string, unknown> | undefined {
