@@ -421,6 +421,10 @@ describe('saved views', () => {
       400,
       expect.stringMatching(/viewId.*shared with team "Support"/),
     ]);
+    // A Sales view is no view at all for a Support editor.
+    const salesView = (await as('developer').get(`${ENV}/views?collection=orders`)).body.data[0];
+    const unseen = await as('editor').put(path, { viewId: salesView.id });
+    expect([unseen.status, unseen.body.code]).toEqual([404, 'view_not_found']);
     const made = await as('editor').put(path, { viewId: shared });
     expect([made.status, made.body.defaultForTeams]).toEqual([200, ['Support']]);
     const listed = (await as('support').get(`${ENV}/views?collection=orders`)).body.data;

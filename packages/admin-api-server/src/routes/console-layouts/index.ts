@@ -325,9 +325,12 @@ export function consoleLayoutsRouter(ctx: ServerContext): Router {
         const { caller, place: team } = await place(req, true);
         const collection = String(req.params.collectionName);
         const view = await findSavedView(ctx.knex, caller.environmentId, viewId);
-        if (!view || (view.teamId === null && view.owner?.id !== caller.userId)) {
-          throw viewNotFound(viewId);
-        }
+        const visible =
+          view !== undefined &&
+          (caller.level === 'admin' ||
+            view.owner?.id === caller.userId ||
+            (view.teamName !== null && (await callerTeams(ctx, caller)).has(view.teamName)));
+        if (!view || !visible) throw viewNotFound(viewId);
         if (view.teamId !== team.teamId || view.collection !== collection) {
           throw invalidBody(
             'viewId',
