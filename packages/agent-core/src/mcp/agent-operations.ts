@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
-import { actionRecords, readActionSelection } from '../http/actions/action-request';
-import { encodeFormAnswer } from '../http/actions/form-answer';
+import { actionRecords, readActionSelection } from '../protocol/actions/action-request';
+import { encodeFormAnswer } from '../protocol/actions/form-answer';
 import type { SessionClaims } from '../operations/session-claims';
-import { describeCollectionCapabilities } from '../http/capabilities/capabilities-route';
+import { describeCollectionCapabilities } from '../protocol/capabilities/collection-capabilities';
 import { toErrorEnvelope } from '../http/errors/error-handler';
-import { parsePage } from '../http/query/page';
-import type { FlatQuery } from '../http/query/query-string';
-import { readRequestedProjection } from '../http/query/projection';
+import { parsePage } from '../protocol/query/page';
+import type { FlatQuery } from '../protocol/query/query-string';
+import { readRequestedProjection } from '../protocol/query/projection';
 import { defaultProjection, withPrimaryKeys } from '../operations/query/projection';
-import { queryFilterParameters, readSelection, selectionTree } from '../http/query/selection';
-import { parseSort } from '../http/query/sort';
-import { deserializeBody } from '../http/serializer/deserialize';
-import { serializeRecord, serializeRecords } from '../http/serializer/json-api';
+import { queryFilterParameters, readSelection, selectionTree } from '../protocol/query/selection';
+import { parseSort } from '../protocol/query/sort';
+import { deserializeBody } from '../protocol/serializer/deserialize';
+import { serializeRecord, serializeRecords } from '../protocol/serializer/json-api';
 import { unpackRecordId } from '../operations/records/record-id';
 import { loadActionForm } from '../operations/action-form';
 import type { ActionTarget } from '../operations/action-selection';

@@ -1,4 +1,4 @@
-import { classifyError } from '../http/errors/error-status';
+import { classifyError } from '../protocol/errors/error-status';
 import { isCanopyError } from '../toolkit/errors/canopy-error';
 
 /**
@@ -12,7 +12,7 @@ export function refusalText(detail: string, status: number, hint = ''): string {
 
 /**
  * The tool error text of a refusal an operation threw (a Canopy error: its message and the status
- * of the one error table, `http/errors/error-status.ts`); `null` for anything else, which is an
+ * of the one error table, `protocol/errors/error-status.ts`); `null` for anything else, which is an
  * unexpected failure.
  */
 export function toolRefusal(error: unknown): string | null {
