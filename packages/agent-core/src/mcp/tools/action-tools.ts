@@ -82,7 +82,7 @@ async function loadForm(
 ): Promise<LoadedForm> {
   const answer = await context.agent.loadActionForm(collection.name, action.name, { ids, values });
   // The form as the wire carries it (dates as ISO text, `undefined` members dropped).
-  const form = JSON.parse(JSON.stringify(answer)) as { fields?: WireFormField[] };
+  const form = asWire(answer) as { fields?: WireFormField[] };
   const wire = form.fields ?? [];
   const names = new Set(wire.map((field) => field.field));
   const merged: Record<string, unknown> = {};
@@ -256,7 +256,7 @@ async function actionOutcome(result: ActionResult): Promise<unknown> {
   }
 }
 
-/** A value as the wire carries it (`undefined` members dropped). */
+/** A value as the wire carries it (dates as ISO text, `undefined` members dropped). */
 function asWire(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
