@@ -14,18 +14,28 @@ const LAYERS = [
   ['customizer'],
   ['platform'],
   ['operations', 'audit-trail'],
-  ['http', 'schema', 'mcp', 'ai'],
+  ['protocol', 'schema'],
+  ['http', 'mcp', 'ai'],
   ['agent', 'index.ts'],
 ];
-const layerZones = LAYERS.flatMap((layer, index) => {
-  const above = LAYERS.slice(index + 1).flat();
-  if (above.length === 0) return [];
-  return layer.map((folder) => ({
-    target: `./${AGENT_CORE}/${folder}`,
-    from: above.map((upper) => `./${AGENT_CORE}/${upper}`),
-    message: `agent-core's ${folder}/ is below ${above.join(', ')}: it may not import them (see the README's "Layers").`,
-  }));
-});
+const layerZones = [
+  ...LAYERS.flatMap((layer, index) => {
+    const above = LAYERS.slice(index + 1).flat();
+    if (above.length === 0) return [];
+    return layer.map((folder) => ({
+      target: `./${AGENT_CORE}/${folder}`,
+      from: above.map((upper) => `./${AGENT_CORE}/${upper}`),
+      message: `agent-core's ${folder}/ is below ${above.join(', ')}: it may not import them (see the README's "Layers").`,
+    }));
+  }),
+  // The two adapters share protocol/, not each other: MCP reaches http/ only where it mounts on
+  // the agent's HTTP pipeline.
+  {
+    target: `./${AGENT_CORE}/mcp/**/!(mcp-server-mount).ts`,
+    from: `./${AGENT_CORE}/http`,
+    message: `agent-core's mcp/ is beside http/, not above it: it may not import it (only mcp-server-mount.ts mounts on the HTTP pipeline; shared code lives in protocol/).`,
+  },
+];
 
 // admin-api-server's layers, lowest first (its README, "Layers"): the same rule, a layer imports
 // only from the layers before it. Files at the root of src/ are named with their extension.

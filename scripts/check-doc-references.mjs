@@ -55,6 +55,7 @@ const NAMES = [
 const DEFAULTS = [
   ['packages/agent-core/src/http/', 'agent-http-protocol.md'],
   ['packages/agent-core/src/operations/', 'agent-http-protocol.md'],
+  ['packages/agent-core/src/protocol/', 'agent-http-protocol.md'],
   ['packages/agent-core/src/audit-trail/', 'agent-http-protocol.md'],
   ['packages/console/', 'agent-http-protocol.md'],
   ['packages/agent-core/src/schema/', 'platform-protocol.md'],

@@ -1,5 +1,5 @@
 import { DataSourceCustomizer } from '../src/customizer/data-source-customizer';
-import { signSessionToken } from '../src/http/auth/session-token';
+import { signSessionToken } from '../src/protocol/auth/session-token';
 import type { SessionClaims } from '../src/operations/session-claims';
 import type { DataSource } from '../src/toolkit/interfaces/data-source';
 import type { Caller } from '../src/toolkit/caller';

@@ -13,7 +13,7 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
-import { signSessionToken } from '../http/auth/session-token';
+import { signSessionToken } from '../protocol/auth/session-token';
 import type { AuditTrailOptions } from './audit-trail-options';
 
 const ENV_SECRET = '6b'.repeat(32);

@@ -14,7 +14,7 @@ import {
 
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
-import { signSessionToken } from '../http/auth/session-token';
+import { signSessionToken } from '../protocol/auth/session-token';
 import type { SessionClaims } from '../operations/session-claims';
 import { connectWithOAuth } from '../mcp/test-fixtures/mcp-oauth-client';
 

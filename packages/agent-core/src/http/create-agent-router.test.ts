@@ -4,7 +4,7 @@ import request from 'supertest';
 
 import type { AgentServices } from '../platform/agent-services';
 import { createAgentRouter } from './create-agent-router';
-import { signSessionToken } from './auth/session-token';
+import { signSessionToken } from '../protocol/auth/session-token';
 import { signMcpAccessToken } from '../mcp/oauth/mcp-tokens';
 
 const AUTH_SECRET = 'a'.repeat(64);

@@ -1,59 +1,87 @@
 import { randomUUID } from 'node:crypto';
 
-import { actionRecords, readActionSelection } from '../http/actions/action-request';
-import { encodeFormAnswer } from '../http/actions/form-answer';
-import type { SessionClaims } from '../operations/session-claims';
-import { describeCollectionCapabilities } from '../http/capabilities/capabilities-route';
-import { toErrorEnvelope } from '../http/errors/error-handler';
-import { parsePage } from '../http/query/page';
-import type { FlatQuery } from '../http/query/query-string';
-import { readRequestedProjection } from '../http/query/projection';
-import { defaultProjection, withPrimaryKeys } from '../operations/query/projection';
-import { queryFilterParameters, readSelection, selectionTree } from '../http/query/selection';
-import { parseSort } from '../http/query/sort';
-import { deserializeBody } from '../http/serializer/deserialize';
-import { serializeRecord, serializeRecords } from '../http/serializer/json-api';
-import { unpackRecordId } from '../operations/records/record-id';
 import { loadActionForm } from '../operations/action-form';
 import type { ActionTarget } from '../operations/action-selection';
 import { associateRecord } from '../operations/associate';
 import { type OperationCaller, type OperationContext, findCollection } from '../operations/context';
-import { callerIdentity } from '../toolkit/caller';
-import { countRecords } from '../operations/count';
+import { type CountResult, countRecords } from '../operations/count';
 import { countRelated } from '../operations/count-related';
 import { createRecord } from '../operations/create';
 import { deleteRecords } from '../operations/delete';
 import { dissociateRecords } from '../operations/dissociate';
 import { executeAction } from '../operations/execute-action';
+import type { FilterParameters } from '../operations/filter';
 import { listRecords } from '../operations/list';
 import { listRelated } from '../operations/list-related';
+import { defaultProjection, withPrimaryKeys } from '../operations/query/projection';
+import { unpackRecordId } from '../operations/records/record-id';
 import { resolveRelation } from '../operations/relation';
+import type { SessionClaims } from '../operations/session-claims';
 import { updateRecord } from '../operations/update';
-import { NotFoundError } from '../toolkit/errors/canopy-error';
+import { actionRecords, actionSelection } from '../protocol/actions/action-request';
+import { type FormAnswer, encodeFormAnswer } from '../protocol/actions/form-answer';
+import { describeCollectionCapabilities } from '../protocol/capabilities/collection-capabilities';
+import { parsePage } from '../protocol/query/page';
+import { projectionOf } from '../protocol/query/projection';
+import { idsSelection, selectionTree } from '../protocol/query/selection';
+import { type SortRequest, toSort } from '../protocol/query/sort';
+import { toOneLink } from '../protocol/serializer/deserialize';
 import type { ActionResult } from '../toolkit/action/action-result';
+import { callerIdentity } from '../toolkit/caller';
+import { NotFoundError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { Projection } from '../toolkit/query/projection';
+import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
+import { operationFailure } from './tool-refusal';
 
-/**
- * What an operation answered, in the shape of the agent's REST answer for the same request
- * (status, JSON body as it would be sent, headers), so that tools render successes and refusals
- * (`<detail> (HTTP <status>)`, platform protocol §16.5) exactly as the REST interface words them.
- */
-export interface AgentAnswer {
-  status: number;
-  /** The JSON body (as sent on the wire: dates as ISO text), or the text of a file. */
-  body: unknown;
-  headers: Record<string, string>;
+/** Which records a read or a count is about (agent-http-protocol §6.1). */
+export interface RecordsFilter {
+  /** A condition tree, with the operators and aggregators of the wire (§6.3). */
+  readonly filters?: unknown;
+  readonly search?: string;
+  /** Also search the fields of to-one relations (§6.6). */
+  readonly searchExtended?: boolean;
 }
 
-/** Query-string parameters of a read, as the REST interface takes them (agent-http-protocol §6). */
-export type ReadQuery = Record<string, string | undefined>;
+/** The fields a read returns: the collection's, and those of the to-one relations it names. */
+export interface RecordsProjection {
+  readonly fields: readonly string[];
+  readonly relationFields: ReadonlyMap<string, readonly string[]>;
+}
+
+/** A page of a read: what to read, in which order, which page. */
+export interface ReadRequest extends RecordsFilter {
+  readonly sort?: SortRequest;
+  /** 1-based page number and size. */
+  readonly page: { readonly number: number; readonly size: number };
+  /** `undefined`: the collection's default fields. */
+  readonly projection?: RecordsProjection;
+}
+
+/** Records read or written, with the collection that serializes them. */
+export interface RecordsAnswer {
+  readonly collection: Collection;
+  readonly records: readonly RecordData[];
+}
+
+/** A record to write: column values, and to-one links (target's packed id, `null` to unlink). */
+export interface RecordValues {
+  readonly values: RecordData;
+  readonly links: ReadonlyMap<string, string | null>;
+}
+
+/** The records an action (or its form) runs on, and the form's values in their wire form. */
+export interface ActionRequest {
+  readonly ids: readonly string[];
+  readonly values: Record<string, unknown>;
+}
 
 /**
  * The agent's operations as the MCP tools call them, in memory (platform protocol §16.1): the
  * same operations as the REST routes (permissions, scopes, filters, activity logs), run as the
- * MCP token's user, with the REST interface's request parsing and JSON:API serialization, and
- * no socket. Each method resolves an {@link AgentAnswer}; it never rejects for a refusal.
+ * MCP token's user, on typed requests the protocol layer checks as it checks the REST
+ * interface's. Each method resolves a typed result; a refusal rejects with the operation's
+ * Canopy error, any other failure with an `UnexpectedOperationFailure` (tool-refusal.ts words both).
  */
 export class AgentOperations {
   private readonly who: OperationCaller;
@@ -73,205 +101,190 @@ export class AgentOperations {
     };
   }
 
-  /** A page of records (`GET /{c}`). */
-  list(collectionName: string, raw: ReadQuery): Promise<AgentAnswer> {
-    const query = flat(raw);
-    return this.answer(async () => {
+  /** A page of records (as `GET /{c}`). */
+  list(collectionName: string, request: ReadRequest): Promise<RecordsAnswer> {
+    return this.run(async () => {
       const collection = findCollection(this.context, collectionName);
-      const { records, filter } = await listRecords(this.context, this.who, collection, () => ({
-        filter: queryFilterParameters(query),
-        projection: readProjection(collection, query),
-        sort: parseSort(collection, query.sort),
-        page: parsePage(query['page[number]'], query['page[size]']),
+      const { records } = await listRecords(this.context, this.who, collection, () => ({
+        filter: filterParameters(request),
+        projection: readProjection(collection, request.projection),
+        sort: request.sort ? toSort(collection, request.sort) : null,
+        page: parsePage(request.page.number, request.page.size),
       }));
-      return serializeRecords(collection, records, filter.search);
+      return { collection, records };
     });
   }
 
-  /** The number of records (`GET /{c}/count`). */
-  count(collectionName: string, raw: ReadQuery): Promise<AgentAnswer> {
-    const query = flat(raw);
-    return this.answer(async () => {
+  /** The number of records (as `GET /{c}/count`). */
+  count(collectionName: string, filter: RecordsFilter): Promise<CountResult> {
+    return this.run(async () => {
       const collection = findCollection(this.context, collectionName);
       return countRecords(this.context, this.who, collection, () => ({
-        filter: queryFilterParameters(query),
+        filter: filterParameters(filter),
       }));
     });
   }
 
-  /** A page of the records linked to one record (`GET /{c}/{id}/relationships/{r}`). */
+  /** A page of the records linked to one record (as `GET /{c}/{id}/relationships/{r}`). */
   listRelated(
     collectionName: string,
     parentId: string,
     relationName: string,
-    raw: ReadQuery,
-  ): Promise<AgentAnswer> {
-    const query = flat(raw);
-    return this.answer(async () => {
+    request: ReadRequest,
+  ): Promise<RecordsAnswer> {
+    return this.run(async () => {
       const relation = resolveRelation(this.context, collectionName, parentId, relationName);
       const { target } = relation;
-      const { records, filter } = await listRelated(
+      const { records } = await listRelated(
         this.context,
         this.who,
         relation,
-        () => ({ filter: queryFilterParameters(query), packedParentId: parentId }),
+        () => ({ filter: filterParameters(request), packedParentId: parentId }),
         () => ({
-          sort: parseSort(target, query.sort),
-          page: parsePage(query['page[number]'], query['page[size]']),
-          projection: readProjection(target, query),
+          sort: request.sort ? toSort(target, request.sort) : null,
+          page: parsePage(request.page.number, request.page.size),
+          projection: readProjection(target, request.projection),
         }),
       );
-      return serializeRecords(target, records, filter.search);
+      return { collection: target, records };
     });
   }
 
-  /** The number of records linked to one record (`GET /{c}/{id}/relationships/{r}/count`). */
+  /** The number of records linked to one record (as `GET /{c}/{id}/relationships/{r}/count`). */
   countRelated(
     collectionName: string,
     parentId: string,
     relationName: string,
-    raw: ReadQuery,
-  ): Promise<AgentAnswer> {
-    const query = flat(raw);
-    return this.answer(async () => {
+    filter: RecordsFilter,
+  ): Promise<CountResult> {
+    return this.run(async () => {
       const relation = resolveRelation(this.context, collectionName, parentId, relationName);
       return countRelated(this.context, this.who, relation, () => ({
-        filter: queryFilterParameters(query),
+        filter: filterParameters(filter),
       }));
     });
   }
 
-  /** Creates a record from a JSON:API resource body (`POST /{c}`). */
-  create(collectionName: string, body: unknown): Promise<AgentAnswer> {
-    return this.answer(async () => {
+  /** Creates a record (as `POST /{c}`). */
+  create(collectionName: string, record: RecordValues): Promise<RecordsAnswer> {
+    return this.run(async () => {
       const collection = findCollection(this.context, collectionName);
-      const record = await createRecord(this.context, this.who, collection, () => {
-        const parsed = deserializeBody(collection, body);
-        return { values: { ...parsed.idValues, ...parsed.attributes }, toOne: parsed.toOne };
+      const created = await createRecord(this.context, this.who, collection, () => ({
+        values: { ...record.values },
+        toOne: toOneLinks(collection, record.links),
+      }));
+      return { collection, records: [created] };
+    });
+  }
+
+  /** Updates a record's column values (as `PUT /{c}/{id}`; links are not changed by an update). */
+  update(collectionName: string, packedId: string, record: RecordValues): Promise<RecordsAnswer> {
+    return this.run(async () => {
+      const collection = findCollection(this.context, collectionName);
+      const updated = await updateRecord(this.context, this.who, collection, () => {
+        const id = unpackRecordId(collection, packedId);
+        // The links' ids are checked as the REST body's are, though an update changes none.
+        toOneLinks(collection, record.links);
+        return { id, packedId, values: { ...record.values } };
       });
-      return serializeRecord(collection, record);
+      return { collection, records: updated ? [updated] : [] };
     });
   }
 
-  /** Updates a record from a JSON:API resource body (`PUT /{c}/{id}`). */
-  update(collectionName: string, packedId: string, body: unknown): Promise<AgentAnswer> {
-    return this.answer(async () => {
-      const collection = findCollection(this.context, collectionName);
-      const record = await updateRecord(this.context, this.who, collection, () => ({
-        id: unpackRecordId(collection, packedId),
-        packedId,
-        values: deserializeBody(collection, body).attributes,
-      }));
-      return serializeRecord(collection, record);
-    });
-  }
-
-  /** Deletes the records of a selection body (`DELETE /{c}`). */
-  delete(collectionName: string, body: unknown): Promise<AgentAnswer> {
-    return this.answer(async () => {
+  /** Deletes records by id (as `DELETE /{c}`). */
+  delete(collectionName: string, ids: readonly string[]): Promise<void> {
+    return this.run(async () => {
       const collection = findCollection(this.context, collectionName);
       await deleteRecords(this.context, this.who, collection, () => {
-        const selection = readSelection(collection, body, {});
+        const selection = idsSelection(collection, ids);
         return {
           filter: selection.parameters,
           selection: selectionTree(collection, selection),
           packedIds: selection.ids.map((id) => id.map(String).join('|')),
         };
       });
-      return NO_CONTENT;
     });
   }
 
-  /** Links a record to a parent (`POST /{c}/{id}/relationships/{r}`). */
+  /** Links a record to a parent (as `POST /{c}/{id}/relationships/{r}`). */
   associate(
     collectionName: string,
     parentId: string,
     relationName: string,
     targetId: string,
-  ): Promise<AgentAnswer> {
-    return this.answer(async () => {
+  ): Promise<void> {
+    return this.run(async () => {
       const relation = resolveRelation(this.context, collectionName, parentId, relationName);
       await associateRecord(this.context, this.who, relation, () => ({
         targetId: unpackRecordId(relation.target, targetId),
         packedParentId: parentId,
       }));
-      return NO_CONTENT;
     });
   }
 
-  /** Unlinks the records of a selection body from a parent (`DELETE /{c}/{id}/relationships/{r}`). */
+  /** Unlinks records from a parent (as `DELETE /{c}/{id}/relationships/{r}`). */
   dissociate(
     collectionName: string,
     parentId: string,
     relationName: string,
-    body: unknown,
-  ): Promise<AgentAnswer> {
-    return this.answer(async () => {
+    ids: readonly string[],
+  ): Promise<void> {
+    return this.run(async () => {
       const relation = resolveRelation(this.context, collectionName, parentId, relationName);
       const { target } = relation;
       await dissociateRecords(this.context, this.who, relation, false, () => {
-        const selection = readSelection(target, body, {});
+        const selection = idsSelection(target, ids);
         return {
           filter: selection.parameters,
           selection: selectionTree(target, selection),
-          empty: !selection.allRecords && selection.ids.length === 0,
+          empty: selection.ids.length === 0,
           packedParentId: parentId,
         };
       });
-      return NO_CONTENT;
     });
   }
 
-  /** The form of an action (`POST /_actions/…/hooks/load`), in its wire form. */
-  loadActionForm(collectionName: string, actionName: string, body: unknown): Promise<AgentAnswer> {
-    return this.answer(async () => {
+  /** The form of an action (as `POST /_actions/…/hooks/load`), in its wire form. */
+  loadActionForm(
+    collectionName: string,
+    actionName: string,
+    request: ActionRequest,
+  ): Promise<FormAnswer> {
+    return this.run(async () => {
       const action = this.findAction(collectionName, actionName);
-      const elements = await loadActionForm(this.context, this.who, action, () => {
-        const selection = readActionSelection(action, body, {});
-        const { values } = selection.attributes;
-        return {
-          records: actionRecords(action, selection),
-          values: isObject(values) ? values : {},
-        };
-      });
+      const elements = await loadActionForm(this.context, this.who, action, () => ({
+        records: this.actionRecords(action, request),
+        values: request.values,
+      }));
       return encodeFormAnswer(action.collection, elements);
     });
   }
 
-  /**
-   * Runs an action (`POST /_actions/…`): the answer is the action result's wire form
-   * (agent-http-protocol §9.6).
-   */
-  async executeAction(
+  /** Runs an action (as `POST /_actions/…`); resolves the action's result. */
+  executeAction(
     collectionName: string,
     actionName: string,
-    body: unknown,
-  ): Promise<AgentAnswer> {
-    try {
+    request: ActionRequest,
+  ): Promise<ActionResult> {
+    return this.run(async () => {
       const action = this.findAction(collectionName, actionName);
-      const selection = readActionSelection(action, body, {});
-      const { values } = selection.attributes;
-      const result = await executeAction(this.context, this.who, action, {
-        records: actionRecords(action, selection),
-        values: isObject(values) ? values : {},
+      return executeAction(this.context, this.who, action, {
+        records: this.actionRecords(action, request),
+        values: request.values,
         requesterId: null,
       });
-      return await resultAnswer(result);
-    } catch (error) {
-      return errorAnswer(error);
-    }
+    });
   }
 
-  /**
-   * The filtering capabilities of collections (agent-http-protocol §11:
-   * `POST /_internal/capabilities`).
-   */
-  capabilities(collectionNames: readonly string[]): Promise<AgentAnswer> {
-    return this.answer(async () => ({
-      collections: this.context.services.dataSource.collections
+  /** The filtering capabilities of collections (as `POST /_internal/capabilities`, §11). */
+  capabilities(
+    collectionNames: readonly string[],
+  ): Promise<ReturnType<typeof describeCollectionCapabilities>[]> {
+    return this.run(async () =>
+      this.context.services.dataSource.collections
         .filter((collection) => collectionNames.includes(collection.name))
         .map(describeCollectionCapabilities),
-    }));
+    );
   }
 
   private findAction(collectionName: string, actionName: string): ActionTarget {
@@ -282,101 +295,51 @@ export class AgentOperations {
     return { collection, name: actionName };
   }
 
-  private async answer(run: () => Promise<unknown>): Promise<AgentAnswer> {
+  private actionRecords(action: ActionTarget, request: ActionRequest) {
+    return actionRecords(
+      action,
+      actionSelection(action, idsSelection(action.collection, request.ids)),
+    );
+  }
+
+  private async run<T>(work: () => Promise<T>): Promise<T> {
     try {
-      const body = await run();
-      if (body === NO_CONTENT) return { status: 204, body: '', headers: {} };
-      return { status: 200, body: asWire(body), headers: JSON_HEADERS };
+      return await work();
     } catch (error) {
-      return errorAnswer(error);
+      throw operationFailure(error);
     }
   }
 }
 
-const NO_CONTENT = Symbol('no content');
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-
-/** The parameters that are set, as a query string carries them. */
-function flat(query: ReadQuery): FlatQuery {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) result[key] = value;
-  return result;
+function filterParameters(filter: RecordsFilter): FilterParameters {
+  return {
+    filters: filter.filters,
+    search: filter.search,
+    searchExtended: filter.searchExtended,
+  };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The projection of a read: the fields asked for, else the default; keys always added. */
+function readProjection(
+  collection: Collection,
+  requested: RecordsProjection | undefined,
+): Projection {
+  const projection = requested
+    ? projectionOf(collection, requested.fields, (relation) =>
+        requested.relationFields.get(relation),
+      )
+    : null;
+  return withPrimaryKeys(collection, projection ?? defaultProjection(collection));
 }
 
-/** A body as the wire carries it (dates as ISO text, `undefined` members dropped). */
-function asWire(body: unknown): unknown {
-  return JSON.parse(JSON.stringify(body ?? null)) as unknown;
-}
-
-function errorAnswer(error: unknown): AgentAnswer {
-  const envelope = toErrorEnvelope(error);
-  return { status: envelope.errors[0].status, body: asWire(envelope), headers: JSON_HEADERS };
-}
-
-/** The projection of a read: the `fields[…]` parameters, else the default; keys always added. */
-function readProjection(collection: Collection, query: FlatQuery): Projection {
-  const requested = readRequestedProjection(collection, query, undefined, collection.name);
-  return withPrimaryKeys(collection, requested ?? defaultProjection(collection));
-}
-
-/** An action result as `sendResult` (action-routes.ts) answers it (agent-http-protocol §9.6). */
-async function resultAnswer(result: ActionResult): Promise<AgentAnswer> {
-  const headers: Record<string, string> = { ...JSON_HEADERS };
-  for (const [header, value] of Object.entries(result.responseHeaders ?? {})) {
-    headers[header.toLowerCase()] = String(value);
+function toOneLinks(
+  collection: Collection,
+  links: ReadonlyMap<string, string | null>,
+): Map<string, CompositeId | null> {
+  const toOne = new Map<string, CompositeId | null>();
+  for (const [relation, id] of links) {
+    const target = toOneLink(collection, relation, id === null ? null : { id });
+    if (target !== undefined) toOne.set(relation, target);
   }
-  switch (result.type) {
-    case 'Success':
-      return {
-        status: 200,
-        headers,
-        body: asWire({
-          success: result.message ?? '',
-          html: result.html,
-          refresh: { relationships: [...(result.invalidated ?? [])] },
-        }),
-      };
-    case 'Error':
-      return {
-        status: 400,
-        headers,
-        body: asWire({ error: result.message || 'Error', html: result.html }),
-      };
-    case 'Webhook':
-      return {
-        status: 200,
-        headers,
-        body: asWire({
-          webhook: {
-            url: result.url,
-            method: result.method,
-            headers: result.headers,
-            body: result.body,
-          },
-        }),
-      };
-    case 'Redirect':
-      return { status: 200, headers, body: asWire({ redirectTo: result.path }) };
-    case 'File': {
-      const mimeType = result.mimeType || 'application/octet-stream';
-      const name = (result.name || 'file').replace(/["\\\r\n]/g, '_');
-      const chunks: Buffer[] = [];
-      for await (const chunk of result.stream) {
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-      }
-      headers['content-type'] = mimeType.startsWith('text/')
-        ? `${mimeType}; charset=utf-8`
-        : mimeType;
-      headers['content-disposition'] = `attachment; filename="${name}"`;
-      return { status: 200, headers, body: Buffer.concat(chunks).toString('utf8') };
-    }
-    default:
-      throw new Error(
-        `Unknown action result type '${String((result as { type?: unknown }).type)}'`,
-      );
-  }
+  return toOne;
 }

@@ -9,12 +9,16 @@ import { changeActionForm, loadActionForm, searchActionForm } from '../../operat
 import type { ActionTarget } from '../../operations/action-selection';
 import { type ExecuteActionRequest, executeAction } from '../../operations/execute-action';
 import { ForbiddenError, NotFoundError } from '../../toolkit/errors/canopy-error';
-import type { FlatQuery } from '../query/query-string';
+import type { FlatQuery } from '../../protocol/query/query-string';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import { actionRecords, readActionSelection, wireFields } from './action-request';
+import {
+  actionRecords,
+  readActionSelection,
+  wireFields,
+} from '../../protocol/actions/action-request';
 import { decodeWireFields } from '../../operations/actions/form-values';
-import { encodeFormAnswer } from './form-answer';
+import { encodeFormAnswer } from '../../protocol/actions/form-answer';
 
 /**
  * The slug → action map of each collection for the unsafe endpoint; two actions of a collection

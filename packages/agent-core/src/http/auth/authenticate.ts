@@ -6,7 +6,7 @@ import { UnauthorizedError } from '../../toolkit/errors/canopy-error';
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices, SessionRevocations } from '../../platform/agent-services';
 import { isAllowedOrigin } from '../pipeline/cors';
-import { verifySessionToken } from './session-token';
+import { verifySessionToken } from '../../protocol/auth/session-token';
 
 /** Name of the cookie that may carry the session token on reads (§1.6). */
 export const SESSION_COOKIE = 'forest_session_token';

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 
 import { renderCollectionChart, renderDataSourceChart } from '../../operations/render-chart';
-import { readQuery } from '../query/query-string';
+import { readQuery } from '../../protocol/query/query-string';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';

@@ -6,7 +6,7 @@ import type { Logger } from '../../toolkit/interfaces/logger';
 import { redactUrl } from '../pipeline/access-log';
 import { sendJson } from '../pipeline/send-json';
 import type { HttpRequest, HttpResponse } from '../request/node-http';
-import { classifyError } from './error-status';
+import { classifyError } from '../../protocol/errors/error-status';
 
 /** One element of the error envelope (agent-http-protocol §14.1). */
 export interface ErrorEnvelopeItem {

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { OperationCaller } from '../../operations/context';
 import { type Caller, callerIdentity } from '../../toolkit/caller';
 import { getSessionClaims } from '../auth/authenticate';
-import { type FlatQuery, readQuery } from '../query/query-string';
-import { parseTimezone } from '../query/timezone';
+import { type FlatQuery, readQuery } from '../../protocol/query/query-string';
+import { parseTimezone } from '../../protocol/query/timezone';
 import type { HttpContext } from './http-context';
 import type { HttpRequest, HttpResponse } from './node-http';
 

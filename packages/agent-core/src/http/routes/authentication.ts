@@ -3,7 +3,7 @@ import { type Router } from 'express';
 import type { AuthenticationClient } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
-import { signSessionToken } from '../auth/session-token';
+import { signSessionToken } from '../../protocol/auth/session-token';
 import { bodyMiddleware } from '../pipeline/entry';
 
 /** Size limit of the login body (`{"renderingId": n}`). */

@@ -6,8 +6,8 @@ import type { ExportReader } from '../../operations/csv';
 import type { Collection } from '../../toolkit/interfaces/collection';
 import { getFieldValue } from '../../toolkit/record/record-utils';
 import { defaultProjection } from '../../operations/query/projection';
-import { readRequestedProjection } from '../query/projection';
-import { parseSort } from '../query/sort';
+import { readRequestedProjection } from '../../protocol/query/projection';
+import { parseSort } from '../../protocol/query/sort';
 import type { DataRequest } from '../request/data-request';
 import type { HttpResponse } from '../request/node-http';
 

@@ -2,7 +2,7 @@ import type { Collection } from '../../toolkit/interfaces/collection';
 import type { Projection } from '../../toolkit/query/projection';
 import { createPerCollectionCache } from '../../operations/query/per-collection-cache';
 import { defaultProjection, withPrimaryKeys } from '../../operations/query/projection';
-import { readRequestedProjection } from '../query/projection';
+import { readRequestedProjection } from '../../protocol/query/projection';
 import type { DataRequest } from '../request/data-request';
 
 /** The projection of a list/get route: requested or default, primary keys always added. */

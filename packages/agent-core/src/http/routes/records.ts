@@ -8,11 +8,15 @@ import { getRecord } from '../../operations/get';
 import { listRecords } from '../../operations/list';
 import { updateRecord } from '../../operations/update';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
-import { parsePage } from '../query/page';
-import { queryFilterParameters, readSelection, selectionTree } from '../query/selection';
-import { parseSort } from '../query/sort';
-import { deserializeBody } from '../serializer/deserialize';
-import { serializeRecord, serializeRecords } from '../serializer/json-api';
+import { parsePage } from '../../protocol/query/page';
+import {
+  queryFilterParameters,
+  readSelection,
+  selectionTree,
+} from '../../protocol/query/selection';
+import { parseSort } from '../../protocol/query/sort';
+import { deserializeBody } from '../../protocol/serializer/deserialize';
+import { serializeRecord, serializeRecords } from '../../protocol/serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';

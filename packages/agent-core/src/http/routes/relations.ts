@@ -8,10 +8,14 @@ import { resolveRelation } from '../../operations/relation';
 import { asToOne, setRelation } from '../../operations/set-relation';
 import { updateArrayElement } from '../../operations/update-array-element';
 import { NotFoundError, ValidationError } from '../../toolkit/errors/canopy-error';
-import { parsePage } from '../query/page';
-import { queryFilterParameters, readSelection, selectionTree } from '../query/selection';
-import { parseSort } from '../query/sort';
-import { serializeRecords } from '../serializer/json-api';
+import { parsePage } from '../../protocol/query/page';
+import {
+  queryFilterParameters,
+  readSelection,
+  selectionTree,
+} from '../../protocol/query/selection';
+import { parseSort } from '../../protocol/query/sort';
+import { serializeRecords } from '../../protocol/serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';

@@ -8,7 +8,7 @@ import type {
 import { InMemoryDataSource } from '../../toolkit/in-memory/in-memory-data-source';
 import type { DataSource } from '../../toolkit/interfaces/data-source';
 import type { SessionClaims } from '../../operations/session-claims';
-import { signSessionToken } from '../auth/session-token';
+import { signSessionToken } from '../../protocol/auth/session-token';
 
 /** Auth secret of the test agent. */
 export const TEST_AUTH_SECRET = 'test-auth-secret-'.padEnd(64, 'x');

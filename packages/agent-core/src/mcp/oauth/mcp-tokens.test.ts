@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 
 import type { AuthenticatedUser } from '../../platform/agent-services';
-import { signSessionToken, verifySessionToken } from '../../http/auth/session-token';
+import { signSessionToken, verifySessionToken } from '../../protocol/auth/session-token';
 import {
   issueTokens,
   signMcpAccessToken,

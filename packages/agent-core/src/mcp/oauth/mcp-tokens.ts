@@ -1,6 +1,10 @@
 import jwt from 'jsonwebtoken';
 
-import { AgentTokenRefusal, signAgentToken, verifyAgentToken } from '../../http/auth/agent-tokens';
+import {
+  AgentTokenRefusal,
+  signAgentToken,
+  verifyAgentToken,
+} from '../../protocol/auth/agent-tokens';
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AuthenticatedUser } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';

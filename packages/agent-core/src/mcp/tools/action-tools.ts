@@ -1,14 +1,10 @@
 import { z } from 'zod';
 
 import type { SchemaAction, SchemaCollection } from '../../schema/schema-json';
-import {
-  type ToolContext,
-  ToolError,
-  errorNameOf,
-  expectSuccess,
-  findCollection,
-  packId,
-} from './tool-context';
+import type { ActionResult } from '../../toolkit/action/action-result';
+import { isCanopyError } from '../../toolkit/errors/canopy-error';
+import { UnexpectedOperationFailure, operationFailure } from '../tool-refusal';
+import { type ToolContext, ToolError, findCollection, packId } from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
 import { resolveUploadHandles } from './upload-tool';
@@ -84,19 +80,9 @@ async function loadForm(
   ids: string[],
   values: Record<string, unknown>,
 ): Promise<LoadedForm> {
-  const answer = await context.agent.loadActionForm(collection.name, action.name, {
-    data: {
-      type: 'action-requests',
-      attributes: {
-        collection_name: collection.name,
-        ids,
-        values,
-        all_records: false,
-        all_records_ids_excluded: [],
-      },
-    },
-  });
-  const form = expectSuccess(answer) as { fields?: WireFormField[] };
+  const answer = await context.agent.loadActionForm(collection.name, action.name, { ids, values });
+  // The form as the wire carries it (dates as ISO text, `undefined` members dropped).
+  const form = asWire(answer) as { fields?: WireFormField[] };
   const wire = form.fields ?? [];
   const names = new Set(wire.map((field) => field.field));
   const merged: Record<string, unknown> = {};
@@ -192,21 +178,14 @@ export const executeActionTool = defineTool({
         `"${action.name}" needs values for the required fields ${missing.map((name) => `"${name}"`).join(', ')}.`,
       );
     }
-    const answer = await context.agent.executeAction(collection.name, action.name, {
-      data: {
-        type: 'custom-action-requests',
-        attributes: {
-          collection_name: collection.name,
-          ids,
-          values: form.values,
-          all_records: false,
-          all_records_ids_excluded: [],
-          smart_action_id: action.id,
-          signed_approval_request: null,
-        },
-      },
-    });
-    if (errorNameOf(answer) === 'CustomActionRequiresApprovalError') {
+    let result: ActionResult;
+    try {
+      result = await context.agent.executeAction(collection.name, action.name, {
+        ids,
+        values: form.values,
+      });
+    } catch (error) {
+      if (!isCanopyError(error, { code: 'ACTION_REQUIRES_APPROVAL' })) throw error;
       const approvalId = await context.requestApproval({
         actionName: action.name,
         collectionName: collection.name,
@@ -222,20 +201,62 @@ export const executeActionTool = defineTool({
           'the action runs once a reviewer approves it.',
       };
     }
-    if (answer.status === 400 && typeof (answer.body as { error?: unknown })?.error === 'string') {
-      throw new ToolError(`The action failed: ${(answer.body as { error: string }).error}`);
-    }
-    const body = expectSuccess(answer);
-    if (typeof body === 'string') {
-      const disposition = String(answer.headers['content-disposition'] ?? '');
+    return actionOutcome(result);
+  },
+});
+
+/**
+ * What `executeAction` returns for an action's result: its wire form (agent-http-protocol §9.6),
+ * an error result as a tool error, a file as its description (name, type as the REST answer's
+ * `Content-Type` says it, size of its text).
+ */
+async function actionOutcome(result: ActionResult): Promise<unknown> {
+  switch (result.type) {
+    case 'Success':
+      return asWire({
+        success: result.message ?? '',
+        html: result.html,
+        refresh: { relationships: [...(result.invalidated ?? [])] },
+      });
+    case 'Error':
+      throw new ToolError(`The action failed: ${result.message || 'Error'}`);
+    case 'Webhook':
+      return asWire({
+        webhook: {
+          url: result.url,
+          method: result.method,
+          headers: result.headers,
+          body: result.body,
+        },
+      });
+    case 'Redirect':
+      return asWire({ redirectTo: result.path });
+    case 'File': {
+      const mimeType = result.mimeType || 'application/octet-stream';
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of result.stream) {
+          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+        }
+      } catch (error) {
+        throw operationFailure(error);
+      }
       return {
         file: {
-          name: /filename="([^"]*)"/.exec(disposition)?.[1] ?? 'file',
-          mimeType: String(answer.headers['content-type'] ?? 'application/octet-stream'),
-          size: Buffer.byteLength(body),
+          name: (result.name || 'file').replace(/["\\\r\n]/g, '_'),
+          mimeType: mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
+          size: Buffer.byteLength(Buffer.concat(chunks).toString('utf8')),
         },
       };
     }
-    return body;
-  },
-});
+    default:
+      throw new UnexpectedOperationFailure(
+        new Error(`Unknown action result type '${String((result as { type?: unknown }).type)}'`),
+      );
+  }
+}
+
+/** A value as the wire carries it (dates as ISO text, `undefined` members dropped). */
+function asWire(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}

@@ -1,5 +1,5 @@
 import type { SchemaField } from '../../schema/schema-json';
-import { expectSuccess, findCollection, targetOf } from './tool-context';
+import { findCollection, targetOf } from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput } from './tool-inputs';
 
@@ -29,13 +29,11 @@ export const describeCollectionTool = defineTool({
   input: (names) => ({ collectionName: collectionNameInput(names) }),
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
-    const capabilities = expectSuccess(await context.agent.capabilities([collection.name])) as {
-      collections?: { fields?: { name: string; operators?: string[] }[] }[];
-    };
+    const [capabilities] = await context.agent.capabilities([collection.name]);
     const operators = new Map(
-      (capabilities.collections?.[0]?.fields ?? []).map((field) => [
-        field.name,
-        (field.operators ?? []).map(toPascalCase),
+      (capabilities?.fields ?? []).map((field) => [
+        field.name as string,
+        ((field.operators as string[] | undefined) ?? []).map(toPascalCase),
       ]),
     );
     context.services.activityLogs.record({

@@ -1,3 +1,6 @@
+import { serializeRecords } from '../../protocol/serializer/json-api';
+import type { RecordsAnswer } from '../agent-operations';
+
 /** A record as tools return it: attributes, to-one relations as nested records. */
 export type ToolRecord = Record<string, unknown>;
 
@@ -17,7 +20,17 @@ interface Document {
 export type SchemaFieldNames = (collectionName: string) => ReadonlySet<string> | undefined;
 
 /**
- * Turns the agent's JSON:API answer into plain records for the model: the attributes the
+ * The records an operation read or wrote, as tools return them: serialized as the REST interface
+ * serializes them (JSON:API, values in their wire form), then flattened by
+ * {@link recordsFromDocument}.
+ */
+export function toolRecords(answer: RecordsAnswer, shown: SchemaFieldNames): ToolRecord[] {
+  const document = serializeRecords(answer.collection, answer.records);
+  return recordsFromDocument(JSON.parse(JSON.stringify(document)) as unknown, shown);
+}
+
+/**
+ * Turns a JSON:API document into plain records for the model: the attributes the
  * published schema shows (foreign-key columns it hides stay hidden), each linked to-one relation
  * as a nested record from `included` (`null` when unlinked). To-many relations are left out:
  * `listRelated` reads them.

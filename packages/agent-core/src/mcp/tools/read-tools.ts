@@ -1,11 +1,13 @@
 import { z } from 'zod';
 
+import type { CountResult } from '../../operations/count';
 import type { SchemaCollection } from '../../schema/schema-json';
-import type { AgentAnswer, ReadQuery } from '../agent-operations';
-import { recordsFromDocument } from './json-api-records';
+import type { ReadRequest, RecordsAnswer, RecordsFilter } from '../agent-operations';
+import { toolRefusal } from '../tool-refusal';
+import { toolRecords } from './json-api-records';
 import {
   type ToolContext,
-  expectSuccess,
+  ToolError,
   findCollection,
   findToManyRelation,
   packId,
@@ -31,30 +33,29 @@ type ReadInput = {
   enableCount: boolean;
 };
 
-/** The query string of a read (agent-http-protocol §6) from a tool's reading options. */
-function readQuery(collection: string, input: ReadInput): ReadQuery {
-  const pagination = input.pagination ?? { size: 15, number: 1 };
-  const query: ReadQuery = {
-    timezone: 'UTC',
-    'page[size]': String(pagination.size),
-    'page[number]': String(pagination.number),
+/** The read (agent-http-protocol §6) a tool's reading options ask for. */
+function readRequest(input: ReadInput): ReadRequest {
+  return {
     search: input.search,
-    searchExtended: input.search ? String(input.shouldSearchInRelation) : undefined,
-    filters: input.filters ? JSON.stringify(toWireTree(input.filters)) : undefined,
-    sort: input.sort ? `${input.sort.ascending ? '' : '-'}${input.sort.field}` : undefined,
+    searchExtended: input.search ? input.shouldSearchInRelation : undefined,
+    filters: input.filters ? toWireTree(input.filters) : undefined,
+    sort: input.sort,
+    page: input.pagination ?? { size: 15, number: 1 },
+    projection: input.fields && input.fields.length > 0 ? projection(input.fields) : undefined,
   };
-  if (input.fields) {
-    const top = new Set<string>();
-    const nested = new Map<string, string[]>();
-    for (const field of input.fields) {
-      const [relation, sub] = field.split('@@@') as [string, string | undefined];
-      top.add(relation);
-      if (sub !== undefined) nested.set(relation, [...(nested.get(relation) ?? []), sub]);
-    }
-    query[`fields[${collection}]`] = [...top].join(',');
-    for (const [relation, subs] of nested) query[`fields[${relation}]`] = subs.join(',');
+}
+
+/** `fields`: names of the collection, `relation@@@field` for a field of a to-one relation. */
+function projection(fields: readonly string[]): NonNullable<ReadRequest['projection']> {
+  const top = new Set<string>();
+  const relationFields = new Map<string, string[]>();
+  for (const field of fields) {
+    const [relation, sub] = field.split('@@@') as [string, string | undefined];
+    top.add(relation);
+    if (sub !== undefined)
+      relationFields.set(relation, [...(relationFields.get(relation) ?? []), sub]);
   }
-  return query;
+  return { fields: [...top], relationFields };
 }
 
 /** Appends the sortable fields to "sort" errors so the model can pick a valid one. */
@@ -71,29 +72,23 @@ function sortHint(collection: SchemaCollection) {
 /** Reads a page and, with `count`, the total, through `read` and `total` (list or related). */
 async function readPage(
   context: ToolContext,
-  read: (query: ReadQuery) => Promise<AgentAnswer>,
-  total: (query: ReadQuery) => Promise<AgentAnswer>,
-  query: ReadQuery,
+  read: (request: ReadRequest) => Promise<RecordsAnswer>,
+  total: (filter: RecordsFilter) => Promise<CountResult>,
+  request: ReadRequest,
   collection: SchemaCollection,
   count: boolean,
 ) {
-  const answer = await read(query);
-  const records = recordsFromDocument(
-    expectSuccess(answer, sortHint(collection)),
-    schemaFieldNames(context),
-  );
+  let answer: RecordsAnswer;
+  try {
+    answer = await read(request);
+  } catch (error) {
+    const refusal = toolRefusal(error, sortHint(collection));
+    throw refusal === null ? error : new ToolError(refusal);
+  }
+  const records = toolRecords(answer, schemaFieldNames(context));
   if (!count) return { records };
-  const countQuery = {
-    ...query,
-    'page[size]': undefined,
-    'page[number]': undefined,
-    sort: undefined,
-  };
-  const counted = expectSuccess(await total(countQuery)) as {
-    count?: number;
-    meta?: { count?: unknown };
-  };
-  return { records, totalCount: counted.count ?? counted.meta?.count ?? null };
+  const counted = await total(request);
+  return { records, totalCount: 'count' in counted ? counted.count : counted.meta.count };
 }
 
 /** `list`: a page of a collection's records, with optional total (platform protocol §16.6). */
@@ -112,9 +107,9 @@ export const listTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     return readPage(
       context,
-      (query) => context.agent.list(collection.name, query),
-      (query) => context.agent.count(collection.name, query),
-      readQuery(collection.name, input as ReadInput),
+      (request) => context.agent.list(collection.name, request),
+      (filter) => context.agent.count(collection.name, filter),
+      readRequest(input as ReadInput),
       collection,
       input.enableCount,
     );
@@ -145,9 +140,9 @@ export const listRelatedTool = defineTool({
     const parentId = packId(input.parentRecordId);
     return readPage(
       context,
-      (query) => context.agent.listRelated(collection.name, parentId, relation.field, query),
-      (query) => context.agent.countRelated(collection.name, parentId, relation.field, query),
-      readQuery(target.name, input as ReadInput),
+      (request) => context.agent.listRelated(collection.name, parentId, relation.field, request),
+      (filter) => context.agent.countRelated(collection.name, parentId, relation.field, filter),
+      readRequest(input as ReadInput),
       target,
       input.enableCount,
     );

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 
-import {
-  expectSuccess,
-  findCollection,
-  findToManyRelation,
-  packId,
-  targetOf,
-} from './tool-context';
+import { findCollection, findToManyRelation, packId } from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput } from './tool-inputs';
 
@@ -30,13 +24,12 @@ export const associateTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const relation = findToManyRelation(collection, input.relationName);
     const target = packId(input.targetRecordId);
-    const answer = await context.agent.associate(
+    await context.agent.associate(
       collection.name,
       packId(input.parentRecordId),
       relation.field,
       target,
     );
-    expectSuccess(answer);
     return {
       success: true,
       message: `Record ${target} is now linked to "${relation.field}" of ${collection.name} ${packId(input.parentRecordId)}.`,
@@ -62,23 +55,12 @@ export const dissociateTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const relation = findToManyRelation(collection, input.relationName);
     const ids = input.targetRecordIds.map(packId);
-    const answer = await context.agent.dissociate(
+    await context.agent.dissociate(
       collection.name,
       packId(input.parentRecordId),
       relation.field,
-      {
-        data: {
-          type: 'action-requests',
-          attributes: {
-            ids,
-            collection_name: targetOf(relation),
-            all_records: false,
-            all_records_ids_excluded: [],
-          },
-        },
-      },
+      ids,
     );
-    expectSuccess(answer);
     return {
       success: true,
       message: `${ids.length} record(s) unlinked from "${relation.field}" of ${collection.name} ${packId(input.parentRecordId)}.`,

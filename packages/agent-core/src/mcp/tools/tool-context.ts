@@ -1,8 +1,7 @@
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices } from '../../platform/agent-services';
 import type { SchemaCollection, SchemaField } from '../../schema/schema-json';
-import type { AgentAnswer, AgentOperations } from '../agent-operations';
-import { refusalText } from '../tool-refusal';
+import type { AgentOperations } from '../agent-operations';
 import type { ApprovalRequest } from '../platform-approvals';
 import type { UploadStore } from './upload-store';
 
@@ -24,8 +23,9 @@ export interface ToolContext {
 }
 
 /**
- * A failure the model can act on: the text says what was wrong and what would be right. Agent
- * refusals are rendered as `<detail> (HTTP <status>)` (platform protocol §16.5).
+ * A failure the model can act on: the text says what was wrong and what would be right. (Agent
+ * refusals are the operations' own errors, worded `<detail> (HTTP <status>)` by tool-refusal.ts,
+ * platform protocol §16.5.)
  */
 export class ToolError extends Error {
   constructor(message: string) {
@@ -70,26 +70,6 @@ export function findToManyRelation(collection: SchemaCollection, name: string): 
 /** The collection a relation field points to (`reference` is `target.key`). */
 export function targetOf(field: SchemaField): string {
   return (field.reference ?? '').split('.')[0] ?? '';
-}
-
-/** The error detail of an agent answer (JSON:API errors, action errors or plain text). */
-function detailOf(answer: AgentAnswer): string {
-  const body = answer.body as
-    { errors?: { detail?: string; name?: string }[]; error?: string } | string | undefined;
-  if (typeof body === 'string') return body.trim() || 'Error';
-  return body?.errors?.[0]?.detail ?? body?.error ?? 'Error';
-}
-
-/** The name of the first JSON:API error of an answer, if any. */
-export function errorNameOf(answer: AgentAnswer): string | undefined {
-  return (answer.body as { errors?: { name?: string }[] } | undefined)?.errors?.[0]?.name;
-}
-
-/** Throws a {@link ToolError} `<detail> (HTTP <status>)` unless the agent answered 2xx. */
-export function expectSuccess(answer: AgentAnswer, hint?: (detail: string) => string): unknown {
-  if (answer.status >= 200 && answer.status < 300) return answer.body;
-  const detail = detailOf(answer);
-  throw new ToolError(refusalText(detail, answer.status, hint ? hint(detail) : ''));
 }
 
 /** The field names the published schema shows for each collection the caller may browse. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { toSnakeCase } from '../../http/capabilities/capabilities-route';
+import { toSnakeCase } from '../../protocol/capabilities/collection-capabilities';
 
 /** Operators of the condition trees a model writes (platform protocol §16.6). */
 export const FILTER_OPERATORS = [

@@ -1,25 +1,19 @@
 import { z } from 'zod';
 
 import type { SchemaCollection } from '../../schema/schema-json';
-import { recordsFromDocument } from './json-api-records';
-import {
-  ToolError,
-  expectSuccess,
-  findCollection,
-  packId,
-  schemaFieldNames,
-  targetOf,
-} from './tool-context';
+import type { RecordValues } from '../agent-operations';
+import { toolRecords } from './json-api-records';
+import { ToolError, findCollection, packId, schemaFieldNames } from './tool-context';
 import { defineTool } from './tool-definition';
 import { collectionNameInput, recordIdInput, valuesInput } from './tool-inputs';
 
 /**
- * The JSON:API resource of a write: column values as attributes, to-one relations (given as the
- * target's id) as relationships. To-many relations are refused: `associate` links them.
+ * The record of a write: column values, and to-one relations (given as the target's id) as
+ * links. To-many relations are refused: `associate` links them.
  */
-function resource(collection: SchemaCollection, values: Record<string, unknown>, id?: string) {
+function recordValues(collection: SchemaCollection, values: Record<string, unknown>): RecordValues {
   const attributes: Record<string, unknown> = {};
-  const relationships: Record<string, unknown> = {};
+  const links = new Map<string, string | null>();
   for (const [name, value] of Object.entries(values)) {
     const field = collection.fields.find((candidate) => candidate.field === name);
     if (!field) {
@@ -34,22 +28,10 @@ function resource(collection: SchemaCollection, values: Record<string, unknown>,
         `"${name}" is a to-many relation of "${collection.name}": use the associate tool to link records.`,
       );
     }
-    if (field.relationship) {
-      relationships[name] = {
-        data: value === null ? null : { type: targetOf(field), id: String(value) },
-      };
-    } else {
-      attributes[name] = value;
-    }
+    if (field.relationship) links.set(name, value === null ? null : String(value));
+    else attributes[name] = value;
   }
-  return {
-    data: {
-      type: collection.name,
-      ...(id === undefined ? {} : { id }),
-      attributes,
-      ...(Object.keys(relationships).length > 0 ? { relationships } : {}),
-    },
-  };
+  return { values: attributes, links };
 }
 
 /** `create`: creates one record. */
@@ -71,11 +53,9 @@ export const createTool = defineTool({
     const collection = findCollection(context, input.collectionName);
     const answer = await context.agent.create(
       collection.name,
-      resource(collection, input.attributes),
+      recordValues(collection, input.attributes),
     );
-    return {
-      record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
-    };
+    return { record: toolRecords(answer, schemaFieldNames(context))[0] ?? null };
   },
 });
 
@@ -99,11 +79,9 @@ export const updateTool = defineTool({
     const answer = await context.agent.update(
       collection.name,
       id,
-      resource(collection, input.attributes, id),
+      recordValues(collection, input.attributes),
     );
-    return {
-      record: recordsFromDocument(expectSuccess(answer), schemaFieldNames(context))[0] ?? null,
-    };
+    return { record: toolRecords(answer, schemaFieldNames(context))[0] ?? null };
   },
 });
 
@@ -123,18 +101,7 @@ export const deleteTool = defineTool({
   async run(input, context) {
     const collection = findCollection(context, input.collectionName);
     const ids = input.recordIds.map(packId);
-    const answer = await context.agent.delete(collection.name, {
-      data: {
-        type: 'action-requests',
-        attributes: {
-          collection_name: collection.name,
-          ids,
-          all_records: false,
-          all_records_ids_excluded: [],
-        },
-      },
-    });
-    expectSuccess(answer);
+    await context.agent.delete(collection.name, ids);
     return { deletedCount: ids.length };
   },
 });

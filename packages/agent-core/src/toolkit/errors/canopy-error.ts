@@ -1,6 +1,6 @@
 /**
  * The families of errors: what kind of refusal an error is. The HTTP layer maps an error's
- * {@link CanopyError.code} to a status (`http/errors/error-status.ts`); a code it does not know (a
+ * {@link CanopyError.code} to a status (`protocol/errors/error-status.ts`); a code it does not know (a
  * customer's own) takes its family's status: `validation` 400, `unauthorized` 401, `forbidden`
  * 403, `not-found` 404, `unprocessable` and `business` 422 (agent-http-protocol §14.2).
  */

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 
 import { checkAccessToken, issueTokens, verifyRefreshToken } from '../../mcp/oauth/mcp-tokens';
-import { TEST_CLAIMS } from '../test-fixtures/shop-services';
+import { TEST_CLAIMS } from '../../http/test-fixtures/shop-services';
 import { signSessionToken, verifySessionToken } from './session-token';
 
 const SECRET = 'agent-token-matrix-secret';

@@ -13,8 +13,12 @@ export function readActionSelection(
   body: unknown,
   query: FlatQuery,
 ): Selection {
+  return actionSelection(action, readSelection(action.collection, withIds(body), query));
+}
+
+/** The records an action runs on: the selection, or all records for a global action. */
+export function actionSelection(action: ActionTarget, selection: Selection): Selection {
   const scope = action.collection.schema.actions[action.name]?.scope;
-  const selection = readSelection(action.collection, withIds(body), query);
   return scope === 'Global'
     ? { ...selection, ids: [], allRecords: true, excludedIds: [] }
     : selection;

@@ -1,7 +1,11 @@
-import type { HttpRequest } from '../request/node-http';
-
 /** A query string read flat: bracketed keys are literal names, repeated keys comma-joined. */
 export type FlatQuery = Readonly<Record<string, string>>;
+
+/** Where a query string is read from: a request's URL (express sets `originalUrl`, node `url`). */
+export interface QueryStringSource {
+  readonly originalUrl?: string;
+  readonly url?: string;
+}
 
 const CACHE = Symbol('canopyFlatQuery');
 
@@ -20,13 +24,13 @@ const newQuery = (): Record<string, string> =>
  * `page[size]` are literal keys (whatever query parser the host application installed), and a
  * repeated key gives its values joined with commas.
  */
-export function readQuery(request: HttpRequest): FlatQuery {
-  const cached = (request as HttpRequest & { [CACHE]?: FlatQuery })[CACHE];
+export function readQuery(request: QueryStringSource): FlatQuery {
+  const cached = (request as QueryStringSource & { [CACHE]?: FlatQuery })[CACHE];
   if (cached) return cached;
   const url = request.originalUrl ?? request.url ?? '';
   const index = url.indexOf('?');
   const query = index < 0 ? newQuery() : parseQuery(url.slice(index + 1));
-  (request as HttpRequest & { [CACHE]?: FlatQuery })[CACHE] = query;
+  (request as QueryStringSource & { [CACHE]?: FlatQuery })[CACHE] = query;
   return query;
 }
 

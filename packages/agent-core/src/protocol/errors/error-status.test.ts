@@ -24,7 +24,7 @@ import {
   RelationFieldAccessDeniedError,
   UnexpectedFieldTypeError,
 } from '../../toolkit/errors/schema-errors';
-import { toErrorEnvelope } from './error-handler';
+import { toErrorEnvelope } from '../../http/errors/error-handler';
 import { HTTP_STATUS_BY_CODE, classifyError } from './error-status';
 
 // Every error agent-core throws, with its code and what the agent answers for it

@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import fc from 'fast-check';
 
 import { readQuery } from './query-string';
@@ -12,13 +11,13 @@ function reference(search: string): Record<string, string> {
   return query;
 }
 
-const read = (url: string) => ({ ...readQuery({ originalUrl: url } as Request) });
+const read = (url: string) => ({ ...readQuery({ originalUrl: url }) });
 
 describe('readQuery', () => {
   it('reads keys named like Object.prototype members as plain keys', () => {
     const query = readQuery({
       originalUrl: '/forest/orders?__proto__=x&constructor=y&toString=z&hasOwnProperty=w&a=1',
-    } as Request);
+    });
     expect(Object.keys(query)).toEqual([
       '__proto__',
       'constructor',
@@ -31,7 +30,7 @@ describe('readQuery', () => {
     expect(query.toString).toBe('z');
     expect(query.valueOf).toBeUndefined();
     // Absent keys read as absent, whatever Object.prototype holds.
-    expect('valueOf' in readQuery({ originalUrl: '/forest/orders?a=1' } as Request)).toBe(false);
+    expect('valueOf' in readQuery({ originalUrl: '/forest/orders?a=1' })).toBe(false);
   });
 
   it('keeps bracketed keys literal and joins repeated keys', () => {

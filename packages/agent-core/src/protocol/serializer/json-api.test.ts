@@ -1,4 +1,4 @@
-import { createShopDataSource } from '../test-fixtures/shop-services';
+import { createShopDataSource } from '../../http/test-fixtures/shop-services';
 import { serializeRecords } from './json-api';
 
 describe('serializeRecords', () => {

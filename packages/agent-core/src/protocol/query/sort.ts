@@ -20,13 +20,35 @@ function parseSortText(collection: Collection, raw: string): Sort {
   const clauses = raw.split(',').map((part) => {
     const trimmed = part.trim();
     const ascending = !trimmed.startsWith('-');
-    const field = (ascending ? trimmed : trimmed.slice(1)).replace('.', ':');
-    try {
-      resolveColumnPath(collection, field);
-    } catch (error) {
-      throw new ValidationError(`Invalid sort: ${raw}`, { cause: error });
-    }
-    return { field, ascending };
+    return { field: ascending ? trimmed : trimmed.slice(1), ascending };
   });
-  return new Sort(...clauses);
+  return buildSort(collection, clauses, raw);
+}
+
+/** One sort clause as an adapter reads it: a field (`relation.field` or `relation:field`). */
+export interface SortRequest {
+  readonly field: string;
+  readonly ascending: boolean;
+}
+
+/**
+ * The sort of one clause (the MCP tools' `sort`), checked as {@link parseSort} checks the query
+ * string's: an unknown field is `Invalid sort: <clause as the query string writes it>`.
+ */
+export function toSort(collection: Collection, clause: SortRequest): Sort {
+  return buildSort(collection, [clause], `${clause.ascending ? '' : '-'}${clause.field}`);
+}
+
+function buildSort(collection: Collection, clauses: readonly SortRequest[], raw: string): Sort {
+  return new Sort(
+    ...clauses.map(({ field: path, ascending }) => {
+      const field = path.replace('.', ':');
+      try {
+        resolveColumnPath(collection, field);
+      } catch (error) {
+        throw new ValidationError(`Invalid sort: ${raw}`, { cause: error });
+      }
+      return { field, ascending };
+    }),
+  );
 }

@@ -50,14 +50,11 @@ export function readSelection(collection: Collection, body: unknown, query: Flat
   const data = isObject(body) ? body.data : undefined;
   const parameters = queryFilterParameters(query);
   if (Array.isArray(data)) {
-    return {
-      ids: data.map((item) => unpackRecordId(collection, isObject(item) ? item.id : item)),
-      allRecords: false,
-      excludedIds: [],
+    return idsSelection(
+      collection,
+      data.map((item) => (isObject(item) ? item.id : item)),
       parameters,
-      parent: null,
-      attributes: {},
-    };
+    );
   }
   const attributes = isObject(data) && isObject(data.attributes) ? data.attributes : {};
   const allRecords = attributes.all_records === true || attributes.all_records === 'true';
@@ -92,6 +89,22 @@ export function readSelection(collection: Collection, body: unknown, query: Flat
         ? { collectionName: parentName, id: String(parentId), relation: parentRelation }
         : null,
     attributes,
+  };
+}
+
+/** A selection of exactly these records (packed ids, unpacked for `collection`). */
+export function idsSelection(
+  collection: Collection,
+  ids: readonly unknown[],
+  parameters: FilterParameters = {},
+): Selection {
+  return {
+    ids: ids.map((id) => unpackRecordId(collection, id)),
+    allRecords: false,
+    excludedIds: [],
+    parameters,
+    parent: null,
+    attributes: {},
   };
 }
 

@@ -17,11 +17,17 @@ function encodeFieldValue(field: ActionField): unknown {
   return value;
 }
 
+/** A loaded form in its wire form (§9.3): the schema's field encoding, each with its `value`. */
+export interface FormAnswer {
+  fields: Record<string, unknown>[];
+  layout: unknown[];
+}
+
 /** The `{fields, layout}` answer of the form hooks (§9.3): schema encoding with `value`. */
 export function encodeFormAnswer(
   collection: Collection,
   elements: readonly ActionFormElement[],
-): { fields: Record<string, unknown>[]; layout: unknown[] } {
+): FormAnswer {
   const withWireValues = mapFields(elements, (field) => ({
     ...field,
     value: encodeFieldValue(field),

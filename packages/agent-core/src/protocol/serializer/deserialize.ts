@@ -18,6 +18,20 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The target id of a to-one link of `collection` (a `null` linkage unlinks), unpacked for the
+ * relation's collection; `undefined` when `relation` is no to-one relation of `collection`.
+ */
+export function toOneLink(
+  collection: Collection,
+  relation: string,
+  linkage: { readonly id?: unknown } | null,
+): CompositeId | null | undefined {
+  const target = getCollectionPlan(collection).toOne.get(relation);
+  if (!target) return undefined;
+  return linkage === null ? null : unpackRecordId(target, linkage.id);
+}
+
 /** Reads a JSON:API resource body (`{data: {type, id?, attributes, relationships?}}`). */
 export function deserializeBody(collection: Collection, body: unknown): DeserializedBody {
   const data = isObject(body) ? body.data : undefined;
@@ -44,12 +58,11 @@ export function deserializeBody(collection: Collection, body: unknown): Deserial
     throw new ValidationError('Expected "data.relationships" to be an object');
   }
   for (const [name, value] of Object.entries(relationships)) {
-    const target = plan.toOne.get(name);
-    if (!target) continue;
+    if (!plan.toOne.has(name)) continue;
     const linkage = isObject(value) ? value.data : undefined;
-    if (linkage === null) toOne.set(name, null);
-    else if (isObject(linkage)) toOne.set(name, unpackRecordId(target, linkage.id));
-    else {
+    if (linkage === null || isObject(linkage)) {
+      toOne.set(name, toOneLink(collection, name, linkage) ?? null);
+    } else {
       throw new ValidationError(
         `Expected "data.relationships.${name}.data" to be {"type", "id"} or null`,
       );

@@ -44,18 +44,42 @@ export function readRequestedProjection(
   }
   const fields = query[`fields[${key}]`];
   if (fields === undefined || fields === '') return null;
-  const paths: string[] = [];
+  let names: string[];
   try {
-    for (const name of fieldNames(fields, `'fields[${key}]'`)) {
+    names = fieldNames(fields, `'fields[${key}]'`);
+  } catch (error) {
+    throw invalidProjection(error);
+  }
+  return projectionOf(collection, names, (relation) => {
+    const sub = query[`fields[${relation}]`];
+    return sub === undefined || sub === '' ? undefined : fieldNames(sub, `'fields[${relation}]'`);
+  });
+}
+
+/** The fields asked on a to-one relation (`fields[<relation>]`), `undefined` when none. */
+export type RelationFields = (relation: string) => readonly string[] | undefined;
+
+/**
+ * The projection of the fields a read asks for (§6.2): `names` of the collection, each to-one
+ * relation among them with the fields read on it. Invalid projections are 400 errors.
+ */
+export function projectionOf(
+  collection: Collection,
+  names: readonly string[],
+  relationFields: RelationFields,
+): Projection {
+  try {
+    const paths: string[] = [];
+    for (const name of names) {
       const field = collection.schema.fields[name];
       if (field?.type === 'ManyToOne' || field?.type === 'OneToOne') {
-        const sub = query[`fields[${name}]`];
-        if (sub === undefined || sub === '') {
+        const sub = relationFields(name);
+        if (sub === undefined) {
           throw new ValidationError(
             `the relation '${name}' needs the fields to read in 'fields[${name}]'`,
           );
         }
-        paths.push(...fieldNames(sub, `'fields[${name}]'`).map((item) => `${name}:${item}`));
+        paths.push(...sub.map((item) => `${name}:${item}`));
       } else {
         paths.push(name);
       }
@@ -64,6 +88,10 @@ export function readRequestedProjection(
     validateProjection(collection, projection);
     return projection;
   } catch (error) {
-    throw new ValidationError(`Invalid projection: ${describe(error)}`, { cause: error });
+    throw invalidProjection(error);
   }
+}
+
+function invalidProjection(error: unknown): ValidationError {
+  return new ValidationError(`Invalid projection: ${describe(error)}`, { cause: error });
 }
