@@ -12,3 +12,8 @@ export type HttpRequest = IncomingMessage & {
 
 /** A response as the data routes write it: node's own object (express's `Response` extends it). */
 export type HttpResponse = ServerResponse;
+
+/** The parsed JSON body the body stage set on `request` (`undefined` when none was read). */
+export function requestBody(request: HttpRequest): unknown {
+  return (request as HttpRequest & { body?: unknown }).body;
+}

@@ -1,5 +1,3 @@
-import type { Router } from 'express';
-
 import { associateRecord } from '../../operations/associate';
 import { countRelated } from '../../operations/count-related';
 import { dissociateRecords } from '../../operations/dissociate';
@@ -15,19 +13,22 @@ import { serializeRecords } from '../serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import { sendJson } from '../pipeline/send-json';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendEmpty, sendJson } from '../pipeline/send-json';
+import { requestBody } from '../request/node-http';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
 
 const CSV_SUFFIX = '.csv';
 
 /** Routes on relations (agent-http-protocol §8.8–8.13): adapters over `src/operations/`. */
-export function mountRelationRoutes(router: Router, context: HttpContext): void {
-  router.get(
+export function addRelationRoutes(routes: RouteTable, context: HttpContext): void {
+  routes.add(
+    'GET',
     '/:collectionName/:parentId/relationships/:relationName/count',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
+      const [collectionName = '', parentId = '', relationName = ''] = params;
       const relation = resolveRelation(context, collectionName, parentId, relationName);
       const answer = await countRelated(context, data, relation, () => ({
         filter: queryFilterParameters(data.query),
@@ -36,12 +37,13 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
     },
   );
 
-  router.get(
+  routes.add(
+    'GET',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId } = request.params;
-      let { relationName } = request.params;
+      const [collectionName = '', parentId = ''] = params;
+      let relationName = params[2] ?? '';
       const parentCollection = findCollection(context, collectionName);
       const csv =
         !(relationName in parentCollection.schema.fields) && relationName.endsWith(CSV_SUFFIX);
@@ -66,14 +68,15 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
     },
   );
 
-  router.post(
+  routes.add(
+    'POST',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
+      const [collectionName = '', parentId = '', relationName = ''] = params;
       const relation = resolveRelation(context, collectionName, parentId, relationName);
       await associateRecord(context, data, relation, () => {
-        const items = (request.body as { data?: unknown } | undefined)?.data;
+        const items = (requestBody(request) as { data?: unknown } | undefined)?.data;
         const first: unknown = Array.isArray(items) ? items[0] : undefined;
         if (typeof first !== 'object' || first === null) {
           throw new ValidationError(
@@ -85,19 +88,20 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
           packedParentId: parentId,
         };
       });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.delete(
+  routes.add(
+    'DELETE',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
+      const [collectionName = '', parentId = '', relationName = ''] = params;
       const relation = resolveRelation(context, collectionName, parentId, relationName);
       const { target } = relation;
       await dissociateRecords(context, data, relation, Boolean(data.query.delete), () => {
-        const selection = readSelection(target, request.body, data.query);
+        const selection = readSelection(target, requestBody(request), data.query);
         return {
           filter: selection.parameters,
           selection: selectionTree(target, selection),
@@ -105,17 +109,18 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
           packedParentId: parentId,
         };
       });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.put(
+  routes.add(
+    'PUT',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
+      const [collectionName = '', parentId = '', relationName = ''] = params;
       const relation = asToOne(resolveRelation(context, collectionName, parentId, relationName));
-      const linkage = (request.body as { data?: unknown } | undefined)?.data;
+      const linkage = (requestBody(request) as { data?: unknown } | undefined)?.data;
       if (linkage === undefined || (linkage !== null && typeof linkage !== 'object')) {
         throw new ValidationError(
           'Expected {"data": {"type": "<collection>", "id": "<id>"}} or {"data": null}',
@@ -124,28 +129,33 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
       const targetId =
         linkage === null ? null : unpackRecordId(relation.target, (linkage as { id?: unknown }).id);
       await setRelation(context, data, relation, { targetId, packedParentId: parentId });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.put('/:collectionName/:id/relationships/:fieldName/:index', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const { collectionName, id, fieldName, index } = request.params;
-    const collection = findCollection(context, collectionName);
-    if (!/^\d+$/.test(index)) throw new NotFoundError('The array index must be digits');
-    const column = collection.schema.fields[fieldName];
-    if (column?.type !== 'Column' || !Array.isArray(column.columnType)) {
-      throw new ValidationError(
-        `Field '${fieldName}' of '${collection.name}' is not an array column`,
-      );
-    }
-    await updateArrayElement(context, data, collection, () => ({
-      id: unpackRecordId(collection, id),
-      packedId: id,
-      field: fieldName,
-      position: Number(index),
-      value: (request.body as { data?: { attributes?: unknown } } | undefined)?.data?.attributes,
-    }));
-    response.status(204).end();
-  });
+  routes.add(
+    'PUT',
+    '/:collectionName/:id/relationships/:fieldName/:index',
+    async (request, response, params) => {
+      const data = openDataRequest(context, request, response);
+      const [collectionName = '', id = '', fieldName = '', index = ''] = params;
+      const collection = findCollection(context, collectionName);
+      if (!/^\d+$/.test(index)) throw new NotFoundError('The array index must be digits');
+      const column = collection.schema.fields[fieldName];
+      if (column?.type !== 'Column' || !Array.isArray(column.columnType)) {
+        throw new ValidationError(
+          `Field '${fieldName}' of '${collection.name}' is not an array column`,
+        );
+      }
+      await updateArrayElement(context, data, collection, () => ({
+        id: unpackRecordId(collection, id),
+        packedId: id,
+        field: fieldName,
+        position: Number(index),
+        value: (requestBody(request) as { data?: { attributes?: unknown } } | undefined)?.data
+          ?.attributes,
+      }));
+      sendEmpty(response);
+    },
+  );
 }
