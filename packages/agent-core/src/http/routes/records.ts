@@ -22,14 +22,13 @@ import { readProjection } from './read-helpers';
 
 /**
  * The record routes are adapters: each parses the request into an operation's request
- * (`src/operations/`), runs the operation and serializes its answer. The three hot routes below
- * are exported for the tests that call them directly.
+ * (`src/operations/`), runs the operation and serializes its answer.
  */
 
 const CSV_SUFFIX = '.csv';
 
 /** `GET /:collectionName/count` (§8.2). */
-export async function serveCount(
+async function serveCount(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
@@ -44,7 +43,7 @@ export async function serveCount(
 }
 
 /** `GET /:collectionName` (§8.1), and the CSV export `GET /:collectionName.csv` (§8.14). */
-export async function serveList(
+async function serveList(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
@@ -71,7 +70,7 @@ export async function serveList(
 }
 
 /** `GET /:collectionName/:id` (§8.3). */
-export async function serveGet(
+async function serveGet(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
