@@ -15,7 +15,7 @@ import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import type { RouteTable } from '../pipeline/route-table';
 import { sendEmpty, sendJson } from '../pipeline/send-json';
-import { requestBody } from '../request/node-http';
+import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
 
@@ -23,13 +23,22 @@ const CSV_SUFFIX = '.csv';
 
 /** Routes on relations (agent-http-protocol §8.8–8.13): adapters over `src/operations/`. */
 export function addRelationRoutes(routes: RouteTable, context: HttpContext): void {
+  /** The data request and the relation of `/:collectionName/:parentId/relationships/:relation`. */
+  const openRelation = (
+    request: HttpRequest,
+    response: HttpResponse,
+    [collectionName = '', parentId = '', relationName = '']: readonly string[],
+  ) => ({
+    data: openDataRequest(context, request, response),
+    relation: resolveRelation(context, collectionName, parentId, relationName),
+    parentId,
+  });
+
   routes.add(
     'GET',
     '/:collectionName/:parentId/relationships/:relationName/count',
     async (request, response, params) => {
-      const data = openDataRequest(context, request, response);
-      const [collectionName = '', parentId = '', relationName = ''] = params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+      const { data, relation } = openRelation(request, response, params);
       const answer = await countRelated(context, data, relation, () => ({
         filter: queryFilterParameters(data.query),
       }));
@@ -72,9 +81,7 @@ export function addRelationRoutes(routes: RouteTable, context: HttpContext): voi
     'POST',
     '/:collectionName/:parentId/relationships/:relationName',
     async (request, response, params) => {
-      const data = openDataRequest(context, request, response);
-      const [collectionName = '', parentId = '', relationName = ''] = params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+      const { data, relation, parentId } = openRelation(request, response, params);
       await associateRecord(context, data, relation, () => {
         const items = (requestBody(request) as { data?: unknown } | undefined)?.data;
         const first: unknown = Array.isArray(items) ? items[0] : undefined;
@@ -96,9 +103,7 @@ export function addRelationRoutes(routes: RouteTable, context: HttpContext): voi
     'DELETE',
     '/:collectionName/:parentId/relationships/:relationName',
     async (request, response, params) => {
-      const data = openDataRequest(context, request, response);
-      const [collectionName = '', parentId = '', relationName = ''] = params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+      const { data, relation, parentId } = openRelation(request, response, params);
       const { target } = relation;
       await dissociateRecords(context, data, relation, Boolean(data.query.delete), () => {
         const selection = readSelection(target, requestBody(request), data.query);
@@ -117,9 +122,9 @@ export function addRelationRoutes(routes: RouteTable, context: HttpContext): voi
     'PUT',
     '/:collectionName/:parentId/relationships/:relationName',
     async (request, response, params) => {
-      const data = openDataRequest(context, request, response);
-      const [collectionName = '', parentId = '', relationName = ''] = params;
-      const relation = asToOne(resolveRelation(context, collectionName, parentId, relationName));
+      const opened = openRelation(request, response, params);
+      const { data, parentId } = opened;
+      const relation = asToOne(opened.relation);
       const linkage = (requestBody(request) as { data?: unknown } | undefined)?.data;
       if (linkage === undefined || (linkage !== null && typeof linkage !== 'object')) {
         throw new ValidationError(
