@@ -8,6 +8,7 @@ import type { AgentServices } from '../platform/agent-services';
 import { ShopDataSource } from '../schema/shop-fixture';
 import { AgentPipeline } from '../http/agent-pipeline';
 import { RouteTable } from '../http/pipeline/route-table';
+import { sendJson } from '../http/pipeline/send-json';
 import { Agent } from './agent';
 import { resolveAgentOptions } from './agent-options';
 
@@ -17,43 +18,54 @@ const ENV_SECRET = '2'.repeat(64);
  * A stand-in for the REST interface that exposes what the lifecycle hands to it: each request
  * records an activity log and answers with the platform users the permission source sees.
  */
-function probeRouter(services: AgentServices) {
-  const router = express.Router();
-  router.get('/forest/users', async (_request, response) => {
-    services.activityLogs.record({
-      type: 'read',
-      action: 'index',
-      label: 'listed users',
-      userId: 1,
-      renderingId: 1,
-      collectionName: 'customers',
-      recordIds: [],
+/** The routes the agent's lifecycle is tested with, in a pipeline that lets every request in. */
+function probePipeline(services: AgentServices): AgentPipeline {
+  const routes = new RouteTable('/forest')
+    .add('GET', '/users', async (_request, response) => {
+      services.activityLogs.record({
+        type: 'read',
+        action: 'index',
+        label: 'listed users',
+        userId: 1,
+        renderingId: 1,
+        collectionName: 'customers',
+        recordIds: [],
+      });
+      sendJson(
+        response,
+        (await services.permissions.getUsers()).map((user) => user.id),
+      );
+    })
+    .add('GET', '/slow', async (_request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      services.activityLogs.record({
+        type: 'write',
+        action: 'update',
+        label: 'slow update',
+        userId: 1,
+        renderingId: null,
+        collectionName: 'orders',
+        recordIds: ['10'],
+      });
+      sendJson(response, { done: true });
+    })
+    .add('GET', '/cors', async (_request, response) => {
+      sendJson(response, services.options.corsOrigins);
+    })
+    .add('GET', '/ip/:ip', async (_request, response, [ip]) => {
+      sendJson(response, {
+        whitelist: services.ipWhitelist !== null,
+        allowed: services.ipWhitelist?.isAllowed(ip as string) ?? true,
+      });
     });
-    response.json((await services.permissions.getUsers()).map((user) => user.id));
+  return new AgentPipeline(routes, {
+    entry: { cors: () => false, accessLog: null },
+    checkSession: () => {},
+    ipWhitelist: null,
+    readBody: async () => false,
+    translateError: (error, _request, response) =>
+      sendJson(response, { error: String(error) }, 500),
   });
-  router.get('/forest/slow', async (_request, response) => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    services.activityLogs.record({
-      type: 'write',
-      action: 'update',
-      label: 'slow update',
-      userId: 1,
-      renderingId: null,
-      collectionName: 'orders',
-      recordIds: ['10'],
-    });
-    response.json({ done: true });
-  });
-  router.get('/forest/cors', (_request, response) => {
-    response.json(services.options.corsOrigins);
-  });
-  router.get('/forest/ip/:ip', (request, response) => {
-    response.json({
-      whitelist: services.ipWhitelist !== null,
-      allowed: services.ipWhitelist?.isAllowed(request.params.ip) ?? true,
-    });
-  });
-  return router;
 }
 
 describe('Agent and the platform', () => {
@@ -77,8 +89,7 @@ describe('Agent and the platform', () => {
       ),
       {
         buildDataSource: async () => new ShopDataSource(),
-        createPipeline: (services) =>
-          new AgentPipeline(new RouteTable('/forest'), probeRouter(services), null),
+        createPipeline: probePipeline,
         platform: { activityLogs: { flushIntervalMs: 20, batchSize: 3 } },
       },
     );

@@ -23,8 +23,8 @@ export class RouterSlot {
   };
 
   /**
-   * The current pipeline's express routes, for a mount whose request objects express has set up
-   * (the standalone server's express application calls it).
+   * The current pipeline's origin routes (the MCP server's), then its own, for a mount whose
+   * request objects express has set up (the standalone server's origin application calls it).
    */
   readonly express: RequestHandler = (request, response, next) => {
     if (this.pipeline) this.pipeline.express(request, response, next);
@@ -33,7 +33,7 @@ export class RouterSlot {
 
   /**
    * Serves one request through the current pipeline, counted in flight once; `toExpress` is how
-   * the mount runs the pipeline's express routes.
+   * the mount runs the pipeline's origin routes, written for express.
    */
   serve(request: HttpRequest, response: HttpResponse, next: Next, toExpress: ToExpress): void {
     const pipeline = this.pipeline;

@@ -10,9 +10,9 @@ import { StandaloneServer } from './standalone-server';
 /**
  * The standalone server hands the pipeline node's own request and response, untouched: swapping
  * their prototypes for express's (what express's application does) made V8 promote every
- * request's objects to the old space, and the agent's memory grew by ~90 MB under load. What the
- * pipeline leaves to express runs in an express application; what nothing serves is a JSON:API
- * 404.
+ * request's objects to the old space, and the agent's memory grew by ~90 MB under load. Only the
+ * origin routes (the MCP server's, written for express) run in an express application; what
+ * nothing serves is a JSON:API 404.
  */
 describe('StandaloneServer', () => {
   let server: StandaloneServer | undefined;
@@ -22,9 +22,12 @@ describe('StandaloneServer', () => {
     server = undefined;
   });
 
-  /** A pipeline whose table routes GET /forest/fast to `fast` and the rest to `rest`. */
+  /**
+   * A pipeline whose table routes GET /forest/fast to `fast`, with origin routes at `/origin/…`
+   * served by `origin`.
+   */
   async function start(
-    rest: RequestHandler,
+    origin: RequestHandler,
     fast: (incoming: IncomingMessage, response: ServerResponse) => void = () => {},
   ): Promise<string> {
     const routes = new RouteTable('/forest').add('GET', '/fast', async (incoming, response) =>
@@ -39,7 +42,9 @@ describe('StandaloneServer', () => {
       readBody: async () => false,
       translateError: () => {},
     };
-    slot.set(new AgentPipeline(routes, rest, stages));
+    const pipeline = new AgentPipeline(routes, stages);
+    pipeline.addOriginRoutes((incoming) => (incoming.url ?? '').startsWith('/origin'), origin);
+    slot.set(pipeline);
     server = new StandaloneServer(slot, 0, '127.0.0.1');
     await server.listen();
     return `http://127.0.0.1:${server.listeningPort}`;
@@ -67,23 +72,39 @@ describe('StandaloneServer', () => {
     expect(seen).toEqual(['true', 'true', 'false']);
   });
 
-  it('hands what the table does not serve to express, set up as express sets it up', async () => {
+  it('hands what the origin routes claim to express, set up as express sets it up', async () => {
     const seen: unknown[] = [];
     const url = await start((incoming, response) => {
       seen.push(incoming.originalUrl, typeof response.json, incoming.query);
       response.status(202).json({ served: 'express' });
     });
 
-    const answer = await request(url).get('/forest/slow?a[b]=1');
+    const answer = await request(url).get('/origin/slow?a[b]=1');
 
     expect(answer.status).toBe(202);
     expect(answer.body).toEqual({ served: 'express' });
     expect(answer.headers['x-powered-by']).toBeUndefined();
     // The application's extended query parser reads brackets as nesting.
-    expect(seen).toEqual(['/forest/slow?a[b]=1', 'function', { a: { b: '1' } }]);
+    expect(seen).toEqual(['/origin/slow?a[b]=1', 'function', { a: { b: '1' } }]);
   });
 
-  it('answers a JSON:API 404 for what no route serves', async () => {
+  it('serves what the origin routes pass on through the table', async () => {
+    const url = await start(
+      (_request, _response, next) => next(),
+      (_incoming, response) => {
+        response.statusCode = 200;
+        response.end('fast');
+      },
+    );
+    const passed = await request(url).get('/origin/nothing');
+    expect(passed.status).toBe(404);
+    expect(passed.body).toEqual({
+      errors: [{ name: 'NotFoundError', detail: 'Not Found', status: 404 }],
+    });
+    expect((await request(url).get('/forest/fast')).text).toBe('fast');
+  });
+
+  it('answers a JSON:API 404 outside the mount point, a plain-text 404 under it', async () => {
     const url = await start(express.Router());
     const answer = await request(url).get('/elsewhere');
     expect(answer.status).toBe(404);
@@ -91,5 +112,8 @@ describe('StandaloneServer', () => {
     expect(answer.body).toEqual({
       errors: [{ name: 'NotFoundError', detail: 'Not Found', status: 404 }],
     });
+    const under = await request(url).get('/forest/nothing/here');
+    expect(under.status).toBe(404);
+    expect(under.text).toBe('Not Found');
   });
 });

@@ -13,12 +13,15 @@ export type StandaloneRoutes = Pick<RouterSlot, 'serve' | 'express' | 'answerUns
 
 /**
  * The HTTP server of `mountOnStandaloneServer`: node's server gives every request to the agent's
- * pipeline as node's objects; the routes the pipeline leaves to express run in an express
- * application that serves nothing else; what no route takes is a JSON:API 404. It listens at
- * `start()` and stops at `stop()`.
+ * pipeline as node's objects, and the pipeline serves the agent's routes on them; what no route
+ * takes is a JSON:API 404. The one exception is the origin routes of the MCP server, written for
+ * express (its SDK's transport and the OAuth handlers use express's request and response API): the
+ * pipeline hands the requests they claim to an express application that serves nothing else,
+ * created on the first such request. It listens at `start()` and stops at `stop()`.
  */
 export class StandaloneServer {
   private server: Server | null = null;
+  private originApp: ToExpress | null = null;
 
   constructor(
     private readonly routes: StandaloneRoutes,
@@ -34,21 +37,16 @@ export class StandaloneServer {
 
   async listen(): Promise<void> {
     if (this.server) return;
-    const app = express();
-    app.disable('x-powered-by');
-    app.set('query parser', 'extended');
-    app.use(this.routes.express);
-    const toExpress = app as unknown as ToExpress;
     const { routes } = this;
-    // The table's routes get node's request and response as they are: express's application
-    // swaps their prototypes for its own, and that swap alone made V8 keep each request's
-    // objects past young-generation collections (+90 MB of RSS under load).
+    // The pipeline gets node's request and response as they are: express's application swaps
+    // their prototypes for its own, and that swap alone made V8 keep each request's objects past
+    // young-generation collections (+90 MB of RSS under load).
     const server = createServer((request, response) => {
       routes.serve(
         request,
         response,
         (error) => routes.answerUnserved(request, response, error),
-        toExpress,
+        this.toExpress,
       );
     });
     await new Promise<void>((resolve, reject) => {
@@ -60,6 +58,18 @@ export class StandaloneServer {
     });
     this.server = server;
   }
+
+  /** Runs the origin routes (MCP, OAuth) in an express application of their own. */
+  private readonly toExpress: ToExpress = (request, response, next) => {
+    if (!this.originApp) {
+      const app = express();
+      app.disable('x-powered-by');
+      app.set('query parser', 'extended');
+      app.use(this.routes.express);
+      this.originApp = app as unknown as ToExpress;
+    }
+    this.originApp(request, response, next);
+  };
 
   /**
    * Stops listening and closes every connection (the agent lets requests in flight finish

@@ -6,17 +6,17 @@ import type { ErrorTranslator } from './errors/error-handler';
 import { checkClientIp } from './ip-whitelist/ip-whitelist-guard';
 import { METHODS_WITH_BODY } from './pipeline/body-parser';
 import type { BodyStep, EntrySteps } from './pipeline/entry';
-import { EXPRESS_ROUTES, type RouteTable, type TableRouteHandler } from './pipeline/route-table';
-import { sendJson } from './pipeline/send-json';
+import type { RouteMatch, RouteTable } from './pipeline/route-table';
+import { sendJson, sendPlainText } from './pipeline/send-json';
 import type { HttpRequest, HttpResponse } from './request/node-http';
 
 /** Called when the agent does not serve a request (outside its paths), or with an error. */
 export type Next = (error?: unknown) => void;
 
 /**
- * How a mount runs the pipeline's express routes on a request: `mountOnExpress` calls them on
- * the objects express gave it; the standalone server hands node's objects to its express
- * application first (which sets express's request and response API up on them).
+ * How a mount runs the origin routes (the MCP server's, written for express) on a request:
+ * `mountOnExpress` calls them on the objects express gave it; the standalone server hands node's
+ * objects to an express application first (which sets express's request and response API up).
  */
 export type ToExpress = (request: HttpRequest, response: HttpResponse, next: Next) => void;
 
@@ -37,14 +37,13 @@ interface OriginRoutes {
 }
 
 /**
- * The agent's one request pipeline (docs/architecture.md, "Fast paths"). Every route is in its
- * {@link RouteTable}, in match order: the routes served on node's request and response (lists,
- * counts, gets, the audit trail, the AI proxy) and the paths it leaves to the express routes
- * (`express`: the healthcheck, login, every other data, action and chart route, then the plain
- * 404 and the error translator). A request the table serves runs CORS and the access log, the
- * session check, the IP whitelist and the body (methods with a body) in that order, then its
- * route; its errors go to the error translator. Features add their routes to the table before
- * the pipeline serves, so none can hide another's.
+ * The agent's one request pipeline (docs/architecture.md, "One request pipeline"): every route of
+ * the agent is in its {@link RouteTable} and served on node's request and response. A request under
+ * the mount point runs CORS and the access log; a public route (healthcheck, login) is served
+ * then; any other request runs the session check, the IP whitelist and the body (methods with a
+ * body) in that order, then its route, or the plain-text 404 when no route takes it. Errors go to
+ * the error translator. Features add their routes to the table before the pipeline serves, so
+ * none can hide another's. The only express left is the origin routes' (the MCP server's).
  */
 export class AgentPipeline {
   private readonly origin: OriginRoutes[] = [];
@@ -52,24 +51,22 @@ export class AgentPipeline {
   constructor(
     /** The routes under the mount point. */
     readonly routes: RouteTable,
-    /** The routes express serves: everything the table does not, with the same stages. */
-    private readonly agentRoutes: RequestHandler,
-    /** `null`: a pipeline of express routes only (a stand-in in the lifecycle's tests). */
-    private readonly stages: PipelineStages | null,
+    private readonly stages: PipelineStages,
   ) {}
 
   /**
-   * Adds routes served at the origin root before the agent's (the MCP and OAuth routes): a
-   * request they `claim` goes to `handler` through express; what it passes on goes to the agent's
-   * express routes.
+   * Adds routes served at the origin root before the agent's (the MCP and OAuth routes, written
+   * for express: the MCP SDK's transport and the OAuth handlers read express's request and
+   * response API): a request they `claim` goes to `handler` through express; what it passes on
+   * goes to the agent's routes.
    */
   addOriginRoutes(claims: OriginRoutes['claims'], handler: RequestHandler): void {
     this.origin.push({ claims, handler });
   }
 
-  /** The pipeline's express routes: the origin routes, then the agent's. */
+  /** The origin routes then the agent's, on objects express has set up. */
   readonly express: RequestHandler = (request, response, next) => {
-    this.runExpress(0, request, response, next);
+    this.runOrigin(0, request, response, next);
   };
 
   /** The pipeline as one middleware of an express application (`mountOnExpress`, tests). */
@@ -77,7 +74,10 @@ export class AgentPipeline {
     this.serve(request, response, next, this.express as unknown as ToExpress);
   };
 
-  /** Serves one request: through a route of the table, or through {@link express} via `toExpress`. */
+  /**
+   * Serves one request: through the table, or, for a path the origin routes claim, through
+   * `toExpress` (without origin routes, it is never called).
+   */
   serve(request: HttpRequest, response: HttpResponse, next: Next, toExpress: ToExpress): void {
     for (const origin of this.origin) {
       if (origin.claims(request)) {
@@ -85,15 +85,7 @@ export class AgentPipeline {
         return;
       }
     }
-    const { stages } = this;
-    const match = stages ? this.routes.match(request) : null;
-    if (!stages || !match || match.target === EXPRESS_ROUTES) {
-      toExpress(request, response, next);
-      return;
-    }
-    if (stages.entry.cors(request, response)) return;
-    stages.entry.accessLog?.(request, response);
-    void this.runRoute(stages, match.target, match.params, request, response);
+    this.serveAgent(request, response, next);
   }
 
   /** Answers a request no route took, outside the mount point, on a server of the agent's own. */
@@ -104,51 +96,59 @@ export class AgentPipeline {
         { errors: [{ name: 'NotFoundError', detail: 'Not Found', status: 404 }] },
         404,
       );
-    } else if (this.stages) {
-      this.stages.translateError(error, request, response);
     } else {
-      sendJson(
-        response,
-        { errors: [{ name: 'Error', detail: 'Unexpected error', status: 500 }] },
-        500,
-      );
+      this.stages.translateError(error, request, response);
     }
   }
 
+  /** Serves a request through the table (`next` when it is outside the mount point). */
+  private serveAgent(request: HttpRequest, response: HttpResponse, next: Next): void {
+    const match = this.routes.match(request);
+    if (!match) {
+      next();
+      return;
+    }
+    const { entry } = this.stages;
+    if (entry.cors(request, response)) return;
+    entry.accessLog?.(request, response);
+    void this.runRoute(match, request, response);
+  }
+
   private async runRoute(
-    stages: PipelineStages,
-    route: TableRouteHandler,
-    params: readonly string[],
+    match: RouteMatch,
     request: HttpRequest,
     response: HttpResponse,
   ): Promise<void> {
-    const { checkSession, ipWhitelist, readBody, translateError } = stages;
+    const { checkSession, ipWhitelist, readBody, translateError } = this.stages;
     try {
-      checkSession(request);
-      if (ipWhitelist) checkClientIp(ipWhitelist, request);
-      if (METHODS_WITH_BODY.has(request.method as string) && (await readBody(request, response))) {
-        return;
+      if (!match.public) {
+        checkSession(request);
+        if (ipWhitelist) checkClientIp(ipWhitelist, request);
+        if (
+          METHODS_WITH_BODY.has(request.method as string) &&
+          (await readBody(request, response))
+        ) {
+          return;
+        }
       }
-      await route(request, response, params);
+      if (match.error) throw match.error;
+      if (match.handler) await match.handler(request, response, match.params);
+      else sendPlainText(response, 404, 'Not Found');
     } catch (error) {
       translateError(error, request, response);
     }
   }
 
-  private runExpress(
-    index: number,
-    request: HttpRequest,
-    response: HttpResponse,
-    next: Next,
-  ): void {
+  private runOrigin(index: number, request: HttpRequest, response: HttpResponse, next: Next): void {
     const origin = this.origin[index];
-    const handler = origin ? origin.handler : this.agentRoutes;
-    const pass = origin
-      ? (error?: unknown) =>
-          error === undefined || error === null || error === 'route' || error === 'router'
-            ? this.runExpress(index + 1, request, response, next)
-            : next(error)
-      : next;
-    (handler as unknown as ToExpress)(request, response, pass);
+    if (!origin) {
+      this.serveAgent(request, response, next);
+      return;
+    }
+    (origin.handler as unknown as ToExpress)(request, response, (error?: unknown) =>
+      error === undefined || error === null || error === 'route' || error === 'router'
+        ? this.runOrigin(index + 1, request, response, next)
+        : next(error),
+    );
   }
 }

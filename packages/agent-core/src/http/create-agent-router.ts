@@ -1,22 +1,20 @@
-import express, { type RequestHandler, type Router } from 'express';
+import type { RequestHandler } from 'express';
 
 import type { AgentServices } from '../platform/agent-services';
+import { addActionRoutes } from './actions/action-routes';
 import { sessionCheck, sessionCheckOptions } from './auth/authenticate';
-import { createErrorHandler, createErrorTranslator } from './errors/error-handler';
-import { ipWhitelistGuard } from './ip-whitelist/ip-whitelist-guard';
-import { bodyMiddleware, bodyStep, entryMiddleware, entrySteps } from './pipeline/entry';
+import { addInternalRoutes } from './capabilities/capabilities-route';
+import { addApiChartRoutes } from './charts/api-chart-routes';
+import { addNativeQueryRoute } from './charts/native-query-route';
+import { addStatsRoute } from './charts/stats-route';
+import { createErrorTranslator } from './errors/error-handler';
+import { bodyStep, entrySteps } from './pipeline/entry';
 import { healthcheck } from './pipeline/healthcheck';
-import { notFound } from './pipeline/not-found';
-import { EXPRESS_ROUTES, RouteTable } from './pipeline/route-table';
-import { mountAuthenticationRoutes } from './routes/authentication';
-import { mountActionRoutes } from './actions/action-routes';
-import { mountInternalRoutes } from './capabilities/capabilities-route';
-import { mountApiChartRoutes } from './charts/api-chart-routes';
-import { mountNativeQueryRoute } from './charts/native-query-route';
-import { mountStatsRoute } from './charts/stats-route';
-import { mountRecordRoutes, serveCount, serveGet, serveList } from './routes/records';
-import { mountRelationRoutes } from './routes/relations';
-import { createHttpContext, type HttpContext } from './request/http-context';
+import { RouteTable } from './pipeline/route-table';
+import { createHttpContext } from './request/http-context';
+import { addAuthenticationRoutes } from './routes/authentication';
+import { addRecordRoutes } from './routes/records';
+import { addRelationRoutes } from './routes/relations';
 import { AgentPipeline, type PipelineStages } from './agent-pipeline';
 
 /**
@@ -32,50 +30,33 @@ export function createAgentRouter(services: AgentServices): RequestHandler {
 }
 
 /**
- * The agent's request pipeline (`agent-pipeline.ts`). The stages run in the order of §1.5, which
- * decides which status wins, except that the body is read only once the caller is authenticated:
- * CORS (an allow-list), access log, public routes, authentication routes (the login route reads
+ * The agent's request pipeline (`agent-pipeline.ts`): one route table holding every route, served
+ * on node's request and response. The stages run in the order of §1.5, which decides which status
+ * wins, except that the body is read only once the caller is authenticated: CORS (an allow-list),
+ * access log, public routes (the healthcheck and the authentication routes; the login route reads
  * its small body itself), session check, IP whitelist, body parsing, private routes, then the
- * plain-text 404 and the error translator. Its route table serves lists, counts and gets on
- * node's request and response; the other routes are express's ({@link createExpressAgentRouter}),
- * after the same stages, built from the same functions.
+ * plain-text 404 and the error translator. The routes are added in the order express's routers
+ * used to match them: the charts' and actions' literal first segments before the data routes'
+ * `/:collection`, `count` before an id.
  */
 export function createAgentPipeline(services: AgentServices): AgentPipeline {
   const { options } = services;
-  const stages = pipelineStages(services);
   const context = createHttpContext(services);
-  const mountPath = normalizePrefix(options.prefix);
-  const routes = new RouteTable(mountPath)
-    // The GET routes with two segments that express serves ahead of the data routes.
-    .add('GET', '/_charts/:chart', EXPRESS_ROUTES)
-    .add('GET', '/authentication/callback', EXPRESS_ROUTES)
-    // `count` wins over an id (§2).
-    .add('GET', '/:collection/count', (request, response, [name]) =>
-      serveCount(context, request, response, name as string),
-    )
-    .add('GET', '/:collection/:id', (request, response, [name, id]) =>
-      serveGet(context, request, response, name as string, id as string),
-    )
-    .add('GET', '/:collection', (request, response, [name]) =>
-      serveList(context, request, response, name as string),
-    );
-  return new AgentPipeline(routes, expressRoutes(services, stages, context, mountPath), stages);
+  const routes = new RouteTable(normalizePrefix(options.prefix)).add('GET', '/', healthcheck, {
+    public: true,
+  });
+  addAuthenticationRoutes(routes, services.authentication, options.authSecret);
+  addInternalRoutes(routes, context);
+  addNativeQueryRoute(routes, context);
+  addStatsRoute(routes, context);
+  addApiChartRoutes(routes, context);
+  addActionRoutes(routes, context);
+  addRecordRoutes(routes, context);
+  addRelationRoutes(routes, context);
+  return new AgentPipeline(routes, pipelineStages(services));
 }
 
-/**
- * Every route of the agent through express's routers (the reference the pipeline's table is
- * tested against).
- */
-export function createExpressAgentRouter(services: AgentServices): Router {
-  return expressRoutes(
-    services,
-    pipelineStages(services),
-    createHttpContext(services),
-    normalizePrefix(services.options.prefix),
-  );
-}
-
-/** The stages of §1.5 of one pipeline, shared by its table and its express routes. */
+/** The stages of §1.5 of one pipeline. */
 function pipelineStages(services: AgentServices): PipelineStages {
   const { options, logger } = services;
   return {
@@ -85,44 +66,6 @@ function pipelineStages(services: AgentServices): PipelineStages {
     readBody: bodyStep(),
     translateError: createErrorTranslator(logger),
   };
-}
-
-function expressRoutes(
-  services: AgentServices,
-  stages: PipelineStages,
-  context: HttpContext,
-  mountPath: string,
-): Router {
-  const { options, logger } = services;
-  const mounted = express.Router({ caseSensitive: true, strict: false });
-  mounted.use(entryMiddleware(stages.entry));
-
-  mounted.get('/', healthcheck());
-  mountAuthenticationRoutes(mounted, services.authentication, options.authSecret);
-
-  const { checkSession } = stages;
-  mounted.use((request, _response, next) => {
-    checkSession(request);
-    next();
-  });
-  if (services.ipWhitelist) mounted.use(ipWhitelistGuard(services.ipWhitelist));
-  // Bodies are read only for authenticated callers.
-  mounted.use(bodyMiddleware());
-
-  mountInternalRoutes(mounted, context);
-  mountNativeQueryRoute(mounted, context);
-  mountStatsRoute(mounted, context);
-  mountApiChartRoutes(mounted, context);
-  mountActionRoutes(mounted, context);
-  mountRecordRoutes(mounted, context);
-  mountRelationRoutes(mounted, context);
-
-  mounted.use(notFound());
-  mounted.use(createErrorHandler(logger));
-
-  const root = express.Router({ caseSensitive: true });
-  root.use(mountPath, mounted);
-  return root;
 }
 
 function normalizePrefix(prefix: string): string {

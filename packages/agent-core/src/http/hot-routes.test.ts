@@ -3,32 +3,34 @@ import request from 'supertest';
 
 import type { AgentServices } from '../platform/agent-services';
 import type { LoggerLevel } from '../toolkit/interfaces/logger';
-import { createAgentRouter, createExpressAgentRouter } from './create-agent-router';
+import { createAgentRouter } from './create-agent-router';
 import { bearer, createTestServices } from './test-fixtures/shop-services';
 
-/** Two agents on the same services: the pipeline (its route table first), and express's routers alone. */
-function pair(
+/**
+ * The data routes most clients call (list, count, get one) and the stages around them. The
+ * snapshots were recorded from the agent's former express routers, the reference the route table
+ * was held to: the table must keep answering exactly the same (status, headers, body), on every
+ * path shape express's router read its own way (escapes, trailing and doubled slashes, case).
+ */
+function agent(
   overrides: Omit<Partial<AgentServices>, 'options'> & {
     options?: Partial<AgentServices['options']>;
   } = {},
   loggerLevel?: LoggerLevel,
 ) {
-  const lines: string[][] = [[], []];
-  const apps = [true, false].map((withHotRoutes, index) => {
-    const { options, ...rest } = overrides;
-    const base = createTestServices(undefined, rest);
-    const services: AgentServices = {
-      ...base,
-      options: { ...base.options, ...options, loggerLevel },
-      logger: (level, message) => {
-        if (level === 'Info') lines[index]?.push(message);
-      },
-    };
-    const app = express();
-    app.use(withHotRoutes ? createAgentRouter(services) : createExpressAgentRouter(services));
-    return app;
-  });
-  return { hot: apps[0] as express.Express, reference: apps[1] as express.Express, lines };
+  const lines: string[] = [];
+  const { options, ...rest } = overrides;
+  const base = createTestServices(undefined, rest);
+  const services: AgentServices = {
+    ...base,
+    options: { ...base.options, ...options, loggerLevel },
+    logger: (level, message) => {
+      if (level === 'Info') lines.push(message);
+    },
+  };
+  const app = express();
+  app.use(createAgentRouter(services));
+  return { app, lines };
 }
 
 interface Sent {
@@ -44,6 +46,8 @@ async function answer(app: express.Express, { path, headers = {} }: Sent) {
   delete seen['x-forest-correlation-id'];
   delete seen.date;
   delete seen['last-modified'];
+  // Express's `res.json` hashed a JSON body into an ETag; JSON answers no longer carry one.
+  if (String(seen['content-type']).startsWith('application/json')) delete seen.etag;
   return { status: response.status, headers: seen, body: response.text };
 }
 
@@ -87,15 +91,13 @@ const CASES: Sent[] = [
   { path: '/forest/orders?timezone=UTC', headers: { ...auth, 'Content-Type': 'text/plain' } },
 ];
 
-describe("the route table (list, count, get one) against express's routers", () => {
-  it.each(CASES)('answers GET $path exactly as express does', async (sent) => {
-    const { hot, reference } = pair();
-    const [fast, slow] = await Promise.all([answer(hot, sent), answer(reference, sent)]);
-    expect(fast).toEqual(slow);
+describe('the route table (list, count, get one)', () => {
+  it.each(CASES)('answers GET $path as the express routers did', async (sent) => {
+    expect(await answer(agent().app, sent)).toMatchSnapshot();
   });
 
   it('keeps the IP whitelist after the session check', async () => {
-    const { hot, reference } = pair({
+    const { app } = agent({
       ipWhitelist: { rules: [], isAllowed: (ip) => ip === '10.0.0.1' },
     });
     for (const sent of [
@@ -109,10 +111,9 @@ describe("the route table (list, count, get one) against express's routers", () 
         headers: { ...auth, 'X-Forwarded-For': '10.0.0.1' },
       },
     ]) {
-      const [fast, slow] = await Promise.all([answer(hot, sent), answer(reference, sent)]);
-      expect(fast).toEqual(slow);
+      expect(await answer(app, sent)).toMatchSnapshot();
     }
-    const refused = await answer(hot, {
+    const refused = await answer(app, {
       path: '/forest/orders/count?timezone=UTC',
       headers: { ...auth, 'X-Forwarded-For': '203.0.113.9' },
     });
@@ -120,7 +121,7 @@ describe("the route table (list, count, get one) against express's routers", () 
   });
 
   it('echoes only allowed origins under a custom prefix', async () => {
-    const { hot, reference } = pair({
+    const { app } = agent({
       options: {
         prefix: '/api/v1/forest',
         corsOrigins: ['https://app.test'],
@@ -131,37 +132,32 @@ describe("the route table (list, count, get one) against express's routers", () 
         path: '/api/v1/forest/orders/count?timezone=UTC',
         headers: { ...auth, Origin: origin },
       };
-      const [fast, slow] = await Promise.all([answer(hot, sent), answer(reference, sent)]);
-      expect(fast).toEqual(slow);
-      expect(fast.status).toBe(200);
+      const seen = await answer(app, sent);
+      expect(seen).toMatchSnapshot();
+      expect(seen.status).toBe(200);
     }
   });
 
-  it('logs one access line per request, as express does, and none above Info', async () => {
-    const { hot, reference, lines } = pair({}, 'Info');
+  it('logs one access line per request, and none above Info', async () => {
+    const { app, lines } = agent({}, 'Info');
     const sent = { path: '/forest/orders/101?timezone=UTC&token=abc', headers: auth };
-    await answer(hot, sent);
-    await answer(reference, sent);
-    expect(lines[0]).toHaveLength(1);
-    expect(lines[0]?.[0]?.replace(/[\d.]+ms$/, '')).toBe(lines[1]?.[0]?.replace(/[\d.]+ms$/, ''));
-    expect(lines[0]?.[0]).toMatch(
-      /^\[200\] GET \/forest\/orders\/101\?timezone=UTC&token=\*\*\* - /,
+    await answer(app, sent);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\[200\] GET \/forest\/orders\/101\?timezone=UTC&token=\*\*\* - [\d.]+ms$/,
     );
-    const quiet = pair({}, 'Warn');
-    await answer(quiet.hot, sent);
-    expect(quiet.lines[0]).toHaveLength(0);
+    const quiet = agent({}, 'Warn');
+    await answer(quiet.app, sent);
+    expect(quiet.lines).toHaveLength(0);
   });
 
   it('never reads a GET body (§1.2: bodies are parsed for POST, PUT, PATCH and DELETE)', async () => {
-    const { hot, reference } = pair();
-    for (const app of [hot, reference]) {
-      const response = await request(app)
-        .get('/forest/orders/101?timezone=UTC')
-        .set(auth)
-        .set('Content-Type', 'application/json')
-        .send('{"broken":');
-      expect(response.status).toBe(200);
-      expect(response.body.data.id).toBe('101');
-    }
+    const response = await request(agent().app)
+      .get('/forest/orders/101?timezone=UTC')
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"broken":');
+    expect(response.status).toBe(200);
+    expect(response.body.data.id).toBe('101');
   });
 });

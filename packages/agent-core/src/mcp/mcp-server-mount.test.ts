@@ -28,7 +28,7 @@ describe('McpServerMount.attach', () => {
     const routes = new RouteTable(prefix).add('GET', '/:collection', async () => {
       served = 'table';
     });
-    const pipeline = new AgentPipeline(routes, (_request, _response, next) => next(), stages);
+    const pipeline = new AgentPipeline(routes, stages);
     const mount = new McpServerMount(resolveMcpOptions({}));
     mount.attach(pipeline, { options: { prefix } } as unknown as AgentServices);
     const incoming = new IncomingMessage(new Socket());

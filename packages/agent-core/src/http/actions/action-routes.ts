@@ -1,4 +1,3 @@
-import type { Request, Response, Router } from 'express';
 import jwt from 'jsonwebtoken';
 
 import { actionId, actionSlug } from '../../schema/action-schema-generator';
@@ -11,12 +10,11 @@ import { type ExecuteActionRequest, executeAction } from '../../operations/execu
 import { ForbiddenError, NotFoundError } from '../../toolkit/errors/canopy-error';
 import type { FlatQuery } from '../../protocol/query/query-string';
 import { findCollection, openDataRequest } from '../request/data-request';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendJson } from '../pipeline/send-json';
 import type { HttpContext } from '../request/http-context';
-import {
-  actionRecords,
-  readActionSelection,
-  wireFields,
-} from '../../protocol/actions/action-request';
+import { type HttpResponse, requestBody } from '../request/node-http';
+import { actionRecords, readActionSelection, wireFields } from '../../protocol/actions/action-request';
 import { decodeWireFields } from '../../operations/actions/form-values';
 import { encodeFormAnswer } from '../../protocol/actions/form-answer';
 
@@ -54,20 +52,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Action routes of agent-http-protocol §9 (execute and the load/change/search hooks): adapters
  * over `src/operations/` (action-form, execute-action).
  */
-export function mountActionRoutes(router: Router, context: HttpContext): void {
+export function addActionRoutes(routes: RouteTable, context: HttpContext): void {
   const { options } = context.services;
   const unsafeIndex = options.useUnsafeActionEndpoint
     ? buildUnsafeSlugIndex(context.services.dataSource.collections)
     : null;
 
-  const resolve = (request: Request): ActionTarget & { id: string } => {
-    const { collectionName, slug } = request.params as Record<string, string>;
-    const collection = findCollection(context, collectionName as string);
+  /** The action of the route's parameters: `[collection, slug]`, or `[collection, index, slug]`. */
+  const resolve = (params: readonly string[]): ActionTarget & { id: string } => {
+    const collection = findCollection(context, params[0] as string);
+    const slug = params[unsafeIndex ? 1 : 2] as string;
     let name: string | undefined;
     if (unsafeIndex) {
-      name = unsafeIndex.get(collection.name)?.get(slug as string);
+      name = unsafeIndex.get(collection.name)?.get(slug);
     } else {
-      const index = Number((request.params as Record<string, string>).index);
+      const index = Number(params[1]);
       const candidate = Number.isInteger(index)
         ? Object.keys(collection.schema.actions)[index]
         : undefined;
@@ -84,27 +83,27 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
     ? '/_actions/:collectionName/:slug'
     : '/_actions/:collectionName/:index/:slug';
 
-  router.post(base, async (request, response) => {
-    const action = resolve(request);
+  routes.add('POST', base, async (request, response, params) => {
+    const action = resolve(params);
     const data = openDataRequest(context, request, response);
     const result = await executeAction(
       context,
       data,
       action,
-      readExecution(action, request.body, data.query),
+      readExecution(action, requestBody(request), data.query),
     );
     sendResult(response, result);
   });
 
-  router.post(`${base}/hooks/:hook`, async (request, response) => {
-    const action = resolve(request);
+  routes.add('POST', `${base}/hooks/:hook`, async (request, response, params) => {
+    const action = resolve(params);
     const data = openDataRequest(context, request, response);
-    const hook = request.params.hook;
+    const hook = params[params.length - 1];
     if (hook !== 'load' && hook !== 'change' && hook !== 'search') {
       throw new NotFoundError(`Unknown action hook '${hook}': expected load, change or search`);
     }
     const { collection } = action;
-    const read = () => readActionSelection(action, request.body, data.query);
+    const read = () => readActionSelection(action, requestBody(request), data.query);
     if (hook === 'load') {
       const elements = await loadActionForm(context, data, action, () => {
         const selection = read();
@@ -114,7 +113,7 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
           values: isObject(values) ? values : {},
         };
       });
-      response.json(encodeFormAnswer(collection, elements));
+      sendJson(response, encodeFormAnswer(collection, elements));
       return;
     }
     if (hook === 'change') {
@@ -128,7 +127,7 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
             typeof attributes.changed_field === 'string' ? attributes.changed_field : null,
         };
       });
-      response.json(encodeFormAnswer(collection, elements));
+      sendJson(response, encodeFormAnswer(collection, elements));
       return;
     }
     const field = await searchActionForm(context, data, action, () => {
@@ -145,7 +144,7 @@ export function mountActionRoutes(router: Router, context: HttpContext): void {
         searchValue: typeof searched?.searchValue === 'string' ? searched.searchValue : null,
       };
     });
-    response.json({ fields: encodeFormAnswer(collection, [field]).fields, layout: [] });
+    sendJson(response, { fields: encodeFormAnswer(collection, [field]).fields, layout: [] });
   });
 
   /**
@@ -221,23 +220,23 @@ function verifySignedApproval(
 }
 
 /** Sends an action result in the wire form of §9.6. */
-export function sendResult(response: Response, result: ActionResult): void {
+export function sendResult(response: HttpResponse, result: ActionResult): void {
   for (const [header, value] of Object.entries(result.responseHeaders ?? {})) {
     response.setHeader(header, value);
   }
   switch (result.type) {
     case 'Success':
-      response.json({
+      sendJson(response, {
         success: result.message ?? '',
         html: result.html,
         refresh: { relationships: [...(result.invalidated ?? [])] },
       });
       return;
     case 'Error':
-      response.status(400).json({ error: result.message || 'Error', html: result.html });
+      sendJson(response, { error: result.message || 'Error', html: result.html }, 400);
       return;
     case 'Webhook':
-      response.json({
+      sendJson(response, {
         webhook: {
           url: result.url,
           method: result.method,
@@ -247,7 +246,7 @@ export function sendResult(response: Response, result: ActionResult): void {
       });
       return;
     case 'Redirect':
-      response.json({ redirectTo: result.path });
+      sendJson(response, { redirectTo: result.path });
       return;
     case 'File': {
       const mimeType = result.mimeType || 'application/octet-stream';

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { RequestHandler } from 'express';
-
 import { UnauthorizedError } from '../../toolkit/errors/canopy-error';
 import type { SessionClaims } from '../../operations/session-claims';
 import type { AgentServices, SessionRevocations } from '../../platform/agent-services';
@@ -130,14 +128,5 @@ export function sessionCheck(options: SessionCheckOptions): SessionCheck {
       );
     }
     (request as IncomingMessage & { canopySession?: SessionClaims }).canopySession = claims;
-  };
-}
-
-/** The session check as an express middleware. */
-export function authenticate(options: SessionCheckOptions): RequestHandler {
-  const check = sessionCheck(options);
-  return (request, _response, next) => {
-    check(request);
-    next();
   };
 }

@@ -1,24 +1,25 @@
-import type { Router } from 'express';
-
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import { describeCollectionCapabilities } from '../../protocol/capabilities/collection-capabilities';
 import { getSessionClaims } from '../auth/authenticate';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendEmpty, sendJson } from '../pipeline/send-json';
 import type { HttpContext } from '../request/http-context';
+import { requestBody } from '../request/node-http';
 
 /**
  * `POST /_internal/capabilities` (§11) and `POST /scope-cache-invalidation` (§12): both need a
  * token only.
  */
-export function mountInternalRoutes(router: Router, context: HttpContext): void {
+export function addInternalRoutes(routes: RouteTable, context: HttpContext): void {
   const { dataSource } = context.services;
-  router.post('/_internal/capabilities', (request, response) => {
+  routes.add('POST', '/_internal/capabilities', async (request, response) => {
     getSessionClaims(request);
-    const names: unknown = (request.body as { collectionNames?: unknown } | undefined)
+    const names: unknown = (requestBody(request) as { collectionNames?: unknown } | undefined)
       ?.collectionNames;
     const wanted = new Set(
       Array.isArray(names) ? names.filter((name) => typeof name === 'string') : [],
     );
-    response.json({
+    sendJson(response, {
       nativeQueryConnections: Object.keys(dataSource.nativeQueryConnections).map((name) => ({
         name,
       })),
@@ -35,14 +36,15 @@ export function mountInternalRoutes(router: Router, context: HttpContext): void 
     });
   });
 
-  router.post('/scope-cache-invalidation', (request, response) => {
-    const raw: unknown = (request.body as { renderingId?: unknown } | undefined)?.renderingId;
+  routes.add('POST', '/scope-cache-invalidation', async (request, response) => {
+    const raw: unknown = (requestBody(request) as { renderingId?: unknown } | undefined)
+      ?.renderingId;
     const renderingId =
       typeof raw === 'number' || (typeof raw === 'string' && raw !== '') ? Number(raw) : NaN;
     if (!Number.isFinite(renderingId)) {
       throw new ValidationError('Malformed body: expected {"renderingId": <number>}');
     }
     context.permissions.invalidateScopes(renderingId);
-    response.status(204).end();
+    sendEmpty(response);
   });
 }

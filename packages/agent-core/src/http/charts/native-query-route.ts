@@ -1,9 +1,10 @@
-import type { Router } from 'express';
-
 import { UnprocessableError } from '../../toolkit/errors/canopy-error';
 import type { RecordData } from '../../toolkit/record/record-utils';
 import { openDataRequest } from '../request/data-request';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendJson } from '../pipeline/send-json';
 import type { HttpContext } from '../request/http-context';
+import { requestBody } from '../request/node-http';
 import { statsEnvelope } from './chart-envelope';
 import { assertChartAllowed } from '../../operations/charts/chart-permission';
 
@@ -36,11 +37,12 @@ function requireColumns(rows: readonly RecordData[], columns: readonly string[])
 }
 
 /** `POST /_internal/native_query` (§10.3): SQL charts on a native-query connection. */
-export function mountNativeQueryRoute(router: Router, context: HttpContext): void {
+export function addNativeQueryRoute(routes: RouteTable, context: HttpContext): void {
   const { dataSource } = context.services;
-  router.post('/_internal/native_query', async (request, response) => {
+  routes.add('POST', '/_internal/native_query', async (request, response) => {
     const data = openDataRequest(context, request, response);
-    const body = isObject(request.body) ? request.body : {};
+    const received = requestBody(request);
+    const body = isObject(received) ? received : {};
     const { type, query, connectionName } = body;
     if (typeof query !== 'string' || typeof type !== 'string' || !QUERY_TYPES.has(type)) {
       throw new UnprocessableError('Native query endpoint only supports Query Chart Requests');
@@ -72,7 +74,7 @@ export function mountNativeQueryRoute(router: Router, context: HttpContext): voi
         { cause: error },
       );
     }
-    response.json(statsEnvelope(mapRows(type, rows)));
+    sendJson(response, statsEnvelope(mapRows(type, rows)));
   });
 }
 

@@ -1,25 +1,25 @@
-import express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import request from 'supertest';
 
 import type { Logger } from '../../toolkit/interfaces/logger';
-import { createErrorHandler } from './error-handler';
+import { createErrorTranslator } from './error-handler';
 
-/** An app whose routes throw, with the error handler logging into `lines`. */
+/** A server whose routes throw, with the error translator logging into `lines`. */
 function failingApp() {
   const lines: { level: string; message: string; error?: unknown }[] = [];
   const logger: Logger = (level, message, error) => lines.push({ level, message, error });
-  const app = express();
-  app.get('/forest/orders', () => {
-    throw new Error('connection to 10.0.0.3 refused');
-  });
-  app.get('/forest/refused', () => {
-    throw Object.assign(new Error('Total must be positive'), { name: 'ValidationError' });
-  });
-  app.use(createErrorHandler(logger));
+  const translate = createErrorTranslator(logger);
+  const app = (incoming: IncomingMessage, response: ServerResponse) => {
+    const error = (incoming.url ?? '').startsWith('/forest/refused')
+      ? Object.assign(new Error('Total must be positive'), { name: 'ValidationError' })
+      : new Error('connection to 10.0.0.3 refused');
+    translate(error, incoming, response);
+  };
   return { app, lines };
 }
 
-describe('the error handler', () => {
+describe('the error translator', () => {
   it('answers a 500 with a reference in meta, and logs the error under that reference', async () => {
     const { app, lines } = failingApp();
     const response = await request(app).get('/forest/orders?search=secret').expect(500);

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ErrorRequestHandler } from 'express';
-
 import type { Logger } from '../../toolkit/interfaces/logger';
 import { redactUrl } from '../pipeline/access-log';
 import { sendJson } from '../pipeline/send-json';
@@ -39,7 +37,7 @@ export function toErrorEnvelope(error: unknown): { errors: [ErrorEnvelopeItem] }
   return { errors: [item] };
 }
 
-/** Answers one error: {@link createErrorHandler} without express (the hot routes use it). */
+/** Answers one error that ended a request (see {@link createErrorTranslator}). */
 export type ErrorTranslator = (
   error: unknown,
   request: HttpRequest,
@@ -50,8 +48,8 @@ export type ErrorTranslator = (
  * The error translator of the pipeline (agent-http-protocol §1.5 step 5): every error raised by a
  * route becomes a JSON:API error body. Unexpected errors are logged (with their stack, server
  * side only) and answered `Unexpected error` with `meta.reference`, a short random reference that
- * the log line carries too, so a user can quote it and an operator find the cause. It uses node's request and response API only, so
- * the hot routes can answer with it before express has touched the request.
+ * the log line carries too, so a user can quote it and an operator find the cause. It uses node's request and
+ * response API only.
  */
 export function createErrorTranslator(logger: Logger): ErrorTranslator {
   return (error, request, response) => {
@@ -75,10 +73,4 @@ export function createErrorTranslator(logger: Logger): ErrorTranslator {
     }
     sendJson(response, envelope, status);
   };
-}
-
-/** {@link createErrorTranslator} as express's error middleware. */
-export function createErrorHandler(logger: Logger): ErrorRequestHandler {
-  const translate = createErrorTranslator(logger);
-  return (error: unknown, request, response, _next) => translate(error, request, response);
 }

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { RequestHandler } from 'express';
-
 import type { IpWhitelist } from '../../platform/agent-services';
 import { ForbiddenError } from '../../toolkit/errors/canopy-error';
 
@@ -18,12 +16,4 @@ export function checkClientIp(whitelist: IpWhitelist, request: IncomingMessage):
   if (forwarded === undefined && LOOPBACK.has(socketIp)) return;
   const ip = forwarded === undefined ? socketIp : String(forwarded);
   if (!whitelist.isAllowed(ip)) throw new ForbiddenError(`IP address rejected (${ip})`);
-}
-
-/** {@link checkClientIp} as an express middleware. */
-export function ipWhitelistGuard(whitelist: IpWhitelist): RequestHandler {
-  return (request, _response, next) => {
-    checkClientIp(whitelist, request);
-    next();
-  };
 }

@@ -1,7 +1,19 @@
-import express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import request from 'supertest';
 
-import { accessLog, redactUrl } from './access-log';
+import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
+import { accessLogStep, redactUrl } from './access-log';
+
+/** A server answering 204 to everything, with the access-log step first. */
+function logged(logger: Logger, level?: LoggerLevel) {
+  const step = accessLogStep(logger, level);
+  return (incoming: IncomingMessage, response: ServerResponse) => {
+    step?.(incoming, response);
+    response.statusCode = 204;
+    response.end();
+  };
+}
 
 describe('access log', () => {
   it('redacts secret-looking query parameters', () => {
@@ -13,11 +25,7 @@ describe('access log', () => {
 
   it('logs one line per request with status and never the token', async () => {
     const lines: string[] = [];
-    const app = express();
-    app.use(accessLog((_level, message) => lines.push(message)));
-    app.get('/forest/orders', (_request, response) => {
-      response.status(204).end();
-    });
+    const app = logged((_level, message) => lines.push(message));
     await request(app)
       .get('/forest/orders?timezone=UTC&token=abc')
       .set('Authorization', 'Bearer xyz');
@@ -36,11 +44,7 @@ describe('access log', () => {
       ['Debug', 1],
     ] as const) {
       const lines: string[] = [];
-      const app = express();
-      app.use(accessLog((_level, message) => lines.push(message), level));
-      app.get('/forest/orders', (_request, response) => {
-        response.status(204).end();
-      });
+      const app = logged((_level, message) => lines.push(message), level);
       const answer = await request(app).get('/forest/orders?timezone=UTC');
       expect(answer.status).toBe(204);
       expect(lines).toHaveLength(expected);

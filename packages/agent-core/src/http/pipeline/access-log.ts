@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { RequestHandler } from 'express';
-
 import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
 
 const SECRET_PARAMETER = /token|secret|password|authorization|code|state|signature|key/i;
@@ -48,15 +46,5 @@ export function accessLogStep(logger: Logger, level: LoggerLevel = 'Info'): Acce
     (response as Timed)[STARTED] = process.hrtime.bigint();
     // A response finishes once: a plain listener, without once()'s wrapper.
     response.on('finish', finished);
-  };
-}
-
-/** The access logger as an express middleware. */
-export function accessLog(logger: Logger, level: LoggerLevel = 'Info'): RequestHandler {
-  const step = accessLogStep(logger, level);
-  if (!step) return (_request, _response, next) => next();
-  return (request, response, next) => {
-    step(request, response);
-    next();
   };
 }

@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+
+import { sendPlainText } from './send-json';
 
 /** Default body size limit of agent-http-protocol §1.2. */
 export const DEFAULT_BODY_LIMIT = '50mb';
@@ -17,15 +18,4 @@ export function answerBodyError(error: unknown, response: ServerResponse): boole
   if (type === 'entity.too.large') sendPlainText(response, 413, 'Payload Too Large');
   else sendPlainText(response, 400, 'Bad Request');
   return true;
-}
-
-/** A plain-text answer with the headers express's `res.send` gives one (its weak ETag included). */
-function sendPlainText(response: ServerResponse, status: number, text: string): void {
-  const length = Buffer.byteLength(text);
-  const hash = createHash('sha1').update(text, 'utf8').digest('base64').slice(0, 27);
-  response.statusCode = status;
-  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  response.setHeader('Content-Length', length);
-  response.setHeader('ETag', `W/"${length.toString(16)}-${hash}"`);
-  response.end(text);
 }

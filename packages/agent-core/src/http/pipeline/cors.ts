@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { RequestHandler } from 'express';
-
 const ALLOWED_METHODS = 'GET,HEAD,PUT,POST,DELETE,PATCH';
 
 /**
@@ -53,14 +51,6 @@ export function isAllowedOrigin(
 ): boolean {
   const origin = request.headers.origin;
   return origin !== undefined && allowedOrigins.includes(origin);
-}
-
-/** The CORS stage as an express middleware. */
-export function cors(allowedOrigins?: readonly string[]): RequestHandler {
-  const step = corsStep(allowedOrigins);
-  return (request, response, next) => {
-    if (!step(request, response)) next();
-  };
 }
 
 /** Adds `Origin` to `Vary` (what express's `res.vary('Origin')` does, without parsing when unset). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /**
@@ -11,4 +12,21 @@ export function sendJson(response: ServerResponse, body: unknown, status = 200):
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(text));
   response.end(text);
+}
+
+/** A plain-text answer with the headers express's `res.send` gave one (its weak ETag included). */
+export function sendPlainText(response: ServerResponse, status: number, text: string): void {
+  const length = Buffer.byteLength(text);
+  const hash = createHash('sha1').update(text, 'utf8').digest('base64').slice(0, 27);
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  response.setHeader('Content-Length', length);
+  response.setHeader('ETag', `W/"${length.toString(16)}-${hash}"`);
+  response.end(text);
+}
+
+/** An empty answer (`204 No Content` by default). */
+export function sendEmpty(response: ServerResponse, status = 204): void {
+  response.statusCode = status;
+  response.end();
 }

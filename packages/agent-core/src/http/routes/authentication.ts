@@ -1,10 +1,11 @@
-import { type Router } from 'express';
-
 import type { AuthenticationClient } from '../../platform/agent-services';
 import { callerIdentity } from '../../toolkit/caller';
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import { signSessionToken } from '../../protocol/auth/session-token';
-import { bodyMiddleware } from '../pipeline/entry';
+import { bodyStep } from '../pipeline/entry';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendJson } from '../pipeline/send-json';
+import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
 
 /** Size limit of the login body (`{"renderingId": n}`). */
 const LOGIN_BODY_LIMIT = '16kb';
@@ -13,28 +14,37 @@ const LOGIN_BODY_LIMIT = '16kb';
  * Public login routes (agent-http-protocol §3.1–3.2): the authorization URL of the platform's
  * OpenID Connect provider, and the callback that exchanges the code and signs a session token.
  */
-export function mountAuthenticationRoutes(
-  router: Router,
+export function addAuthenticationRoutes(
+  routes: RouteTable,
   authentication: AuthenticationClient,
   authSecret: string,
 ): void {
   // The only body read before authentication: `{"renderingId": n}`, hence a small limit.
-  router.post('/authentication', bodyMiddleware(LOGIN_BODY_LIMIT), async (request, response) => {
-    const raw: unknown = (request.body as { renderingId?: unknown } | undefined)?.renderingId;
+  const readLoginBody = bodyStep(LOGIN_BODY_LIMIT);
+  const login = async (request: HttpRequest, response: HttpResponse) => {
+    if (await readLoginBody(request, response)) return;
+    const raw: unknown = (requestBody(request) as { renderingId?: unknown } | undefined)
+      ?.renderingId;
     const renderingId = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
     if (!Number.isFinite(renderingId)) throw new ValidationError('Rendering id must be a number');
-    response.json({ authorizationUrl: await authentication.getAuthorizationUrl(renderingId) });
-  });
-
-  router.get('/authentication/callback', async (request, response) => {
-    const params = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+    sendJson(response, {
+      authorizationUrl: await authentication.getAuthorizationUrl(renderingId),
+    });
+  };
+  const callback = async (request: HttpRequest, response: HttpResponse) => {
+    const url = request.url ?? '';
+    const params = new URLSearchParams(url.slice(url.indexOf('?') + 1));
     const state = params.get('state');
     if (params.get('error')) {
-      response.status(401).json({
-        error: params.get('error'),
-        error_description: params.get('error_description') ?? undefined,
-        state: state ?? undefined,
-      });
+      sendJson(
+        response,
+        {
+          error: params.get('error'),
+          error_description: params.get('error_description') ?? undefined,
+          state: state ?? undefined,
+        },
+        401,
+      );
       return;
     }
     if (state === null)
@@ -47,19 +57,24 @@ export function mountAuthenticationRoutes(
       user = await authentication.handleCallback(params.get('code') ?? '', state);
     } catch (error) {
       if (!isAuthenticationError(error)) throw error;
-      response
-        .status(error.status)
-        .json(
-          error.status === 401
-            ? { error: error.error, error_description: error.description, state: error.state }
-            : { error: 403, error_description: error.description },
-        );
+      sendJson(
+        response,
+        error.status === 401
+          ? { error: error.error, error_description: error.description, state: error.state }
+          : { error: 403, error_description: error.description },
+        error.status,
+      );
       return;
     }
     const token = signSessionToken(callerIdentity(user), authSecret);
     const [, payload = ''] = token.split('.');
-    response.json({ token, tokenData: JSON.parse(Buffer.from(payload, 'base64url').toString()) });
-  });
+    sendJson(response, {
+      token,
+      tokenData: JSON.parse(Buffer.from(payload, 'base64url').toString()),
+    });
+  };
+  routes.add('POST', '/authentication', login, { public: true });
+  routes.add('GET', '/authentication/callback', callback, { public: true });
 }
 
 /** The platform client's login failure (platform/authentication-error.ts), checked by name. */

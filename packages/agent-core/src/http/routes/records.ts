@@ -1,5 +1,3 @@
-import type { Router } from 'express';
-
 import { countRecords } from '../../operations/count';
 import { createRecord } from '../../operations/create';
 import { exportRecords } from '../../operations/csv';
@@ -20,21 +18,21 @@ import { serializeRecord, serializeRecords } from '../../protocol/serializer/jso
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import type { HttpRequest, HttpResponse } from '../request/node-http';
-import { sendJson } from '../pipeline/send-json';
+import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendEmpty, sendJson } from '../pipeline/send-json';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
 
 /**
  * The record routes are adapters: each parses the request into an operation's request
- * (`src/operations/`), runs the operation and serializes its answer. The three hot routes below
- * are also served by `hot-routes.ts`, which calls these same functions.
+ * (`src/operations/`), runs the operation and serializes its answer.
  */
 
 const CSV_SUFFIX = '.csv';
 
 /** `GET /:collectionName/count` (§8.2). */
-export async function serveCount(
+async function serveCount(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
@@ -49,7 +47,7 @@ export async function serveCount(
 }
 
 /** `GET /:collectionName` (§8.1), and the CSV export `GET /:collectionName.csv` (§8.14). */
-export async function serveList(
+async function serveList(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
@@ -76,7 +74,7 @@ export async function serveList(
 }
 
 /** `GET /:collectionName/:id` (§8.3). */
-export async function serveGet(
+async function serveGet(
   context: HttpContext,
   request: HttpRequest,
   response: HttpResponse,
@@ -93,71 +91,63 @@ export async function serveGet(
   sendJson(response, serializeRecord(collection, record));
 }
 
-/** Record routes of agent-http-protocol §8.1–8.7 and the CSV export of §8.14. */
-export function mountRecordRoutes(router: Router, context: HttpContext): void {
-  router.get('/:collectionName/count', (request, response) =>
-    serveCount(context, request, response, request.params.collectionName as string),
-  );
-  router.get('/:collectionName', (request, response) =>
-    serveList(context, request, response, request.params.collectionName as string),
-  );
-  router.get('/:collectionName/:id', (request, response) =>
-    serveGet(
-      context,
-      request,
-      response,
-      request.params.collectionName as string,
-      request.params.id as string,
-    ),
-  );
-
-  router.post('/:collectionName', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    const record = await createRecord(context, data, collection, () => {
-      const body = deserializeBody(collection, request.body);
-      return { values: { ...body.idValues, ...body.attributes }, toOne: body.toOne };
+/**
+ * Record routes of agent-http-protocol §8.1–8.7 and the CSV export of §8.14, in match order
+ * (`count` wins over an id, §2).
+ */
+export function addRecordRoutes(routes: RouteTable, context: HttpContext): void {
+  routes
+    .add('GET', '/:collectionName/count', (request, response, [name]) =>
+      serveCount(context, request, response, name as string),
+    )
+    .add('GET', '/:collectionName', (request, response, [name]) =>
+      serveList(context, request, response, name as string),
+    )
+    .add('GET', '/:collectionName/:id', (request, response, [name, id]) =>
+      serveGet(context, request, response, name as string, id as string),
+    )
+    .add('POST', '/:collectionName', async (request, response, [name]) => {
+      const data = openDataRequest(context, request, response);
+      const collection = findCollection(context, name as string);
+      const record = await createRecord(context, data, collection, () => {
+        const body = deserializeBody(collection, requestBody(request));
+        return { values: { ...body.idValues, ...body.attributes }, toOne: body.toOne };
+      });
+      sendJson(response, serializeRecord(collection, record));
+    })
+    .add('PUT', '/:collectionName/:id', async (request, response, [name, packedId]) => {
+      const data = openDataRequest(context, request, response);
+      const collection = findCollection(context, name as string);
+      const record = await updateRecord(context, data, collection, () => ({
+        id: unpackRecordId(collection, packedId),
+        packedId: packedId as string,
+        values: deserializeBody(collection, requestBody(request)).attributes,
+      }));
+      sendJson(response, serializeRecord(collection, record));
+    })
+    .add('DELETE', '/:collectionName/:id', async (request, response, [name, packedId]) => {
+      const data = openDataRequest(context, request, response);
+      const collection = findCollection(context, name as string);
+      await deleteRecords(context, data, collection, () => ({
+        filter: queryFilterParameters(data.query),
+        selection: ConditionTreeFactory.matchIds(collection.schema, [
+          unpackRecordId(collection, packedId),
+        ]),
+        packedIds: [packedId as string],
+      }));
+      sendEmpty(response);
+    })
+    .add('DELETE', '/:collectionName', async (request, response, [name]) => {
+      const data = openDataRequest(context, request, response);
+      const collection = findCollection(context, name as string);
+      await deleteRecords(context, data, collection, () => {
+        const selection = readSelection(collection, requestBody(request), data.query);
+        return {
+          filter: selection.parameters,
+          selection: selectionTree(collection, selection),
+          packedIds: selection.ids.map((id) => id.map(String).join('|')),
+        };
+      });
+      sendEmpty(response);
     });
-    sendJson(response, serializeRecord(collection, record));
-  });
-
-  router.put('/:collectionName/:id', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    const packedId = request.params.id;
-    const record = await updateRecord(context, data, collection, () => ({
-      id: unpackRecordId(collection, packedId),
-      packedId,
-      values: deserializeBody(collection, request.body).attributes,
-    }));
-    sendJson(response, serializeRecord(collection, record));
-  });
-
-  router.delete('/:collectionName/:id', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    const packedId = request.params.id;
-    await deleteRecords(context, data, collection, () => ({
-      filter: queryFilterParameters(data.query),
-      selection: ConditionTreeFactory.matchIds(collection.schema, [
-        unpackRecordId(collection, packedId),
-      ]),
-      packedIds: [packedId],
-    }));
-    response.status(204).end();
-  });
-
-  router.delete('/:collectionName', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const collection = findCollection(context, request.params.collectionName);
-    await deleteRecords(context, data, collection, () => {
-      const selection = readSelection(collection, request.body, data.query);
-      return {
-        filter: selection.parameters,
-        selection: selectionTree(collection, selection),
-        packedIds: selection.ids.map((id) => id.map(String).join('|')),
-      };
-    });
-    response.status(204).end();
-  });
 }

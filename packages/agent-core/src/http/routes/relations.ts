@@ -1,5 +1,3 @@
-import type { Router } from 'express';
-
 import { associateRecord } from '../../operations/associate';
 import { countRelated } from '../../operations/count-related';
 import { dissociateRecords } from '../../operations/dissociate';
@@ -19,20 +17,32 @@ import { serializeRecords } from '../../protocol/serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
-import { sendJson } from '../pipeline/send-json';
+import type { RouteTable } from '../pipeline/route-table';
+import { sendEmpty, sendJson } from '../pipeline/send-json';
+import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
 
 const CSV_SUFFIX = '.csv';
 
 /** Routes on relations (agent-http-protocol §8.8–8.13): adapters over `src/operations/`. */
-export function mountRelationRoutes(router: Router, context: HttpContext): void {
-  router.get(
+export function addRelationRoutes(routes: RouteTable, context: HttpContext): void {
+  /** The data request and the relation of `/:collectionName/:parentId/relationships/:relation`. */
+  const openRelation = (
+    request: HttpRequest,
+    response: HttpResponse,
+    [collectionName = '', parentId = '', relationName = '']: readonly string[],
+  ) => ({
+    data: openDataRequest(context, request, response),
+    relation: resolveRelation(context, collectionName, parentId, relationName),
+    parentId,
+  });
+
+  routes.add(
+    'GET',
     '/:collectionName/:parentId/relationships/:relationName/count',
-    async (request, response) => {
-      const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+    async (request, response, params) => {
+      const { data, relation } = openRelation(request, response, params);
       const answer = await countRelated(context, data, relation, () => ({
         filter: queryFilterParameters(data.query),
       }));
@@ -40,12 +50,13 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
     },
   );
 
-  router.get(
+  routes.add(
+    'GET',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
+    async (request, response, params) => {
       const data = openDataRequest(context, request, response);
-      const { collectionName, parentId } = request.params;
-      let { relationName } = request.params;
+      const [collectionName = '', parentId = ''] = params;
+      let relationName = params[2] ?? '';
       const parentCollection = findCollection(context, collectionName);
       const csv =
         !(relationName in parentCollection.schema.fields) && relationName.endsWith(CSV_SUFFIX);
@@ -70,14 +81,13 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
     },
   );
 
-  router.post(
+  routes.add(
+    'POST',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
-      const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+    async (request, response, params) => {
+      const { data, relation, parentId } = openRelation(request, response, params);
       await associateRecord(context, data, relation, () => {
-        const items = (request.body as { data?: unknown } | undefined)?.data;
+        const items = (requestBody(request) as { data?: unknown } | undefined)?.data;
         const first: unknown = Array.isArray(items) ? items[0] : undefined;
         if (typeof first !== 'object' || first === null) {
           throw new ValidationError(
@@ -89,19 +99,18 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
           packedParentId: parentId,
         };
       });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.delete(
+  routes.add(
+    'DELETE',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
-      const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
-      const relation = resolveRelation(context, collectionName, parentId, relationName);
+    async (request, response, params) => {
+      const { data, relation, parentId } = openRelation(request, response, params);
       const { target } = relation;
       await dissociateRecords(context, data, relation, Boolean(data.query.delete), () => {
-        const selection = readSelection(target, request.body, data.query);
+        const selection = readSelection(target, requestBody(request), data.query);
         return {
           filter: selection.parameters,
           selection: selectionTree(target, selection),
@@ -109,17 +118,18 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
           packedParentId: parentId,
         };
       });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.put(
+  routes.add(
+    'PUT',
     '/:collectionName/:parentId/relationships/:relationName',
-    async (request, response) => {
-      const data = openDataRequest(context, request, response);
-      const { collectionName, parentId, relationName } = request.params;
-      const relation = asToOne(resolveRelation(context, collectionName, parentId, relationName));
-      const linkage = (request.body as { data?: unknown } | undefined)?.data;
+    async (request, response, params) => {
+      const opened = openRelation(request, response, params);
+      const { data, parentId } = opened;
+      const relation = asToOne(opened.relation);
+      const linkage = (requestBody(request) as { data?: unknown } | undefined)?.data;
       if (linkage === undefined || (linkage !== null && typeof linkage !== 'object')) {
         throw new ValidationError(
           'Expected {"data": {"type": "<collection>", "id": "<id>"}} or {"data": null}',
@@ -128,28 +138,33 @@ export function mountRelationRoutes(router: Router, context: HttpContext): void 
       const targetId =
         linkage === null ? null : unpackRecordId(relation.target, (linkage as { id?: unknown }).id);
       await setRelation(context, data, relation, { targetId, packedParentId: parentId });
-      response.status(204).end();
+      sendEmpty(response);
     },
   );
 
-  router.put('/:collectionName/:id/relationships/:fieldName/:index', async (request, response) => {
-    const data = openDataRequest(context, request, response);
-    const { collectionName, id, fieldName, index } = request.params;
-    const collection = findCollection(context, collectionName);
-    if (!/^\d+$/.test(index)) throw new NotFoundError('The array index must be digits');
-    const column = collection.schema.fields[fieldName];
-    if (column?.type !== 'Column' || !Array.isArray(column.columnType)) {
-      throw new ValidationError(
-        `Field '${fieldName}' of '${collection.name}' is not an array column`,
-      );
-    }
-    await updateArrayElement(context, data, collection, () => ({
-      id: unpackRecordId(collection, id),
-      packedId: id,
-      field: fieldName,
-      position: Number(index),
-      value: (request.body as { data?: { attributes?: unknown } } | undefined)?.data?.attributes,
-    }));
-    response.status(204).end();
-  });
+  routes.add(
+    'PUT',
+    '/:collectionName/:id/relationships/:fieldName/:index',
+    async (request, response, params) => {
+      const data = openDataRequest(context, request, response);
+      const [collectionName = '', id = '', fieldName = '', index = ''] = params;
+      const collection = findCollection(context, collectionName);
+      if (!/^\d+$/.test(index)) throw new NotFoundError('The array index must be digits');
+      const column = collection.schema.fields[fieldName];
+      if (column?.type !== 'Column' || !Array.isArray(column.columnType)) {
+        throw new ValidationError(
+          `Field '${fieldName}' of '${collection.name}' is not an array column`,
+        );
+      }
+      await updateArrayElement(context, data, collection, () => ({
+        id: unpackRecordId(collection, id),
+        packedId: id,
+        field: fieldName,
+        position: Number(index),
+        value: (requestBody(request) as { data?: { attributes?: unknown } } | undefined)?.data
+          ?.attributes,
+      }));
+      sendEmpty(response);
+    },
+  );
 }

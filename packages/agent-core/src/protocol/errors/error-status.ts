@@ -102,8 +102,9 @@ export function classifyError(error: unknown): ErrorClassification {
     if (byName !== undefined) return { status: byName, exposed: byName !== 500 };
   }
 
-  // A path segment that is not valid percent-encoding: express's router throws a URIError that
-  // carries status 400 ("Failed to decode param '…'"). The client sent it, so the client hears it.
+  // A path segment that is not valid percent-encoding: the route table (as express's router did)
+  // raises a URIError that carries status 400 ("Failed to decode param '…'"). The client sent it,
+  // so the client hears it.
   if (candidate.name === 'URIError' && candidate.status === 400) {
     return { status: 400, exposed: true };
   }
