@@ -131,3 +131,17 @@ export { type ActivityLogReport } from './activity-log-report';
 
 // The public API's notes and list pages (`/v1/…/notes`)
 export { type NoteItem, type NoteMessageItem, type PublicApiPage } from './public-api-notes';
+
+// The agent's query strings (agent protocol §6) and bulk selection bodies (§6.9)
+export {
+  agentCountQuery,
+  type AgentConditionTree,
+  type AgentQuery,
+  agentQueryEntries,
+  type AgentSelection,
+  type QueryEntry,
+  queryString,
+  selectionAttributes,
+  selectionBody,
+  type SelectionScope,
+} from './agent-query';
