@@ -77,6 +77,8 @@ export interface Selection {
   segment?: string;
   /** A related-data tab: only the records linked to this parent. */
   parent?: { collection: string; id: string; relation: string };
+  /** How many records that is, when known (what the user is told; not sent). */
+  count?: number;
 }
 
 /** The selection's scope: the list's filter, search and segment (and parent record). */

@@ -33,7 +33,8 @@ import { useOpenRecord } from './table/use-open-record';
 import { useScrollTopOnView } from './table/use-scroll-top';
 import { Pager } from './table/Pager';
 import { pageRange, rangeText } from './table/paging';
-import { pageSelection } from './table/selection';
+import { pageSelection, selectAllBanner, tableBulkSelection } from './table/selection';
+import { SelectAllBanner } from './table/SelectAllBanner';
 import { TableHead } from './table/TableHead';
 import { useIsPhone } from './table/TableToolbar';
 import { useCollectionToolbar } from './table/use-collection-toolbar';
@@ -90,7 +91,9 @@ export function CollectionTable({
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
   const searching = searchBox.waiting || (list.isFetching && view.search !== '');
-  const { selected, toggle, setAll, clear } = useSelection(rows, list.data);
+  const scope = JSON.stringify([view.filters, view.search, view.segment]);
+  const picked = useSelection(rows, list.data, scope);
+  const { selected, toggle, setAll, clear } = picked;
   const error = list.error ?? count.error;
   useEffect(() => {
     if (error instanceof AgentError && error.status === 403)
@@ -110,6 +113,7 @@ export function CollectionTable({
     search: view.search || undefined,
   });
   const selection = pageSelection(rows, selected);
+  const bulkSelection = tableBulkSelection(picked.selection, view, related, count.data);
   const open = useOpenRecord({ collection: collection.name, rows, params, base });
   const rowKeys = useRowKeys({
     count: rows.length,
@@ -139,7 +143,8 @@ export function CollectionTable({
     client,
     collection: collection.name,
     related,
-    selected,
+    selection: bulkSelection,
+    count: bulkSelection.count ?? 0,
     onDone: () => {
       clear();
       return refetch();
@@ -177,7 +182,7 @@ export function CollectionTable({
     setView,
     searchBox,
     searching,
-    selected,
+    selection: bulkSelection,
     rights,
     prefs,
     exporting,
@@ -223,6 +228,18 @@ export function CollectionTable({
         </Alert>
       )}
 
+      <SelectAllBanner
+        banner={selectAllBanner({
+          selection: picked.selection,
+          page: selection,
+          rows: rows.length,
+          total,
+          name,
+        })}
+        onSelectAll={picked.selectAll}
+        onClear={clear}
+      />
+
       <RecordsFrame
         frameRef={frameRef}
         tableRef={tableRef}
@@ -260,7 +277,7 @@ export function CollectionTable({
 
       <BulkConfirmModal
         mode={bulk.confirm}
-        count={selected.size}
+        count={bulkSelection.count ?? 0}
         onCancel={bulk.cancel}
         onConfirm={(mode) => void bulk.run(mode)}
       />
