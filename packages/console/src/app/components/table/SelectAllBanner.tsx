@@ -1,6 +1,6 @@
 /** The banner over the rows: select every record of the view (across pages), or clear that. */
 import { Button, Group, Text } from '@mantine/core';
-import { selectAllBanner } from './selection';
+import type { selectAllBanner } from './selection';
 
 export function SelectAllBanner({
   banner,
