@@ -33,7 +33,6 @@ import { useOpenRecord } from './table/use-open-record';
 import { useScrollTopOnView } from './table/use-scroll-top';
 import { Pager } from './table/Pager';
 import { pageRange, rangeText } from './table/paging';
-import { pageSelection, selectAllBanner, tableBulkSelection } from './table/selection';
 import { SelectAllBanner } from './table/SelectAllBanner';
 import { TableHead } from './table/TableHead';
 import { useIsPhone } from './table/TableToolbar';
@@ -43,7 +42,8 @@ import { useColumnPrefs } from './table/use-column-prefs';
 import { useCsvExport } from './table/use-csv-export';
 import { useProgressiveRows } from './table/use-progressive-rows';
 import { useRenderMeasure } from './table/use-render-measure';
-import { useSelection } from './table/use-selection';
+import { useTableSelection } from './table/use-table-selection';
+import { useInlineSave } from './table/use-inline-save';
 import { useTableView } from './table/use-table-view';
 import { RecordsFrame } from './table/RecordsFrame';
 
@@ -91,9 +91,16 @@ export function CollectionTable({
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
   const searching = searchBox.waiting || (list.isFetching && view.search !== '');
-  const scope = JSON.stringify([view.filters, view.search, view.segment]);
-  const picked = useSelection(rows, list.data, scope);
-  const { selected, toggle, setAll, clear } = picked;
+  const name = humanize(collection.name).toLowerCase();
+  const picked = useTableSelection({
+    rows,
+    page: list.data,
+    view,
+    related,
+    total: count.data,
+    name,
+  });
+  const { selected, toggle, setAll, clear, bulk: bulkSelection, onPage: selection } = picked;
   const error = list.error ?? count.error;
   useEffect(() => {
     if (error instanceof AgentError && error.status === 403)
@@ -105,15 +112,16 @@ export function CollectionTable({
   useRenderMeasure(list.data, collection.name, allMounted, tableRef);
   const frameRef = useScrollTopOnView(view);
 
+  const saveCell = useInlineSave(client, collection.name);
   const cellColumns = useCellColumns({
     collection,
     visible: prefs.visible,
     schema,
     base,
     search: view.search || undefined,
+    canEdit: can(collection.name, 'editEnabled'),
+    save: saveCell,
   });
-  const selection = pageSelection(rows, selected);
-  const bulkSelection = tableBulkSelection(picked.selection, view, related, count.data);
   const open = useOpenRecord({ collection: collection.name, rows, params, base });
   const rowKeys = useRowKeys({
     count: rows.length,
@@ -127,7 +135,6 @@ export function CollectionTable({
 
   const total = count.data;
   const range = pageRange(view, rows.length, total);
-  const name = humanize(collection.name).toLowerCase();
   const filterCount = countLeaves(view.filters);
   const rights = {
     canDelete: can(collection.name, 'deleteEnabled'),
@@ -228,17 +235,7 @@ export function CollectionTable({
         </Alert>
       )}
 
-      <SelectAllBanner
-        banner={selectAllBanner({
-          selection: picked.selection,
-          page: selection,
-          rows: rows.length,
-          total,
-          name,
-        })}
-        onSelectAll={picked.selectAll}
-        onClear={clear}
-      />
+      <SelectAllBanner banner={picked.banner} onSelectAll={picked.selectAll} onClear={clear} />
 
       <RecordsFrame
         frameRef={frameRef}
