@@ -68,7 +68,7 @@ export async function runBulkWorkTests(
       await openView(
         p,
         'Payments',
-        `filters=${encodeURIComponent('{"field":"id","operator":"less_than","value":41}')}`,
+        `size=15&filters=${encodeURIComponent('{"field":"id","operator":"less_than","value":41}')}`,
       );
       await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
       const banner = p.getByTestId('select-all-banner');
