@@ -1,10 +1,12 @@
 /**
  * A collection's records as a table: columns from the schema (chosen, ordered and kept per user),
  * sort, pagination with the count, page size, search with highlighting, segments, the filter
- * builder, selection with bulk delete (or dissociate on a related tab), CSV export. The view lives
- * in the URL (with a prefix on related tabs) so it can be shared. The parts live in `table/`:
- * the view (use-table-view.ts), the selection, the column model, the toolbar, the bulk actions,
- * the export, the pager; the row keyboard in use-row-keys.ts.
+ * builder, selection (of the page, or of every record of the view but some) with bulk delete (or
+ * dissociate on a related tab), cells edited in place, CSV export. The view lives in the URL (with
+ * a prefix on related tabs) so it can be shared. The parts live in `table/`: the view
+ * (use-table-view.ts), the selection (use-table-selection.ts), the column model, inline editing
+ * (EditableCell.tsx), the toolbar, the bulk actions, the export, the pager; the row keyboard in
+ * use-row-keys.ts.
  */
 import { Alert, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
