@@ -15,7 +15,12 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-const record = { id: '1', type: 'customers', values: { email: 'a@x' }, toOne: {} } as AgentRecord;
+const record = {
+  id: '1',
+  type: 'customers',
+  values: { email: 'a@x' },
+  toOne: {},
+} as unknown as AgentRecord;
 
 function cell(save: SaveCell, opened: AgentRecord[] = []) {
   render(
