@@ -47,6 +47,7 @@ export async function runBulkWorkTests(
         await settle(p);
         await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
         const offer = p.getByRole('button', { name: /^Select all [\d,]+ orders$/ });
+        const total = /^Select all ([\d,]+) orders$/.exec((await offer.textContent()) ?? '')?.[1];
         await offer.click();
         const banner = p.getByTestId('select-all-banner');
         expect(
@@ -60,6 +61,19 @@ export async function runBulkWorkTests(
           'no delete for support',
         );
         await shot(p, `bulk-select-all-${who}`);
+        // A bulk action on all of them says how many it runs on (closed without running).
+        await p.getByTestId('actions-menu').click();
+        await p.getByRole('menuitem', { name: /^Flag for review/ }).click();
+        const dialog = p.getByTestId('action-dialog');
+        await dialog.waitFor();
+        const title = (await p.getByRole('dialog').locator('h2').first().textContent()) ?? '';
+        expect(
+          title === `Flag for review · ${total} records`,
+          `the count of the view in the title: ${title} (${total})`,
+        );
+        await shot(p, `bulk-action-all-${who}`);
+        await p.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
         await banner.getByRole('button', { name: 'Clear selection' }).click();
         await banner.waitFor({ state: 'detached' });
         return;
