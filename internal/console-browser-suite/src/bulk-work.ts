@@ -132,6 +132,28 @@ export async function runBulkWorkTests(
     },
   );
 
+  await suite.test(`(${who}) bulk work: a related tab offers all its records too`, async () => {
+    await openCollection(p, 'Products');
+    await rows(p).first().locator('td').nth(1).click();
+    await p.waitForURL(/\/data\/products\/\d+$/);
+    // The product's orders (through its order lines).
+    await p
+      .getByRole('tab', { name: /^(Orders|Order lines)$/ })
+      .first()
+      .click();
+    await rows(p).first().waitFor();
+    await settle(p);
+    await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
+    const offer = p.getByRole('button', { name: /^Select all [\d,]+ (orders|order lines)$/ });
+    const [, total, name] = /([\d,]+) (.+)$/.exec((await offer.textContent()) ?? '') ?? [];
+    await offer.click();
+    await rows(p).first().locator('input[type="checkbox"]').uncheck();
+    await p.getByText(`All ${total} ${name} are selected (1 excluded).`).waitFor();
+    await shot(p, `bulk-related-${who}`);
+    await p.getByRole('button', { name: 'Clear selection' }).click();
+    await p.getByTestId('select-all-banner').waitFor({ state: 'detached' });
+  });
+
   await suite.test(`(${who}) bulk work: edits a cell in place and saves it`, async () => {
     await openView(p, 'Reviews', 'sort=id');
     const id = await rows(p).first().getAttribute('data-record-id');
