@@ -21,6 +21,7 @@ import { rogueAgentTests } from './rogue-agent';
 import { settingsTests } from './settings';
 import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
+import { runBulkWorkTests } from './bulk-work';
 import { signInAndAccountTests } from './signin-theme';
 
 declare global {
@@ -640,6 +641,7 @@ export async function runSuite(
 
     await runListTests(suite, p, 'admin', shot);
     await runListPhoneTests(suite, p, 'admin', shot);
+    await runBulkWorkTests(suite, p, 'admin', shot);
     {
       // The same list, by the support member (a role with fewer rights).
       const other = await openBrowser();
@@ -651,6 +653,7 @@ export async function runSuite(
         });
         if (support) await runListTests(suite, support, 'support', shot);
         if (support) await runListPhoneTests(suite, support, 'support', shot);
+        if (support) await runBulkWorkTests(suite, support, 'support', shot);
       } finally {
         await other.close();
       }

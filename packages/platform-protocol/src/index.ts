@@ -158,3 +158,16 @@ export {
   type TableLayout,
   type TeamSegment,
 } from './console-layouts';
+// The agent's query strings (agent protocol §6) and bulk selection bodies (§6.9)
+export {
+  agentCountQuery,
+  type AgentConditionTree,
+  type AgentQuery,
+  agentQueryEntries,
+  type AgentSelection,
+  type QueryEntry,
+  queryString,
+  selectionAttributes,
+  selectionBody,
+  type SelectionScope,
+} from './agent-query';

@@ -4,8 +4,8 @@
  * functions: the React form in `app/features/actions` renders what these decide.
  */
 import type { ActionLayoutElement } from '@canopy/platform-protocol';
-import type { ConditionTree } from './conditions';
-import { compactTree } from './conditions';
+import type { Selection } from './query';
+import { selectionAttributes } from './query';
 
 /** A widget declared on a field (`widgetEdit`). */
 export interface ActionWidget {
@@ -55,14 +55,7 @@ export interface SchemaAction {
 }
 
 /** The records an action runs on (§6.9), with the view they were selected in. */
-export interface ActionSelection {
-  ids: string[];
-  allRecords?: boolean;
-  filters?: ConditionTree;
-  search?: string;
-  segment?: string;
-  parent?: { collection: string; id: string; relation: string };
-}
+export type ActionSelection = Selection;
 
 /** The input a field needs: one per protocol type (and the collection record picker). */
 export type FieldKind =
@@ -215,30 +208,6 @@ export function formValues(form: ActionForm): Record<string, unknown> {
     values[field.field] = field.value === undefined ? null : field.value;
   }
   return values;
-}
-
-/** The selection attributes of an action body (§6.9). */
-export function selectionAttributes(
-  collection: string,
-  selection: ActionSelection,
-  timezone: string,
-): Record<string, unknown> {
-  const filters = compactTree(selection.filters);
-  return {
-    collection_name: collection,
-    ids: selection.allRecords ? [] : selection.ids,
-    all_records: selection.allRecords ?? false,
-    all_records_ids_excluded: selection.allRecords ? selection.ids : [],
-    all_records_subset_query: {
-      filters: filters ? JSON.stringify(filters) : null,
-      search: selection.search?.trim() || null,
-      segment: selection.segment ?? null,
-      timezone,
-    },
-    parent_collection_name: selection.parent?.collection ?? null,
-    parent_collection_id: selection.parent?.id ?? null,
-    parent_association_name: selection.parent?.relation ?? null,
-  };
 }
 
 /** The body of `hooks/load` (§9.3). */

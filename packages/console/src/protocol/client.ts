@@ -11,12 +11,10 @@ import {
   type JsonApiDocument,
   type ResourceIdentifier,
 } from '@canopy/platform-protocol';
-import type { ConditionTree } from './conditions';
-import { compactTree } from './conditions';
 import type { ActionForm, ActionResult } from './actions';
 import { mergeForm, readActionResult } from './actions';
-import type { ListParams } from './query';
-import { countQuery, csvQuery, listQuery, segment } from './query';
+import type { ListParams, Selection } from './query';
+import { countQuery, csvQuery, listQuery, segment, selectionBody } from './query';
 import type { ApiChartSource, CollectionChartQuery } from './charts';
 import { statsBody } from './charts';
 import type { HistoryPage } from './history';
@@ -53,16 +51,6 @@ export interface AgentClientOptions {
    */
   onUnauthorized?(): Promise<boolean>;
   fetch?: typeof fetch;
-}
-
-/** A selection of records (§6.9). */
-export interface Selection {
-  ids: string[];
-  /** Every record matching `filters`/`search`, except `ids`. */
-  allRecords?: boolean;
-  filters?: ConditionTree;
-  search?: string;
-  segment?: string;
 }
 
 /** The answer of `POST /_internal/capabilities` (§11), as far as the console reads it. */
@@ -504,26 +492,4 @@ export class AgentClient {
     const data = Array.isArray(body.data) ? body.data : [];
     return { data, meta: { count: Number(body.meta?.count ?? data.length) } };
   }
-}
-
-/** A selection body (§6.9). */
-export function selectionBody(collection: string, selection: Selection, timezone: string) {
-  const filters = compactTree(selection.filters);
-  return {
-    data: {
-      type: 'action-requests',
-      attributes: {
-        collection_name: collection,
-        ids: selection.allRecords ? [] : selection.ids,
-        all_records: selection.allRecords ?? false,
-        all_records_ids_excluded: selection.allRecords ? selection.ids : [],
-        all_records_subset_query: {
-          filters: filters ? JSON.stringify(filters) : null,
-          search: selection.search?.trim() || null,
-          segment: selection.segment ?? null,
-          timezone,
-        },
-      },
-    },
-  };
 }

@@ -1,8 +1,15 @@
 /**
- * Query strings of the agent's data routes (agent protocol §6). Bracketed keys such as
- * `fields[orders]` and `page[size]` are literal key names: they are written as such, with only
- * the values percent-encoded.
+ * Query strings of the agent's data routes (agent protocol §6) and selection bodies (§6.9), in
+ * the Console's terms: the builders are platform-protocol's, shared with the test client.
  */
+import {
+  agentCountQuery,
+  type AgentQuery,
+  agentQueryEntries,
+  queryString,
+  selectionBody as agentSelectionBody,
+  type SelectionScope,
+} from '@canopy/platform-protocol';
 import type { ConditionTree } from './conditions';
 import { compactTree } from './conditions';
 
@@ -20,46 +27,20 @@ export interface ListParams {
   segment?: string;
 }
 
-type Entry = [key: string, value: string];
-
-function entries(collection: string, params: ListParams, timezone: string): Entry[] {
-  const result: Entry[] = [['timezone', timezone]];
-  if (params.fields?.length) {
-    result.push([`fields[${collection}]`, params.fields.join(',')]);
-    for (const [relation, fields] of Object.entries(params.relationFields ?? {})) {
-      if (params.fields.includes(relation) && fields.length) {
-        result.push([`fields[${relation}]`, fields.join(',')]);
-      }
-    }
-  }
-  const filters = compactTree(params.filters);
-  if (filters) result.push(['filters', JSON.stringify(filters)]);
-  if (params.search?.trim()) {
-    result.push(['search', params.search.trim()]);
-    if (params.searchExtended) result.push(['searchExtended', '1']);
-  }
-  if (params.segment) result.push(['segment', params.segment]);
-  if (params.sort) result.push(['sort', params.sort]);
-  if (params.page) {
-    result.push(['page[number]', String(params.page.number)]);
-    result.push(['page[size]', String(params.page.size)]);
-  }
-  return result;
-}
-
-function serialize(list: Entry[]): string {
-  return list.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
+/** The shared builder's query (conditions compacted to the shape the agent reads). */
+function agentQuery(params: ListParams, timezone: string): AgentQuery {
+  const { filters, ...rest } = params;
+  return { ...rest, filters: compactTree(filters), timezone };
 }
 
 /** `timezone=…&fields[orders]=…&filters=…&sort=…&page[number]=…&page[size]=…`. */
 export function listQuery(collection: string, params: ListParams, timezone: string): string {
-  return serialize(entries(collection, params, timezone));
+  return queryString(agentQueryEntries(collection, agentQuery(params, timezone)));
 }
 
 /** The count route takes the filtering parameters only (§8.2). */
 export function countQuery(collection: string, params: ListParams, timezone: string): string {
-  const { filters, search, searchExtended, segment } = params;
-  return serialize(entries(collection, { filters, search, searchExtended, segment }, timezone));
+  return queryString(agentQueryEntries(collection, agentCountQuery(agentQuery(params, timezone))));
 }
 
 /**
@@ -74,8 +55,8 @@ export function csvQuery(
   filename: string,
 ): string {
   const { page: _page, ...rest } = params;
-  return serialize([
-    ...entries(collection, rest, timezone),
+  return queryString([
+    ...agentQueryEntries(collection, agentQuery(rest, timezone)),
     ['header', header.map((label) => label.replace(/,/g, ' ')).join(',')],
     ['filename', filename],
   ]);
@@ -84,4 +65,49 @@ export function csvQuery(
 /** A path segment: collection and relation names and packed ids are percent-encoded (§1.1). */
 export function segment(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** A selection of records (§6.9). */
+export interface Selection {
+  ids: string[];
+  /** Every record matching `filters`/`search`/`segment`, except `ids`. */
+  allRecords?: boolean;
+  filters?: ConditionTree;
+  search?: string;
+  segment?: string;
+  /** A related-data tab: only the records linked to this parent. */
+  parent?: { collection: string; id: string; relation: string };
+  /** How many records that is, when known (what the user is told; not sent). */
+  count?: number;
+}
+
+/** The selection's scope: the list's filter, search and segment (and parent record). */
+export function selectionScope(selection: Selection, timezone: string): SelectionScope {
+  return {
+    filters: compactTree(selection.filters),
+    search: selection.search,
+    segment: selection.segment,
+    timezone,
+    parent: selection.parent,
+  };
+}
+
+/** The attributes of a selection body (§6.9): `ids` are the exclusions of an all-records one. */
+export function selectionAttributes(
+  collection: string,
+  selection: Selection,
+  timezone: string,
+): Record<string, unknown> {
+  return selectionBody(collection, selection, timezone).data.attributes;
+}
+
+/** A selection body (§6.9). */
+export function selectionBody(collection: string, selection: Selection, timezone: string) {
+  return agentSelectionBody(
+    collection,
+    selection.allRecords
+      ? { allRecords: true, excludedIds: selection.ids }
+      : { ids: selection.ids },
+    selectionScope(selection, timezone),
+  );
 }

@@ -1,3 +1,5 @@
+import { selectionAttributes } from '@canopy/platform-protocol';
+
 import type { AgentHttp } from './agent-http';
 import { AgentHttpError } from './agent-http';
 import type { SchemaFileAction, SchemaFormField } from './schema-file';
@@ -147,6 +149,11 @@ export class ActionClient {
     this.ids = ids.map(packId);
   }
 
+  /** The selection attributes of every hook and execute body (agent-http-protocol §6.9). */
+  private get selection(): Record<string, unknown> {
+    return selectionAttributes(this.collection, { ids: this.ids });
+  }
+
   /** Loads the form: from the schema for static forms, else through `hooks/load`. */
   async load(): Promise<this> {
     if (!this.schema.hooks?.load) {
@@ -160,7 +167,7 @@ export class ActionClient {
       body: {
         data: {
           type: 'action-requests',
-          attributes: { collection_name: this.collection, ids: this.ids, values: {} },
+          attributes: { ...this.selection, values: {} },
         },
       },
     });
@@ -226,9 +233,8 @@ export class ActionClient {
         data: {
           type: 'custom-action-hook-requests',
           attributes: {
-            collection_name: this.collection,
+            ...this.selection,
             changed_field: changedField,
-            ids: this.ids,
             fields: this.fields,
           },
         },
@@ -250,8 +256,7 @@ export class ActionClient {
         data: {
           type: 'custom-action-hook-requests',
           attributes: {
-            collection_name: this.collection,
-            ids: this.ids,
+            ...this.selection,
             search_field: fieldName,
             fields,
           },
@@ -281,8 +286,7 @@ export class ActionClient {
           data: {
             type: 'custom-action-requests',
             attributes: {
-              collection_name: this.collection,
-              ids: this.ids,
+              ...this.selection,
               values,
               signed_approval_request: options.signedApprovalRequest ?? null,
               smart_action_id: this.schema.id,

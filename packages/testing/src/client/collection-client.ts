@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
+import { selectionBody } from '@canopy/platform-protocol';
+
 import { ActionClient, type ActionTarget } from './action-client';
 import type { AgentHttp } from './agent-http';
 import { type ClientRecord, deserializeDocument } from './deserialize-records';
@@ -77,17 +79,7 @@ export class RelationClient {
       method: 'DELETE',
       path: this.base,
       query: options.delete ? { delete: 'true' } : {},
-      body: {
-        data: {
-          type: 'action-requests',
-          attributes: {
-            ids: targetIds.map(packId),
-            collection_name: this.targetCollection ?? this.relation,
-            all_records: false,
-            all_records_ids_excluded: [],
-          },
-        },
-      },
+      body: selectionBody(this.targetCollection ?? this.relation, { ids: targetIds.map(packId) }),
     });
   }
 }
@@ -180,12 +172,7 @@ export class CollectionClient {
     await this.http.json({
       method: 'DELETE',
       path: `${this.prefix}${path(this.name)}`,
-      body: {
-        data: {
-          type: 'action-requests',
-          attributes: { collection_name: this.name, ids: ids.map(packId), all_records: false },
-        },
-      },
+      body: selectionBody(this.name, { ids: ids.map(packId) }),
     });
   }
 

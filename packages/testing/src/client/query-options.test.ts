@@ -18,6 +18,8 @@ describe('serializeQueryOptions', () => {
         pagination: { size: 5, number: 2 },
       }),
     ).toEqual({
+      'fields[orders]': 'id,customer',
+      'fields[customer]': 'fullName,email',
       filters: JSON.stringify({
         aggregator: 'and',
         conditions: [
@@ -25,13 +27,11 @@ describe('serializeQueryOptions', () => {
           { field: 'status', operator: 'not_i_contains', value: 'x' },
         ],
       }),
-      sort: '-paidAt',
       search: 'ada',
       searchExtended: 'true',
-      'fields[orders]': 'id,customer',
-      'fields[customer]': 'fullName,email',
-      'page[size]': '5',
+      sort: '-paidAt',
       'page[number]': '2',
+      'page[size]': '5',
     });
   });
 
@@ -43,7 +43,6 @@ describe('serializeQueryOptions', () => {
         new Set(['id', 'address@@@city']),
       ),
     ).toEqual({
-      searchExtended: 'false',
       'fields[customers]': 'id,address@@@city,company',
       'fields[company]': 'name',
     });

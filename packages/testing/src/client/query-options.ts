@@ -1,3 +1,5 @@
+import { type AgentQuery, agentQueryEntries } from '@canopy/platform-protocol';
+
 /** A condition tree as tests write it: PascalCase or snake_case operators. */
 export type ClientConditionTree =
   | { field: string; operator: string; value?: unknown }
@@ -46,38 +48,43 @@ function snakeTree(tree: ClientConditionTree): ClientConditionTree {
   return { ...tree, operator: toSnakeCase(tree.operator) };
 }
 
-/** Serializes query options to the query-string keys of agent-http-protocol §6. */
+/** Splits `relation@@@field` names into top-level fields and the fields of each relation. */
+function splitFields(
+  fields: string[],
+  ownFields: ReadonlySet<string>,
+): Pick<AgentQuery, 'fields' | 'relationFields'> {
+  const top: string[] = [];
+  const relationFields: Record<string, string[]> = {};
+  for (const field of fields) {
+    const [relation, sub] = field.split('@@@') as [string, string | undefined];
+    if (sub === undefined || ownFields.has(field)) top.push(field);
+    else {
+      if (!relationFields[relation]) top.push(relation);
+      relationFields[relation] = [...(relationFields[relation] ?? []), sub];
+    }
+  }
+  return { fields: top, relationFields };
+}
+
+/**
+ * Serializes query options to the query-string keys of agent-http-protocol §6 (the builder is
+ * platform-protocol's, shared with the Console).
+ */
 export function serializeQueryOptions(
   collection: string,
   options: QueryOptions | undefined,
   ownFields: ReadonlySet<string> = new Set(),
 ): Record<string, string | undefined> {
   if (!options) return {};
-  const query: Record<string, string | undefined> = {
-    searchExtended: String(options.shouldSearchInRelation ?? false),
+  const query: AgentQuery = {
+    ...(options.fields ? splitFields(options.fields, ownFields) : {}),
+    filters: options.filters && snakeTree(options.filters),
+    search: options.search,
+    searchExtended: options.shouldSearchInRelation,
+    segmentQuery: options.segmentQuery,
+    connectionName: options.connectionName,
+    sort: options.sort && `${options.sort.ascending ? '' : '-'}${options.sort.field}`,
+    page: options.pagination,
   };
-  if (options.filters) query.filters = JSON.stringify(snakeTree(options.filters));
-  if (options.sort) query.sort = `${options.sort.ascending ? '' : '-'}${options.sort.field}`;
-  if (options.search !== undefined) query.search = options.search;
-  if (options.pagination?.size !== undefined) query['page[size]'] = String(options.pagination.size);
-  if (options.pagination?.number !== undefined) {
-    query['page[number]'] = String(options.pagination.number);
-  }
-  if (options.fields) {
-    const top: string[] = [];
-    const nested = new Map<string, string[]>();
-    for (const field of options.fields) {
-      const [relation, sub] = field.split('@@@');
-      if (sub === undefined || ownFields.has(field)) top.push(field);
-      else {
-        if (!nested.has(relation as string)) top.push(relation as string);
-        nested.set(relation as string, [...(nested.get(relation as string) ?? []), sub]);
-      }
-    }
-    query[`fields[${collection}]`] = top.join(',');
-    for (const [relation, subs] of nested) query[`fields[${relation}]`] = subs.join(',');
-  }
-  if (options.segmentQuery !== undefined) query.segmentQuery = options.segmentQuery;
-  if (options.connectionName !== undefined) query.connectionName = options.connectionName;
-  return query;
+  return Object.fromEntries(agentQueryEntries(collection, query));
 }

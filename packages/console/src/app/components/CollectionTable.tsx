@@ -1,10 +1,12 @@
 /**
  * A collection's records as a table: columns from the schema (chosen, ordered and kept per user),
  * sort, pagination with the count, page size, search with highlighting, segments, the filter
- * builder, selection with bulk delete (or dissociate on a related tab), CSV export. The view lives
- * in the URL (with a prefix on related tabs) so it can be shared. The parts live in `table/`:
- * the view (use-table-view.ts), the selection, the column model, the toolbar, the bulk actions,
- * the export, the pager; the row keyboard in use-row-keys.ts.
+ * builder, selection (of the page, or of every record of the view but some) with bulk delete (or
+ * dissociate on a related tab), cells edited in place, CSV export. The view lives in the URL (with
+ * a prefix on related tabs) so it can be shared. The parts live in `table/`: the view
+ * (use-table-view.ts), the selection (use-table-selection.ts), the column model, inline editing
+ * (EditableCell.tsx), the toolbar, the bulk actions, the export, the pager; the row keyboard in
+ * use-row-keys.ts.
  */
 import { Alert, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -33,7 +35,7 @@ import { useOpenRecord } from './table/use-open-record';
 import { useScrollTopOnView } from './table/use-scroll-top';
 import { Pager } from './table/Pager';
 import { pageRange, rangeText } from './table/paging';
-import { pageSelection } from './table/selection';
+import { SelectAllBanner } from './table/SelectAllBanner';
 import { TableHead } from './table/TableHead';
 import { useIsPhone } from './table/TableToolbar';
 import { useCollectionToolbar } from './table/use-collection-toolbar';
@@ -42,7 +44,8 @@ import { useColumnPrefs } from './table/use-column-prefs';
 import { useCsvExport } from './table/use-csv-export';
 import { useProgressiveRows } from './table/use-progressive-rows';
 import { useRenderMeasure } from './table/use-render-measure';
-import { useSelection } from './table/use-selection';
+import { useTableSelection } from './table/use-table-selection';
+import { useInlineSave } from './table/use-inline-save';
 import { useTableView } from './table/use-table-view';
 import { RecordsFrame } from './table/RecordsFrame';
 
@@ -90,7 +93,16 @@ export function CollectionTable({
   const count = useCount(source, listParams);
   const rows = list.data ?? [];
   const searching = searchBox.waiting || (list.isFetching && view.search !== '');
-  const { selected, toggle, setAll, clear } = useSelection(rows, list.data);
+  const name = humanize(collection.name).toLowerCase();
+  const picked = useTableSelection({
+    rows,
+    page: list.data,
+    view,
+    related,
+    total: count.data,
+    name,
+  });
+  const { selected, toggle, setAll, clear, bulk: bulkSelection, onPage: selection } = picked;
   const error = list.error ?? count.error;
   useEffect(() => {
     if (error instanceof AgentError && error.status === 403)
@@ -102,14 +114,16 @@ export function CollectionTable({
   useRenderMeasure(list.data, collection.name, allMounted, tableRef);
   const frameRef = useScrollTopOnView(view);
 
+  const saveCell = useInlineSave(client, collection.name);
   const cellColumns = useCellColumns({
     collection,
     visible: prefs.visible,
     schema,
     base,
     search: view.search || undefined,
+    canEdit: can(collection.name, 'editEnabled'),
+    save: saveCell,
   });
-  const selection = pageSelection(rows, selected);
   const open = useOpenRecord({ collection: collection.name, rows, params, base });
   const rowKeys = useRowKeys({
     count: rows.length,
@@ -123,7 +137,6 @@ export function CollectionTable({
 
   const total = count.data;
   const range = pageRange(view, rows.length, total);
-  const name = humanize(collection.name).toLowerCase();
   const filterCount = countLeaves(view.filters);
   const rights = {
     canDelete: can(collection.name, 'deleteEnabled'),
@@ -139,7 +152,8 @@ export function CollectionTable({
     client,
     collection: collection.name,
     related,
-    selected,
+    selection: bulkSelection,
+    count: bulkSelection.count ?? 0,
     onDone: () => {
       clear();
       return refetch();
@@ -177,7 +191,7 @@ export function CollectionTable({
     setView,
     searchBox,
     searching,
-    selected,
+    selection: bulkSelection,
     rights,
     prefs,
     exporting,
@@ -223,6 +237,8 @@ export function CollectionTable({
         </Alert>
       )}
 
+      <SelectAllBanner banner={picked.banner} onSelectAll={picked.selectAll} onClear={clear} />
+
       <RecordsFrame
         frameRef={frameRef}
         tableRef={tableRef}
@@ -260,7 +276,7 @@ export function CollectionTable({
 
       <BulkConfirmModal
         mode={bulk.confirm}
-        count={selected.size}
+        count={bulkSelection.count ?? 0}
         onCancel={bulk.cancel}
         onConfirm={(mode) => void bulk.run(mode)}
       />

@@ -56,6 +56,15 @@ export function useRowKeys({
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const row = event.target as HTMLElement;
     if (!row.matches?.(ROW)) return;
+    // → reaches the row's cells edited in place (EditableCell.tsx).
+    if (event.key === 'ArrowRight') {
+      const cell = row.querySelector<HTMLElement>('[data-editable-cell]');
+      if (cell) {
+        event.preventDefault();
+        cell.focus();
+      }
+      return;
+    }
     const all = rows();
     const effect = rowKeyEffect(event.key, all.indexOf(row), all.length);
     if (!effect) return;

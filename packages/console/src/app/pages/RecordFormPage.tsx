@@ -28,7 +28,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   AgentError,
   errorText,
@@ -38,9 +38,7 @@ import {
   labelField,
   targetCollection,
   typeName,
-  type AgentRecord,
   type ResourceIdentifier,
-  type SchemaCollection,
   type SchemaField,
   valueProblem,
   type ErrorText,
@@ -53,6 +51,7 @@ import { TemporalInput } from '../components/TemporalInput';
 import { itemType, numberInputFormat } from '../components/format';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
+import { duplicateValues, initialValues } from './form-values';
 
 type Values = Record<string, unknown>;
 
@@ -233,23 +232,6 @@ function FieldInput({
   }
 }
 
-function initialValues(
-  collection: SchemaCollection,
-  record: AgentRecord | null | undefined,
-): Values {
-  const values: Values = {};
-  for (const field of collection.fields) {
-    if (isRelation(field) && !isToOne(field)) continue;
-    if (record)
-      values[field.field] = isToOne(field)
-        ? (record.toOne[field.field]?.id ?? null)
-        : record.values[field.field];
-    else if (field.defaultValue !== undefined && field.defaultValue !== null)
-      values[field.field] = field.defaultValue;
-  }
-  return values;
-}
-
 function prepare(field: SchemaField, value: unknown): unknown {
   const type = typeName(field.type);
   if ((type === 'Json' || type === 'Object' || type === 'Array') && typeof value === 'string') {
@@ -263,7 +245,10 @@ function prepare(field: SchemaField, value: unknown): unknown {
 export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const { collection: name, id } = useParams();
   const schema = useSchema();
-  const record = useRecord(name!, mode === 'edit' ? id : undefined);
+  // `/new?from=<id>`: a create form prefilled with a copy of that record (duplicate).
+  const from = useSearchParams()[0].get('from') ?? undefined;
+  const source = mode === 'edit' ? id : from;
+  const record = useRecord(name!, source);
   const { client } = useSession();
   const base = useDataBase();
   const navigate = useNavigate();
@@ -280,19 +265,21 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   useEffect(() => {
     if (refused) focusFirstError(formRef.current);
   }, [refused]);
-  const ready = collection && (mode === 'create' || record.data);
+  const ready = collection && (!source || record.data);
 
   useEffect(() => {
-    if (!collection || (mode === 'edit' && !record.data)) return;
-    const start = initialValues(collection, mode === 'edit' ? record.data : null);
+    if (!collection || (source && !record.data)) return;
+    const start =
+      mode === 'create' && record.data
+        ? duplicateValues(collection, record.data)
+        : initialValues(collection, mode === 'edit' ? record.data : null);
     setValues(start);
     setInitial(start);
-  }, [collection, mode, record.data]);
+  }, [collection, mode, source, record.data]);
 
-  if (schema.isPending || (mode === 'edit' && record.isPending))
-    return <PageLoader label="Loading" />;
+  if (schema.isPending || (source && record.isPending)) return <PageLoader label="Loading" />;
   if (!collection) return <UnknownCollection name={name} />;
-  if (mode === 'edit' && !record.data) {
+  if (source && !record.data) {
     return (
       <Alert color="red" title="Record not found" role="alert">
         {record.error?.message ?? 'This record does not exist or is outside your scope.'}
@@ -389,7 +376,10 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   };
 
   const singular = humanize(collection.name).replace(/s$/, '').toLowerCase();
-  const title = mode === 'create' ? `New ${singular}` : `Edit ${singular} #${id}`;
+  const title =
+    mode === 'edit'
+      ? `Edit ${singular} #${id}`
+      : `New ${singular}${from ? ` (copy of #${from})` : ''}`;
 
   return (
     <Stack

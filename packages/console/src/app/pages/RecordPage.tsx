@@ -23,6 +23,7 @@ import { notifications } from '@mantine/notifications';
 import {
   IconChevronLeft,
   IconChevronRight,
+  IconCopy,
   IconDots,
   IconEdit,
   IconTrash,
@@ -69,6 +70,9 @@ export function RecordPage() {
   const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
   const context = readListContext(collection.name);
   const backUrl = context ? `${listUrl}?${context.search}` : listUrl;
+  // Duplicate: the create form prefilled with this record (form-values.ts), for who may create.
+  const canDuplicate = can(collection.name, 'addEnabled') && !collection.isReadOnly;
+  const duplicateUrl = `${listUrl}/new?from=${encodeURIComponent(record.data?.id ?? '')}`;
   if (record.isError || !record.data) {
     const forbidden = record.error instanceof AgentError && record.error.status === 403;
     return (
@@ -191,7 +195,19 @@ export function RecordPage() {
               Delete
             </Button>
           )}
+          {canDuplicate && (
+            <Button
+              component={Link}
+              to={duplicateUrl}
+              leftSection={<IconCopy size={16} />}
+              variant="default"
+              visibleFrom="sm"
+            >
+              Duplicate
+            </Button>
+          )}
           {((can(collection.name, 'editEnabled') && !collection.isReadOnly) ||
+            canDuplicate ||
             can(collection.name, 'deleteEnabled')) && (
             <Menu position="bottom-end">
               <Menu.Target>
@@ -207,6 +223,15 @@ export function RecordPage() {
                     leftSection={<IconEdit size={16} />}
                   >
                     Edit
+                  </Menu.Item>
+                )}
+                {canDuplicate && (
+                  <Menu.Item
+                    component={Link}
+                    to={duplicateUrl}
+                    leftSection={<IconCopy size={16} />}
+                  >
+                    Duplicate
                   </Menu.Item>
                 )}
                 {can(collection.name, 'deleteEnabled') && (

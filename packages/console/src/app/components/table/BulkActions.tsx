@@ -2,6 +2,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconTrash, IconUnlink } from '@tabler/icons-react';
 import { bulkConfirmText, type BulkMode } from './bulk-change';
+import { formatCount } from './selection';
 
 export function BulkButtons({
   count,
@@ -28,7 +29,7 @@ export function BulkButtons({
           leftSection={<IconUnlink size={16} />}
           onClick={() => ask('dissociate')}
         >
-          Dissociate {count}
+          Dissociate {formatCount(count)}
         </Button>
       )}
       {canDelete && (
@@ -38,7 +39,7 @@ export function BulkButtons({
           leftSection={<IconTrash size={16} />}
           onClick={() => ask(related ? 'delete-related' : 'delete')}
         >
-          Delete {count}
+          Delete {formatCount(count)}
         </Button>
       )}
     </>

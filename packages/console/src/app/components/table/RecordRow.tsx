@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { AgentRecord } from '../../../protocol';
 import type { CellColumn } from './cell-columns';
+import { EditableCell } from './EditableCell';
 
 /**
  * One record's row, memoized: selecting a row or a new count re-renders that row or nothing, and
@@ -45,9 +46,22 @@ export const RecordRow = memo(function RecordRow({
           onChange={(event) => onToggle(record.id, event.currentTarget.checked)}
         />
       </td>
-      {columns.map((column) => (
-        <td key={column.id}>{column.render(record)}</td>
-      ))}
+      {columns.map((column) =>
+        column.edit ? (
+          <EditableCell
+            key={column.id}
+            record={record}
+            field={column.edit.field}
+            editor={column.edit.editor}
+            save={column.edit.save}
+            onOpen={onOpen}
+          >
+            {column.render(record)}
+          </EditableCell>
+        ) : (
+          <td key={column.id}>{column.render(record)}</td>
+        ),
+      )}
     </tr>
   );
 });

@@ -48,7 +48,7 @@ export function ToolbarActions({
     <>
       <ActionsMenu collection={collection} place="table" selection={selection} />
       <BulkButtons
-        count={selection.ids.length}
+        count={selection.count ?? selection.ids.length}
         related={related}
         canDissociate={rights.canEditRelation}
         canDelete={rights.canDelete}

@@ -2,7 +2,7 @@
  * What the bulk actions bar does to the selected records, and how it says so: delete them,
  * dissociate them from the parent record (a related tab), or delete them from there.
  */
-import { recordCount } from './selection';
+import { formatCount, recordCount } from './selection';
 
 export type BulkMode = 'delete' | 'dissociate' | 'delete-related';
 
@@ -14,16 +14,17 @@ export function bulkDoneMessage(mode: BulkMode, count: number): string {
 /** The confirmation dialog's title, text and button. */
 export function bulkConfirmText(mode: BulkMode | undefined, count: number) {
   const one = count === 1;
+  const n = formatCount(count);
   return mode === 'dissociate'
     ? {
         title: 'Dissociate records?',
-        text: `The ${count} selected ${one ? 'record stays' : 'records stay'}, but ${one ? 'is' : 'are'} no longer linked to this record.`,
+        text: `The ${n} selected ${one ? 'record stays' : 'records stay'}, but ${one ? 'is' : 'are'} no longer linked to this record.`,
         button: 'Dissociate',
       }
     : {
         title: 'Delete records?',
-        text: `The ${count} selected ${one ? 'record is' : 'records are'} deleted for good. This cannot be undone.`,
-        button: `Delete ${count}`,
+        text: `The ${n} selected ${one ? 'record is' : 'records are'} deleted for good. This cannot be undone.`,
+        button: `Delete ${n}`,
       };
 }
 

@@ -10,15 +10,19 @@ import {
   type AgentRecord,
   type AgentSchema,
   type SchemaCollection,
+  type SchemaField,
 } from '../../../protocol';
 import { collectionOf } from '../../data';
 import { CellRelationLink, CellValue } from '../Value';
 import { visibleFields } from './column-model';
+import type { SaveCell } from './EditableCell';
+import { inlineEditor, type InlineEditor } from './inline-edit';
 
-/** A column of the table body: how a record's cell renders. */
+/** A column of the table body: how a record's cell renders, and its editor if it has one. */
 export interface CellColumn {
   id: string;
   render(record: AgentRecord): ReactNode;
+  edit?: { field: SchemaField; editor: InlineEditor; save: SaveCell };
 }
 
 /** Stable per collection, columns, schema and search: a new page of rows re-creates nothing. */
@@ -28,6 +32,8 @@ export function useCellColumns({
   schema,
   base,
   search,
+  canEdit = false,
+  save,
 }: {
   collection: SchemaCollection;
   visible: string[];
@@ -35,13 +41,19 @@ export function useCellColumns({
   /** The data pages' base path (links to related records). */
   base: string;
   search: string | undefined;
+  /** The user may update the collection's records (inline-edit.ts). */
+  canEdit?: boolean;
+  /** Saves a cell edited in place (use-inline-save.ts); none: no editing. */
+  save?: SaveCell;
 }): CellColumn[] {
   return useMemo<CellColumn[]>(
     () =>
       visibleFields(collection, visible).map((field) => {
         if (!isToOne(field)) {
+          const editor = inlineEditor(collection, field, canEdit);
           return {
             id: field.field,
+            edit: editor && save ? { field, editor, save } : undefined,
             render: (record: AgentRecord) => (
               <CellValue field={field} value={record.values[field.field]} search={search} />
             ),
@@ -64,6 +76,6 @@ export function useCellColumns({
           },
         };
       }),
-    [collection, visible, schema, base, search],
+    [collection, visible, schema, base, search, canEdit, save],
   );
 }

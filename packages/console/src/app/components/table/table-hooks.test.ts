@@ -41,6 +41,22 @@ describe('useSelection', () => {
     rerender({ page: 'p2' });
     expect(result.current.selected.size).toBe(0);
   });
+
+  it('selects every record across pages with exclusions, until the view changes', () => {
+    const { result, rerender } = renderHook(
+      ({ rows, page, scope }) => useSelection(rows, page, scope),
+      { initialProps: { rows: [{ id: '1' }, { id: '2' }], page: 'p1' as unknown, scope: 'a' } },
+    );
+    act(() => result.current.selectAll());
+    act(() => result.current.toggle('2', false));
+    expect([...result.current.selected]).toEqual(['1']);
+    rerender({ rows: [{ id: '3' }], page: 'p2', scope: 'a' });
+    expect(result.current.selection).toEqual({ all: true, ids: new Set(['2']) });
+    expect([...result.current.selected]).toEqual(['3']);
+    rerender({ rows: [{ id: '3' }], page: 'p3', scope: 'b' });
+    expect(result.current.selection.all).toBe(false);
+    expect(result.current.selected.size).toBe(0);
+  });
 });
 
 describe('useProgressiveRows', () => {
@@ -142,7 +158,8 @@ describe('useBulkChange', () => {
         client,
         collection: 'orders',
         related: undefined,
-        selected: new Set(['4', '5']),
+        selection: { ids: ['4', '5'] },
+        count: 2,
         onDone: async () => {
           done += 1;
         },
@@ -168,7 +185,8 @@ describe('useBulkChange', () => {
         client,
         collection: 'orders',
         related: undefined,
-        selected: new Set(['4']),
+        selection: { ids: ['4'] },
+        count: 1,
         onDone: async () => {
           done += 1;
         },

@@ -5,7 +5,16 @@ import { headerKind, SELECT_COLUMN, visibleFields } from './column-model';
 import { csvFilename, exportableColumns, exportProgress } from './csv-export';
 import { pageRange, rangeText } from './paging';
 import { firstRows, LATER_ROWS, mountMore } from './progressive-rows';
-import { pageSelection, recordCount, selectPage, withToggled } from './selection';
+import {
+  pageSelection,
+  recordCount,
+  selectAllBanner,
+  selectedCount,
+  selectPage,
+  tableBulkSelection,
+  toggled,
+  withToggled,
+} from './selection';
 import { viewChange } from './view-change';
 
 const orders: SchemaCollection = {
@@ -39,6 +48,7 @@ describe('selection', () => {
     expect(selectPage(rows, false).size).toBe(0);
     expect(recordCount(1)).toBe('1 record');
     expect(recordCount(3)).toBe('3 records');
+    expect(recordCount(20000)).toBe('20,000 records');
   });
 });
 
@@ -144,5 +154,59 @@ describe('progressive rows', () => {
     });
     const stale = { data: page, count: 20 };
     expect(mountMore(stale, {})).toBe(stale);
+  });
+});
+
+describe('selecting every record of the view', () => {
+  const all = { all: true, ids: new Set<string>() };
+
+  it('excludes the rows unchecked while all are selected, and counts the rest', () => {
+    const one = toggled(all, '7', false);
+    expect(one).toEqual({ all: true, ids: new Set(['7']) });
+    expect(toggled(one, '7', true)).toEqual(all);
+    expect(selectedCount(one, 20000)).toBe(19999);
+    expect(selectedCount({ all: false, ids: new Set(['1', '2']) }, 20000)).toBe(2);
+  });
+
+  it('offers all the records once the page is selected, then says how many are', () => {
+    const page = { all: false, ids: new Set(['1']) };
+    const base = { rows: 15, total: 20000, name: 'orders' };
+    expect(selectAllBanner({ ...base, selection: page, page: 'some' })).toBeUndefined();
+    expect(selectAllBanner({ ...base, selection: page, page: 'all', total: 15 })).toBeUndefined();
+    expect(selectAllBanner({ ...base, selection: page, page: 'all' })).toEqual({
+      text: 'All 15 on this page are selected.',
+      button: 'Select all 20,000 orders',
+      selectAll: true,
+    });
+    expect(
+      selectAllBanner({
+        ...base,
+        selection: { all: true, ids: new Set(['1', '2', '3']) },
+        page: 'some',
+      }),
+    ).toEqual({
+      text: 'All 20,000 orders are selected (3 excluded).',
+      button: 'Clear selection',
+      selectAll: false,
+    });
+  });
+
+  it('sends the view as the subset query, the exclusions as ids, under a related tab parent', () => {
+    expect(
+      tableBulkSelection(
+        { all: true, ids: new Set(['9']) },
+        { search: '', segment: 'Big', filters: { field: 'a', operator: 'present' } },
+        { parent: 'customers', parentId: '3', relation: 'orders' },
+        100,
+      ),
+    ).toEqual({
+      ids: ['9'],
+      allRecords: true,
+      count: 99,
+      filters: { field: 'a', operator: 'present' },
+      search: undefined,
+      segment: 'Big',
+      parent: { collection: 'customers', id: '3', relation: 'orders' },
+    });
   });
 });

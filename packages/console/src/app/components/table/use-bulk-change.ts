@@ -1,7 +1,7 @@
 /** The bulk change of the selection (bulk-change.ts): asked, confirmed, sent, reported. */
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { AgentError, type AgentClient } from '../../../protocol';
+import { AgentError, type AgentClient, type Selection } from '../../../protocol';
 import { rememberDenied, type ListSource } from '../../data';
 import { bulkDoneMessage, bulkRight, type BulkMode } from './bulk-change';
 
@@ -9,31 +9,34 @@ export function useBulkChange({
   client,
   collection,
   related,
-  selected,
+  selection,
+  count,
   onDone,
 }: {
   client: AgentClient;
   collection: string;
   related: ListSource['related'];
-  selected: ReadonlySet<string>;
+  /** The selected records: some ids, or all the view's records but some (§6.9). */
+  selection: Selection;
+  /** How many records that is (for the notice). */
+  count: number;
   /** After a change: clear the selection, refetch. */
   onDone(): Promise<void>;
 }) {
   const [confirm, setConfirm] = useState<BulkMode>();
   const run = async (mode: BulkMode) => {
-    const ids = [...selected];
     try {
-      if (mode === 'delete') await client.remove(collection, { ids });
+      if (mode === 'delete') await client.remove(collection, selection);
       else
         await client.dissociate(
           related!.parent,
           related!.parentId,
           related!.relation,
           collection,
-          { ids },
+          selection,
           { delete: mode === 'delete-related' },
         );
-      notifications.show({ color: 'teal', message: bulkDoneMessage(mode, ids.length) });
+      notifications.show({ color: 'teal', message: bulkDoneMessage(mode, count) });
       await onDone();
     } catch (error) {
       if (error instanceof AgentError && error.status === 403)

@@ -4,7 +4,13 @@
  * rows.
  */
 import { useMemo, type ReactNode } from 'react';
-import { countLeaves, humanize, type AgentSchema, type SchemaCollection } from '../../../protocol';
+import {
+  countLeaves,
+  humanize,
+  type AgentSchema,
+  type SchemaCollection,
+  type Selection,
+} from '../../../protocol';
 import type { ListSource } from '../../data';
 import type { useSearchAsYouType } from '../use-search-as-you-type';
 import type { BulkMode } from './bulk-change';
@@ -28,7 +34,7 @@ export function useCollectionToolbar({
   setView,
   searchBox,
   searching,
-  selected,
+  selection,
   rights,
   prefs,
   exporting,
@@ -49,7 +55,8 @@ export function useCollectionToolbar({
   setView: SetView;
   searchBox: ReturnType<typeof useSearchAsYouType>;
   searching: boolean;
-  selected: ReadonlySet<string>;
+  /** The selected records (selection.ts), with their count. */
+  selection: Selection;
   rights: ToolbarRights;
   prefs: ReturnType<typeof useColumnPrefs>;
   exporting: string | undefined;
@@ -63,7 +70,7 @@ export function useCollectionToolbar({
       <TableToolbar
         phone={phone}
         title={title}
-        active={countLeaves(view.filters) + selected.size}
+        active={countLeaves(view.filters) + (selection.count ?? 0)}
         search={
           <SearchBox
             name={name}
@@ -79,15 +86,7 @@ export function useCollectionToolbar({
         actions={
           <ToolbarActions
             collection={collection}
-            selection={{
-              ids: [...selected],
-              filters: view.filters,
-              search: view.search || undefined,
-              segment: view.segment,
-              parent: related
-                ? { collection: related.parent, id: related.parentId, relation: related.relation }
-                : undefined,
-            }}
+            selection={selection}
             related={related !== undefined}
             rights={rights}
             columns={prefs}
@@ -106,7 +105,9 @@ export function useCollectionToolbar({
       phone,
       searchBox.text,
       searching,
-      selected,
+      selection.allRecords,
+      selection.ids.join(','),
+      selection.count,
       exporting,
       prefs.visible,
       collection,

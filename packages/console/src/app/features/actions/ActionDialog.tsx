@@ -32,6 +32,7 @@ import {
   type SchemaAction,
 } from '../../../protocol';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { recordCount } from '../../components/table/selection';
 import { useSession } from '../../session';
 import { useWorkspace } from '../../workspace';
 import { ActionFieldInput } from './ActionFieldInput';
@@ -347,10 +348,12 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
   const layoutPage = form?.layout.find((item) => item.component === 'page') as
     { nextButtonLabel?: string; previousButtonLabel?: string } | undefined;
   const lastPage = page >= pages.length - 1;
+  const selectedCount =
+    selection.count ?? (selection.allRecords ? undefined : selection.ids.length);
   const target =
-    selection.allRecords || action.type === 'global'
+    selectedCount === undefined || action.type === 'global'
       ? ''
-      : ` · ${selection.ids.length} record${selection.ids.length === 1 ? '' : 's'}`;
+      : ` · ${recordCount(selectedCount)}`;
 
   return (
     <Modal opened onClose={onClose} title={`${action.name}${target}`} size="lg" trapFocus>

@@ -36,7 +36,7 @@ export function ActionsMenu({
     canAction(collection.name, action.name, 'triggerEnabled'),
   );
   if (actions.length === 0) return null;
-  const count = selection.allRecords ? Infinity : selection.ids.length;
+  const count = selection.count ?? selection.ids.length;
   const usable = (action: SchemaAction) => {
     const type = action.type ?? 'single';
     if (type === 'global') return place === 'table';
