@@ -21,238 +21,246 @@ const AUTH_SECRET = 'console-segments-auth-secret';
  * of the same name wins; unknown names, a filter that does not fit, another team's member, and the
  * refresh when the team's segments change.
  */
-describe.each(['postgres', 'mariadb'] as const)('segments built in the Console on %s', (dialect) => {
-  const db = useTestDatabase(dialect);
-  let sandbox: ServerSandbox;
-  let agent: Agent;
-  let base: string;
+describe.each(['postgres', 'mariadb'] as const)(
+  'segments built in the Console on %s',
+  (dialect) => {
+    const db = useTestDatabase(dialect);
+    let sandbox: ServerSandbox;
+    let agent: Agent;
+    let base: string;
 
-  const token = (id: number, renderingId: number, permissionLevel: string) =>
-    signSessionToken(
-      {
-        ...TEST_USER,
-        id,
-        email: `user${id}@canopy.test`,
-        team: renderingId === 1 ? 'admin' : 'Support',
-        role: 'r',
-        roleId: id,
-        renderingId,
-        permissionLevel,
-        tags: {},
-      } as SessionClaims,
-      AUTH_SECRET,
-    );
-  const admin = token(1, 1, 'admin');
-  const support = token(2, 2, 'user');
+    const token = (id: number, renderingId: number, permissionLevel: string) =>
+      signSessionToken(
+        {
+          ...TEST_USER,
+          id,
+          email: `user${id}@canopy.test`,
+          team: renderingId === 1 ? 'admin' : 'Support',
+          role: 'r',
+          roleId: id,
+          renderingId,
+          permissionLevel,
+          tags: {},
+        } as SessionClaims,
+        AUTH_SECRET,
+      );
+    const admin = token(1, 1, 'admin');
+    const support = token(2, 2, 'user');
 
-  const rest = async (path: string, bearer = admin, init: RequestInit = {}) => {
-    const url = `${base}/forest${path}${path.includes('?') ? '&' : '?'}timezone=UTC`;
-    const response = await fetch(url, {
-      ...init,
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // CSV
-    }
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
-    return { status: response.status, body: body as any };
-  };
-  const query = (parameters: Record<string, unknown>) =>
-    new URLSearchParams(
-      Object.entries(parameters).map(([key, value]) => [
-        key,
-        typeof value === 'string' ? value : JSON.stringify(value),
-      ]),
-    ).toString();
-  const ids = async (parameters: Record<string, unknown>, bearer = admin) => {
-    const answer = await rest(
-      `/orders?${query({ 'fields[orders]': 'id,reference', sort: 'id', ...parameters })}`,
-      bearer,
-    );
-    expect(answer.status).toBe(200);
-    return (answer.body.data as { id: string }[]).map((record) => Number(record.id));
-  };
-  const count = async (parameters: Record<string, unknown>, bearer = admin) => {
-    const answer = await rest(`/orders/count?${query(parameters)}`, bearer);
-    expect(answer.status).toBe(200);
-    return answer.body.count as number;
-  };
+    const rest = async (path: string, bearer = admin, init: RequestInit = {}) => {
+      const url = `${base}/forest${path}${path.includes('?') ? '&' : '?'}timezone=UTC`;
+      const response = await fetch(url, {
+        ...init,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // CSV
+      }
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
+      return { status: response.status, body: body as any };
+    };
+    const query = (parameters: Record<string, unknown>) =>
+      new URLSearchParams(
+        Object.entries(parameters).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ]),
+      ).toString();
+    const ids = async (parameters: Record<string, unknown>, bearer = admin) => {
+      const answer = await rest(
+        `/orders?${query({ 'fields[orders]': 'id,reference', sort: 'id', ...parameters })}`,
+        bearer,
+      );
+      expect(answer.status).toBe(200);
+      return (answer.body.data as { id: string }[]).map((record) => Number(record.id));
+    };
+    const count = async (parameters: Record<string, unknown>, bearer = admin) => {
+      const answer = await rest(`/orders/count?${query(parameters)}`, bearer);
+      expect(answer.status).toBe(200);
+      return answer.body.count as number;
+    };
 
-  beforeAll(async () => {
-    const knex = db().knex;
-    await knex.raw(`
+    beforeAll(async () => {
+      const knex = db().knex;
+      await knex.raw(`
       CREATE TABLE orders (
         id integer PRIMARY KEY, reference varchar(20) NOT NULL, status varchar(20) NOT NULL,
         total integer NOT NULL, region varchar(4) NOT NULL)`);
-    await knex('orders').insert([
-      { id: 1, reference: 'SO-1', status: 'late', total: 120, region: 'EU' },
-      { id: 2, reference: 'SO-2', status: 'late', total: 40, region: 'US' },
-      { id: 3, reference: 'SO-3', status: 'paid', total: 15, region: 'EU' },
-      { id: 4, reference: 'SO-4', status: 'late', total: 300, region: 'EU' },
-      { id: 5, reference: 'XX-5', status: 'pending', total: 10, region: 'EU' },
-    ]);
-    sandbox = await createServerSandbox(0);
-    await sandbox.setUsers([
-      { ...TEST_USER },
-      {
-        id: 2,
-        email: 'user2@canopy.test',
-        firstName: 'Sam',
-        lastName: 'Support',
-        permissionLevel: 'user',
-        roleId: 2,
-      },
-    ]);
-    await sandbox.setRoles([
-      { id: 1, name: 'Admin' },
-      { id: 2, name: 'Support' },
-    ]);
-    await sandbox.setTeam({ id: 2, name: 'Support' }, 2);
-    await sandbox.setFilterSegments('orders', [
-      { name: 'Late', filter: { field: 'status', operator: 'Equal', value: 'late' } },
-      // A code-defined segment has this name: the code's wins.
-      { name: 'Paid', filter: { field: 'status', operator: 'Equal', value: 'pending' } },
-      { name: 'Broken', filter: { field: 'nope', operator: 'Equal', value: 1 } },
-      { name: 'Odd operator', filter: { field: 'total', operator: 'Shout', value: 1 } },
-      { name: 'Everything', filter: null },
-    ]);
-    // The support team: its own segment, and a scope.
-    await sandbox.setFilterSegments(
-      'orders',
-      [{ name: 'Big', filter: { field: 'total', operator: 'GreaterThan', value: 30 } }],
-      2,
-    );
-    await sandbox.setScope('orders', { field: 'region', operator: 'Equal', value: 'EU' }, 2);
-    const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-segments-')), '.schema.json');
-    agent = createAgent({
-      authSecret: AUTH_SECRET,
-      envSecret: ENV_SECRET,
-      serverUrl: sandbox.url,
-      schemaPath,
-      isProduction: false,
-      logger: () => undefined,
-    })
-      .addDataSource(createSqlDataSource(db().url))
-      .customizeCollection('orders', (orders) =>
-        orders
-          .addSegment('Paid', { field: 'status', operator: 'Equal', value: 'paid' })
-          .addAction('Close', {
-            scope: 'Bulk',
-            execute: async (context, resultBuilder) => {
-              await context.collection.update(context.filter, { status: 'closed' });
-              return resultBuilder.success('Closed');
-            },
-          }),
-      )
-      .mountOnStandaloneServer(0, '127.0.0.1');
-    await agent.start();
-    base = `http://127.0.0.1:${agent.standaloneServerPort}`;
-  }, 60_000);
-
-  afterAll(async () => {
-    await agent?.stop();
-    await sandbox?.close();
-  });
-
-  it('lists and counts the records of a Console segment', async () => {
-    expect(await ids({ segment: 'Late' })).toEqual([1, 2, 4]);
-    expect(await count({ segment: 'Late' })).toBe(3);
-    // A segment without a filter keeps every record.
-    expect(await count({ segment: 'Everything' })).toBe(5);
-  });
-
-  it('ANDs the segment with the request filters and the search', async () => {
-    const filters = { field: 'total', operator: 'greater_than', value: 50 };
-    expect(await ids({ segment: 'Late', filters })).toEqual([1, 4]);
-    expect(await count({ segment: 'Late', filters })).toBe(2);
-    expect(await ids({ segment: 'Late', search: 'SO-2' })).toEqual([2]);
-    expect(await count({ segment: 'Late', filters, search: 'SO-4' })).toBe(1);
-  });
-
-  it('exports the records of a Console segment as CSV', async () => {
-    const answer = await rest(
-      `/orders.csv?${query({ 'fields[orders]': 'id,reference', header: 'id,reference', segment: 'Late' })}`,
-    );
-    expect(answer.status).toBe(200);
-    expect(answer.body).toBe('id,reference\n1,SO-1\n2,SO-2\n4,SO-4\n');
-  });
-
-  it('applies the code-defined segment when a Console segment has the same name', async () => {
-    expect(await ids({ segment: 'Paid' })).toEqual([3]);
-  });
-
-  it('refuses an unknown segment as before', async () => {
-    const answer = await rest(`/orders?${query({ segment: 'Nope' })}`);
-    expect(answer.status).toBe(400);
-    expect(answer.body.errors[0].detail).toBe('Invalid segment: "Nope" (segments of \'orders\': [Paid])');
-  });
-
-  it('refuses a segment whose filter does not fit the collection, naming it', async () => {
-    const broken = await rest(`/orders/count?${query({ segment: 'Broken' })}`);
-    expect(broken.status).toBe(400);
-    expect(broken.body.errors[0].detail).toMatch(
-      /^Invalid segment "Broken" of 'orders' \(built in the Console\): .*nope/,
-    );
-    const odd = await rest(`/orders?${query({ segment: 'Odd operator' })}`);
-    expect(odd.status).toBe(400);
-    expect(odd.body.errors[0].detail).toMatch(/^Invalid segment "Odd operator" of 'orders'.*Shout/);
-  });
-
-  it("gives a member only their team's segments, within their scope", async () => {
-    const late = await rest(`/orders?${query({ segment: 'Late' })}`, support);
-    expect(late.status).toBe(400);
-    expect(late.body.errors[0].detail).toMatch(/^Invalid segment: "Late"/);
-    expect(await ids({ segment: 'Big' }, support)).toEqual([1, 4]);
-    expect(await count({ segment: 'Big' }, support)).toBe(2);
-    expect((await rest(`/orders?${query({ segment: 'Big' })}`)).status).toBe(400);
-  });
-
-  it('runs an action on all the records of a Console segment', async () => {
-    const answer = await rest('/_actions/orders/0/close', admin, {
-      method: 'POST',
-      body: JSON.stringify({
-        data: {
-          type: 'custom-action-requests',
-          attributes: {
-            collection_name: 'orders',
-            ids: [],
-            all_records: true,
-            all_records_ids_excluded: ['4'],
-            all_records_subset_query: { segment: 'Late' },
-            values: {},
-          },
+      await knex('orders').insert([
+        { id: 1, reference: 'SO-1', status: 'late', total: 120, region: 'EU' },
+        { id: 2, reference: 'SO-2', status: 'late', total: 40, region: 'US' },
+        { id: 3, reference: 'SO-3', status: 'paid', total: 15, region: 'EU' },
+        { id: 4, reference: 'SO-4', status: 'late', total: 300, region: 'EU' },
+        { id: 5, reference: 'XX-5', status: 'pending', total: 10, region: 'EU' },
+      ]);
+      sandbox = await createServerSandbox(0);
+      await sandbox.setUsers([
+        { ...TEST_USER },
+        {
+          id: 2,
+          email: 'user2@canopy.test',
+          firstName: 'Sam',
+          lastName: 'Support',
+          permissionLevel: 'user',
+          roleId: 2,
         },
-      }),
+      ]);
+      await sandbox.setRoles([
+        { id: 1, name: 'Admin' },
+        { id: 2, name: 'Support' },
+      ]);
+      await sandbox.setTeam({ id: 2, name: 'Support' }, 2);
+      await sandbox.setFilterSegments('orders', [
+        { name: 'Late', filter: { field: 'status', operator: 'Equal', value: 'late' } },
+        // A code-defined segment has this name: the code's wins.
+        { name: 'Paid', filter: { field: 'status', operator: 'Equal', value: 'pending' } },
+        { name: 'Broken', filter: { field: 'nope', operator: 'Equal', value: 1 } },
+        { name: 'Odd operator', filter: { field: 'total', operator: 'Shout', value: 1 } },
+      ]);
+      // The support team: its own segment, and a scope.
+      await sandbox.setFilterSegments(
+        'orders',
+        [{ name: 'Big', filter: { field: 'total', operator: 'GreaterThan', value: 30 } }],
+        2,
+      );
+      await sandbox.setScope('orders', { field: 'region', operator: 'Equal', value: 'EU' }, 2);
+      const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-segments-')), '.schema.json');
+      agent = createAgent({
+        authSecret: AUTH_SECRET,
+        envSecret: ENV_SECRET,
+        serverUrl: sandbox.url,
+        schemaPath,
+        isProduction: false,
+        logger: () => undefined,
+      })
+        .addDataSource(createSqlDataSource(db().url))
+        .customizeCollection('orders', (orders) =>
+          orders
+            .addSegment('Paid', { field: 'status', operator: 'Equal', value: 'paid' })
+            .addAction('Close', {
+              scope: 'Bulk',
+              execute: async (context, resultBuilder) => {
+                await context.collection.update(context.filter, { status: 'closed' });
+                return resultBuilder.success('Closed');
+              },
+            }),
+        )
+        .mountOnStandaloneServer(0, '127.0.0.1');
+      await agent.start();
+      base = `http://127.0.0.1:${agent.standaloneServerPort}`;
+    }, 60_000);
+
+    afterAll(async () => {
+      await agent?.stop();
+      await sandbox?.close();
     });
-    expect(answer.status).toBe(200);
-    const rows = await db().knex('orders').select('id', 'status').orderBy('id');
-    expect(rows.map((row: { id: number; status: string }) => [Number(row.id), row.status])).toEqual(
-      [
+
+    it('lists and counts the records of a Console segment', async () => {
+      expect(await ids({ segment: 'Late' })).toEqual([1, 2, 4]);
+      expect(await count({ segment: 'Late' })).toBe(3);
+    });
+
+    it('ANDs the segment with the request filters and the search', async () => {
+      const filters = { field: 'total', operator: 'greater_than', value: 50 };
+      expect(await ids({ segment: 'Late', filters })).toEqual([1, 4]);
+      expect(await count({ segment: 'Late', filters })).toBe(2);
+      expect(await ids({ segment: 'Late', search: 'SO-2' })).toEqual([2]);
+      expect(await count({ segment: 'Late', filters, search: 'SO-4' })).toBe(1);
+    });
+
+    it('exports the records of a Console segment as CSV', async () => {
+      const answer = await rest(
+        `/orders.csv?${query({ 'fields[orders]': 'id,reference', header: 'id,reference', segment: 'Late' })}`,
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe('id,reference\n1,SO-1\n2,SO-2\n4,SO-4\n');
+    });
+
+    it('applies the code-defined segment when a Console segment has the same name', async () => {
+      expect(await ids({ segment: 'Paid' })).toEqual([3]);
+    });
+
+    it('refuses an unknown segment as before', async () => {
+      const answer = await rest(`/orders?${query({ segment: 'Nope' })}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].detail).toBe(
+        'Invalid segment: "Nope" (segments of \'orders\': [Paid])',
+      );
+    });
+
+    it('refuses a segment whose filter does not fit the collection, naming it', async () => {
+      const broken = await rest(`/orders/count?${query({ segment: 'Broken' })}`);
+      expect(broken.status).toBe(400);
+      expect(broken.body.errors[0].detail).toMatch(
+        /^Invalid segment "Broken" of 'orders' \(built in the Console\): .*nope/,
+      );
+      const odd = await rest(`/orders?${query({ segment: 'Odd operator' })}`);
+      expect(odd.status).toBe(400);
+      expect(odd.body.errors[0].detail).toMatch(
+        /^Invalid segment "Odd operator" of 'orders'.*Shout/,
+      );
+    });
+
+    it("gives a member only their team's segments, within their scope", async () => {
+      const late = await rest(`/orders?${query({ segment: 'Late' })}`, support);
+      expect(late.status).toBe(400);
+      expect(late.body.errors[0].detail).toMatch(/^Invalid segment: "Late"/);
+      expect(await ids({ segment: 'Big' }, support)).toEqual([1, 4]);
+      expect(await count({ segment: 'Big' }, support)).toBe(2);
+      expect((await rest(`/orders?${query({ segment: 'Big' })}`)).status).toBe(400);
+    });
+
+    it('runs an action on all the records of a Console segment', async () => {
+      const answer = await rest('/_actions/orders/0/close', admin, {
+        method: 'POST',
+        body: JSON.stringify({
+          data: {
+            type: 'custom-action-requests',
+            attributes: {
+              collection_name: 'orders',
+              ids: [],
+              all_records: true,
+              all_records_ids_excluded: ['4'],
+              all_records_subset_query: { segment: 'Late' },
+              values: {},
+            },
+          },
+        }),
+      });
+      expect(answer.status).toBe(200);
+      const rows = await db().knex('orders').select('id', 'status').orderBy('id');
+      expect(
+        rows.map((row: { id: number; status: string }) => [Number(row.id), row.status]),
+      ).toEqual([
         [1, 'closed'],
         [2, 'closed'],
         [3, 'paid'],
         [4, 'late'],
         [5, 'pending'],
-      ],
-    );
-  });
+      ]);
+    });
 
-  it("follows changes of the team's segments", async () => {
-    await sandbox.setFilterSegments('orders', [
-      { name: 'Late', filter: { field: 'status', operator: 'Equal', value: 'closed' } },
-    ]);
-    // The sandbox sends `refresh-renderings`; the agent reads the rendering again.
-    const deadline = Date.now() + 10_000;
-    let seen = await ids({ segment: 'Late' });
-    while (seen.join() !== '1,2' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = await ids({ segment: 'Late' });
-    }
-    expect(seen).toEqual([1, 2]);
-    expect((await rest(`/orders?${query({ segment: 'Everything' })}`)).status).toBe(400);
-  });
-});
+    it("follows changes of the team's segments", async () => {
+      await sandbox.setFilterSegments('orders', [
+        { name: 'Late', filter: { field: 'status', operator: 'Equal', value: 'closed' } },
+      ]);
+      // The sandbox sends `refresh-renderings`; the agent reads the rendering again.
+      const deadline = Date.now() + 10_000;
+      let seen = await ids({ segment: 'Late' });
+      while (seen.join() !== '1,2' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seen = await ids({ segment: 'Late' });
+      }
+      expect(seen).toEqual([1, 2]);
+      const gone = await rest(`/orders?${query({ segment: 'Broken' })}`);
+      expect([gone.status, gone.body.errors[0].detail]).toEqual([
+        400,
+        'Invalid segment: "Broken" (segments of \'orders\': [Paid])',
+      ]);
+    });
+  },
+);

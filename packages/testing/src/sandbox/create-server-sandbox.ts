@@ -74,7 +74,7 @@ export interface ServerSandbox {
    */
   setFilterSegments(
     collection: string,
-    segments: { name: string; filter: PlainConditionTree | null }[],
+    segments: { name: string; filter: PlainConditionTree }[],
     renderingId?: number,
   ): Promise<void>;
   /** Turns the IP whitelist on with these rules, or off with `null`. */
@@ -143,7 +143,7 @@ export async function createServerSandbox(
     {
       team: { id: number; name: string };
       scopes: Map<string, PlainConditionTree>;
-      filterSegments: Map<string, { id: string; name: string; filter: PlainConditionTree | null }[]>;
+      filterSegments: Map<string, { id: string; name: string; filter: PlainConditionTree }[]>;
     }
   >();
 
