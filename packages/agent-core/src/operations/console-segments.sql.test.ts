@@ -65,7 +65,7 @@ describe.each(['postgres', 'mariadb'] as const)(
     };
     const query = (parameters: Record<string, unknown>) =>
       new URLSearchParams(
-        Object.entries(parameters).map(([key, value]) => [
+        Object.entries(parameters).map(([key, value]): [string, string] => [
           key,
           typeof value === 'string' ? value : JSON.stringify(value),
         ]),
