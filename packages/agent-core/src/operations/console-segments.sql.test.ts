@@ -86,15 +86,21 @@ describe.each(['postgres', 'mariadb'] as const)(
 
     beforeAll(async () => {
       const knex = db().knex;
+      await knex.raw('CREATE TABLE customers (id integer PRIMARY KEY, name varchar(20) NOT NULL)');
+      await knex('customers').insert([
+        { id: 1, name: 'Ada' },
+        { id: 2, name: 'Bob' },
+      ]);
       await knex.raw(`
       CREATE TABLE orders (
         id integer PRIMARY KEY, reference varchar(20) NOT NULL, status varchar(20) NOT NULL,
-        total integer NOT NULL, region varchar(4) NOT NULL)`);
+        total integer NOT NULL, region varchar(4) NOT NULL,
+        customer_id integer REFERENCES customers(id))`);
       await knex('orders').insert([
-        { id: 1, reference: 'SO-1', status: 'late', total: 120, region: 'EU' },
-        { id: 2, reference: 'SO-2', status: 'late', total: 40, region: 'US' },
-        { id: 3, reference: 'SO-3', status: 'paid', total: 15, region: 'EU' },
-        { id: 4, reference: 'SO-4', status: 'late', total: 300, region: 'EU' },
+        { id: 1, reference: 'SO-1', status: 'late', total: 120, region: 'EU', customer_id: 1 },
+        { id: 2, reference: 'SO-2', status: 'late', total: 40, region: 'US', customer_id: 2 },
+        { id: 3, reference: 'SO-3', status: 'paid', total: 15, region: 'EU', customer_id: 1 },
+        { id: 4, reference: 'SO-4', status: 'late', total: 300, region: 'EU', customer_id: 1 },
         { id: 5, reference: 'XX-5', status: 'pending', total: 10, region: 'EU' },
       ]);
       sandbox = await createServerSandbox(0);
@@ -170,6 +176,18 @@ describe.each(['postgres', 'mariadb'] as const)(
       expect(await count({ segment: 'Late', filters })).toBe(2);
       expect(await ids({ segment: 'Late', search: 'SO-2' })).toEqual([2]);
       expect(await count({ segment: 'Late', filters, search: 'SO-4' })).toBe(1);
+    });
+
+    it('lists and counts the related records of a Console segment', async () => {
+      const path = '/customers/1/relationships/orders';
+      const parameters = query({ 'fields[orders]': 'id,reference', sort: 'id', segment: 'Late' });
+      const related = await rest(`${path}?${parameters}`);
+      expect(related.status).toBe(200);
+      expect((related.body.data as { id: string }[]).map((record) => Number(record.id))).toEqual([
+        1, 4,
+      ]);
+      const counted = await rest(`${path}/count?${query({ segment: 'Late' })}`);
+      expect([counted.status, counted.body.count]).toEqual([200, 2]);
     });
 
     it('exports the records of a Console segment as CSV', async () => {
