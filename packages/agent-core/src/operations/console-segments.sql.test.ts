@@ -104,17 +104,14 @@ describe.each(['postgres', 'mariadb'] as const)(
         { id: 5, reference: 'XX-5', status: 'pending', total: 10, region: 'EU' },
       ]);
       sandbox = await createServerSandbox(0);
-      await sandbox.setUsers([
-        { ...TEST_USER },
-        {
-          id: 2,
-          email: 'user2@canopy.test',
-          firstName: 'Sam',
-          lastName: 'Support',
-          permissionLevel: 'user',
-          roleId: 2,
-        },
-      ]);
+      // A member of the "Support" team (rendering 2), with a role of their own.
+      const member = {
+        id: 2,
+        email: 'user2@canopy.test',
+        permissionLevel: 'user' as const,
+        roleId: 2,
+      };
+      await sandbox.setUsers([{ ...TEST_USER }, { ...TEST_USER, ...member }]);
       await sandbox.setRoles([
         { id: 1, name: 'Admin' },
         { id: 2, name: 'Support' },
@@ -134,14 +131,14 @@ describe.each(['postgres', 'mariadb'] as const)(
         2,
       );
       await sandbox.setScope('orders', { field: 'region', operator: 'Equal', value: 'EU' }, 2);
-      const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-segments-')), '.schema.json');
+      const folder = mkdtempSync(join(tmpdir(), 'canopy-segments-'));
+      const secrets = { authSecret: AUTH_SECRET, envSecret: ENV_SECRET };
+      const quiet = { isProduction: false, logger: () => undefined };
       agent = createAgent({
-        authSecret: AUTH_SECRET,
-        envSecret: ENV_SECRET,
+        ...secrets,
+        ...quiet,
         serverUrl: sandbox.url,
-        schemaPath,
-        isProduction: false,
-        logger: () => undefined,
+        schemaPath: join(folder, '.schema.json'),
       })
         .addDataSource(createSqlDataSource(db().url))
         .customizeCollection('orders', (orders) =>
