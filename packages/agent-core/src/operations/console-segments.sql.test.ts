@@ -111,7 +111,10 @@ describe.each(['postgres', 'mariadb'] as const)(
         permissionLevel: 'user' as const,
         roleId: 2,
       };
-      await sandbox.setUsers([{ ...TEST_USER }, { ...TEST_USER, ...member }]);
+      await sandbox.setUsers([
+        { ...TEST_USER, tags: { region: 'US' } },
+        { ...TEST_USER, ...member },
+      ]);
       await sandbox.setRoles([
         { id: 1, name: 'Admin' },
         { id: 2, name: 'Support' },
@@ -123,6 +126,10 @@ describe.each(['postgres', 'mariadb'] as const)(
         { name: 'Paid', filter: { field: 'status', operator: 'Equal', value: 'pending' } },
         { name: 'Broken', filter: { field: 'nope', operator: 'Equal', value: 1 } },
         { name: 'Odd operator', filter: { field: 'total', operator: 'Shout', value: 1 } },
+        {
+          name: 'My region',
+          filter: { field: 'region', operator: 'Equal', value: '{{currentUser.tags.region}}' },
+        },
       ]);
       // The support team: its own segment, and a scope.
       await sandbox.setFilterSegments(
@@ -185,6 +192,10 @@ describe.each(['postgres', 'mariadb'] as const)(
       ]);
       const counted = await rest(`${path}/count?${query({ segment: 'Late' })}`);
       expect([counted.status, counted.body.count]).toEqual([200, 2]);
+    });
+
+    it("injects the caller's context variables into the segment", async () => {
+      expect(await ids({ segment: 'My region' })).toEqual([2]);
     });
 
     it('exports the records of a Console segment as CSV', async () => {
