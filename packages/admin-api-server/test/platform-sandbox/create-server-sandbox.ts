@@ -308,6 +308,8 @@ export async function createServerSandbox(
     setScope: async (collection, scope, renderingId) =>
       (await ready()).setScope(collection, scope, renderingId),
     setTeam: async (team, renderingId) => (await ready()).setTeam(team, renderingId),
+    setFilterSegments: async (collection, segments, renderingId) =>
+      (await ready()).setFilterSegments(collection, segments, renderingId),
     setIpWhitelist: async (rules) => (await ready()).setIpWhitelist(rules),
     schema: (envSecret) => known(envSecret)?.schema,
     schemaUploads: (envSecret) => known(envSecret)?.schemaUploads ?? 0,

@@ -36,6 +36,13 @@ export interface WorldEnvironment {
   activityLogs: ActivityLogEntry[];
 }
 
+/** A team of the sandbox (rendering id = team id): its scopes and Console segments. */
+interface WorldTeam {
+  name: string;
+  scopes: Record<string, PlainConditionTree>;
+  segments: Record<string, { name: string; filter: PlainConditionTree }[]>;
+}
+
 /** Waits for a server-sent event on the agents' streams; see {@link PlatformWorld.change}. */
 /**
  * Starts counting the `event`s relayed on each open agent stream; the function it returns
@@ -73,8 +80,8 @@ export class PlatformWorld {
   private roles: SandboxRole[] = [];
   /** Roles on the server by id (sandbox roles, and placeholders for role ids users name). */
   private serverRoles = new Map<number, string>();
-  /** Teams on the server by id (= rendering id), with their scopes. */
-  private teams = new Map<number, { name: string; scopes: Record<string, PlainConditionTree> }>();
+  /** Teams on the server by id (= rendering id), with their scopes and Console segments. */
+  private teams = new Map<number, WorldTeam>();
   private projectId = 0;
 
   private constructor(
@@ -126,7 +133,7 @@ export class PlatformWorld {
     const project = await this.api('POST', '/v1/projects', { name: PROJECT });
     this.projectId = project.id;
     await this.api('PATCH', this.path(`/teams/${DEFAULT_TEAM_NAME}`), { name: TEST_TEAM.name });
-    this.teams.set(TEST_RENDERING_ID, { name: TEST_TEAM.name, scopes: {} });
+    this.teams.set(TEST_RENDERING_ID, { name: TEST_TEAM.name, scopes: {}, segments: {} });
     this.serverRoles.set(TEST_ROLE.id, ADMIN_ROLE_NAME);
     this.roles = [{ ...TEST_ROLE }];
     await this.applyUsers([{ ...TEST_USER }], []);
@@ -187,6 +194,11 @@ export class PlatformWorld {
       activityLogBatches: [],
       activityLogs: [],
     };
+    for (const team of this.teams.values()) {
+      for (const collection of Object.keys(team.segments)) {
+        await this.applySegments(created, team, collection);
+      }
+    }
     this.environments.set(secret, created);
     return created;
   }
@@ -245,6 +257,51 @@ export class PlatformWorld {
       team.scopes = scopes;
       return true;
     });
+  }
+
+  /**
+   * Replaces a team's Console segments on a collection, in every environment an agent created
+   * (and, through {@link createEnvironment}, in the ones created later): the platform keeps them
+   * per environment and team, the sandbox per rendering (= team).
+   */
+  setFilterSegments(
+    collection: string,
+    segments: { name: string; filter: PlainConditionTree }[],
+    renderingId = TEST_RENDERING_ID,
+  ) {
+    return this.change('refresh-renderings', async () => {
+      const team = await this.team(renderingId);
+      if (segments.length > 0) team.segments[collection] = segments;
+      else delete team.segments[collection];
+      let changed = false;
+      for (const environment of this.environments.values()) {
+        changed = (await this.applySegments(environment, team, collection)) || changed;
+      }
+      return changed;
+    });
+  }
+
+  /** Makes a team's segments on a collection in one environment those the sandbox holds. */
+  private async applySegments(
+    environment: WorldEnvironment,
+    team: WorldTeam,
+    collection: string,
+  ): Promise<boolean> {
+    const base = this.path(
+      `/environment/${encodeURIComponent(environment.name)}/teams/${encodeURIComponent(team.name)}/segments`,
+    );
+    const { data } = (await this.api(
+      'GET',
+      `${base}?collection=${encodeURIComponent(collection)}`,
+    )) as {
+      data: { id: number }[];
+    };
+    for (const existing of data) await this.api('DELETE', `${base}/${existing.id}`);
+    const wanted = team.segments[collection] ?? [];
+    for (const { name, filter } of wanted) {
+      await this.api('POST', base, { name, collection, filter });
+    }
+    return data.length > 0 || wanted.length > 0;
   }
 
   setTeam(team: { id: number; name: string }, renderingId = TEST_RENDERING_ID) {
@@ -518,7 +575,7 @@ export class PlatformWorld {
     if (created.id !== renderingId) {
       throw new Error(`Team ${name} got id ${created.id} instead of ${renderingId}.`);
     }
-    const team: { name: string; scopes: Record<string, PlainConditionTree> } = { name, scopes: {} };
+    const team: WorldTeam = { name, scopes: {}, segments: {} };
     this.teams.set(renderingId, team);
     const teamNames = [...this.teams.values()].map((candidate) => candidate.name);
     for (const user of this.users) {

@@ -98,16 +98,36 @@ async function readParts(
   // emulates it on top of any collection (data-semantics §3.9), so the search is passed down and
   // a collection that cannot search refuses it with its own error.
   const search = asText(parameters.search)?.trim() || null;
-  const segment = asText(parameters.segment) || null;
-  if (segment && !collection.schema.segments.includes(segment)) {
-    throw new ValidationError(
-      `Invalid segment: "${segment}" (segments of '${collection.name}': [${collection.schema.segments.join(', ')}])`,
-    );
-  }
-  const tree = parseFilters(collection, parameters.filters);
+  const named = asText(parameters.segment) || null;
+  const fromConsole = await readConsoleSegment(context, who, collection, named);
+  const segment = fromConsole === undefined ? named : null;
+  const requested = parseFilters(collection, parameters.filters);
+  const tree = fromConsole ? ConditionTreeFactory.intersect(requested, fromConsole) : requested;
   const liveQuerySegment = await readLiveQuerySegment(context, who, collection, parameters);
   const searchExtended = search ? isTruthyFlag(parameters.searchExtended) : false;
   return { tree, search, searchExtended, segment, liveQuerySegment };
+}
+
+/**
+ * The segment a request names (§6.7): `undefined` for none or a code-defined segment (which the
+ * segment layer applies, and which wins over a Console segment of the same name), otherwise the
+ * filter of the Console segment of that name in the caller's rendering (`null`: every record).
+ * A name that is neither is refused as before.
+ */
+async function readConsoleSegment(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  name: string | null,
+): Promise<ConditionTree | null | undefined> {
+  if (!name || collection.schema.segments.includes(name)) return undefined;
+  const tree = await context.permissions.getFilterSegment(who.claims, collection, name);
+  if (tree === undefined) {
+    throw new ValidationError(
+      `Invalid segment: "${name}" (segments of '${collection.name}': [${collection.schema.segments.join(', ')}])`,
+    );
+  }
+  return tree;
 }
 
 function toFilter(

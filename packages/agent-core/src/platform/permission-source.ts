@@ -45,7 +45,17 @@ export type PlatformUser = Omit<ProtocolPlatformUser, 'permissionLevel' | 'roleI
 /** A chart the platform lets non-admin users of a rendering display (compared by its keys). */
 export type RenderingChartJson = Record<string, unknown> & { type: string };
 
-/** `GET /liana/v4/permissions/renderings/<id>`: team, row-level scopes, SQL segments, charts. */
+/** A segment built in the Console for the rendering's team (platform protocol §5.3). */
+export interface RenderingFilterSegmentJson {
+  id: string;
+  name: string;
+  filter: PlainConditionTree | null;
+}
+
+/**
+ * `GET /liana/v4/permissions/renderings/<id>`: team, row-level scopes, SQL segments, segments
+ * built in the Console (`filterSegments`), charts.
+ */
 export interface RenderingPermissionsJson {
   team: { id?: number; name?: string; [key: string]: unknown };
   collections: Record<
@@ -54,6 +64,7 @@ export interface RenderingPermissionsJson {
       scope: PlainConditionTree | null;
       segments: string[];
       liveQuerySegments?: { connectionName: string; query: string }[];
+      filterSegments?: RenderingFilterSegmentJson[];
     }
   >;
   stats: RenderingChartJson[];

@@ -202,6 +202,21 @@ describe('permissions', () => {
     await sandbox.setScope('orders', null, 12);
     expect((await json(await call('/liana/v4/permissions/renderings/12'))).collections).toEqual({});
   });
+
+  it('serves the segments built in the Console of a rendering', async () => {
+    const filter = { field: 'status', operator: 'Equal', value: 'late' };
+    await sandbox.setFilterSegments('orders', [{ name: 'Late', filter }], 13);
+    expect((await json(await call('/liana/v4/permissions/renderings/13'))).collections).toEqual({
+      orders: {
+        scope: null,
+        segments: [],
+        liveQuerySegments: [],
+        filterSegments: [{ id: 'orders.Late', name: 'Late', filter }],
+      },
+    });
+    await sandbox.setFilterSegments('orders', [], 13);
+    expect((await json(await call('/liana/v4/permissions/renderings/13'))).collections).toEqual({});
+  });
 });
 
 describe('server-sent events', () => {

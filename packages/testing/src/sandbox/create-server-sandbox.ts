@@ -68,6 +68,15 @@ export interface ServerSandbox {
   ): Promise<void>;
   /** Sets the team a rendering belongs to (default `{id: 1, name: 'admin'}`). */
   setTeam(team: { id: number; name: string }, renderingId?: number): Promise<void>;
+  /**
+   * Replaces the segments built in the Console for a collection of a rendering (its team): served
+   * as `filterSegments` (platform protocol §5.3), `[]` removes them; agents refresh the rendering.
+   */
+  setFilterSegments(
+    collection: string,
+    segments: { name: string; filter: PlainConditionTree }[],
+    renderingId?: number,
+  ): Promise<void>;
   /** Turns the IP whitelist on with these rules, or off with `null`. */
   setIpWhitelist(rules: IpRule[] | null): Promise<void>;
 
@@ -131,7 +140,11 @@ export async function createServerSandbox(
   let ipRules: IpRule[] | null = null;
   const renderings = new Map<
     number,
-    { team: { id: number; name: string }; scopes: Map<string, PlainConditionTree> }
+    {
+      team: { id: number; name: string };
+      scopes: Map<string, PlainConditionTree>;
+      filterSegments: Map<string, { id: string; name: string; filter: PlainConditionTree }[]>;
+    }
   >();
 
   const environment = (secret: string): Environment => {
@@ -159,7 +172,7 @@ export async function createServerSandbox(
   const rendering = (id: number) => {
     let found = renderings.get(id);
     if (!found) {
-      found = { team: { ...TEST_TEAM }, scopes: new Map() };
+      found = { team: { ...TEST_TEAM }, scopes: new Map(), filterSegments: new Map() };
       renderings.set(id, found);
     }
     return found;
@@ -256,10 +269,16 @@ export async function createServerSandbox(
     secretOf(request);
     const id = Number(request.params.renderingId);
     if (!Number.isInteger(id)) throw new SandboxError(400, 'The rendering id must be an integer.');
-    const { team, scopes } = rendering(id);
+    const { team, scopes, filterSegments } = rendering(id);
     const collections: Record<string, unknown> = {};
-    for (const [name, scope] of scopes) {
-      collections[name] = { scope, segments: [], liveQuerySegments: [] };
+    for (const name of new Set([...scopes.keys(), ...filterSegments.keys()])) {
+      const segments = filterSegments.get(name);
+      collections[name] = {
+        scope: scopes.get(name) ?? null,
+        segments: [],
+        liveQuerySegments: [],
+        ...(segments ? { filterSegments: segments } : {}),
+      };
     }
     response.json({ team, collections, stats: [] });
   });
@@ -399,6 +418,17 @@ export async function createServerSandbox(
       const { scopes } = rendering(renderingId);
       if (scope) scopes.set(collection, scope);
       else scopes.delete(collection);
+      broadcast('refresh-renderings', JSON.stringify({ renderingIds: [renderingId] }));
+    },
+    async setFilterSegments(collection, segments, renderingId = TEST_RENDERING_ID) {
+      const { filterSegments } = rendering(renderingId);
+      if (segments.length === 0) filterSegments.delete(collection);
+      else {
+        filterSegments.set(
+          collection,
+          segments.map(({ name, filter }) => ({ id: `${collection}.${name}`, name, filter })),
+        );
+      }
       broadcast('refresh-renderings', JSON.stringify({ renderingIds: [renderingId] }));
     },
     async setTeam(team, renderingId = TEST_RENDERING_ID) {

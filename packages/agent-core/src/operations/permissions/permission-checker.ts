@@ -7,7 +7,7 @@ import type {
 import type { Collection } from '../../toolkit/interfaces/collection';
 import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
 import type { SessionClaims } from '../session-claims';
-import { ForbiddenError } from '../../toolkit/errors/canopy-error';
+import { ForbiddenError, ValidationError } from '../../toolkit/errors/canopy-error';
 import { parseConditionTreeJson } from '../query/filters';
 import {
   buildContextVariables,
@@ -190,6 +190,41 @@ export class PermissionChecker {
     const user = await this.getUser(claims);
     const variables = buildContextVariables(claims, user, rendering.team);
     return parseConditionTreeJson(collection, injectContextVariables(raw, variables), 'scope');
+  }
+
+  /**
+   * The condition tree of a segment built in the Console (platform protocol §5.3,
+   * `filterSegments`; agent-http-protocol §6.7): looked up by name in the caller's rendering (so
+   * only the segments of the caller's team), context variables injected, validated on the
+   * collection like a request's filters. `undefined` when the rendering has no such segment, `null`
+   * for a segment without a filter (every record). A filter that does not fit the collection is a
+   * validation error naming the segment.
+   */
+  async getFilterSegment(
+    claims: SessionClaims,
+    collection: Collection,
+    name: string,
+  ): Promise<ConditionTree | null | undefined> {
+    const rendering = await this.source.getRenderingPermissions(claims.renderingId);
+    const segments = rendering.collections?.[collection.name]?.filterSegments;
+    const segment = Array.isArray(segments)
+      ? segments.find((candidate) => candidate?.name === name)
+      : undefined;
+    if (!segment) return undefined;
+    const user = await this.getUser(claims);
+    const variables = buildContextVariables(claims, user, rendering.team);
+    try {
+      return parseConditionTreeJson(
+        collection,
+        injectContextVariables(segment.filter ?? null, variables),
+        'filters',
+      );
+    } catch (error) {
+      throw new ValidationError(
+        `Invalid segment "${name}" of '${collection.name}' (built in the Console): ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
   }
 
   /** Drops the cached scopes of a rendering (§12). */
