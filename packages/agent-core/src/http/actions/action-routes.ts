@@ -14,7 +14,11 @@ import type { RouteTable } from '../pipeline/route-table';
 import { sendJson } from '../pipeline/send-json';
 import type { HttpContext } from '../request/http-context';
 import { type HttpResponse, requestBody } from '../request/node-http';
-import { actionRecords, readActionSelection, wireFields } from '../../protocol/actions/action-request';
+import {
+  actionRecords,
+  readActionSelection,
+  wireFields,
+} from '../../protocol/actions/action-request';
 import { decodeWireFields } from '../../operations/actions/form-values';
 import { encodeFormAnswer } from '../../protocol/actions/form-answer';
 
