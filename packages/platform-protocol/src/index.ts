@@ -158,3 +158,17 @@ export {
   type TableLayout,
   type TeamSegment,
 } from './console-layouts';
+
+// Console live stream and inbox (public API "Live events and inbox")
+export {
+  CONSOLE_EVENT_NAMES,
+  type ConsoleEventName,
+  type ConsoleStreamTicket,
+  type InboxItem,
+  type InboxPage,
+  type MemberSuggestion,
+  type MentionEvent,
+  type NoteChangedEvent,
+  type ResyncEvent,
+  type RightsChangedEvent,
+} from './console-live';

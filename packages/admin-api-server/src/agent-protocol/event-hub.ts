@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ACCESS_CHANGES_CHANNEL } from '../store/access-changes';
+import { CONSOLE_EVENTS_CHANNEL } from '../store/console-events';
 import {
   PLATFORM_EVENTS_CHANNEL,
   prunePlatformEvents,
@@ -57,6 +58,8 @@ export class EventHub {
        * missed (`setLive`), and of each announced change (`clear`): the token-context cache.
        */
       accessChanges?: { setLive(live: boolean): void; clear(): void };
+      /** Told of each Console event announced on {@link CONSOLE_EVENTS_CHANNEL}: the Console hub. */
+      consoleEvents?: { notified(): void };
     } = { listen: true },
   ) {}
 
@@ -123,11 +126,14 @@ export class EventHub {
       ).acquireRawConnection()) as Client;
       client.on('notification', (message) => {
         if (message.channel === ACCESS_CHANGES_CHANNEL) this.options.accessChanges?.clear();
+        else if (message.channel === CONSOLE_EVENTS_CHANNEL) this.options.consoleEvents?.notified();
         else void this.poll();
       });
       client.on('error', (error) => this.listenerLost(client!, error));
       client.on('end', () => this.listenerLost(client!));
-      await client.query(`LISTEN ${PLATFORM_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}`);
+      await client.query(
+        `LISTEN ${PLATFORM_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}; LISTEN ${CONSOLE_EVENTS_CHANNEL}`,
+      );
     } catch (error) {
       if (client) endQuietly(client);
       this.retryListen(error);
