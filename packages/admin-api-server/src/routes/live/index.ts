@@ -78,33 +78,58 @@ export function liveRouter(ctx: ServerContext, hub: ConsoleHub): Router {
         url: `${base}/live?ticket=${ticket}`,
       });
     })
-    .get(`${ENV}/live`, async (req, res) => {
-      refuseOtherQuery(req, ['ticket', 'lastEventId']);
-      const ticket = req.query.ticket;
-      if (typeof ticket !== 'string' || ticket === '') {
-        throw unauthorized('Open the stream with a ticket from POST …/live/tickets.');
-      }
-      const lastEventId = lastEventIdOf(req);
-      const held = await consumeStreamTicket(ctx.knex, ticket);
-      if (!held) throw unauthorized('This stream ticket is unknown, used or expired; get a new one.');
-      const projectName = String(req.params.projectName);
-      const project = await findProjectByName(ctx.knex, projectName);
-      const environment =
-        project && (await findEnvironmentByName(ctx.knex, project.id, String(req.params.environmentName)));
-      // A ticket of another project or environment opens nothing here: the unknown-project answer.
-      if (!project || project.id !== held.projectId || environment?.id !== held.environmentId) {
-        throw projectNotAccessible(projectName);
-      }
-      if (!(await findPermissionLevel(ctx.knex, project.id, held.userId))) {
-        throw projectNotAccessible(projectName);
-      }
-      const access = await noteAccess(ctx.knex, project, environment, held.userId);
-      await hub.subscribe(
-        res,
-        { ...held, admin: access.admin, hidden: access.hidden },
-        lastEventId,
-      );
-    })
+    .get(
+      `${ENV}/live`,
+      // A reader that can send headers may use its token like on the other routes.
+      (req, res, next) => (req.get('authorization') ? member(req, res, next) : next()),
+      async (req, res) => {
+        refuseOtherQuery(req, ['ticket', 'lastEventId']);
+        if (req.platformAuth) {
+          const project = required(req.project, 'project');
+          const environment = required(req.environment, 'environment');
+          const userId = req.platformAuth.userId;
+          const access = await noteAccess(ctx.knex, project, environment, userId);
+          await hub.subscribe(
+            res,
+            {
+              userId,
+              projectId: project.id,
+              environmentId: environment.id,
+              admin: access.admin,
+              hidden: access.hidden,
+            },
+            lastEventIdOf(req),
+          );
+          return;
+        }
+        const ticket = req.query.ticket;
+        if (typeof ticket !== 'string' || ticket === '') {
+          throw unauthorized('Open the stream with a ticket from POST …/live/tickets.');
+        }
+        const lastEventId = lastEventIdOf(req);
+        const held = await consumeStreamTicket(ctx.knex, ticket);
+        if (!held)
+          throw unauthorized('This stream ticket is unknown, used or expired; get a new one.');
+        const projectName = String(req.params.projectName);
+        const project = await findProjectByName(ctx.knex, projectName);
+        const environment =
+          project &&
+          (await findEnvironmentByName(ctx.knex, project.id, String(req.params.environmentName)));
+        // A ticket of another project or environment opens nothing here: the unknown-project answer.
+        if (!project || project.id !== held.projectId || environment?.id !== held.environmentId) {
+          throw projectNotAccessible(projectName);
+        }
+        if (!(await findPermissionLevel(ctx.knex, project.id, held.userId))) {
+          throw projectNotAccessible(projectName);
+        }
+        const access = await noteAccess(ctx.knex, project, environment, held.userId);
+        await hub.subscribe(
+          res,
+          { ...held, admin: access.admin, hidden: access.hidden },
+          lastEventId,
+        );
+      },
+    )
     .get(`${ENV}/inbox`, member, async (req, res) => {
       refuseOtherQuery(req, ['limit', 'cursor', 'unread']);
       const limit = intParam(req, 'limit', 20, 1, 100);
@@ -153,10 +178,18 @@ export function liveRouter(ctx: ServerContext, hub: ConsoleHub): Router {
       refuseOtherQuery(req, ['prefix', 'limit']);
       const prefix = req.query.prefix;
       if (typeof prefix !== 'string' || prefix.length > 100) {
-        throw invalidParameter('prefix', 'is required: the start of a name or email, at most 100 characters');
+        throw invalidParameter(
+          'prefix',
+          'is required: the start of a name or email, at most 100 characters',
+        );
       }
-      const limit = intParam(req, 'limit', 10, 1, 25);
-      const data = await suggestMembers(ctx.knex, required(req.project, 'project').id, prefix, limit);
+      const limit = intParam(req, 'limit', 10, 1, 100);
+      const data = await suggestMembers(
+        ctx.knex,
+        required(req.project, 'project').id,
+        prefix,
+        limit,
+      );
       res.json({ data });
     });
 }
