@@ -1,6 +1,6 @@
 import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
-import { addProjectMember, createUser, type AdminApiServer } from '../src';
+import { addProjectMember, createUser, issueEnvironmentSecret, type AdminApiServer } from '../src';
 import { pruneConsoleEvents } from '../src/store/console-events';
 import { updateMember } from '../src/store/management/members';
 import { consoleSession, openConsoleStream, type OpenStream } from './helpers/console-stream';
@@ -24,7 +24,11 @@ function as(userId: number) {
   const auth = { authorization: `Bearer ${consoleSession(userId)}` };
   return {
     get: (path: string) => request(a.app).get(path).set(auth),
-    post: (path: string, body?: object) => request(a.app).post(path).set(auth).send(body ?? {}),
+    post: (path: string, body?: object) =>
+      request(a.app)
+        .post(path)
+        .set(auth)
+        .send(body ?? {}),
   };
 }
 
@@ -51,7 +55,10 @@ beforeAll(async () => {
   originB = `http://127.0.0.1:${await b.listen(0)}`;
   shop = await seed(a);
   other = await seed(a);
-  reviewer = await createUser(a.knex, { email: 'rita.reviewer@example.com', username: 'Rita Reviewer' });
+  reviewer = await createUser(a.knex, {
+    email: 'rita.reviewer@example.com',
+    username: 'Rita Reviewer',
+  });
   await addProjectMember(a.knex, {
     projectId: shop.project.id,
     userId: reviewer.id,
@@ -69,7 +76,10 @@ describe('stream authentication', () => {
     expect((await request(a.app).get(`${env()}/live?ticket=nope`)).status).toBe(401);
     const issued = await as(shop.admin.id).post(`${env()}/live/tickets`);
     expect(issued.status).toBe(201);
-    expect(issued.body).toMatchObject({ object: 'live-stream-ticket', url: expect.stringContaining('/live?ticket=') });
+    expect(issued.body).toMatchObject({
+      object: 'live-stream-ticket',
+      url: expect.stringContaining('/live?ticket='),
+    });
     const first = await fetch(`${originA}${issued.body.url}`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toContain('text/event-stream');
@@ -85,7 +95,9 @@ describe('stream authentication', () => {
       .set('authorization', `Bearer ${shop.tokens.all}`);
     expect(app.status).toBe(401);
     const outsider = await as(other.admin.id).post(`${env()}/live/tickets`);
-    const unknown = await as(other.admin.id).post(`/v1/project/Nope/environment/Production/live/tickets`);
+    const unknown = await as(other.admin.id).post(
+      `/v1/project/Nope/environment/Production/live/tickets`,
+    );
     expect(outsider.status).toBe(404);
     expect(outsider.body.code).toBe('project_not_found');
     expect(unknown.body.code).toBe(outsider.body.code);
@@ -148,7 +160,12 @@ describe('events', () => {
     const one = await first.waitFor((e) => e.event === 'note-created');
     await note(shop.admin.id, '<p>two</p>');
     await note(shop.admin.id, '<p>three</p>');
-    await first.waitFor((e) => e.event === 'note-created' && e.id !== one.id && first.events.filter((x) => x.event === 'note-created').length === 3);
+    await first.waitFor(
+      (e) =>
+        e.event === 'note-created' &&
+        e.id !== one.id &&
+        first.events.filter((x) => x.event === 'note-created').length === 3,
+    );
     first.close();
     const resumed = await stream(b, originB, reviewer.id, one.id);
     const replayed = resumed.events.filter((e) => e.event === 'note-created');
@@ -161,9 +178,51 @@ describe('events', () => {
 
     await pruneConsoleEvents(a.knex, 0);
     await note(shop.admin.id, '<p>four</p>');
-    await resumed.waitFor((e) => e.event === 'note-created' && e.id !== replayed[1]!.id && BigInt(e.id) > BigInt(replayed[1]!.id));
+    await resumed.waitFor(
+      (e) =>
+        e.event === 'note-created' &&
+        e.id !== replayed[1]!.id &&
+        BigInt(e.id) > BigInt(replayed[1]!.id),
+    );
     const old = await stream(a, originA, reviewer.id, one.id);
     expect(old.events[0]).toMatchObject({ event: 'resync', data: { reason: 'too-old' } });
+  });
+});
+
+describe('record changes reported by agents', () => {
+  it('streams a reported write to members who may see the collection, and checks the body', async () => {
+    const secret = await issueEnvironmentSecret(a.knex, shop.production.id);
+    const admin = await stream(b, originB, reviewer.id);
+    const editor = await stream(a, originA, shop.editor.id);
+    const change = {
+      collection: 'orders',
+      recordId: '42',
+      userId: shop.admin.id,
+      operation: 'update',
+      fields: ['status'],
+      correlationId: 'req-1',
+    };
+    const sent = await request(a.app)
+      .post('/liana/v1/record-changes')
+      .set('forest-secret-key', secret)
+      .send(change);
+    expect(sent.status).toBe(204);
+    expect((await admin.waitFor((e) => e.event === 'record-changed')).data).toEqual(change);
+    const bad = await request(a.app)
+      .post('/liana/v1/record-changes')
+      .set('forest-secret-key', secret)
+      .send({ ...change, operation: 'explode' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('operation');
+    const stranger = await request(a.app)
+      .post('/liana/v1/record-changes')
+      .set('forest-secret-key', secret)
+      .send({ ...change, userId: other.admin.id });
+    expect(stranger.status).toBe(400);
+    expect((await request(a.app).post('/liana/v1/record-changes').send(change)).status).toBe(401);
+    // The editor (no role) sees no record of the collection, so no write to it either.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(editor.events.map((e) => e.event)).toEqual(['ready']);
   });
 });
 
@@ -186,7 +245,9 @@ describe('mentions and inbox', () => {
     });
     expect(msg.status).toBe(201);
     expect((await as(editor).get(`${env()}/inbox/unread-count`)).body).toEqual({ unreadCount: 2 });
-    expect((await as(reviewer.id).get(`${env()}/inbox/unread-count`)).body.unreadCount).toBeGreaterThanOrEqual(1);
+    expect(
+      (await as(reviewer.id).get(`${env()}/inbox/unread-count`)).body.unreadCount,
+    ).toBeGreaterThanOrEqual(1);
     const page1 = await as(editor).get(`${env()}/inbox?limit=1&unread=true`);
     expect(page1.status).toBe(200);
     expect(page1.body).toMatchObject({ hasMore: true, unreadCount: 2 });
@@ -197,18 +258,27 @@ describe('mentions and inbox', () => {
       by: { id: shop.admin.id },
       readAt: null,
     });
-    const page2 = await as(editor).get(`${env()}/inbox?limit=1&unread=true&cursor=${page1.body.nextCursor}`);
+    const page2 = await as(editor).get(
+      `${env()}/inbox?limit=1&unread=true&cursor=${page1.body.nextCursor}`,
+    );
     expect(page2.body.data[0].id).toBeLessThan(page1.body.data[0].id);
-    expect((await as(editor).post(`${env()}/inbox/${page1.body.data[0].id}/read`)).status).toBe(204);
+    expect((await as(editor).post(`${env()}/inbox/${page1.body.data[0].id}/read`)).status).toBe(
+      204,
+    );
     expect((await as(editor).get(`${env()}/inbox/unread-count`)).body.unreadCount).toBe(1);
     // Someone else's item is not in this inbox.
     const theirs = await as(reviewer.id).get(`${env()}/inbox?limit=1`);
-    expect((await as(editor).post(`${env()}/inbox/${theirs.body.data[0].id}/read`)).status).toBe(404);
+    expect((await as(editor).post(`${env()}/inbox/${theirs.body.data[0].id}/read`)).status).toBe(
+      404,
+    );
     expect((await as(editor).post(`${env()}/inbox/read-all`)).body).toEqual({ marked: 1 });
     expect((await as(editor).get(`${env()}/inbox/unread-count`)).body.unreadCount).toBe(0);
     // Another environment's inbox is its own.
     const staging = `/v1/project/${shop.project.name}/environment/Staging`;
-    expect((await as(editor).get(`${staging}/inbox`)).body).toMatchObject({ data: [], unreadCount: 0 });
+    expect((await as(editor).get(`${staging}/inbox`)).body).toMatchObject({
+      data: [],
+      unreadCount: 0,
+    });
   });
 
   it('refuses bad inbox parameters and non-members', async () => {
@@ -224,7 +294,12 @@ describe('mentions and inbox', () => {
     const suggestions = `/v1/project/${shop.project.name}/member-suggestions`;
     const rita = await as(shop.editor.id).get(`${suggestions}?prefix=rit`);
     expect(rita.body.data).toEqual([
-      { object: 'member-suggestion', id: reviewer.id, email: reviewer.email, name: 'Rita Reviewer' },
+      {
+        object: 'member-suggestion',
+        id: reviewer.id,
+        email: reviewer.email,
+        name: 'Rita Reviewer',
+      },
     ]);
     const surname = await as(shop.editor.id).get(`${suggestions}?prefix=Revi`);
     expect(surname.body.data.map((m: { id: number }) => m.id)).toEqual([reviewer.id]);

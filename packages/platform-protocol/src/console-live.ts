@@ -10,6 +10,7 @@ export const CONSOLE_EVENT_NAMES = [
   'note-updated',
   'note-deleted',
   'mention',
+  'record-changed',
   'resync',
   'ready',
 ] as const;
@@ -37,6 +38,21 @@ export interface MentionEvent {
   recordId: string;
   /** Who wrote the message. */
   byUserId: number;
+}
+
+/**
+ * `record-changed`: a write an agent reported (`POST /liana/v1/record-changes`, platform protocol
+ * 7.1); also the body of that call.
+ */
+export interface RecordChangedEvent {
+  collection: string;
+  recordId: string;
+  /** Who made the write. */
+  userId: number;
+  operation: 'create' | 'update' | 'delete';
+  /** The fields written (empty for a delete). */
+  fields: string[];
+  correlationId?: string;
 }
 
 /** `resync`: the events since `Last-Event-ID` can no longer be replayed; reload everything. */

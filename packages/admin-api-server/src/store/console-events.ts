@@ -130,7 +130,11 @@ export async function replayConsoleEvents(
   if (afterId > upToId) return undefined;
   if (afterId === upToId) return [];
   const oldest = await knex('console_events').min({ id: 'id' }).first();
-  if (oldest?.id === null || oldest?.id === undefined || BigInt(oldest.id as string) > afterId + 1n) {
+  if (
+    oldest?.id === null ||
+    oldest?.id === undefined ||
+    BigInt(oldest.id as string) > afterId + 1n
+  ) {
     return undefined;
   }
   const rows: Row[] = await knex('console_events')

@@ -8,7 +8,8 @@ import { publishConsoleEvent } from './console-events';
  * (`@ada@example.com`), not preceded by a word character or `@` (so an email address written in
  * the text mentions nobody).
  */
-const MENTION = /(?<![\w@.])@(\d{1,9}(?![\w@])|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/g;
+const MENTION =
+  /(?<![\w@.])@(\d{1,9}(?![\w@])|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/g;
 
 /** The mentions written in a message, as written (ids and lower-cased emails), once each. */
 export function mentionsIn(content: string): string[] {
@@ -197,7 +198,10 @@ export async function markInboxItemRead(
 ): Promise<boolean> {
   const found = await ownedBy(knex, owner).where({ id: itemId }).first('id');
   if (!found) return false;
-  await ownedBy(knex, owner).where({ id: itemId }).whereNull('read_at').update({ read_at: knex.fn.now() });
+  await ownedBy(knex, owner)
+    .where({ id: itemId })
+    .whereNull('read_at')
+    .update({ read_at: knex.fn.now() });
   return true;
 }
 

@@ -34,13 +34,15 @@ export async function openConsoleStream(
   const ticket = await request(server.app)
     .post(`${base}/live/tickets`)
     .set('authorization', `Bearer ${consoleSession(userId)}`);
-  if (ticket.status !== 201) throw new Error(`ticket: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+  if (ticket.status !== 201)
+    throw new Error(`ticket: ${ticket.status} ${JSON.stringify(ticket.body)}`);
   const controller = new AbortController();
   const response = await fetch(`${origin}${ticket.body.url as string}`, {
     signal: controller.signal,
     headers: lastEventId === undefined ? {} : { 'last-event-id': lastEventId },
   });
-  if (response.status !== 200) throw new Error(`stream: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`stream: ${response.status} ${await response.text()}`);
   const events: LiveEvent[] = [];
   const waiters = new Set<() => void>();
   void (async () => {
