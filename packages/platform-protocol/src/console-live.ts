@@ -1,5 +1,5 @@
 /**
- * The Console's live stream and inbox (public API "Live events and inbox"): the event names and
+ * The Console's live stream and inbox (docs/public-api.md §8): the event names and
  * payloads a Console stream carries, the stream ticket, inbox items and member suggestions.
  */
 
@@ -41,8 +41,8 @@ export interface MentionEvent {
 }
 
 /**
- * `record-changed`: a write an agent reported (`POST /liana/v1/record-changes`, platform protocol
- * 7.1); also the body of that call.
+ * `record-changed`: a write an agent reported (`POST /liana/v1/record-changes`,
+ * docs/platform-protocol.md §7.1); also the body of that call.
  */
 export interface RecordChangedEvent {
   collection: string;

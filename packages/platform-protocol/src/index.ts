@@ -159,7 +159,7 @@ export {
   type TeamSegment,
 } from './console-layouts';
 
-// Console live stream and inbox (public API "Live events and inbox")
+// Console live stream and inbox (docs/public-api.md §8)
 export {
   CONSOLE_EVENT_NAMES,
   type ConsoleEventName,

@@ -5,7 +5,7 @@ import type { AuthenticatedEnvironment } from '../store/model/environment-secret
 
 const OPERATIONS = ['create', 'update', 'delete'] as const;
 
-/** A write the agent made (platform protocol section 7.1). */
+/** A write the agent made (docs/platform-protocol.md §7.1). */
 export interface RecordChange {
   collection: string;
   recordId: string;
@@ -62,7 +62,7 @@ export function readRecordChange(body: unknown): RecordChange {
 
 /**
  * Publishes a `record-changed` event to the Console streams of the environment (members who may
- * see the collection's notes, public API section 8). The user must be a member of the project.
+ * see the collection's notes, docs/public-api.md §8). The user must be a member of the project.
  */
 export async function publishRecordChange(
   knex: Knex,

@@ -199,7 +199,7 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     );
   });
 
-  // A write the agent made, for the Console streams of the environment (section 7.1).
+  // A write the agent made, for the Console streams of the environment (docs/platform-protocol.md §7.1).
   router.post('/liana/v1/record-changes', authenticated, json, async (request, response) => {
     await publishRecordChange(ctx.knex, environmentOf(response), readRecordChange(request.body));
     response.status(204).end();

@@ -50,7 +50,7 @@ export function isFor(event: ConsoleEventRow, stream: ConsoleStreamPlace): boole
 }
 
 /**
- * The Console streams of this process (public API "Live events"). Events are rows of
+ * The Console streams of this process (docs/public-api.md §8). Events are rows of
  * `console_events` written in the transaction of each change, with a NOTIFY; the hub reads new
  * rows in id order when notified (through the agent event hub's LISTEN connection) or, without
  * LISTEN (the embedded store), every 250 ms: one read per process, never one per stream, so an

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The Console's live stream and inbox (issue 33): the events of a project's environments read by
- * the Console's event streams (public API "Live events"), the single-use tickets that open a
+ * the Console's event streams (docs/public-api.md §8), the single-use tickets that open a
  * stream, and each member's inbox (the notes that mention them).
  */
 export async function up(knex: Knex): Promise<void> {

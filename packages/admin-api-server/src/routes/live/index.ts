@@ -59,7 +59,7 @@ function lastEventIdOf(req: Request): bigint | undefined {
 }
 
 /**
- * The Console's live stream, inbox and member suggestions (public API "Live events and inbox").
+ * The Console's live stream, inbox and member suggestions (docs/public-api.md §8).
  * Every route but the stream itself takes the member's session or Console access token; the
  * stream (an `EventSource`, which cannot send headers) takes a single-use ticket obtained with it.
  */
