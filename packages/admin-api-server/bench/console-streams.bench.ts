@@ -87,7 +87,12 @@ async function main(): Promise<void> {
     let ready = 0;
     const openedAt = Date.now();
     for (let i = 0; i < STREAMS; i += 1) {
-      const ticket = await call(origin, 'POST', `${env}/live/tickets`, token(users[i % users.length]!));
+      const ticket = await call(
+        origin,
+        'POST',
+        `${env}/live/tickets`,
+        token(users[i % users.length]!),
+      );
       const { url } = JSON.parse(ticket.body) as { url: string };
       const seen = new Map<number, number>();
       arrivals.push(seen);
@@ -105,7 +110,10 @@ async function main(): Promise<void> {
                 resolve();
               }
               if (block.includes('event: note-created')) {
-                const data = block.split('\n').find((l) => l.startsWith('data: '))!.slice(6);
+                const data = block
+                  .split('\n')
+                  .find((l) => l.startsWith('data: '))!
+                  .slice(6);
                 seen.set((JSON.parse(data) as { noteId: number }).noteId, performance.now());
               }
             }
