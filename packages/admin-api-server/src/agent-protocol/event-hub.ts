@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ACCESS_CHANGES_CHANNEL } from '../store/access-changes';
+import { coalescedRead } from './coalesced-read';
 import { CONSOLE_EVENTS_CHANNEL } from '../store/console-events';
 import {
   PLATFORM_EVENTS_CHANNEL,
@@ -44,8 +45,6 @@ export class EventHub {
   private relisten: NodeJS.Timeout | undefined;
   private listener: Client | undefined;
   private primed = false;
-  private polling = false;
-  private pollAgain = false;
   private closed = false;
 
   constructor(
@@ -171,13 +170,12 @@ export class EventHub {
     this.listener = undefined;
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling) {
-      // A notification during a read: read once more after it, so the new row is not missed.
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
+  private readonly poll = coalescedRead(
+    () => this.readEvents(),
+    () => this.closed,
+  );
+
+  private async readEvents(): Promise<void> {
     try {
       const events = await recentPlatformEvents(this.knex, WINDOW_SECONDS);
       const now = Date.now();
@@ -192,12 +190,6 @@ export class EventHub {
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'polling platform events failed; retrying');
-    } finally {
-      this.polling = false;
-    }
-    if (this.pollAgain && !this.closed) {
-      this.pollAgain = false;
-      await this.poll();
     }
   }
 

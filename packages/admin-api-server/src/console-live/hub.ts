@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { coalescedRead } from '../agent-protocol/coalesced-read';
 import {
   consoleEventsAfter,
   lastConsoleEventId,
@@ -64,8 +65,6 @@ export class ConsoleHub {
   private heartbeat: NodeJS.Timeout | undefined;
   private prune: NodeJS.Timeout | undefined;
   private lastPoll = 0;
-  private polling = false;
-  private pollAgain = false;
   private closed = false;
 
   constructor(
@@ -151,13 +150,13 @@ export class ConsoleHub {
     this.streams.clear();
   }
 
-  private async poll(): Promise<void> {
+  private readonly poll = coalescedRead(
+    () => this.readEvents(),
+    () => this.closed,
+  );
+
+  private async readEvents(): Promise<void> {
     if (this.closed || !this.started) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
     this.lastPoll = Date.now();
     try {
       await this.started;
@@ -171,12 +170,6 @@ export class ConsoleHub {
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'reading console events failed; retrying');
-    } finally {
-      this.polling = false;
-    }
-    if (this.pollAgain && !this.closed) {
-      this.pollAgain = false;
-      await this.poll();
     }
   }
 
