@@ -2,6 +2,7 @@ import { useTestDatabase } from '@canopy/test-databases';
 import request from 'supertest';
 import { addProjectMember, createUser, issueEnvironmentSecret, type AdminApiServer } from '../src';
 import { pruneConsoleEvents } from '../src/store/console-events';
+import { expirePresence } from '../src/store/presence';
 import { updateMember } from '../src/store/management/members';
 import { consoleSession, openConsoleStream, type OpenStream } from './helpers/console-stream';
 import { seed, startTestServer, type Seed } from './helpers/test-server';
@@ -24,6 +25,8 @@ function as(userId: number) {
   const auth = { authorization: `Bearer ${consoleSession(userId)}` };
   return {
     get: (path: string) => request(a.app).get(path).set(auth),
+    put: (path: string, body: object) => request(a.app).put(path).set(auth).send(body),
+    delete: (path: string) => request(a.app).delete(path).set(auth),
     post: (path: string, body?: object) =>
       request(a.app)
         .post(path)
@@ -223,6 +226,37 @@ describe('record changes reported by agents', () => {
     // The editor (no role) sees no record of the collection, so no write to it either.
     await new Promise((done) => setTimeout(done, 300));
     expect(editor.events.map((e) => e.event)).toEqual(['ready']);
+  });
+});
+
+describe('presence', () => {
+  it('tells the others on the record who has it open, until it is closed or expires', async () => {
+    const watcher = await stream(b, originB, reviewer.id);
+    const editor = await stream(a, originA, shop.editor.id);
+    const open = { collection: 'orders', recordId: '7' };
+    expect((await as(shop.admin.id).put(`${env()}/presence`, open)).status).toBe(204);
+    const opened1 = await watcher.waitFor((e) => e.event === 'presence');
+    expect(opened1.data).toEqual({ ...open, userIds: [shop.admin.id] });
+    // A heartbeat on the same record announces nothing new.
+    expect((await as(shop.admin.id).put(`${env()}/presence`, open)).status).toBe(204);
+    expect((await as(shop.admin.id).delete(`${env()}/presence`)).status).toBe(204);
+    const closed = await watcher.waitFor((e) => e.event === 'presence' && e.id !== opened1.id);
+    expect(closed.data).toEqual({ ...open, userIds: [] });
+    expect(watcher.events.filter((e) => e.event === 'presence')).toHaveLength(2);
+
+    await as(reviewer.id).put(`${env()}/presence`, open);
+    await a.knex('console_presence').update({ expires_at: new Date(Date.now() - 1000) });
+    expect(await expirePresence(a.knex)).toBe(1);
+    const expired = await watcher.waitFor(
+      (e) =>
+        e.event === 'presence' && (e.data.userIds as number[]).length === 0 && e.id !== closed.id,
+    );
+    expect(expired.data).toEqual({ ...open, userIds: [] });
+    // The editor sees no record of `orders`: no presence on them either.
+    expect(editor.events.map((e) => e.event)).toEqual(['ready']);
+    const bad = await as(shop.admin.id).put(`${env()}/presence`, { collection: 'orders' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('recordId');
   });
 });
 

@@ -11,6 +11,7 @@ export const CONSOLE_EVENT_NAMES = [
   'note-deleted',
   'mention',
   'record-changed',
+  'presence',
   'resync',
   'ready',
 ] as const;
@@ -53,6 +54,13 @@ export interface RecordChangedEvent {
   /** The fields written (empty for a delete). */
   fields: string[];
   correlationId?: string;
+}
+
+/** `presence`: who has a record open now (an empty list: nobody). */
+export interface PresenceEvent {
+  collection: string;
+  recordId: string;
+  userIds: number[];
 }
 
 /** `resync`: the events since `Last-Event-ID` can no longer be replayed; reload everything. */

@@ -169,6 +169,7 @@ export {
   type MemberSuggestion,
   type MentionEvent,
   type NoteChangedEvent,
+  type PresenceEvent,
   type RecordChangedEvent,
   type ResyncEvent,
   type RightsChangedEvent,

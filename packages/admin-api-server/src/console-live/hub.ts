@@ -9,6 +9,7 @@ import {
   replayConsoleEvents,
   type ConsoleEventRow,
 } from '../store/console-events';
+import { expirePresence } from '../store/presence';
 
 /** How often the database is read while no LISTEN connection is up. */
 const POLL_MS = 250;
@@ -18,6 +19,8 @@ const LISTENING_POLL_MS = 5_000;
 export const CONSOLE_HEARTBEAT_MS = 15_000;
 /** How often old events and expired tickets are deleted. */
 const PRUNE_MS = 600_000;
+/** How often expired presences are cleared (and announced). */
+const EXPIRE_MS = 5_000;
 /** Events read per database round trip. */
 const BATCH = 1_000;
 
@@ -64,6 +67,7 @@ export class ConsoleHub {
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private prune: NodeJS.Timeout | undefined;
+  private expire: NodeJS.Timeout | undefined;
   private lastPoll = 0;
   private closed = false;
 
@@ -83,6 +87,11 @@ export class ConsoleHub {
         if (Date.now() - this.lastPoll >= every - 10) void this.poll();
       }, POLL_MS);
       this.heartbeat = setInterval(() => this.writeAll(': heartbeat\n\n'), CONSOLE_HEARTBEAT_MS);
+      this.expire = setInterval(() => {
+        expirePresence(this.knex).catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'expiring presence failed'),
+        );
+      }, EXPIRE_MS);
       this.prune = setInterval(() => {
         pruneConsoleEvents(this.knex).catch((error: unknown) =>
           this.logger.warn({ err: error }, 'pruning console events failed'),
@@ -146,6 +155,7 @@ export class ConsoleHub {
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     clearInterval(this.prune);
+    clearInterval(this.expire);
     for (const response of this.streams.keys()) response.end();
     this.streams.clear();
   }

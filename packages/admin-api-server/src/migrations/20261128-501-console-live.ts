@@ -43,9 +43,21 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('read_at', { useTz: true, precision: 3 });
     t.index(['environment_id', 'user_id', 'id']);
   });
+  // Who has which record open in the Console, until `expires_at` (renewed by heartbeats).
+  await knex.schema.createTable('console_presence', (t) => {
+    t.integer('project_id').notNullable().references('projects.id').onDelete('CASCADE');
+    t.integer('environment_id').notNullable().references('environments.id').onDelete('CASCADE');
+    t.integer('user_id').notNullable().references('users.id').onDelete('CASCADE');
+    t.text('collection_name').notNullable();
+    t.text('record_id').notNullable();
+    t.timestamp('expires_at', { useTz: true, precision: 3 }).notNullable();
+    t.primary(['environment_id', 'user_id']);
+    t.index(['expires_at']);
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('console_presence');
   await knex.schema.dropTable('inbox_items');
   await knex.schema.dropTable('console_stream_tickets');
   await knex.schema.dropTable('console_events');

@@ -107,6 +107,39 @@ export function livePaths(h: PathHelpers): Record<string, Record<string, unknown
         },
       },
     },
+    [`${env}/presence`]: {
+      put: {
+        ...base,
+        operationId: 'heartbeatPresence',
+        summary:
+          'You have this record open: others on the same record get a `presence` event. Send it again within 30 s (a heartbeat) or it expires; one record per member and environment',
+        parameters: params,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['collection', 'recordId'],
+                properties: {
+                  collection: { type: 'string', minLength: 1, maxLength: 255 },
+                  recordId: { type: 'string', minLength: 1, maxLength: 1024 },
+                },
+              },
+            },
+          },
+        },
+        responses: { '204': { description: 'Recorded' }, ...h.errors() },
+      },
+      delete: {
+        ...base,
+        operationId: 'leavePresence',
+        summary: 'You closed the record you had open (a `presence` event tells the others)',
+        parameters: params,
+        responses: { '204': { description: 'Done (or you had none open)' }, ...h.errors() },
+      },
+    },
     [`${env}/inbox`]: {
       get: {
         ...base,

@@ -2,7 +2,13 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { requireSessionOr } from '../../auth';
 import type { ConsoleHub } from '../../console-live/hub';
 import { required, type ServerContext } from '../../context';
-import { ApiError, invalidParameter, projectNotAccessible, unauthorized } from '../../errors';
+import {
+  ApiError,
+  invalidBody,
+  invalidParameter,
+  projectNotAccessible,
+  unauthorized,
+} from '../../errors';
 import { consumeStreamTicket, issueStreamTicket } from '../../store/console-events';
 import { decodeIdCursor, encodeIdCursor } from '../../store/cursor';
 import {
@@ -15,6 +21,8 @@ import {
 } from '../../store/inbox';
 import { findEnvironmentByName, findPermissionLevel, findProjectByName } from '../../store/model';
 import { noteAccess } from '../notes/access';
+import { jsonBody } from '../../http/body';
+import { heartbeatPresence, leavePresence } from '../../store/presence';
 
 const ENV = '/v1/project/:projectName/environment/:environmentName';
 
@@ -130,6 +138,32 @@ export function liveRouter(ctx: ServerContext, hub: ConsoleHub): Router {
         );
       },
     )
+    .put(`${ENV}/presence`, member, jsonBody(), async (req, res) => {
+      refuseOtherQuery(req, []);
+      const body = req.body as Record<string, unknown> | undefined;
+      const extra = Object.keys(body ?? {}).find((k) => k !== 'collection' && k !== 'recordId');
+      if (extra !== undefined) throw invalidBody(extra, 'is not a property');
+      const { collection, recordId } = body ?? {};
+      if (typeof collection !== 'string' || collection === '' || collection.length > 255) {
+        throw invalidBody('collection', 'must be a collection name');
+      }
+      if (typeof recordId !== 'string' || recordId === '' || recordId.length > 1024) {
+        throw invalidBody('recordId', 'must be a non-empty string');
+      }
+      const place = owner(req);
+      await heartbeatPresence(ctx.knex, place.userId, {
+        ...place,
+        collectionName: collection,
+        recordId,
+      });
+      res.status(204).end();
+    })
+    .delete(`${ENV}/presence`, member, async (req, res) => {
+      refuseOtherQuery(req, []);
+      const place = owner(req);
+      await leavePresence(ctx.knex, place.userId, place);
+      res.status(204).end();
+    })
     .get(`${ENV}/inbox`, member, async (req, res) => {
       refuseOtherQuery(req, ['limit', 'cursor', 'unread']);
       const limit = intParam(req, 'limit', 20, 1, 100);
