@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import type { EventHub } from './agent-protocol/event-hub';
+import type { ConsoleHub } from './console-live/hub';
+import { liveRouter } from './routes/live';
 import {
   AGENT_PROTOCOL_PREFIXES,
   agentErrorHandler,
@@ -38,7 +40,7 @@ import { buildOpenApiDocument } from './openapi/document';
  * API's list included, goes through this one pipeline: its request log, security headers, ETag
  * (express's default weak ETag) and error answer come from the same code for every route.
  */
-export function createApp(ctx: ServerContext, events: EventHub): Express {
+export function createApp(ctx: ServerContext, events: EventHub, live: ConsoleHub): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
@@ -60,6 +62,7 @@ export function createApp(ctx: ServerContext, events: EventHub): Express {
   app.use(accountRouter(ctx));
   app.use(actionApprovalsRouter(ctx));
   app.use(meRouter(ctx));
+  app.use(liveRouter(ctx, live));
   app.use(operationsRouter(ctx.knex, buildOpenApiDocument()));
   app.use(agentProtocolRouter(ctx, events));
   app.use(platformUiRouter());

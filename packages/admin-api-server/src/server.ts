@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { EventHub } from './agent-protocol/event-hub';
+import { ConsoleHub } from './console-live/hub';
 import { createApp } from './app';
 import { createLoginLimiter } from './auth/login-limiter';
 import { TokenContextCache } from './auth/token-context-cache';
@@ -126,11 +127,14 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
   };
   // The embedded database serves one connection: a LISTEN connection would hold it.
   // Without it, token contexts are not cached (a revocation elsewhere could not be heard).
+  // The Console's streams read new events when the agent hub's LISTEN connection hears them.
+  const consoleHub: ConsoleHub = new ConsoleHub(database.knex, logger, () => events.listening);
   const events = new EventHub(database.knex, logger, {
     listen: !database.embedded,
     accessChanges: tokenContexts,
+    consoleEvents: consoleHub,
   });
-  const app = createApp(ctx, events);
+  const app = createApp(ctx, events, consoleHub);
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
@@ -154,6 +158,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     close() {
       closing ??= (async () => {
         events.close();
+        consoleHub.close();
         await maintenance.stop();
         if (server) {
           const http = server;

@@ -205,6 +205,7 @@ beforeAll(async () => {
     version: '1',
     viewId: String(view.id),
     segmentId: String(segment.id),
+    itemId: '1',
   };
 }, 60_000);
 

@@ -171,3 +171,19 @@ export {
   selectionBody,
   type SelectionScope,
 } from './agent-query';
+
+// Console live stream and inbox (docs/public-api.md §8)
+export {
+  CONSOLE_EVENT_NAMES,
+  type ConsoleEventName,
+  type ConsoleStreamTicket,
+  type InboxItem,
+  type InboxPage,
+  type MemberSuggestion,
+  type MentionEvent,
+  type NoteChangedEvent,
+  type PresenceEvent,
+  type RecordChangedEvent,
+  type ResyncEvent,
+  type RightsChangedEvent,
+} from './console-live';

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ACCESS_CHANGES_CHANNEL } from '../store/access-changes';
+import { coalescedRead } from './coalesced-read';
+import { CONSOLE_EVENTS_CHANNEL } from '../store/console-events';
 import {
   PLATFORM_EVENTS_CHANNEL,
   prunePlatformEvents,
@@ -43,8 +45,6 @@ export class EventHub {
   private relisten: NodeJS.Timeout | undefined;
   private listener: Client | undefined;
   private primed = false;
-  private polling = false;
-  private pollAgain = false;
   private closed = false;
 
   constructor(
@@ -57,6 +57,8 @@ export class EventHub {
        * missed (`setLive`), and of each announced change (`clear`): the token-context cache.
        */
       accessChanges?: { setLive(live: boolean): void; clear(): void };
+      /** Told of each Console event announced on {@link CONSOLE_EVENTS_CHANNEL}: the Console hub. */
+      consoleEvents?: { notified(): void };
     } = { listen: true },
   ) {}
 
@@ -123,11 +125,14 @@ export class EventHub {
       ).acquireRawConnection()) as Client;
       client.on('notification', (message) => {
         if (message.channel === ACCESS_CHANGES_CHANNEL) this.options.accessChanges?.clear();
+        else if (message.channel === CONSOLE_EVENTS_CHANNEL) this.options.consoleEvents?.notified();
         else void this.poll();
       });
       client.on('error', (error) => this.listenerLost(client!, error));
       client.on('end', () => this.listenerLost(client!));
-      await client.query(`LISTEN ${PLATFORM_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}`);
+      await client.query(
+        `LISTEN ${PLATFORM_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}; LISTEN ${CONSOLE_EVENTS_CHANNEL}`,
+      );
     } catch (error) {
       if (client) endQuietly(client);
       this.retryListen(error);
@@ -165,13 +170,12 @@ export class EventHub {
     this.listener = undefined;
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling) {
-      // A notification during a read: read once more after it, so the new row is not missed.
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
+  private readonly poll = coalescedRead(
+    () => this.readEvents(),
+    () => this.closed,
+  );
+
+  private async readEvents(): Promise<void> {
     try {
       const events = await recentPlatformEvents(this.knex, WINDOW_SECONDS);
       const now = Date.now();
@@ -186,12 +190,6 @@ export class EventHub {
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'polling platform events failed; retrying');
-    } finally {
-      this.polling = false;
-    }
-    if (this.pollAgain && !this.closed) {
-      this.pollAgain = false;
-      await this.poll();
     }
   }
 

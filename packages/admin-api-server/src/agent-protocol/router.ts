@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { jsonBody } from '../http/body';
+import { publishRecordChange, readRecordChange } from './record-changes';
 import type { AuthenticatedEnvironment } from '../store/model/environment-secrets';
 import type { ServerContext } from '../context';
 import { ingestActivityLogs } from '../store/activity-log-ingestion';
@@ -196,6 +197,12 @@ export function agentProtocolRouter(ctx: ServerContext, events: EventHub): Route
     response.json(
       await ingestActivityLogs(ctx.knex, environment, readActivityLogBatch(request.body)),
     );
+  });
+
+  // A write the agent made, for the Console streams of the environment (docs/platform-protocol.md §7.1).
+  router.post('/liana/v1/record-changes', authenticated, json, async (request, response) => {
+    await publishRecordChange(ctx.knex, environmentOf(response), readRecordChange(request.body));
+    response.status(204).end();
   });
 
   router.use(activityLogRequestsRouter(ctx));

@@ -32,6 +32,7 @@ export type ApiErrorCode =
   | 'layout_version_not_found'
   | 'view_not_found'
   | 'segment_not_found'
+  | 'inbox_item_not_found'
   | 'conflict'
   | 'idempotency_key_reused'
   | 'precondition_failed'

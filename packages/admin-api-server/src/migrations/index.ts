@@ -16,6 +16,7 @@ import * as partitionedActivityLogs from './20261128-101-partitioned-activity-lo
 import * as activityLogRetention from './20261128-102-activity-log-retention';
 import * as activityLogErrorMessages from './20261128-311-activity-log-error-messages';
 import * as consoleLayouts from './20261128-401-console-layouts';
+import * as consoleLive from './20261128-501-console-live';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261128-102-activity-log-retention': activityLogRetention,
   '20261128-311-activity-log-error-messages': activityLogErrorMessages,
   '20261128-401-console-layouts': consoleLayouts,
+  '20261128-501-console-live': consoleLive,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

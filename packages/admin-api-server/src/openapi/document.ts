@@ -20,6 +20,7 @@ import { managementPaths } from './management-paths';
 import { DASHBOARD, DASHBOARD_BODY } from '../routes/dashboards';
 import { mePaths } from './me-paths';
 import { CONSOLE_LAYOUT_SCHEMAS, consoleLayoutPaths } from './console-layout-paths';
+import { LIVE_SCHEMAS, livePaths } from './live-paths';
 
 type Operation = Record<string, unknown>;
 
@@ -490,9 +491,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         project: PROJECT,
         environment: ENVIRONMENT,
       }),
+      ...livePaths({ errors, ok, security: USER, project: PROJECT, environment: ENVIRONMENT }),
     },
     components: {
-      schemas: { ...COMPONENT_SCHEMAS, ...CONSOLE_LAYOUT_SCHEMAS },
+      schemas: { ...COMPONENT_SCHEMAS, ...CONSOLE_LAYOUT_SCHEMAS, ...LIVE_SCHEMAS },
       securitySchemes: {
         bearerAuth: {
           type: 'http',

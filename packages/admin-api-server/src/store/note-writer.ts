@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { insertActivityLogs } from './activity-log-writer';
 import { insertAdminLogs } from './admin-log-writer';
+import { publishConsoleEvent } from './console-events';
+import { recordMentions } from './inbox';
 
 /** What a note write needs to know about its author and place. */
 export interface NoteAuthor {
@@ -14,6 +16,32 @@ export interface NoteAuthor {
  * of the transaction, which may precede a write that committed first), never before the last one.
  */
 const BUMPED_UPDATED_AT = 'greatest(updated_at, clock_timestamp())';
+
+/**
+ * A `note-created`, `note-updated` or `note-deleted` Console event, in the transaction of the
+ * write: streams give it to the members who may see the notes of its collection (admins only for
+ * a note naming none), as `GET …/notes` would list it.
+ */
+async function publishNoteEvent(
+  trx: Knex.Transaction,
+  author: NoteAuthor,
+  event: 'note-created' | 'note-updated' | 'note-deleted',
+  note: { id: number; collection_name: string | null; record_id: string },
+): Promise<void> {
+  await publishConsoleEvent(trx, {
+    projectId: author.projectId,
+    environmentId: author.environmentId,
+    collectionName: note.collection_name,
+    adminsOnly: note.collection_name === null,
+    event,
+    data: {
+      noteId: note.id,
+      collectionName: note.collection_name,
+      recordId: note.record_id,
+      userId: author.userId,
+    },
+  });
+}
 
 function noteLabel(verb: string, collectionName: string | null, recordId: string): string {
   return `${verb} on ${collectionName ?? 'a record'} #${recordId}`;
@@ -32,6 +60,8 @@ export async function createNote(
     recordId: string;
     collectionName: string | null;
     content: string;
+    /** Members mentioned in `content` (resolved by the caller). */
+    mentions?: readonly number[];
   },
 ): Promise<number> {
   return knex.transaction(async (trx) => {
@@ -46,12 +76,14 @@ export async function createNote(
         title: input.title,
       })
       .returning(['id', 'created_at']);
-    await trx('note_messages').insert({
-      note_id: note.id,
-      user_id: author.userId,
-      content: input.content,
-      created_at: note.created_at,
-    });
+    const [message] = await trx('note_messages')
+      .insert({
+        note_id: note.id,
+        user_id: author.userId,
+        content: input.content,
+        created_at: note.created_at,
+      })
+      .returning(['id']);
     await insertActivityLogs(trx, author.projectId, [
       {
         environmentId: author.environmentId,
@@ -64,6 +96,24 @@ export async function createNote(
         label: noteLabel('created a note', input.collectionName, input.recordId),
       },
     ]);
+    const written = {
+      id: note.id as number,
+      collection_name: input.collectionName,
+      record_id: input.recordId,
+    };
+    await publishNoteEvent(trx, author, 'note-created', written);
+    await recordMentions(
+      trx,
+      {
+        ...author,
+        noteId: written.id,
+        messageId: message.id as number,
+        collectionName: input.collectionName,
+        recordId: input.recordId,
+        authorId: author.userId,
+      },
+      input.mentions ?? [],
+    );
     return note.id as number;
   });
 }
@@ -88,6 +138,7 @@ export async function addNoteMessage(
   author: NoteAuthor,
   noteId: number,
   content: string,
+  mentions: readonly number[] = [],
 ): Promise<{ messageId: number; version: number } | undefined> {
   return knex.transaction(async (trx) => {
     const [note] = (await trx('notes')
@@ -118,6 +169,19 @@ export async function addNoteMessage(
         label: noteLabel('added a message to a note', note.collection_name, note.record_id),
       },
     ]);
+    await publishNoteEvent(trx, author, 'note-updated', note);
+    await recordMentions(
+      trx,
+      {
+        ...author,
+        noteId,
+        messageId: message.id as number,
+        collectionName: note.collection_name,
+        recordId: note.record_id,
+        authorId: author.userId,
+      },
+      mentions,
+    );
     return { messageId: message.id as number, version: note.version };
   });
 }
@@ -215,6 +279,7 @@ export async function updateNote(
   changes: { title?: string; archived?: boolean },
   expectedVersion?: number,
   moderation?: NoteModeration,
+  actor?: NoteAuthor,
 ): Promise<ConditionalResult> {
   return knex.transaction(async (trx) => {
     const before = await lockNote(trx, environmentId, noteId, expectedVersion);
@@ -231,6 +296,7 @@ export async function updateNote(
       .update(update)
       .returning(['title', 'archived_at'])) as Pick<ModeratedNote, 'title' | 'archived_at'>[];
     if (moderation) await logModeration(trx, moderation, before, { ...before, ...after! });
+    if (actor) await publishNoteEvent(trx, actor, 'note-updated', before);
     return 'done';
   });
 }
@@ -266,6 +332,7 @@ export async function deleteNote(
       },
     ]);
     if (moderation) await logModeration(trx, moderation, before);
+    await publishNoteEvent(trx, author, 'note-deleted', before);
     return 'done';
   });
 }

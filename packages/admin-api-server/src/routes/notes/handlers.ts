@@ -11,6 +11,7 @@ import {
   listNotes,
   type NoteRow,
 } from '../../store/note-queries';
+import { resolveMentions } from '../../store/inbox';
 import { addNoteMessage, createNote, deleteNote, updateNote } from '../../store/note-writer';
 import { dateFilterOf } from '../../validation/query-schemas';
 import { echoParameters } from '../echo-parameters';
@@ -132,6 +133,7 @@ export function createNoteHandler(ctx: ServerContext): RequestHandler {
     const body = parseCreateNoteBody(req.body);
     assertCollectionVisible(access, body.collectionName);
     const content = sanitizeMessage(body.message, 'message');
+    const mentions = await resolveMentions(ctx.knex, project.id, content, 'message');
     const team = await resolveUserTeam(ctx.knex, project.id, author.userId, body.teamName);
     if (!team) {
       throw invalidBody(
@@ -145,6 +147,7 @@ export function createNoteHandler(ctx: ServerContext): RequestHandler {
       recordId: body.recordId,
       collectionName: body.collectionName,
       content,
+      mentions,
     });
     res.location(`${req.baseUrl}${req.path.replace(/\/$/, '')}/${noteId}`);
     await sendNote(ctx, res, environment, noteId, 201);
@@ -154,12 +157,13 @@ export function createNoteHandler(ctx: ServerContext): RequestHandler {
 /** `POST …/notes/{noteId}/messages`: a message and a `createMessage` activity log. */
 export function addMessageHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { environment, author, access } = await placeOf(ctx, req);
+    const { project, environment, author, access } = await placeOf(ctx, req);
     const noteId = noteIdParam(req);
     await visibleNote(ctx, environment, access, noteId);
     const body = parseAddMessageBody(req.body);
     const content = sanitizeMessage(body.content, 'content');
-    const added = await addNoteMessage(ctx.knex, author, noteId, content);
+    const mentions = await resolveMentions(ctx.knex, project.id, content, 'content');
+    const added = await addNoteMessage(ctx.knex, author, noteId, content, mentions);
     if (!added) throw noteNotFound(noteId, environment.name);
     const message = await findNoteMessage(ctx.knex, added.messageId);
     if (!message) throw noteNotFound(noteId, environment.name);
@@ -170,7 +174,7 @@ export function addMessageHandler(ctx: ServerContext): RequestHandler {
 /** `PATCH …/notes/{noteId}`: title and archive state, guarded by `If-Match`. */
 export function updateNoteHandler(ctx: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { project, environment, access } = await placeOf(ctx, req);
+    const { project, environment, author, access } = await placeOf(ctx, req);
     const noteId = noteIdParam(req);
     const version = expectedVersion(req, noteId);
     const changes = parseUpdateNoteBody(req.body);
@@ -185,6 +189,7 @@ export function updateNoteHandler(ctx: ServerContext): RequestHandler {
       changes,
       version,
       moderation,
+      author,
     );
     if (outcome === 'not_found') throw noteNotFound(noteId, environment.name);
     if (outcome === 'stale') throw staleWrite(noteId);

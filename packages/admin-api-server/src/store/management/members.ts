@@ -1,3 +1,4 @@
+import { publishConsoleEvent } from '../console-events';
 import type { Member } from '@canopy/platform-protocol';
 import type { Knex } from 'knex';
 import { publishAccessChange } from '../access-changes';
@@ -180,6 +181,7 @@ export async function updateMember(
       },
     ]);
     await publishPlatformEvent(trx, projectId, 'refresh-users');
+    await publishRightsChanged(trx, projectId, userId);
     if (changes.teamNames !== undefined) {
       const teams = await trx('teams').where({ project_id: projectId }).pluck('id');
       await publishPlatformEvent(trx, projectId, 'refresh-renderings', { renderingIds: teams });
@@ -200,6 +202,7 @@ export async function removeMember(
     const previousValue = await memberValue(trx, projectId, userId);
     await trx('project_memberships').where({ id: membershipId }).delete();
     await publishAccessChange(trx);
+    await publishRightsChanged(trx, projectId, userId);
     await insertAdminLogs(trx, projectId, [
       {
         type: 'remove',
@@ -250,5 +253,20 @@ export async function unlockMember(
       ]);
     }
     return { wasLockedUntil };
+  });
+}
+
+/** Tells the member's Console streams of the project (every environment) to reload rights. */
+async function publishRightsChanged(
+  trx: Knex.Transaction,
+  projectId: number,
+  userId: number,
+): Promise<void> {
+  await publishConsoleEvent(trx, {
+    projectId,
+    environmentId: null,
+    userId,
+    event: 'rights-changed',
+    data: { userId },
   });
 }

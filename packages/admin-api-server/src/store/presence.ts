@@ -1,0 +1,128 @@
+import type { Knex } from 'knex';
+import { publishConsoleEvent } from './console-events';
+
+/** How long a presence lasts without a heartbeat. */
+export const PRESENCE_TTL_SECONDS = 30;
+
+interface Place {
+  projectId: number;
+  environmentId: number;
+  collectionName: string;
+  recordId: string;
+}
+
+/**
+ * A `presence` event for one record: who has it open now. Streams give it to the members who
+ * may see the collection (docs/public-api.md §8).
+ */
+async function publishPresence(trx: Knex.Transaction, place: Place): Promise<void> {
+  const userIds: number[] = await trx('console_presence')
+    .where({
+      environment_id: place.environmentId,
+      collection_name: place.collectionName,
+      record_id: place.recordId,
+    })
+    .where('expires_at', '>', trx.fn.now())
+    .orderBy('user_id')
+    .pluck('user_id');
+  await publishConsoleEvent(trx, {
+    projectId: place.projectId,
+    environmentId: place.environmentId,
+    collectionName: place.collectionName,
+    event: 'presence',
+    data: { collection: place.collectionName, recordId: place.recordId, userIds },
+  });
+}
+
+/**
+ * Records that `userId` has a record open (one record per user and environment: opening another
+ * leaves the first). Announces the record, and the one left, when the set of viewers changed.
+ */
+export async function heartbeatPresence(knex: Knex, userId: number, place: Place): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const before = (await trx('console_presence')
+      .where({ environment_id: place.environmentId, user_id: userId })
+      .forUpdate()
+      .first('collection_name', 'record_id', 'expires_at')) as
+      { collection_name: string; record_id: string; expires_at: Date } | undefined;
+    await trx('console_presence')
+      .insert({
+        project_id: place.projectId,
+        environment_id: place.environmentId,
+        user_id: userId,
+        collection_name: place.collectionName,
+        record_id: place.recordId,
+        expires_at: trx.raw(`now() + interval '${PRESENCE_TTL_SECONDS} seconds'`),
+      })
+      .onConflict(['environment_id', 'user_id'])
+      .merge();
+    const same =
+      before &&
+      before.collection_name === place.collectionName &&
+      before.record_id === place.recordId &&
+      before.expires_at.getTime() > Date.now();
+    if (same) return;
+    if (before) {
+      await publishPresence(trx, {
+        ...place,
+        collectionName: before.collection_name,
+        recordId: before.record_id,
+      });
+    }
+    await publishPresence(trx, place);
+  });
+}
+
+/** `userId` closed the record it had open in the environment (nothing when none). */
+export async function leavePresence(
+  knex: Knex,
+  userId: number,
+  place: { projectId: number; environmentId: number },
+): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const [left] = (await trx('console_presence')
+      .where({ environment_id: place.environmentId, user_id: userId })
+      .delete()
+      .returning(['collection_name', 'record_id'])) as {
+      collection_name: string;
+      record_id: string;
+    }[];
+    if (left) {
+      await publishPresence(trx, {
+        ...place,
+        collectionName: left.collection_name,
+        recordId: left.record_id,
+      });
+    }
+  });
+}
+
+/**
+ * Deletes expired presences and announces their records: run by every process, each row deleted
+ * (and announced) by one only.
+ */
+export async function expirePresence(knex: Knex): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const gone = (await trx('console_presence')
+      .where('expires_at', '<=', trx.fn.now())
+      .delete()
+      .returning(['project_id', 'environment_id', 'collection_name', 'record_id'])) as {
+      project_id: number;
+      environment_id: number;
+      collection_name: string;
+      record_id: string;
+    }[];
+    const records = new Map(
+      gone.map((g) => [`${g.environment_id}\u0000${g.collection_name}\u0000${g.record_id}`, g]),
+    );
+    for (const g of records.values()) {
+      await publishPresence(trx, {
+        projectId: g.project_id,
+        environmentId: g.environment_id,
+        collectionName: g.collection_name,
+        recordId: g.record_id,
+      });
+    }
+    return gone.length;
+  });
+}
