@@ -63,6 +63,7 @@ export {
   UnauthorizedError,
   ForbiddenError,
   NotFoundError,
+  PreconditionFailedError,
   UnprocessableError,
   InvalidScopeError,
   BusinessError,

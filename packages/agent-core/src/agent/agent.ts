@@ -489,6 +489,7 @@ export class Agent<S extends TypingsSchema = TypingsSchema> {
       },
       permissions: platform.permissions,
       activityLogs: platform.activityLogs,
+      recordChanges: platform.recordChanges,
       ipWhitelist,
       authentication: platform.authentication,
       revocations: platform.revocations,

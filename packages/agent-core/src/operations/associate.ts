@@ -5,6 +5,7 @@ import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import { Projection } from '../toolkit/query/projection';
 import type { CompositeId } from '../toolkit/record/record-utils';
 import { reportActivity } from './activity-log';
+import { reportRecordChanges } from './record-changes';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
 import { buildFilter } from './filter';
 import { asToMany, readParentValue, type RelationTarget } from './relation';
@@ -54,4 +55,12 @@ export async function associateRecord(
     ]);
   }
   reportActivity(context, who, 'update', relation.parent.name, [packedParentId]);
+  reportRecordChanges(
+    context,
+    who,
+    relation.parent.name,
+    'update',
+    [packedParentId],
+    [relation.name],
+  );
 }

@@ -7,6 +7,7 @@ import type { ManyToOneSchema, OneToOneSchema } from '../toolkit/schema/field-sc
 import { validateRecord } from '../toolkit/validation/record-validator';
 import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
+import { reportRecordChanges } from './record-changes';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
 import { idRecord, linkOneToOne, readTargetValue } from './read-one';
 import type { ParsedRequest } from './request';
@@ -67,8 +68,15 @@ export async function createRecord(
     const target = findCollection(context, field.foreignCollection);
     await linkOneToOne(context, who, target, field, created[field.originKeyTarget], targetId);
   }
-  reportActivity(context, who, 'create', collection.name, [
-    packRecordId(getCollectionPlan(collection), created),
-  ]);
+  const packedId = packRecordId(getCollectionPlan(collection), created);
+  reportActivity(context, who, 'create', collection.name, [packedId]);
+  reportRecordChanges(
+    context,
+    who,
+    collection.name,
+    'create',
+    [packedId],
+    [...Object.keys(request.values), ...request.toOne.keys()],
+  );
   return { ...created, ...linked };
 }

@@ -1,6 +1,7 @@
 import type { Collection } from '../toolkit/interfaces/collection';
 import type { ConditionTree } from '../toolkit/query/condition-tree/condition-tree';
 import { reportActivity } from './activity-log';
+import { idsToReport, reportRecordChanges } from './record-changes';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter, type FilterParameters } from './filter';
 import type { ParsedRequest } from './request';
@@ -27,6 +28,12 @@ export async function deleteRecords(
   await context.permissions.assertCollectionRight(who.claims, collection.name, 'delete');
   const request = parse();
   const filter = await buildFilter(context, who, collection, request.filter, [request.selection]);
+  // A selection without ids ("all records but some"): the ids are read first, for the Console.
+  const deleted =
+    request.packedIds.length > 0
+      ? request.packedIds
+      : await idsToReport(context, who, collection, filter);
   await collection.delete(who.caller, filter);
   reportActivity(context, who, 'delete', collection.name, request.packedIds);
+  reportRecordChanges(context, who, collection.name, 'delete', deleted);
 }

@@ -7,6 +7,8 @@ import { Filter } from '../toolkit/query/filter';
 import { PaginatedFilter } from '../toolkit/query/paginated-filter';
 import { Projection } from '../toolkit/query/projection';
 import { reportActivity } from './activity-log';
+import { idsToReport, reportRecordChanges } from './record-changes';
+import { packRecordId } from './records/record-id';
 import { type OperationCaller, type OperationContext, findCollection } from './context';
 import { buildFilter, type FilterParameters } from './filter';
 import { asToMany, linkedTree, readParentValue, type RelationTarget } from './relation';
@@ -47,9 +49,13 @@ export async function dissociateRecords(
     request.selection,
     await linkedTree(context, who, relation, field),
   ]);
+  // Targets deleted in delete mode, for the Console (platform protocol §7.1).
+  let deleted: string[] = [];
   if (field.type === 'OneToMany') {
-    if (deleteMode) await target.delete(who.caller, filter);
-    else await target.update(who.caller, filter, { [field.originKey]: null });
+    if (deleteMode) {
+      deleted = await idsToReport(context, who, target, filter);
+      await target.delete(who.caller, filter);
+    } else await target.update(who.caller, filter, { [field.originKey]: null });
   } else {
     const targets = await target.list(
       who.caller,
@@ -72,6 +78,8 @@ export async function dissociateRecords(
         }),
       );
       if (deleteMode) {
+        const plan = getCollectionPlan(target);
+        deleted = targets.map((row) => packRecordId(plan, row));
         await target.delete(
           who.caller,
           new Filter({ conditionTree: ConditionTreeFactory.matchRecords(target.schema, targets) }),
@@ -79,6 +87,15 @@ export async function dissociateRecords(
       }
     }
   }
+  reportRecordChanges(
+    context,
+    who,
+    relation.parent.name,
+    'update',
+    [request.packedParentId],
+    [relation.name],
+  );
+  reportRecordChanges(context, who, target.name, 'delete', deleted);
   reportActivity(
     context,
     who,

@@ -4,6 +4,7 @@ import { Projection } from '../toolkit/query/projection';
 import type { CompositeId } from '../toolkit/record/record-utils';
 import type { ManyToOneSchema, OneToOneSchema } from '../toolkit/schema/field-schema';
 import { reportActivity } from './activity-log';
+import { reportRecordChanges } from './record-changes';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
 import { linkOneToOne, readOne, readTargetValue } from './read-one';
@@ -54,6 +55,14 @@ export async function setRelation(
     await linkOneToOne(context, who, target, field, record[field.originKeyTarget], targetId);
   }
   reportActivity(context, who, 'update', parent.name, [request.packedParentId]);
+  reportRecordChanges(
+    context,
+    who,
+    parent.name,
+    'update',
+    [request.packedParentId],
+    [relation.name],
+  );
 }
 
 /** Narrows a relation to a to-one relation; not found otherwise. */

@@ -6,6 +6,7 @@ import type { CompositeId } from '../toolkit/record/record-utils';
 import { validateRecord } from '../toolkit/validation/record-validator';
 import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
+import { reportRecordChanges } from './record-changes';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
 import { readOne } from './read-one';
@@ -42,4 +43,5 @@ export async function updateArrayElement(
   markValidated(patch);
   await collection.update(who.caller, filter, patch);
   reportActivity(context, who, 'update', collection.name, [packedId]);
+  reportRecordChanges(context, who, collection.name, 'update', [packedId], [field]);
 }

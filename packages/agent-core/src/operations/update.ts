@@ -7,6 +7,8 @@ import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
 import { validateRecord } from '../toolkit/validation/record-validator';
 import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
+import { reportRecordChanges } from './record-changes';
+import { assertUnchanged } from './record-etag';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter } from './filter';
 import { readOne } from './read-one';
@@ -18,6 +20,8 @@ export interface UpdateRequest {
   readonly packedId: string;
   /** The column values to change. */
   readonly values: RecordData;
+  /** The `If-Match` header, if sent: the update is refused when the record changed (§8.5). */
+  readonly ifMatch?: string;
 }
 
 /**
@@ -32,7 +36,7 @@ export async function updateRecord(
   parse: ParsedRequest<UpdateRequest>,
 ): Promise<RecordData | null> {
   await context.permissions.assertCollectionRight(who.claims, collection.name, 'edit');
-  const { id, packedId, values } = parse();
+  const { id, packedId, values, ifMatch } = parse();
   if (Object.keys(values).length === 0) {
     throw new ValidationError(
       `The record data is empty (send at least one attribute of '${collection.name}')`,
@@ -41,6 +45,7 @@ export async function updateRecord(
   validateRecord(collection, values);
   // Validated here, where the request enters: the customizer's validation layer trusts it.
   markValidated(values);
+  if (ifMatch !== undefined) await assertUnchanged(context, who, collection, id, ifMatch);
   const filter = await buildFilter(context, who, collection, {}, [
     ConditionTreeFactory.matchIds(collection.schema, [id]),
   ]);
@@ -55,5 +60,6 @@ export async function updateRecord(
     withPrimaryKeys(collection, defaultProjection(collection)),
   );
   reportActivity(context, who, 'update', collection.name, [packedId]);
+  reportRecordChanges(context, who, collection.name, 'update', [packedId], Object.keys(values));
   return record;
 }

@@ -1,4 +1,9 @@
-import type { ActivityLogReport, AgentActivityLogAction, IpRule } from '@canopy/platform-protocol';
+import type {
+  ActivityLogReport,
+  AgentActivityLogAction,
+  IpRule,
+  RecordChangedEvent,
+} from '@canopy/platform-protocol';
 import type { CallerIdentity } from '../toolkit/caller';
 import type { DataSource } from '../toolkit/interfaces/data-source';
 import type { Logger, LoggerLevel } from '../toolkit/interfaces/logger';
@@ -18,6 +23,11 @@ export interface AgentServices {
   readonly permissions: PermissionSource;
   /** Where every agent operation is reported (queued, sent in batches off the request path). */
   readonly activityLogs: ActivityLogRecorder;
+  /**
+   * Where the records each write changed are reported, for the Console's live view (platform
+   * protocol §7.1); absent without a platform (standalone and test setups): nothing is reported.
+   */
+  readonly recordChanges?: RecordChangeRecorder;
   /** The IP whitelist fetched at start; `null` when disabled. */
   readonly ipWhitelist: IpWhitelist | null;
   /** OpenID Connect login against the platform (routes `/authentication*`). */
@@ -79,6 +89,11 @@ export interface ActivityLogInput extends Omit<ActivityLogReport, 'id' | 'create
 /** Queues activity logs; never throws and never waits on the network. */
 export interface ActivityLogRecorder {
   record(entry: ActivityLogInput): void;
+}
+
+/** Queues record changes (platform protocol §7.1); never throws and never waits on the network. */
+export interface RecordChangeRecorder {
+  record(change: RecordChangedEvent): void;
 }
 
 /** One rule of the IP whitelist (platform protocol §4; the wire type of @canopy/platform-protocol). */

@@ -1,5 +1,6 @@
 import type { Logger } from '../toolkit/interfaces/logger';
 import { ActivityLogReporter, type ActivityLogReporterOptions } from './activity-log-reporter';
+import { RecordChangeReporter, type RecordChangeReporterOptions } from './record-change-reporter';
 import type { IpWhitelist, IpWhitelistRule } from './agent-services';
 import { createIpWhitelist } from './ip-whitelist';
 import { PlatformAuthenticationClient } from './platform-authentication-client';
@@ -23,6 +24,7 @@ export interface PlatformClientOptions {
   permissionsTtlMs?: number;
   events?: PlatformEventStreamOptions;
   activityLogs?: ActivityLogReporterOptions;
+  recordChanges?: RecordChangeReporterOptions;
 }
 
 const SCHEMA_UPLOAD_TIMEOUT_MS = 30_000;
@@ -36,6 +38,8 @@ export class PlatformClient {
   readonly http: PlatformHttpClient;
   readonly permissions: PlatformPermissionSource;
   readonly activityLogs: ActivityLogReporter;
+  /** The writes the agent made, for the Console's live view (platform protocol §7.1). */
+  readonly recordChanges: RecordChangeReporter;
   readonly authentication: PlatformAuthenticationClient;
   /** Sign-outs: read at start and on each reopened stream, then announced by events. */
   readonly revocations: PlatformSessionRevocations;
@@ -51,6 +55,7 @@ export class PlatformClient {
       options.permissionsTtlMs ?? DEFAULT_PERMISSIONS_TTL_MS,
     );
     this.activityLogs = new ActivityLogReporter(this.http, this.logger, options.activityLogs);
+    this.recordChanges = new RecordChangeReporter(this.http, this.logger, options.recordChanges);
     this.authentication = new PlatformAuthenticationClient(this.http, this.logger);
     this.revocations = new PlatformSessionRevocations(this.http, this.logger);
     this.events = new PlatformEventStream(
@@ -130,12 +135,15 @@ export class PlatformClient {
   }
 
   /**
-   * Closes the event stream, flushes the activity log (giving up after `flushTimeoutMs`) and
-   * aborts every pending call.
+   * Closes the event stream, flushes the activity log and the record changes (giving up after
+   * `flushTimeoutMs`) and aborts every pending call.
    */
   async close(flushTimeoutMs = 5000): Promise<void> {
     await this.events.close();
-    await this.activityLogs.close(flushTimeoutMs);
+    await Promise.all([
+      this.activityLogs.close(flushTimeoutMs),
+      this.recordChanges.close(flushTimeoutMs),
+    ]);
     this.http.close();
   }
 }

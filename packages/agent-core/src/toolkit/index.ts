@@ -64,6 +64,7 @@ export {
   UnauthorizedError,
   ForbiddenError,
   NotFoundError,
+  PreconditionFailedError,
   UnprocessableError,
   InvalidScopeError,
   BusinessError,

@@ -24,7 +24,7 @@ export function corsStep(allowedOrigins: readonly string[] = []): CorsStep {
     if (permitted) {
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Access-Control-Allow-Credentials', 'true');
-      response.setHeader('Access-Control-Expose-Headers', 'x-forest-correlation-id');
+      response.setHeader('Access-Control-Expose-Headers', 'x-forest-correlation-id, ETag');
     }
     if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) {
       return false;

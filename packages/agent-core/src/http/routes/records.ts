@@ -4,7 +4,9 @@ import { exportRecords } from '../../operations/csv';
 import { deleteRecords } from '../../operations/delete';
 import { getRecord } from '../../operations/get';
 import { listRecords } from '../../operations/list';
+import { coversColumns, recordEtag } from '../../operations/record-etag';
 import { updateRecord } from '../../operations/update';
+import type { Projection } from '../../toolkit/query/projection';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
 import { parsePage } from '../../protocol/query/page';
 import {
@@ -30,6 +32,12 @@ import { readProjection } from './read-helpers';
  */
 
 const CSV_SUFFIX = '.csv';
+
+/** The `If-Match` header of a request, if any (several headers are joined as one list). */
+function ifMatchHeader(request: HttpRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return Array.isArray(value) ? value.join(',') : value;
+}
 
 /** `GET /:collectionName/count` (§8.2). */
 async function serveCount(
@@ -83,11 +91,15 @@ async function serveGet(
 ): Promise<void> {
   const data = openDataRequest(context, request, response);
   const collection = findCollection(context, name);
-  const record = await getRecord(context, data, collection, () => ({
-    id: unpackRecordId(collection, packedId),
-    packedId,
-    projection: readProjection(data, collection),
-  }));
+  let projection: Projection | undefined;
+  const record = await getRecord(context, data, collection, () => {
+    projection = readProjection(data, collection);
+    return { id: unpackRecordId(collection, packedId), packedId, projection };
+  });
+  // A strong tag of the record's columns, for a later conditional update (§8.3, §8.5).
+  if (projection && coversColumns(collection, projection)) {
+    response.setHeader('ETag', recordEtag(collection, record));
+  }
   sendJson(response, serializeRecord(collection, record));
 }
 
@@ -122,6 +134,7 @@ export function addRecordRoutes(routes: RouteTable, context: HttpContext): void 
         id: unpackRecordId(collection, packedId),
         packedId: packedId as string,
         values: deserializeBody(collection, requestBody(request)).attributes,
+        ifMatch: ifMatchHeader(request),
       }));
       sendJson(response, serializeRecord(collection, record));
     })

@@ -29,6 +29,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<CanopyErrorCode, number>> = {
   INVALID_ACTION_CONDITION: 422,
   NO_PRIMARY_KEY: 422,
   BUSINESS_ERROR: 422,
+  PRECONDITION_FAILED: 412,
 };
 
 /** A code the table does not know (a customer's own) takes the status of its family. */
@@ -64,6 +65,7 @@ const HTTP_STATUS_BY_NAME: Readonly<Record<string, number>> = {
   InvalidActionConditionError: 422,
   NoPrimaryKeyError: 422,
   BusinessError: 422,
+  PreconditionFailedError: 412,
   IntrospectionFormatError: 422,
   InternalServerError: 500,
 };

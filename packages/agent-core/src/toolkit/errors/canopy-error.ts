@@ -27,7 +27,8 @@ export type CanopyErrorCode =
   | 'INVALID_SCOPE'
   | 'INVALID_ACTION_CONDITION'
   | 'NO_PRIMARY_KEY'
-  | 'BUSINESS_ERROR';
+  | 'BUSINESS_ERROR'
+  | 'PRECONDITION_FAILED';
 
 /**
  * Base of every error agent-core throws for a refusal (bad input, no right, nothing there, …),
@@ -104,6 +105,16 @@ export class ForbiddenError extends CanopyError {
 export class NotFoundError extends CanopyError {
   constructor(message = 'Record does not exists', options?: { cause?: unknown }) {
     super('not-found', 'NOT_FOUND', message, options);
+  }
+}
+
+/**
+ * A conditional request whose condition no longer holds: an update sent with the `If-Match` of a
+ * record that changed since (HTTP 412). `data` tells the client what it needs to merge.
+ */
+export class PreconditionFailedError extends CanopyError {
+  constructor(message: string, data: Record<string, unknown>) {
+    super('unprocessable', 'PRECONDITION_FAILED', message, { data });
   }
 }
 

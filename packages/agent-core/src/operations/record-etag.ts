@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { PreconditionFailedError } from '../toolkit/errors/canopy-error';
+import type { Collection } from '../toolkit/interfaces/collection';
+import { Projection } from '../toolkit/query/projection';
+import type { CompositeId, RecordData } from '../toolkit/record/record-utils';
+import type { OperationCaller, OperationContext } from './context';
+import { readOne } from './read-one';
+
+/**
+ * Strong entity tags of records (agent-http-protocol §8.3, §8.5): a SHA-1 of a canonical JSON of
+ * the record's columns (relations left out), so that the tag of `GET /:c/:id` and the one the
+ * `PUT` recomputes agree whatever relations either read.
+ */
+
+const COLUMNS = new WeakMap<Collection, string[]>();
+
+/** The column names of `collection`, sorted (computed once per collection). */
+function columnsOf(collection: Collection): string[] {
+  let columns = COLUMNS.get(collection);
+  if (!columns) {
+    columns = Object.entries(collection.schema.fields)
+      .filter(([, field]) => field.type === 'Column')
+      .map(([name]) => name)
+      .sort();
+    COLUMNS.set(collection, columns);
+  }
+  return columns;
+}
+
+/** JSON with object keys sorted, so equal values always give the same text. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'bigint') return item.toString();
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort())
+      sorted[key] = (item as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+/** Whether `projection` reads every column of `collection` (a GET that can carry a tag). */
+export function coversColumns(collection: Collection, projection: Projection): boolean {
+  const read = new Set(projection);
+  return columnsOf(collection).every((column) => read.has(column));
+}
+
+/** The strong ETag of `record` (its columns), quoted as the header carries it. */
+export function recordEtag(collection: Collection, record: RecordData): string {
+  const values = columnsOf(collection).map((column) => record[column] ?? null);
+  return `"${createHash('sha1').update(canonicalJson(values)).digest('base64url')}"`;
+}
+
+/** Whether an `If-Match` value (`*`, or a list of quoted tags) matches `etag` (strong comparison). */
+export function ifMatchAccepts(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/**
+ * Refuses an update sent with `If-Match` when the record changed since the caller read it
+ * (`412`, agent-http-protocol §8.5): reads the record's columns within the caller's scope; the
+ * error carries the current values and their tag, so that a client can merge and send again.
+ * Not found (or out of scope): a not-found error, as without the header.
+ */
+export async function assertUnchanged(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  id: CompositeId,
+  ifMatch: string,
+): Promise<void> {
+  const current = await readOne(
+    context,
+    who,
+    collection,
+    id,
+    new Projection(...columnsOf(collection)),
+  );
+  if (!current) throw new PreconditionFailedError('The record no longer exists', {});
+  const etag = recordEtag(collection, current);
+  if (ifMatchAccepts(ifMatch, etag)) return;
+  throw new PreconditionFailedError('The record changed since you read it', {
+    etag,
+    current,
+  });
+}
