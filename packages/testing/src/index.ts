@@ -16,6 +16,7 @@ export type {
   SandboxRole,
   SandboxSchema,
   SandboxUser,
+  SandboxRecordChange,
 } from './sandbox/types';
 
 // Test client: drives a running agent the way the admin front end does.

@@ -81,8 +81,11 @@ export class BatchQueue<T> {
       this.dropped += 1;
     }
     if (this.failures > 0) return true;
-    if (this.queue.length >= this.options.batchSize) this.schedule(0);
-    else this.schedule(this.options.flushIntervalMs);
+    if (this.queue.length >= this.options.batchSize) {
+      // A full batch goes now, not when the timer of its first item fires.
+      if (!this.sending) this.clearTimer();
+      this.schedule(0);
+    } else this.schedule(this.options.flushIntervalMs);
     return true;
   }
 

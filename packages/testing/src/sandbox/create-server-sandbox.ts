@@ -13,6 +13,7 @@ import type {
   IpRule,
   PermissionOverrides,
   PlainConditionTree,
+  SandboxRecordChange,
   SandboxRole,
   SandboxSchema,
   SandboxUser,
@@ -38,6 +39,7 @@ interface Environment {
   /** Size of each activity-log batch received, in order. */
   activityLogBatches: number[];
   logIds: Set<string>;
+  recordChanges: SandboxRecordChange[];
   events: EventStream;
 }
 
@@ -93,6 +95,18 @@ export interface ServerSandbox {
     predicate: (logs: ActivityLogEntry[]) => boolean,
     options?: { envSecret?: string; timeoutMs?: number },
   ): Promise<ActivityLogEntry[]>;
+  /** The record changes received (`POST /liana/v1/record-changes`), oldest first. */
+  recordChanges(envSecret?: string): SandboxRecordChange[];
+  /** Resolves once `predicate` holds for the record changes received, or rejects after `timeoutMs`. */
+  waitForRecordChanges(
+    predicate: (changes: SandboxRecordChange[]) => boolean,
+    options?: { envSecret?: string; timeoutMs?: number },
+  ): Promise<SandboxRecordChange[]>;
+  /**
+   * Makes `POST /liana/v1/record-changes` answer `status` (e.g. 503: the platform is down) until
+   * called again with `null`; what it refuses is not recorded.
+   */
+  failRecordChanges(status: number | null): void;
   /** How many agents hold an open event stream. */
   subscribers(envSecret?: string): number;
   /**
@@ -105,6 +119,22 @@ export interface ServerSandbox {
 }
 
 const ENV_SECRET = /^[0-9a-f]{64}$/;
+
+/** Polls `read` every 20 ms until `predicate` holds; rejects with `failure` after `timeoutMs`. */
+async function waitUntil<T>(
+  read: () => T,
+  predicate: (value: T) => boolean,
+  timeoutMs: number,
+  failure: (value: T) => string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (predicate(value)) return value;
+    if (Date.now() > deadline) throw new Error(failure(value));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 class SandboxError extends Error {
   constructor(
@@ -156,6 +186,7 @@ export async function createServerSandbox(
         activityLogs: [],
         activityLogBatches: [],
         logIds: new Set(),
+        recordChanges: [],
         events: new EventStream(heartbeatMs),
       };
       environments.set(secret, found);
@@ -313,6 +344,25 @@ export async function createServerSandbox(
     response.json({ accepted, duplicates: logs.length - accepted });
   });
 
+  let recordChangeFailure: number | null = null;
+  app.post('/liana/v1/record-changes', (request, response) => {
+    const env = environment(secretOf(request));
+    if (recordChangeFailure !== null) throw new SandboxError(recordChangeFailure, 'Unavailable.');
+    const body = request.body as Partial<SandboxRecordChange> | undefined;
+    const valid =
+      typeof body === 'object' &&
+      body !== null &&
+      typeof body.collection === 'string' &&
+      typeof body.recordId === 'string' &&
+      body.recordId !== '' &&
+      typeof body.userId === 'number' &&
+      ['create', 'update', 'delete'].includes(body.operation ?? '') &&
+      Array.isArray(body.fields);
+    if (!valid) throw new SandboxError(400, 'Invalid record change.');
+    env.recordChanges.push(body as SandboxRecordChange);
+    response.status(204).end();
+  });
+
   app.get('/oidc/.well-known/openid-configuration', (request, response) => {
     const base = issuer(request);
     response.json({
@@ -442,25 +492,30 @@ export async function createServerSandbox(
     schemaUploads: (envSecret) => pick(envSecret)?.schemaUploads ?? 0,
     activityLogs: (envSecret) => [...(pick(envSecret)?.activityLogs ?? [])],
     activityLogBatches: (envSecret) => [...(pick(envSecret)?.activityLogBatches ?? [])],
+    recordChanges: (envSecret) => [...(pick(envSecret)?.recordChanges ?? [])],
+    failRecordChanges(status) {
+      recordChangeFailure = status;
+    },
+    waitForRecordChanges: (predicate, { envSecret, timeoutMs = 5_000 } = {}) =>
+      waitUntil(
+        () => sandbox.recordChanges(envSecret),
+        predicate,
+        timeoutMs,
+        (changes) =>
+          `Record changes did not arrive within ${timeoutMs} ms; received ${JSON.stringify(changes)}`,
+      ),
     subscribers: (envSecret) => pick(envSecret)?.events.size ?? 0,
     oauth,
     actionApprovals: () => approvals.map((approval) => ({ ...approval })),
-    async waitForActivityLogs(predicate, { envSecret, timeoutMs = 5_000 } = {}) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const logs = sandbox.activityLogs(envSecret);
-        if (predicate(logs)) return logs;
-        if (Date.now() > deadline) {
-          throw new Error(
-            `Activity logs did not arrive within ${timeoutMs} ms; received ${logs.length}: ` +
-              JSON.stringify(
-                logs.map(({ action, collectionName }) => ({ action, collectionName })),
-              ),
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    waitForActivityLogs: (predicate, { envSecret, timeoutMs = 5_000 } = {}) =>
+      waitUntil(
+        () => sandbox.activityLogs(envSecret),
+        predicate,
+        timeoutMs,
+        (logs) =>
+          `Activity logs did not arrive within ${timeoutMs} ms; received ${logs.length}: ` +
+          JSON.stringify(logs.map(({ action, collectionName }) => ({ action, collectionName }))),
+      ),
   };
   return sandbox;
 }

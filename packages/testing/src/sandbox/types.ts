@@ -3,10 +3,14 @@ import type {
   ActivityLogReport,
   CollectionRights,
   PlainConditionTree,
+  RecordChangedEvent,
   RoleRights,
 } from '@canopy/platform-protocol';
 
 export type { ActionRights, CollectionRights, PlainConditionTree };
+
+/** A write an agent reported (`POST /liana/v1/record-changes`, platform protocol §7.1). */
+export type SandboxRecordChange = RecordChangedEvent;
 
 /** A platform user, as `GET /liana/v4/permissions/users` lists it. */
 export interface SandboxUser {

@@ -1,0 +1,98 @@
+import type { RecordChangedEvent } from '@canopy/platform-protocol';
+import { createServerSandbox, type ServerSandbox } from '@canopy/testing';
+import { PlatformHttpClient } from './platform-http-client';
+import { RecordChangeReporter } from './record-change-reporter';
+
+const SECRET = 'f'.repeat(64);
+const lines: string[] = [];
+const logger = (level: string, message: string) => lines.push(`${level} ${message}`);
+
+function change(index: number): RecordChangedEvent {
+  return {
+    collection: 'orders',
+    recordId: String(index),
+    userId: 1,
+    operation: 'update',
+    fields: ['status'],
+    correlationId: `request-${index}`,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('RecordChangeReporter against the sandbox', () => {
+  let sandbox: ServerSandbox;
+  let http: PlatformHttpClient;
+
+  beforeEach(async () => {
+    sandbox = await createServerSandbox(0);
+    http = new PlatformHttpClient({ serverUrl: sandbox.url, envSecret: SECRET, logger });
+    lines.length = 0;
+  });
+
+  afterEach(async () => {
+    http.close();
+    await sandbox.close();
+  });
+
+  it('queues without waiting and sends the changes of one interval together, one POST each', async () => {
+    const send = jest.spyOn(http, 'request');
+    const reporter = new RecordChangeReporter(http, logger, { flushIntervalMs: 300 });
+    for (let index = 1; index <= 3; index += 1) reporter.record(change(index));
+    expect(send).not.toHaveBeenCalled();
+    await sleep(30);
+    expect(send).not.toHaveBeenCalled();
+    const received = await sandbox.waitForRecordChanges((all) => all.length === 3, {
+      envSecret: SECRET,
+    });
+    expect(received).toEqual([change(1), change(2), change(3)]);
+    expect(send.mock.calls.map(([path]) => path)).toEqual(
+      Array(3).fill('/liana/v1/record-changes'),
+    );
+    await reporter.close();
+  });
+
+  it('sends at once when a batch is full, without waiting for the interval', async () => {
+    const reporter = new RecordChangeReporter(http, logger, {
+      batchSize: 2,
+      flushIntervalMs: 10_000,
+    });
+    reporter.record(change(1));
+    reporter.record(change(2));
+    const received = await sandbox.waitForRecordChanges((all) => all.length === 2, {
+      envSecret: SECRET,
+      timeoutMs: 2000,
+    });
+    expect(received.map((c) => c.recordId)).toEqual(['1', '2']);
+    expect(reporter.pending).toBe(0);
+    await reporter.close();
+  });
+
+  it('retries a bounded number of times, then drops with one warning that holds no secret', async () => {
+    sandbox.failRecordChanges(503);
+    const send = jest.spyOn(http, 'request');
+    const reporter = new RecordChangeReporter(http, logger, {
+      flushIntervalMs: 5,
+      retryDelayMs: 5,
+      maxAttempts: 3,
+    });
+    reporter.record(change(1));
+    for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
+    expect(reporter.pending).toBe(0);
+    expect(send).toHaveBeenCalledTimes(3);
+    reporter.record(change(2));
+    for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
+    const warnings = lines.filter((line) => line.startsWith('Warn'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Warn Sending 1 record changes failed 3 times .*dropped/);
+    expect(lines.join('\n')).not.toContain(SECRET);
+    // Back up: the next change goes through.
+    sandbox.failRecordChanges(null);
+    reporter.record(change(3));
+    const received = await sandbox.waitForRecordChanges((all) => all.length === 1, {
+      envSecret: SECRET,
+    });
+    expect(received[0]!.recordId).toBe('3');
+    await reporter.close();
+  });
+});
