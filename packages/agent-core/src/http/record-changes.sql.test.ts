@@ -21,7 +21,14 @@ function useAgent(dialect: Dialect) {
   const db = useTestDatabase(dialect);
   const state = {} as { sandbox: ServerSandbox; agent: Agent; base: string };
   const bearer = signSessionToken(
-    { ...TEST_USER, renderingId: 1, permissionLevel: 'admin', tags: {} } as SessionClaims,
+    {
+      ...TEST_USER,
+      team: 'admin',
+      role: 'Admin',
+      renderingId: 1,
+      permissionLevel: 'admin',
+      tags: {},
+    } as SessionClaims,
     AUTH_SECRET,
   );
 

@@ -20,19 +20,28 @@ function change(index: number): RecordChangedEvent {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One sandbox for the file; each test reports its own record ids and reads only those. */
 describe('RecordChangeReporter against the sandbox', () => {
   let sandbox: ServerSandbox;
   let http: PlatformHttpClient;
+  const received = (ids: string[], count = ids.length) =>
+    sandbox
+      .waitForRecordChanges((all) => all.filter((c) => ids.includes(c.recordId)).length >= count, {
+        envSecret: SECRET,
+      })
+      .then((all) => all.filter((c) => ids.includes(c.recordId)));
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     sandbox = await createServerSandbox(0);
     http = new PlatformHttpClient({ serverUrl: sandbox.url, envSecret: SECRET, logger });
-    lines.length = 0;
   });
-
-  afterEach(async () => {
+  beforeEach(() => {
+    lines.length = 0;
+    jest.restoreAllMocks();
+  });
+  afterAll(async () => {
     http.close();
-    await sandbox.close();
+    await sandbox?.close();
   });
 
   it('queues without waiting and sends the changes of one interval together, one POST each', async () => {
@@ -42,10 +51,7 @@ describe('RecordChangeReporter against the sandbox', () => {
     expect(send).not.toHaveBeenCalled();
     await sleep(30);
     expect(send).not.toHaveBeenCalled();
-    const received = await sandbox.waitForRecordChanges((all) => all.length === 3, {
-      envSecret: SECRET,
-    });
-    expect(received).toEqual([change(1), change(2), change(3)]);
+    expect(await received(['1', '2', '3'])).toEqual([change(1), change(2), change(3)]);
     expect(send.mock.calls.map(([path]) => path)).toEqual(
       Array(3).fill('/liana/v1/record-changes'),
     );
@@ -57,13 +63,9 @@ describe('RecordChangeReporter against the sandbox', () => {
       batchSize: 2,
       flushIntervalMs: 10_000,
     });
-    reporter.record(change(1));
-    reporter.record(change(2));
-    const received = await sandbox.waitForRecordChanges((all) => all.length === 2, {
-      envSecret: SECRET,
-      timeoutMs: 2000,
-    });
-    expect(received.map((c) => c.recordId)).toEqual(['1', '2']);
+    reporter.record(change(11));
+    reporter.record(change(12));
+    expect((await received(['11', '12'])).map((c) => c.recordId)).toEqual(['11', '12']);
     expect(reporter.pending).toBe(0);
     await reporter.close();
   });
@@ -76,11 +78,11 @@ describe('RecordChangeReporter against the sandbox', () => {
       retryDelayMs: 5,
       maxAttempts: 3,
     });
-    reporter.record(change(1));
+    reporter.record(change(21));
     for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
     expect(reporter.pending).toBe(0);
     expect(send).toHaveBeenCalledTimes(3);
-    reporter.record(change(2));
+    reporter.record(change(22));
     for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
     const warnings = lines.filter((line) => line.startsWith('Warn'));
     expect(warnings).toHaveLength(1);
@@ -88,11 +90,8 @@ describe('RecordChangeReporter against the sandbox', () => {
     expect(lines.join('\n')).not.toContain(SECRET);
     // Back up: the next change goes through.
     sandbox.failRecordChanges(null);
-    reporter.record(change(3));
-    const received = await sandbox.waitForRecordChanges((all) => all.length === 1, {
-      envSecret: SECRET,
-    });
-    expect(received[0]!.recordId).toBe('3');
+    reporter.record(change(23));
+    expect((await received(['21', '22', '23'], 1)).map((c) => c.recordId)).toEqual(['23']);
     await reporter.close();
   });
 });
