@@ -11,6 +11,7 @@ import {
   ForbiddenError,
   InvalidScopeError,
   NotFoundError,
+  PreconditionFailedError,
   UnauthorizedError,
   UnprocessableError,
   ValidationError,
@@ -74,6 +75,12 @@ const PINNED: [CanopyError, string, number, string][] = [
   ],
   [new NoPrimaryKeyError('c'), 'NO_PRIMARY_KEY', 422, 'NoPrimaryKeyError'],
   [new BusinessError('no'), 'BUSINESS_ERROR', 422, 'BusinessError'],
+  [
+    new PreconditionFailedError('changed', {}),
+    'PRECONDITION_FAILED',
+    412,
+    'PreconditionFailedError',
+  ],
 ];
 
 describe('the error table', () => {
