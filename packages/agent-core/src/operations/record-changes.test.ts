@@ -64,3 +64,21 @@ describe('reportRecordChanges', () => {
     expect(list).not.toHaveBeenCalled();
   });
 });
+
+describe('idsToReport', () => {
+  it('reports nothing, and does not fail the delete, when reading the ids fails', async () => {
+    const lines: string[] = [];
+    const context = contextWith([]);
+    (context.services as { logger: unknown }).logger = (level: string, message: string) =>
+      lines.push(`${level} ${message}`);
+    const collection = {
+      name: 'orders',
+      schema: { fields: { id: { type: 'Column', isPrimaryKey: true, columnType: 'Number' } } },
+      list: jest.fn().mockRejectedValue(new Error('password=hunter2')),
+    } as unknown as Collection;
+    expect(await idsToReport(context, who, collection, new Filter())).toEqual([]);
+    expect(lines).toEqual([
+      "Debug Reading the ids to report before a delete of 'orders' failed; not reported.",
+    ]);
+  });
+});

@@ -35,7 +35,9 @@ export function reportRecordChanges(
 ): void {
   const recorder = context.services.recordChanges;
   if (!recorder) return;
-  const correlationId = who.caller.requestId;
+  const { requestId } = who.caller;
+  // The platform takes up to 200 characters; the agent's own ids are UUIDs.
+  const correlationId = requestId && requestId.length <= 200 ? requestId : undefined;
   const names = fields.slice(0, MAX_FIELDS);
   for (const recordId of recordIds) {
     if (recordId === '') continue;
@@ -53,7 +55,7 @@ export function reportRecordChanges(
 /**
  * The packed ids of the records `filter` selects (at most {@link MAX_REPORTED_DELETES}), read
  * before a delete that names no ids; `[]` when nothing is reported, so the read costs nothing
- * without a platform.
+ * without a platform. A failed read is not the delete's failure: nothing is reported then.
  */
 export async function idsToReport(
   context: OperationContext,
@@ -63,10 +65,19 @@ export async function idsToReport(
 ): Promise<string[]> {
   if (!reportsRecordChanges(context)) return [];
   const plan = getCollectionPlan(collection);
-  const rows = await collection.list(
-    who.caller,
-    new PaginatedFilter({ ...filter, page: new Page(0, MAX_REPORTED_DELETES) }),
-    new Projection(...plan.primaryKeys),
-  );
-  return rows.map((row) => packRecordId(plan, row));
+  try {
+    const rows = await collection.list(
+      who.caller,
+      new PaginatedFilter({ ...filter, page: new Page(0, MAX_REPORTED_DELETES) }),
+      new Projection(...plan.primaryKeys),
+    );
+    return rows.map((row) => packRecordId(plan, row));
+  } catch {
+    // The delete itself will say what is wrong, if anything.
+    context.services.logger(
+      'Debug',
+      `Reading the ids to report before a delete of '${collection.name}' failed; not reported.`,
+    );
+    return [];
+  }
 }
