@@ -94,4 +94,19 @@ describe('RecordChangeReporter against the sandbox', () => {
     expect((await received(['21', '22', '23'], 1)).map((c) => c.recordId)).toEqual(['23']);
     await reporter.close();
   });
+  it('skips a change the platform refuses and sends the others of its batch once', async () => {
+    const reporter = new RecordChangeReporter(http, logger, { flushIntervalMs: 5 });
+    reporter.record(change(31));
+    reporter.record({ ...change(32), userId: 0.5 });
+    reporter.record(change(33));
+    const got = await received(['31', '33']);
+    await reporter.flush();
+    expect(got.map((c) => c.recordId)).toEqual(['31', '33']);
+    expect(reporter.pending).toBe(0);
+    expect(
+      lines.some((line) => line.startsWith('Debug The platform refused a record change')),
+    ).toBe(true);
+    expect(lines.filter((line) => line.startsWith('Warn'))).toEqual([]);
+    await reporter.close();
+  });
 });

@@ -2,6 +2,7 @@ import type { RecordChangedEvent } from '@canopy/platform-protocol';
 import type { Logger } from '../toolkit/interfaces/logger';
 import type { RecordChangeRecorder } from './agent-services';
 import { BatchQueue } from './batch-queue';
+import { isPlatformError } from './platform-error';
 import type { PlatformHttpClient } from './platform-http-client';
 
 /** Tuning of {@link RecordChangeReporter}. */
@@ -24,17 +25,28 @@ const PATH = '/liana/v1/record-changes';
  * Reports the writes the agent made to the platform, which relays them to the Console's live
  * streams (docs/platform-protocol.md §7.1). Best effort: `record` only queues; a batch goes out
  * after `flushIntervalMs` or at `batchSize` changes, one request per change (the route takes one
- * object); a failed batch is retried `maxAttempts` times, then dropped with one warning.
+ * object); a failed batch is retried `maxAttempts` times (without the changes already taken),
+ * then dropped with one warning. A change the platform refuses (`400`) is skipped.
  */
 export class RecordChangeReporter implements RecordChangeRecorder {
   private readonly queue: BatchQueue<RecordChangedEvent>;
 
   constructor(http: PlatformHttpClient, logger: Logger, options: RecordChangeReporterOptions = {}) {
+    // The changes of a batch already taken, not sent again when the batch is retried.
+    const sent = new WeakSet<RecordChangedEvent>();
     this.queue = new BatchQueue<RecordChangedEvent>(
       async (batch) => {
-        // In turn: a failure leaves the batch (resent whole: the Console only refreshes twice).
         for (const change of batch) {
-          await http.request(PATH, { method: 'POST', body: change, retries: 0 });
+          if (sent.has(change)) continue;
+          try {
+            await http.request(PATH, { method: 'POST', body: change, retries: 0 });
+          } catch (error) {
+            // A change the platform refuses (400: e.g. a user who left the project) is skipped;
+            // anything else fails the batch, which is retried.
+            if (!isPlatformError(error) || error.responseStatus !== 400) throw error;
+            logger('Debug', `The platform refused a record change: ${error.message}`);
+          }
+          sent.add(change);
         }
       },
       logger,

@@ -355,7 +355,8 @@ export async function createServerSandbox(
       typeof body.collection === 'string' &&
       typeof body.recordId === 'string' &&
       body.recordId !== '' &&
-      typeof body.userId === 'number' &&
+      Number.isInteger(body.userId) &&
+      (body.userId as number) >= 1 &&
       ['create', 'update', 'delete'].includes(body.operation ?? '') &&
       Array.isArray(body.fields);
     if (!valid) throw new SandboxError(400, 'Invalid record change.');
