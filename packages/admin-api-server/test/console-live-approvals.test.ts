@@ -317,3 +317,61 @@ describe('rights-changed on role edits', () => {
     expect(requester.events.filter((e) => e.event === 'rights-changed')).toHaveLength(1);
   });
 });
+
+describe('presence cleared when streams close', () => {
+  const open = { collection: 'orders', recordId: '9' };
+  const presence = (userId: number, body: object) =>
+    request(a.app)
+      .put(`${env()}/presence`)
+      .set('authorization', `Bearer ${consoleSession(userId)}`)
+      .send(body);
+  const viewers = (watcher: OpenStream, after: number) =>
+    watcher.events
+      .filter((e) => e.event === 'presence' && Number(e.id) > after)
+      .map((e) => e.data.userIds);
+
+  it('clears a presence sent without a stream when the last stream of the member closes, on any replica', async () => {
+    // The editor has no other stream open (earlier tests' streams stay open until the end).
+    const watcher = await stream(a, originA, shop.admin.id);
+    const tabA = await stream(a, originA, shop.editor.id);
+    const tabB = await stream(b, originB, shop.editor.id);
+    expect((await presence(shop.editor.id, open)).status).toBe(204);
+    const shown = await watcher.waitFor((e) => e.event === 'presence');
+    expect(shown.data).toEqual({ ...open, userIds: [shop.editor.id] });
+    tabA.close();
+    await new Promise((done) => setTimeout(done, 800));
+    expect(viewers(watcher, Number(shown.id))).toEqual([]);
+    tabB.close();
+    const cleared = await watcher.waitFor(
+      (e) => e.event === 'presence' && Number(e.id) > Number(shown.id),
+    );
+    expect(cleared.data).toEqual({ ...open, userIds: [] });
+    expect(await a.knex('console_streams').where({ user_id: shop.editor.id }).count()).toEqual([
+      { count: '0' },
+    ]);
+  });
+
+  it('clears a presence when the stream it names closes, though another tab stays open', async () => {
+    const watcher = await stream(b, originB, shop.admin.id);
+    const list = await stream(a, originA, users.deputy);
+    const page = await stream(b, originB, users.deputy);
+    const streamId = page.events[0]!.data.streamId as string;
+    expect(streamId).toEqual(expect.any(String));
+    // Another member's stream, or none, is refused.
+    const mine = list.events[0]!.data.streamId as string;
+    const theirs = await presence(users.manager, { ...open, streamId: mine });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.message).toContain('streamId');
+    expect((await presence(users.deputy, { ...open, streamId: 'nope' })).status).toBe(400);
+    expect((await presence(users.deputy, { ...open, streamId })).status).toBe(204);
+    const shown = await watcher.waitFor(
+      (e) => e.event === 'presence' && (e.data.userIds as number[]).includes(users.deputy),
+    );
+    page.close();
+    const cleared = await watcher.waitFor(
+      (e) => e.event === 'presence' && Number(e.id) > Number(shown.id),
+    );
+    expect(cleared.data).toEqual({ ...open, userIds: [] });
+    expect(list.events.some((e) => e.event === 'presence')).toBe(true);
+  });
+});

@@ -140,6 +140,12 @@ export function livePaths(h: PathHelpers): Record<string, Record<string, unknown
                 properties: {
                   collection: { type: 'string', minLength: 1, maxLength: 255 },
                   recordId: { type: 'string', minLength: 1, maxLength: 1024 },
+                  streamId: {
+                    type: 'string',
+                    maxLength: 64,
+                    description:
+                      'The `streamId` of the `ready` event of the stream of the page that has the record open: the presence is cleared when that stream closes',
+                  },
                 },
               },
             },
