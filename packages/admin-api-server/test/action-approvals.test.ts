@@ -182,7 +182,7 @@ describe.each(['postgres', 'embedded-postgres'] as const)('on %s', (dialect) => 
       permissionLevel: 'admin',
       teamNames: ['Ops'],
     });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     // The embedded store takes one connection: the server's pool closes before the schema drops.

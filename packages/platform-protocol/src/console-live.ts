@@ -12,6 +12,8 @@ export const CONSOLE_EVENT_NAMES = [
   'mention',
   'record-changed',
   'presence',
+  'approval-requested',
+  'approval-decided',
   'resync',
   'ready',
 ] as const;
@@ -63,6 +65,36 @@ export interface PresenceEvent {
   userIds: number[];
 }
 
+/**
+ * `approval-requested`: an action approval request was filed; sent to its requester and to the
+ * members whose role may approve it, in the request's environment.
+ */
+export interface ApprovalRequestedEvent {
+  approvalId: number;
+  collection: string;
+  actionName: string;
+  recordIds: string[];
+  requesterId: number;
+  status: 'pending';
+  /** The recipient's inbox item for it (null for the requester, who gets none). */
+  inboxItemId: number | null;
+}
+
+/**
+ * `approval-decided`: a request was approved or rejected; sent to its requester, to the members
+ * whose role may approve it and to those who had it in their inbox (now read).
+ */
+export interface ApprovalDecidedEvent {
+  approvalId: number;
+  collection: string;
+  actionName: string;
+  recordIds: string[];
+  requesterId: number;
+  status: 'approved' | 'rejected';
+  /** Who decided. */
+  deciderId: number;
+}
+
 /** `resync`: the events since `Last-Event-ID` can no longer be replayed; reload everything. */
 export interface ResyncEvent {
   reason: 'too-old' | 'unknown-id';
@@ -77,16 +109,40 @@ export interface ConsoleStreamTicket {
   url: string;
 }
 
-/** One inbox item: a mention (approvals awaiting a decision are not in the inbox yet). */
-export interface InboxItem {
+interface InboxItemBase {
   object: 'inbox-item';
   id: number;
-  kind: 'mention';
-  note: { id: number; title: string; collectionName: string | null; recordId: string };
+  /** Who wrote the message, or filed the request. */
   by: { id: number; email: string; name: string } | null;
   createdAt: string;
   readAt: string | null;
 }
+
+/** An inbox item for a note message mentioning its owner. */
+export interface MentionInboxItem extends InboxItemBase {
+  kind: 'mention';
+  note: { id: number; title: string; collectionName: string | null; recordId: string };
+  approval: null;
+}
+
+/**
+ * An inbox item for an action approval request its owner's role may decide: unread until read or
+ * decided (by anyone), then a read item showing the decision.
+ */
+export interface ApprovalInboxItem extends InboxItemBase {
+  kind: 'approval';
+  note: null;
+  approval: {
+    id: number;
+    collectionName: string;
+    actionName: string;
+    recordIds: string[];
+    status: 'pending' | 'approved' | 'rejected';
+  };
+}
+
+/** One inbox item: a mention, or an approval request awaiting a decision. */
+export type InboxItem = MentionInboxItem | ApprovalInboxItem;
 
 /** `GET …/inbox` answer. */
 export interface InboxPage {

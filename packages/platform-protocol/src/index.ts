@@ -175,12 +175,16 @@ export {
 // Console live stream and inbox (docs/public-api.md §8)
 export {
   CONSOLE_EVENT_NAMES,
+  type ApprovalDecidedEvent,
+  type ApprovalInboxItem,
+  type ApprovalRequestedEvent,
   type ConsoleEventName,
   type ConsoleStreamTicket,
   type InboxItem,
   type InboxPage,
   type MemberSuggestion,
   type MentionEvent,
+  type MentionInboxItem,
   type NoteChangedEvent,
   type PresenceEvent,
   type RecordChangedEvent,

@@ -9,7 +9,7 @@ import {
   replayConsoleEvents,
   type ConsoleEventRow,
 } from '../store/console-events';
-import { expirePresence } from '../store/presence';
+import { closeStream, expirePresence, registerStream, renewStreams } from '../store/presence';
 
 /** How often the database is read while no LISTEN connection is up. */
 const POLL_MS = 250;
@@ -35,6 +35,8 @@ export interface ConsoleStreamPlace {
 }
 
 interface Stream extends ConsoleStreamPlace {
+  /** Its id in `console_streams` (sent in `ready`; a presence heartbeat may name it). */
+  id: string;
   /** The highest event id written (or skipped as before the stream). */
   lastId: bigint;
   /** Events heard while the replay of `Last-Event-ID` is read; written after it. */
@@ -86,7 +88,13 @@ export class ConsoleHub {
         const every = this.listening() ? LISTENING_POLL_MS : POLL_MS;
         if (Date.now() - this.lastPoll >= every - 10) void this.poll();
       }, POLL_MS);
-      this.heartbeat = setInterval(() => this.writeAll(': heartbeat\n\n'), CONSOLE_HEARTBEAT_MS);
+      this.heartbeat = setInterval(() => {
+        this.writeAll(': heartbeat\n\n');
+        const ids = [...this.streams.values()].map((stream) => stream.id);
+        renewStreams(this.knex, ids).catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'renewing console streams failed'),
+        );
+      }, CONSOLE_HEARTBEAT_MS);
       this.expire = setInterval(() => {
         expirePresence(this.knex).catch((error: unknown) =>
           this.logger.warn({ err: error }, 'expiring presence failed'),
@@ -122,10 +130,18 @@ export class ConsoleHub {
     lastEventId: bigint | undefined,
   ): Promise<void> {
     await this.start();
+    const id = await registerStream(this.knex, place);
     const upTo = this.cursor;
-    const stream: Stream = { ...place, lastId: upTo, pending: [] };
+    const stream: Stream = { ...place, id, lastId: upTo, pending: [] };
     this.streams.set(response, stream);
-    response.on('close', () => this.streams.delete(response));
+    response.on('close', () => {
+      this.streams.delete(response);
+      // On shutdown the rows are left to expire: the clients reconnect to another server.
+      if (this.closed) return;
+      closeStream(this.knex, id, place).catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'closing a console stream failed'),
+      );
+    });
     response.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-store',
@@ -143,7 +159,7 @@ export class ConsoleHub {
         for (const event of replay) if (isFor(event, place)) this.write(response, stream, event);
       }
     }
-    response.write(frame(upTo, 'ready', '{}'));
+    response.write(frame(upTo, 'ready', JSON.stringify({ streamId: id })));
     const pending = stream.pending ?? [];
     stream.pending = undefined;
     for (const event of pending) this.deliver(response, stream, event);

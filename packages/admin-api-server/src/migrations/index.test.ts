@@ -35,6 +35,7 @@ it('lets three processes migrate one fresh schema at the same moment', async () 
         '20261128-311-activity-log-error-messages',
         '20261128-401-console-layouts',
         '20261128-501-console-live',
+        '20261128-502-console-approvals-and-streams',
       ]);
       expect(await migrateToLatest(db.knex)).toEqual([]);
     } finally {

@@ -17,6 +17,7 @@ import * as activityLogRetention from './20261128-102-activity-log-retention';
 import * as activityLogErrorMessages from './20261128-311-activity-log-error-messages';
 import * as consoleLayouts from './20261128-401-console-layouts';
 import * as consoleLive from './20261128-501-console-live';
+import * as consoleApprovalsAndStreams from './20261128-502-console-approvals-and-streams';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121-001-platform-model': platformModel,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261128-311-activity-log-error-messages': activityLogErrorMessages,
   '20261128-401-console-layouts': consoleLayouts,
   '20261128-501-console-live': consoleLive,
+  '20261128-502-console-approvals-and-streams': consoleApprovalsAndStreams,
 };
 
 /** The migrations as a knex source: imported modules, so they survive bundling. */

@@ -22,13 +22,28 @@ export const LIVE_SCHEMAS: Record<string, JsonSchema> = {
   },
   InboxItem: {
     type: 'object',
-    required: ['object', 'id', 'kind', 'note', 'by', 'createdAt', 'readAt'],
+    required: ['object', 'id', 'kind', 'note', 'approval', 'by', 'createdAt', 'readAt'],
     properties: {
       object: { const: 'inbox-item' },
       id: { type: 'integer' },
-      kind: { const: 'mention' },
+      kind: {
+        enum: ['mention', 'approval'],
+        description:
+          '`mention`: a note message mentioning you (`note` set); `approval`: an action approval request your role may decide (`approval` set; read once decided)',
+      },
+      approval: {
+        type: ['object', 'null'],
+        required: ['id', 'collectionName', 'actionName', 'recordIds', 'status'],
+        properties: {
+          id: { type: 'integer' },
+          collectionName: { type: 'string' },
+          actionName: { type: 'string' },
+          recordIds: { type: 'array', items: { type: 'string' } },
+          status: { enum: ['pending', 'approved', 'rejected'] },
+        },
+      },
       note: {
-        type: 'object',
+        type: ['object', 'null'],
         required: ['id', 'title', 'collectionName', 'recordId'],
         properties: {
           id: { type: 'integer' },
@@ -88,7 +103,7 @@ export function livePaths(h: PathHelpers): Record<string, Record<string, unknown
         ...base,
         operationId: 'openLiveStream',
         summary:
-          'The live stream (`text/event-stream`) of this environment for you: `ready`, `rights-changed`, `note-created`, `note-updated`, `note-deleted`, `mention`, `resync` events, each with an `id`, and a heartbeat comment every 15 s. Open it with `?ticket=` (no Authorization header) or with your token in the header; resume with `Last-Event-ID` (or `lastEventId`)',
+          'The live stream (`text/event-stream`) of this environment for you: `ready`, `rights-changed`, `note-created`, `note-updated`, `note-deleted`, `mention`, `record-changed`, `presence`, `approval-requested`, `approval-decided`, `resync` events, each with an `id`, and a heartbeat comment every 15 s. Open it with `?ticket=` (no Authorization header) or with your token in the header; resume with `Last-Event-ID` (or `lastEventId`)',
         parameters: [
           ...params,
           q('ticket', { type: 'string' }, 'A ticket from `POST …/live/tickets` (spent on use)'),
@@ -125,6 +140,12 @@ export function livePaths(h: PathHelpers): Record<string, Record<string, unknown
                 properties: {
                   collection: { type: 'string', minLength: 1, maxLength: 255 },
                   recordId: { type: 'string', minLength: 1, maxLength: 1024 },
+                  streamId: {
+                    type: 'string',
+                    maxLength: 64,
+                    description:
+                      'The `streamId` of the `ready` event of the stream of the page that has the record open: the presence is cleared when that stream closes',
+                  },
                 },
               },
             },
@@ -145,7 +166,7 @@ export function livePaths(h: PathHelpers): Record<string, Record<string, unknown
         ...base,
         operationId: 'listInbox',
         summary:
-          'Your inbox in this environment (the notes mentioning you), newest first, with the unread count',
+          'Your inbox in this environment (the notes mentioning you, the approval requests you may decide), newest first, with the unread count',
         parameters: [
           ...params,
           LIMIT(100, 20),

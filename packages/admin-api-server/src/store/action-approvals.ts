@@ -2,6 +2,8 @@ import jwt from 'jsonwebtoken';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import { insertActivityLogs } from './activity-log-writer';
+import { publishConsoleEvent } from './console-events';
+import { addApprovalInboxItems, closeApprovalInboxItems } from './inbox';
 import { schemaActions, type SchemaAction } from './environment-schema';
 import { environmentSecretOf } from './model/environment-secrets';
 import type { ActionRights, RoleRights } from '@canopy/platform-protocol';
@@ -81,7 +83,7 @@ const findAction = (actions: SchemaAction[], collection: string, name: string) =
 function mayApprove(
   rights: RoleRights | undefined,
   actions: SchemaAction[],
-  caller: ApprovalCaller,
+  caller: Pick<ApprovalCaller, 'userId'>,
   approval: { requester_id: number; collection_name: string; action_name: string },
 ): { allowed: boolean; reason?: string } {
   const action = findAction(actions, approval.collection_name, approval.action_name);
@@ -180,6 +182,92 @@ const log = (
     },
   ]);
 
+/** What an approval event tells of a request: what the approvals list shows, without values. */
+interface AnnouncedApproval {
+  id: number | string;
+  requester_id: number;
+  collection_name: string;
+  action_name: string;
+  record_ids: string[];
+}
+
+/**
+ * The members of the project whose role may decide the request, by the very check a decision
+ * passes ({@link mayApprove}): the requester among them only when its role may self-approve.
+ */
+async function approversOf(
+  trx: Knex.Transaction,
+  projectId: number,
+  actions: SchemaAction[],
+  approval: AnnouncedApproval,
+): Promise<number[]> {
+  const members: { user_id: number; rights: RoleRights | null }[] = await trx(
+    'project_memberships as m',
+  )
+    .join('roles as r', 'r.id', 'm.role_id')
+    .where('m.project_id', projectId)
+    .orderBy('m.user_id')
+    .select('m.user_id', 'r.rights');
+  return members
+    .filter(
+      (member) =>
+        mayApprove(member.rights ?? {}, actions, { userId: member.user_id }, approval).allowed,
+    )
+    .map((member) => member.user_id);
+}
+
+/**
+ * The live side of a request or decision, in its transaction (docs/public-api.md §8): a request
+ * lands, unread, in the inbox of each member who may decide it (but its requester), and an
+ * `approval-requested` event goes to them and to the requester; a decision marks those inbox
+ * items read and sends `approval-decided` to the requester, the members who may decide it now and
+ * those who had it in their inbox. One event per recipient: nobody else, of no other environment.
+ */
+async function announceApproval(
+  trx: Knex.Transaction,
+  environment: ApprovalCaller['environment'],
+  actions: SchemaAction[],
+  approval: AnnouncedApproval,
+  decision?: { status: 'approved' | 'rejected'; deciderId: number },
+): Promise<void> {
+  const approvers = await approversOf(trx, environment.projectId, actions, approval);
+  const place = { projectId: environment.projectId, environmentId: environment.id };
+  // The id is a bigint column, read as a string: the events carry it as a number, as the inbox.
+  const approvalId = Number(approval.id);
+  const base = {
+    approvalId,
+    collection: approval.collection_name,
+    actionName: approval.action_name,
+    recordIds: approval.record_ids,
+    requesterId: approval.requester_id,
+  };
+  if (!decision) {
+    const items = await addApprovalInboxItems(
+      trx,
+      { ...place, approvalId, requesterId: approval.requester_id },
+      approvers.filter((id) => id !== approval.requester_id),
+    );
+    for (const userId of new Set([approval.requester_id, ...approvers])) {
+      await publishConsoleEvent(trx, {
+        ...place,
+        userId,
+        event: 'approval-requested',
+        data: { ...base, status: 'pending', inboxItemId: items.get(userId) ?? null },
+      });
+    }
+    return;
+  }
+  const holders = await closeApprovalInboxItems(trx, approvalId);
+  for (const userId of new Set([approval.requester_id, ...approvers, ...holders])) {
+    await publishConsoleEvent(trx, {
+      ...place,
+      userId,
+      event: 'approval-decided',
+      data: { ...base, ...decision },
+    });
+  }
+}
+
 /**
  * Files an approval request (and its first comment), logged as `createApproval`: only for an
  * action of the environment's schema that the requester's role may trigger and must have approved
@@ -192,7 +280,8 @@ export async function createApproval(
 ): Promise<string> {
   // Every read runs on the transaction: the embedded store has one connection.
   return knex.transaction(async (trx) => {
-    const action = requestableAction(await approvalContext(trx, caller), caller, input);
+    const context = await approvalContext(trx, caller);
+    const action = requestableAction(context, caller, input);
     const [row] = await trx('action_approvals')
       .insert({
         project_id: caller.environment.projectId,
@@ -207,7 +296,7 @@ export async function createApproval(
         inputs: JSON.stringify(input.inputs),
         request_attributes: input.request === null ? null : JSON.stringify(input.request),
       })
-      .returning(['id', 'collection_name', 'action_name', 'record_ids']);
+      .returning(['id', 'requester_id', 'collection_name', 'action_name', 'record_ids']);
     if (input.comment) {
       await trx('action_approval_comments').insert({
         approval_id: row.id,
@@ -216,6 +305,7 @@ export async function createApproval(
       });
     }
     await log(trx, caller, 'createApproval', row, 'requested an approval of');
+    await announceApproval(trx, caller.environment, context.actions, row);
     return String(row.id);
   });
 }
@@ -394,6 +484,10 @@ export async function reviewApproval(
       row,
       decision === 'approved' ? 'approved the action' : 'rejected the action',
     );
+    await announceApproval(trx, caller.environment, actions, row, {
+      status: decision,
+      deciderId: caller.userId,
+    });
     if (decision === 'rejected') return {};
     const action = findAction(actions, row.collection_name, row.action_name)!;
     return {

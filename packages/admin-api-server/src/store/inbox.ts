@@ -102,6 +102,46 @@ export async function recordMentions(
   }
 }
 
+/**
+ * Adds an unread `approval` inbox item for each user, in the transaction of the request: the
+ * item id of each, by user id.
+ */
+export async function addApprovalInboxItems(
+  trx: Knex.Transaction,
+  place: { projectId: number; environmentId: number; approvalId: number; requesterId: number },
+  userIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows: { id: number; user_id: number }[] = await trx('inbox_items')
+    .insert(
+      userIds.map((userId) => ({
+        project_id: place.projectId,
+        environment_id: place.environmentId,
+        user_id: userId,
+        kind: 'approval',
+        approval_id: place.approvalId,
+        actor_id: place.requesterId,
+      })),
+    )
+    .returning(['id', 'user_id']);
+  return new Map(rows.map((row) => [row.user_id, row.id]));
+}
+
+/**
+ * A request was decided: its inbox items are marked read for everyone (they stay, showing the
+ * decision). Returns the users who had one.
+ */
+export async function closeApprovalInboxItems(
+  trx: Knex.Transaction,
+  approvalId: number,
+): Promise<number[]> {
+  await trx('inbox_items')
+    .where({ approval_id: approvalId })
+    .whereNull('read_at')
+    .update({ read_at: trx.fn.now() });
+  return trx('inbox_items').where({ approval_id: approvalId }).orderBy('user_id').pluck('user_id');
+}
+
 /** Who and where: an inbox is one user's in one environment. */
 export interface InboxOwner {
   projectId: number;
@@ -130,7 +170,8 @@ export async function listInbox(
   options: { limit: number; beforeId?: number; unreadOnly?: boolean },
 ): Promise<{ items: InboxItem[]; hasMore: boolean }> {
   const query = knex('inbox_items as i')
-    .join('notes as n', 'n.id', 'i.note_id')
+    .leftJoin('notes as n', 'n.id', 'i.note_id')
+    .leftJoin('action_approvals as a', 'a.id', 'i.approval_id')
     .leftJoin('users as u', 'u.id', 'i.actor_id')
     .where({
       'i.project_id': owner.projectId,
@@ -148,6 +189,11 @@ export async function listInbox(
       'n.title',
       'n.collection_name',
       'n.record_id',
+      'a.id as approval_id',
+      'a.collection_name as approval_collection',
+      'a.action_name',
+      'a.record_ids',
+      'a.status',
       'u.id as actor_id',
       'u.email as actor_email',
       'u.username as actor_name',
@@ -156,13 +202,19 @@ export async function listInbox(
   if (options.unreadOnly) query.whereNull('i.read_at');
   const rows = (await query) as {
     id: number;
-    kind: 'mention';
+    kind: 'mention' | 'approval';
     created_at: Date;
     read_at: Date | null;
     note_id: number;
     title: string;
     collection_name: string | null;
     record_id: string;
+    /** A bigint column: read as a string. */
+    approval_id: string;
+    approval_collection: string;
+    action_name: string;
+    record_ids: string[];
+    status: 'pending' | 'approved' | 'rejected';
     actor_id: number | null;
     actor_email: string | null;
     actor_name: string | null;
@@ -170,23 +222,43 @@ export async function listInbox(
   const hasMore = rows.length > options.limit;
   return {
     hasMore,
-    items: rows.slice(0, options.limit).map((row) => ({
-      object: 'inbox-item',
-      id: row.id,
-      kind: row.kind,
-      note: {
-        id: row.note_id,
-        title: row.title,
-        collectionName: row.collection_name,
-        recordId: row.record_id,
-      },
-      by:
-        row.actor_id === null
-          ? null
-          : { id: row.actor_id, email: row.actor_email!, name: row.actor_name! },
-      createdAt: row.created_at.toISOString(),
-      readAt: row.read_at === null ? null : row.read_at.toISOString(),
-    })),
+    items: rows.slice(0, options.limit).map((row): InboxItem => {
+      const common = {
+        object: 'inbox-item' as const,
+        id: row.id,
+        by:
+          row.actor_id === null
+            ? null
+            : { id: row.actor_id, email: row.actor_email!, name: row.actor_name! },
+        createdAt: row.created_at.toISOString(),
+        readAt: row.read_at === null ? null : row.read_at.toISOString(),
+      };
+      if (row.kind === 'approval') {
+        return {
+          ...common,
+          kind: 'approval',
+          note: null,
+          approval: {
+            id: Number(row.approval_id),
+            collectionName: row.approval_collection,
+            actionName: row.action_name,
+            recordIds: row.record_ids,
+            status: row.status,
+          },
+        };
+      }
+      return {
+        ...common,
+        kind: 'mention',
+        approval: null,
+        note: {
+          id: row.note_id,
+          title: row.title,
+          collectionName: row.collection_name,
+          recordId: row.record_id,
+        },
+      };
+    }),
   };
 }
 

@@ -22,7 +22,7 @@ import {
 import { findEnvironmentByName, findPermissionLevel, findProjectByName } from '../../store/model';
 import { noteAccess } from '../notes/access';
 import { jsonBody } from '../../http/body';
-import { heartbeatPresence, leavePresence } from '../../store/presence';
+import { assertOwnStream, heartbeatPresence, leavePresence } from '../../store/presence';
 
 const ENV = '/v1/project/:projectName/environment/:environmentName';
 
@@ -141,21 +141,28 @@ export function liveRouter(ctx: ServerContext, hub: ConsoleHub): Router {
     .put(`${ENV}/presence`, member, jsonBody(), async (req, res) => {
       refuseOtherQuery(req, []);
       const body = req.body as Record<string, unknown> | undefined;
-      const extra = Object.keys(body ?? {}).find((k) => k !== 'collection' && k !== 'recordId');
+      const extra = Object.keys(body ?? {}).find(
+        (k) => k !== 'collection' && k !== 'recordId' && k !== 'streamId',
+      );
       if (extra !== undefined) throw invalidBody(extra, 'is not a property');
-      const { collection, recordId } = body ?? {};
+      const { collection, recordId, streamId } = body ?? {};
       if (typeof collection !== 'string' || collection === '' || collection.length > 255) {
         throw invalidBody('collection', 'must be a collection name');
       }
       if (typeof recordId !== 'string' || recordId === '' || recordId.length > 1024) {
         throw invalidBody('recordId', 'must be a non-empty string');
       }
+      if (streamId !== undefined && (typeof streamId !== 'string' || streamId.length > 64)) {
+        throw invalidBody('streamId', 'must be the streamId of a `ready` event of your stream');
+      }
       const place = owner(req);
-      await heartbeatPresence(ctx.knex, place.userId, {
-        ...place,
-        collectionName: collection,
-        recordId,
-      });
+      if (streamId !== undefined) await assertOwnStream(ctx.knex, streamId, place);
+      await heartbeatPresence(
+        ctx.knex,
+        place.userId,
+        { ...place, collectionName: collection, recordId },
+        streamId ?? null,
+      );
       res.status(204).end();
     })
     .delete(`${ENV}/presence`, member, async (req, res) => {

@@ -257,7 +257,7 @@ export async function unlockMember(
 }
 
 /** Tells the member's Console streams of the project (every environment) to reload rights. */
-async function publishRightsChanged(
+export async function publishRightsChanged(
   trx: Knex.Transaction,
   projectId: number,
   userId: number,

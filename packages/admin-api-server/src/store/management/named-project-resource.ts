@@ -24,7 +24,10 @@ export interface NamedResourceKind<Setting> {
     projectId: number,
     change: 'add' | 'update' | 'remove',
     id: number,
+    holders: readonly number[],
   ): Promise<void>;
+  /** The users holding the resource, read before an update or removal and given to `announce`. */
+  holders?(trx: Knex.Transaction, id: number): Promise<number[]>;
   assertRemovable?(trx: Knex.Transaction, row: NamedRow<Setting>): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
     change: 'add' | 'update' | 'remove',
     id: number,
     names: { previous?: string; next?: string },
+    holders: readonly number[] = [],
   ): Promise<void> {
     await insertAdminLogs(trx, projectId, [
       {
@@ -69,7 +73,7 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
         ...(names.next !== undefined ? { newValue: { name: names.next } } : {}),
       },
     ]);
-    await kind.announce(trx, projectId, change, id);
+    await kind.announce(trx, projectId, change, id, holders);
   }
 
   return {
@@ -115,6 +119,7 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
     ): Promise<NamedRow<Setting>> {
       return knex.transaction(async (trx) => {
         const before = await find(trx, projectId, name);
+        const holders = (await kind.holders?.(trx, before.id)) ?? [];
         if (input.setting) await kind.assertKnown(trx, projectId, input.setting);
         const changes = {
           ...(input.name !== undefined ? { name: input.name } : {}),
@@ -126,10 +131,15 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
             : toRow(
                 (await trx(table).where({ id: before.id }).update(changes).returning(columns))[0],
               );
-        await record(trx, projectId, actorId, 'update', before.id, {
-          previous: before.name,
-          next: after.name,
-        });
+        await record(
+          trx,
+          projectId,
+          actorId,
+          'update',
+          before.id,
+          { previous: before.name, next: after.name },
+          holders,
+        );
         return after;
       });
     },
@@ -144,8 +154,17 @@ export function namedResourceStore<Setting extends object>(kind: NamedResourceKi
       await knex.transaction(async (trx) => {
         const before = await find(trx, projectId, name);
         await kind.assertRemovable?.(trx, before);
+        const holders = (await kind.holders?.(trx, before.id)) ?? [];
         await trx(table).where({ id: before.id }).delete();
-        await record(trx, projectId, actorId, 'remove', before.id, { previous: before.name });
+        await record(
+          trx,
+          projectId,
+          actorId,
+          'remove',
+          before.id,
+          { previous: before.name },
+          holders,
+        );
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ManagedRole, RoleRights } from '@canopy/platform-protocol';
 import { publishPlatformEvent } from '../platform-events';
+import { publishRightsChanged } from './members';
 import { namedResourceStore, type NamedRow } from './named-project-resource';
 import { assertKnownRights } from './validate-references';
 
@@ -12,10 +13,14 @@ const roles = namedResourceStore<RoleRights>({
   column: 'rights',
   resource: 'role',
   assertKnown: assertKnownRights,
-  // Agents drop their permissions; a removed role also changes what its members may do.
-  async announce(trx, projectId, change) {
+  holders: (trx, id) =>
+    trx('project_memberships').where({ role_id: id }).orderBy('user_id').pluck('user_id'),
+  // Agents drop their permissions; a removed role also changes what its members may do. Members
+  // holding an edited or removed role are told to reload their rights (docs/public-api.md §8).
+  async announce(trx, projectId, change, _id, holders) {
     await publishPlatformEvent(trx, projectId, 'refresh-roles');
     if (change === 'remove') await publishPlatformEvent(trx, projectId, 'refresh-users');
+    for (const userId of holders) await publishRightsChanged(trx, projectId, userId);
   },
 });
 
