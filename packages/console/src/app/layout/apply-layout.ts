@@ -37,7 +37,8 @@ export function applyTable(
 ): AppliedTable {
   const known = new Set(available);
   const listed = (table?.columns ?? []).filter((column) => known.has(column.field));
-  const columns = listed.length > 0 ? [...new Set(listed.map((column) => column.field))] : undefined;
+  const columns =
+    listed.length > 0 ? [...new Set(listed.map((column) => column.field))] : undefined;
   const widths: Record<string, number> = {};
   for (const column of listed) if (column.width) widths[column.field] = column.width;
   const sortField = table?.defaultSort?.field;

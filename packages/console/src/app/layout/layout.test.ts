@@ -50,7 +50,9 @@ describe('applyTable', () => {
   it('maps densities and display widgets', () => {
     expect([densitySpacing('compact'), densitySpacing(undefined)]).toEqual([2, undefined]);
     expect(
-      displayWidgets({ fields: { total: { display: { type: 'currency' } }, note: { edit: { type: 'text' } } } }),
+      displayWidgets({
+        fields: { total: { display: { type: 'currency' } }, note: { edit: { type: 'text' } } },
+      }),
     ).toEqual({ total: { type: 'currency' } });
   });
 });
@@ -92,22 +94,40 @@ describe('applySidebar', () => {
 
 describe('widgetView', () => {
   it('formats currencies from a code or a field of the record', () => {
-    expect(widgetView({ type: 'currency', settings: { currency: 'EUR' } }, 1353.6, {}, context)).toEqual({
+    expect(
+      widgetView({ type: 'currency', settings: { currency: 'EUR' } }, 1353.6, {}, context),
+    ).toEqual({
       kind: 'text',
       text: '€1,353.60',
     });
     expect(
-      widgetView({ type: 'currency', settings: { currencyField: 'cur' } }, '10', { cur: 'usd' }, context),
+      widgetView(
+        { type: 'currency', settings: { currencyField: 'cur' } },
+        '10',
+        { cur: 'usd' },
+        context,
+      ),
     ).toEqual({ kind: 'text', text: '$10.00' });
-    expect(widgetView({ type: 'currency', settings: { currencyField: 'cur' } }, 10, {}, context)).toBe(
-      undefined,
-    );
+    expect(
+      widgetView({ type: 'currency', settings: { currencyField: 'cur' } }, 10, {}, context),
+    ).toBe(undefined);
   });
 
   it('colours badges per value, with a default, and only valid colours', () => {
-    const badge = { type: 'badge' as const, settings: { colours: { paid: '#22aa44', bad: 'red' }, defaultColour: '#888888' } };
-    expect(widgetView(badge, 'paid', {}, context)).toEqual({ kind: 'badge', text: 'paid', colour: '#22aa44' });
-    expect(widgetView(badge, 'bad', {}, context)).toEqual({ kind: 'badge', text: 'bad', colour: '#888888' });
+    const badge = {
+      type: 'badge' as const,
+      settings: { colours: { paid: '#22aa44', bad: 'red' }, defaultColour: '#888888' },
+    };
+    expect(widgetView(badge, 'paid', {}, context)).toEqual({
+      kind: 'badge',
+      text: 'paid',
+      colour: '#22aa44',
+    });
+    expect(widgetView(badge, 'bad', {}, context)).toEqual({
+      kind: 'badge',
+      text: 'bad',
+      colour: '#888888',
+    });
   });
 
   it('shows images from http(s) and raster data URIs only', () => {
@@ -128,15 +148,21 @@ describe('widgetView', () => {
       text: '3 days ago',
     });
     expect(relativeTime(new Date('2026-11-28T14:00:00Z'), context.now, 'en-US')).toBe('in 2 hours');
-    expect(widgetView({ type: 'percentage', settings: { ratio: true } }, 0.25, {}, context)).toEqual({
+    expect(
+      widgetView({ type: 'percentage', settings: { ratio: true } }, 0.25, {}, context),
+    ).toEqual({
       kind: 'text',
       text: '25%',
     });
-    expect(widgetView({ type: 'percentage', settings: { decimals: 1 } }, 12.34, {}, context)).toEqual({
+    expect(
+      widgetView({ type: 'percentage', settings: { decimals: 1 } }, 12.34, {}, context),
+    ).toEqual({
       kind: 'text',
       text: '12.3%',
     });
-    expect(widgetView({ type: 'progress', settings: { max: 200 } }, 250, {}, context)).toMatchObject({
+    expect(
+      widgetView({ type: 'progress', settings: { max: 200 } }, 250, {}, context),
+    ).toMatchObject({
       kind: 'progress',
       percent: 100,
     });
@@ -146,41 +172,75 @@ describe('widgetView', () => {
       max: 5,
     });
     expect(
-      widgetView({ type: 'number', settings: { format: 'grouped', decimals: 2, suffix: ' kg' } }, 1234.5, {}, context),
+      widgetView(
+        { type: 'number', settings: { format: 'grouped', decimals: 2, suffix: ' kg' } },
+        1234.5,
+        {},
+        context,
+      ),
     ).toEqual({ kind: 'text', text: '1,234.50 kg' });
   });
 
   it('handles colours, switches, datetimes, links and JSON', () => {
-    expect(widgetView({ type: 'colour' }, '#aabbcc', {}, context)).toEqual({ kind: 'colour', colour: '#aabbcc' });
+    expect(widgetView({ type: 'colour' }, '#aabbcc', {}, context)).toEqual({
+      kind: 'colour',
+      colour: '#aabbcc',
+    });
     expect(widgetView({ type: 'colour' }, 'url(x)', {}, context)).toBe(undefined);
-    expect(widgetView({ type: 'switch', settings: { trueLabel: 'Active' } }, true, {}, context)).toEqual({
+    expect(
+      widgetView({ type: 'switch', settings: { trueLabel: 'Active' } }, true, {}, context),
+    ).toEqual({
       kind: 'switch',
       on: true,
       text: 'Active',
     });
     expect(
-      widgetView({ type: 'datetime', settings: { format: 'yyyy-MM-dd HH:mm' } }, '2026-01-02T03:04:05Z', {}, context),
+      widgetView(
+        { type: 'datetime', settings: { format: 'yyyy-MM-dd HH:mm' } },
+        '2026-01-02T03:04:05Z',
+        {},
+        context,
+      ),
     ).toEqual({ kind: 'text', text: '2026-01-02 03:04' });
-    expect(formatPattern(new Date('2026-01-02T23:30:00Z'), 'dd/MM/yy', 'Europe/Paris')).toBe('03/01/26');
-    expect(
-      widgetView({ type: 'link', settings: { urlTemplate: 'https://crm.test/{{id}}', label: 'Open' } }, 'x', { id: 'a b' }, context),
-    ).toEqual({ kind: 'link', href: 'https://crm.test/a%20b', text: 'Open' });
-    expect(widgetView({ type: 'link', settings: { urlTemplate: '{{u}}' } }, 'x', { u: 'javascript:1' }, context)).toBe(
-      undefined,
+    expect(formatPattern(new Date('2026-01-02T23:30:00Z'), 'dd/MM/yy', 'Europe/Paris')).toBe(
+      '03/01/26',
     );
+    expect(
+      widgetView(
+        { type: 'link', settings: { urlTemplate: 'https://crm.test/{{id}}', label: 'Open' } },
+        'x',
+        { id: 'a b' },
+        context,
+      ),
+    ).toEqual({ kind: 'link', href: 'https://crm.test/a%20b', text: 'Open' });
+    expect(
+      widgetView(
+        { type: 'link', settings: { urlTemplate: '{{u}}' } },
+        'x',
+        { u: 'javascript:1' },
+        context,
+      ),
+    ).toBe(undefined);
     expect(fillTemplate('{{a}}-{{ b }}', { a: 1, b: '/' })).toBe('1-%2F');
-    expect(widgetView({ type: 'json', settings: { collapsed: true } }, { a: 1 }, {}, context)).toEqual({
+    expect(
+      widgetView({ type: 'json', settings: { collapsed: true } }, { a: 1 }, {}, context),
+    ).toEqual({
       kind: 'json',
       text: '{"a":1}',
     });
   });
 
   it('falls back to today’s cell for empty values, unknown widgets and wrong kinds', () => {
-    expect(widgetView({ type: 'currency', settings: { currency: 'EUR' } }, null, {}, context)).toBe(undefined);
+    expect(widgetView({ type: 'currency', settings: { currency: 'EUR' } }, null, {}, context)).toBe(
+      undefined,
+    );
     expect(widgetView({ type: 'map-point' }, 'x', {}, context)).toBe(undefined);
     expect(widgetView({ type: 'nonsense' as never }, 'x', {}, context)).toBe(undefined);
     expect(widgetView({ type: 'rating' }, 'many', {}, context)).toBe(undefined);
-    expect(widgetView({ type: 'markdown' }, '**hi**', {}, context)).toEqual({ kind: 'markdown', source: '**hi**' });
+    expect(widgetView({ type: 'markdown' }, '**hi**', {}, context)).toEqual({
+      kind: 'markdown',
+      source: '**hi**',
+    });
   });
 });
 
@@ -207,6 +267,8 @@ describe('layout edits', () => {
       table: { columns },
       fields: { total: { display: { type: 'currency', settings: { currency: 'EUR' } } } },
     });
-    expect(setDisplayWidget(withWidget, 'orders', 'total', undefined).collections?.orders?.fields).toEqual({});
+    expect(
+      setDisplayWidget(withWidget, 'orders', 'total', undefined).collections?.orders?.fields,
+    ).toEqual({});
   });
 });

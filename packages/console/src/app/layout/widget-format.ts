@@ -167,7 +167,9 @@ export function widgetView(
       return typeof value === 'string' ? { kind: 'markdown', source: value } : undefined;
     case 'relative-time': {
       const date = toDate(value);
-      return date ? { kind: 'text', text: relativeTime(date, context.now, context.locale) } : undefined;
+      return date
+        ? { kind: 'text', text: relativeTime(date, context.now, context.locale) }
+        : undefined;
     }
     case 'datetime': {
       const date = toDate(value);
@@ -212,13 +214,19 @@ export function widgetView(
       return { kind: 'switch', on: value, text: label ?? (value ? 'Yes' : 'No') };
     }
     case 'number':
-      return number === null ? undefined : { kind: 'text', text: numberView(widget, number, context) };
+      return number === null
+        ? undefined
+        : { kind: 'text', text: numberView(widget, number, context) };
     case 'link': {
       const template = setting<string>(widget, 'urlTemplate', isString);
       if (!template) return undefined;
       const href = fillTemplate(template, { ...record });
       if (!SAFE_LINK.test(href)) return undefined;
-      return { kind: 'link', href, text: setting<string>(widget, 'label', isString) ?? String(value) };
+      return {
+        kind: 'link',
+        href,
+        text: setting<string>(widget, 'label', isString) ?? String(value),
+      };
     }
     case 'json': {
       const collapsed = widget.settings?.collapsed === true;
