@@ -5,16 +5,30 @@
  */
 import { Badge, Progress, Switch, Text } from '@mantine/core';
 import type { LayoutWidget } from '@canopy/platform-protocol';
-import { marked } from 'marked';
+import { Marked } from 'marked';
 import { useMemo, type ReactNode } from 'react';
 import { sanitizeHtml } from '../features/actions/SafeHtml';
 import { widgetView } from './widget-format';
 import './widgets.css';
 
-/** Markdown as sanitized HTML (links open in a new tab, no raw HTML of the source kept). */
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+
+/** Markdown without raw HTML (dropped) and with web and mail links only. */
+const markdown = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  walkTokens(token) {
+    if (token.type === 'html') token.text = '';
+    if ((token.type === 'link' || token.type === 'image') && !SAFE_HREF.test(token.href)) {
+      token.href = '#';
+    }
+  },
+});
+
+/** Markdown as sanitized HTML: no raw HTML of the source kept, then DOMPurify on the result. */
 export function markdownHtml(source: string): string {
-  const html = marked.parse(source, { async: false, gfm: true, breaks: true });
-  return sanitizeHtml(html);
+  return sanitizeHtml(markdown.parse(source, { async: false }));
 }
 
 function Markdown({ source }: { source: string }) {
