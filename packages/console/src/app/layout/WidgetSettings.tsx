@@ -63,50 +63,39 @@ export function WidgetSettings({
       );
     }
     case 'image':
-      return (
-        <NumberInput
-          size="xs"
-          label="Height (px)"
-          aria-label={label('Image height')}
-          min={16}
-          max={1024}
-          value={Number(settings.height ?? 32)}
-          onChange={(value) => set('height', typeof value === 'number' ? value : undefined)}
-        />
-      );
     case 'progress':
-    case 'rating':
+    case 'rating': {
+      const image = widget.type === 'image';
+      const [name, title] = image ? ['height', 'Height (px)'] : ['max', 'Maximum'];
+      const held = settings[name];
       return (
         <NumberInput
           size="xs"
-          label="Maximum"
-          aria-label={label('Maximum')}
-          min={1}
-          max={widget.type === 'rating' ? 10 : undefined}
-          value={typeof settings.max === 'number' ? settings.max : ''}
-          onChange={(value) => set('max', typeof value === 'number' ? value : undefined)}
+          label={title}
+          aria-label={label(title)}
+          min={image ? 16 : 1}
+          max={image ? 1024 : widget.type === 'rating' ? 10 : undefined}
+          value={typeof held === 'number' ? held : image ? 32 : ''}
+          onChange={(value) => set(name, typeof value === 'number' ? value : undefined)}
         />
       );
+    }
     case 'datetime':
+    case 'link': {
+      const [name, title] =
+        widget.type === 'datetime'
+          ? ['format', 'Pattern']
+          : ['urlTemplate', 'Address with {{field}}'];
       return (
         <TextInput
           size="xs"
-          label="Pattern"
-          aria-label={label('Date pattern')}
-          value={String(settings.format ?? '')}
-          onChange={(event) => set('format', event.currentTarget.value)}
+          label={title}
+          aria-label={label(title)}
+          value={String(settings[name] ?? '')}
+          onChange={(event) => set(name, event.currentTarget.value)}
         />
       );
-    case 'link':
-      return (
-        <TextInput
-          size="xs"
-          label="Address with {{field}}"
-          aria-label={label('Link address')}
-          value={String(settings.urlTemplate ?? '')}
-          onChange={(event) => set('urlTemplate', event.currentTarget.value)}
-        />
-      );
+    }
     default:
       return null;
   }
