@@ -3,7 +3,7 @@
  * layout — shown, order, width, widget — edited as the editor's own draft and previewed live in
  * their Console, then published for the team, discarded, or the last publish undone.
  */
-import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { IconLayoutColumns } from '@tabler/icons-react';
 import { useState } from 'react';
 import { humanize, type SchemaCollection } from '../../protocol';
@@ -20,6 +20,7 @@ import {
   type TableColumn,
 } from './layout-edit';
 import { useTeamLayout } from './team-layout';
+import { useEditableTeams } from './use-editable-teams';
 import { useLayoutEditor } from './use-layout-editor';
 
 /** The "Layout" button and its panel; nothing for members who may not edit the layout. */
@@ -59,7 +60,9 @@ function LayoutPanel({
   onClose(): void;
 }) {
   const team = useTeamLayout();
-  const editor = useLayoutEditor(true);
+  const [target, setTarget] = useState(team.teamName);
+  const teams = useEditableTeams(team.teamName);
+  const editor = useLayoutEditor(target);
   const doc = editor.draft;
   const name = collection.name;
   const columns = editedColumns(doc, name, visible);
@@ -82,15 +85,22 @@ function LayoutPanel({
       onClose={onClose}
       position="right"
       size={380}
-      title={`Layout of ${humanize(name)} for ${team.teamName}`}
+      title={`Layout of ${humanize(name)}`}
       withOverlay={false}
       lockScroll={false}
       data-testid="layout-panel"
     >
       <Stack gap="sm">
+        <Select
+          label="Team"
+          data={teams}
+          value={target}
+          allowDeselect={false}
+          onChange={(next) => next && setTarget(next)}
+        />
         <Text size="sm" c="dimmed">
-          Your changes are a draft only you see, until you publish them for {team.teamName}.
-          {team.published ? ` Published: version ${team.published.version}.` : ''}
+          Your changes are a draft only you see, until you publish them for {target}.
+          {editor.published ? ` Published: version ${editor.published.version}.` : ''}
         </Text>
         {editor.error !== undefined && (
           <Alert color="red" title="The layout could not be saved" role="alert">
@@ -106,7 +116,7 @@ function LayoutPanel({
           <Button
             onClick={() => void editor.publish()}
             loading={editor.busy === 'publish'}
-            disabled={!doc}
+            disabled={!doc || editor.busy === 'open'}
           >
             Publish
           </Button>

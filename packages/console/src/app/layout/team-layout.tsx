@@ -65,11 +65,8 @@ export function TeamLayoutProvider({ children }: { children: ReactNode }) {
   const key = ['team-layout', workspace.id, teamName];
   const published = useQuery({
     queryKey: key,
-    queryFn: async () => {
-      const path = layoutPath(workspace.project, workspace.environment.name, teamName);
-      const answer = await platform.json<{ published: PublishedLayout | null }>(path);
-      return answer?.published ?? null;
-    },
+    queryFn: () =>
+      layoutCalls(workspace.project, workspace.environment.name, teamName).readPublished(),
     enabled: teamName !== '',
     staleTime: Infinity,
     retry: 1,
@@ -98,6 +95,10 @@ export function TeamLayoutProvider({ children }: { children: ReactNode }) {
 export function layoutCalls(project: string, environment: string, team: string) {
   const path = (rest = '') => layoutPath(project, environment, team, rest);
   return {
+    readPublished: () =>
+      platform
+        .json<{ published: PublishedLayout | null }>(path())
+        .then((answer) => answer?.published ?? null),
     readDraft: () => platform.json<LayoutDraft>(path('/draft')),
     saveDraft: (layout: ConsoleLayout) =>
       platform.json<LayoutDraft>(path('/draft'), { method: 'PUT', json: { layout } }),

@@ -1,10 +1,11 @@
 /**
- * Layout mode (issue 32): an editor changes the team's layout as their own draft (saved on the
- * platform as they go, `PUT …/layout/draft`), seen live in their Console only, then publishes it
- * for the team, discards it, or undoes the last publish (the previous version again). Errors of
- * the platform are kept for the panel to say in the user's words (ErrorMessage).
+ * Layout mode (issue 32): an editor changes a team's layout — their own team's, or for an admin
+ * any team of the project — as their own draft (saved on the platform as they go,
+ * `PUT …/layout/draft`), seen live in their Console only, then publishes it for the team,
+ * discards it, or undoes the last publish (the previous version again). Errors of the platform
+ * are kept for the panel to say in the user's words (ErrorMessage).
  */
-import type { ConsoleLayout } from '@canopy/platform-protocol';
+import type { ConsoleLayout, PublishedLayout } from '@canopy/platform-protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useWorkspace } from '../workspace';
 import { layoutCalls, useTeamLayout } from './team-layout';
@@ -12,28 +13,34 @@ import { layoutCalls, useTeamLayout } from './team-layout';
 /** How long edits wait before the draft is saved (typing a width saves once). */
 const SAVE_DELAY_MS = 500;
 
-export function useLayoutEditor(open: boolean) {
+export function useLayoutEditor(target: string) {
   const workspace = useWorkspace();
   const team = useTeamLayout();
-  const calls = layoutCalls(workspace.project, workspace.environment.name, team.teamName);
-  const [busy, setBusy] = useState<string | undefined>();
+  const calls = layoutCalls(workspace.project, workspace.environment.name, target);
+  const [published, setPublished] = useState<PublishedLayout | null>(null);
+  const [busy, setBusy] = useState<string | undefined>('open');
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string | undefined>();
   const timer = useRef<number | undefined>(undefined);
   const { setPreview } = team;
 
-  // Opening layout mode shows the caller's draft (or the published layout to start one from).
+  // Opening layout mode (or another team) shows the caller's draft, else the published layout.
   useEffect(() => {
-    if (!open) return;
     let live = true;
+    setBusy('open');
     setError(undefined);
     setNotice(undefined);
-    calls.readDraft().then(
-      (draft) => live && setPreview(draft.layout ?? team.published?.layout ?? {}),
+    Promise.all([calls.readPublished(), calls.readDraft()]).then(
+      ([current, draft]) => {
+        if (!live) return;
+        setPublished(current);
+        setPreview(draft.layout ?? current?.layout ?? {});
+        setBusy(undefined);
+      },
       (failure: unknown) => {
         if (!live) return;
         setError(failure);
-        setPreview(team.published?.layout ?? {});
+        setBusy(undefined);
       },
     );
     return () => {
@@ -41,15 +48,17 @@ export function useLayoutEditor(open: boolean) {
       window.clearTimeout(timer.current);
       setPreview(null);
     };
-  }, [open]);
+  }, [target]);
 
-  const run = async (label: string, call: () => Promise<unknown>, done: string) => {
+  const run = async (label: string, call: () => Promise<PublishedLayout | null>, done: string) => {
     window.clearTimeout(timer.current);
     setBusy(label);
     setError(undefined);
     setNotice(undefined);
     try {
-      await call();
+      const now = await call();
+      setPublished(now);
+      if (target === team.teamName) await team.reload();
       setNotice(done);
       return true;
     } catch (failure) {
@@ -61,12 +70,12 @@ export function useLayoutEditor(open: boolean) {
   };
 
   const draft = team.preview;
-  const published = team.published;
   return {
     draft,
     busy,
     error,
     notice,
+    published,
     /** A new draft: shown at once, saved shortly after. */
     change(next: ConsoleLayout) {
       setPreview(next);
@@ -81,21 +90,19 @@ export function useLayoutEditor(open: boolean) {
     },
     async publish() {
       const current = draft ?? {};
-      const ok = await run(
+      await run(
         'publish',
         async () => {
           await calls.saveDraft(current);
-          await calls.publish();
-          await team.reload();
+          return calls.publish();
         },
-        `Published: everyone in ${team.teamName} sees this layout when they next open the Console.`,
+        `Published: everyone in ${target} sees this layout when they next open the Console.`,
       );
-      if (ok) setPreview(current);
     },
     async discard() {
       const ok = await run(
         'discard',
-        () => calls.discardDraft(),
+        () => calls.discardDraft().then(() => published),
         'Draft discarded: the published layout is shown.',
       );
       if (ok) setPreview(published?.layout ?? {});
@@ -104,16 +111,18 @@ export function useLayoutEditor(open: boolean) {
     canUndo: published !== null && published.version > 1,
     async undo() {
       if (!published || published.version <= 1) return;
+      const previous = published.version - 1;
+      let now: PublishedLayout | null = null;
       const ok = await run(
         'undo',
         async () => {
-          await calls.revert(published.version - 1);
+          now = await calls.revert(previous);
           await calls.discardDraft();
-          await team.reload();
+          return now;
         },
-        `Version ${published.version - 1} is published again.`,
+        `Version ${previous} is published again.`,
       );
-      if (ok) setPreview(null);
+      if (ok) setPreview((now as PublishedLayout | null)?.layout ?? {});
     },
   };
 }
