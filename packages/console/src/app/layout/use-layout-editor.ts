@@ -22,7 +22,16 @@ export function useLayoutEditor(target: string) {
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string | undefined>();
   const timer = useRef<number | undefined>(undefined);
+  /** The draft waiting for its save: saved at once when the panel closes. */
+  const pending = useRef<ConsoleLayout | undefined>(undefined);
   const { setPreview } = team;
+  const save = (next: ConsoleLayout) => {
+    pending.current = undefined;
+    calls.saveDraft(next).then(
+      () => setError(undefined),
+      (failure: unknown) => setError(failure),
+    );
+  };
 
   // Opening layout mode (or another team) shows the caller's draft, else the published layout.
   useEffect(() => {
@@ -46,12 +55,14 @@ export function useLayoutEditor(target: string) {
     return () => {
       live = false;
       window.clearTimeout(timer.current);
+      if (pending.current) save(pending.current);
       setPreview(null);
     };
   }, [target]);
 
   const run = async (label: string, call: () => Promise<PublishedLayout | null>, done: string) => {
     window.clearTimeout(timer.current);
+    pending.current = undefined;
     setBusy(label);
     setError(undefined);
     setNotice(undefined);
@@ -81,12 +92,8 @@ export function useLayoutEditor(target: string) {
       setPreview(next);
       setNotice(undefined);
       window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => {
-        calls.saveDraft(next).then(
-          () => setError(undefined),
-          (failure: unknown) => setError(failure),
-        );
-      }, SAVE_DELAY_MS);
+      pending.current = next;
+      timer.current = window.setTimeout(() => save(next), SAVE_DELAY_MS);
     },
     async publish() {
       const current = draft ?? {};
