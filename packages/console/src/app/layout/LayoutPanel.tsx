@@ -88,6 +88,7 @@ function LayoutPanel({
       title={`Layout of ${humanize(name)}`}
       withOverlay={false}
       lockScroll={false}
+      closeButtonProps={{ 'aria-label': 'Close layout mode' }}
       data-testid="layout-panel"
     >
       <Stack gap="sm">

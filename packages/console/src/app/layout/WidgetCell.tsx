@@ -59,6 +59,7 @@ export function WidgetCell({
           color={view.colour ?? 'gray'}
           autoContrast
           tt="none"
+          className="lw-badge"
           data-widget="badge"
         >
           {view.text}
