@@ -22,6 +22,7 @@ import { settingsTests } from './settings';
 import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
 import { runBulkWorkTests } from './bulk-work';
+import { runLayoutTests } from './layouts';
 import { signInAndAccountTests } from './signin-theme';
 
 declare global {
@@ -695,6 +696,7 @@ export async function runSuite(
       }
     });
 
+    await runLayoutTests(suite, fixture, p, shot);
     await settingsTests(suite, fixture, p, { signIn, openCollection, shot });
     await rogueAgentTests(suite, fixture, p, platformSignIn);
 

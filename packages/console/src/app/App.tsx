@@ -8,6 +8,7 @@ import { featureRoutes } from './routes';
 import { storePlatformToken } from './platform';
 import { readStoredSession, SessionProvider, storeSession, type StoredSession } from './session';
 import { onSignOutElsewhere } from './tab-session';
+import { TeamLayoutProvider } from './layout/team-layout';
 import { WorkspaceProvider } from './workspace';
 
 /**
@@ -61,19 +62,21 @@ export function App() {
         environment={workspace.environment}
         renderingId={session.renderingId}
       >
-        <Routes>
-          <Route element={<Shell />}>
-            {featureRoutes.map((route) => (
-              <Route
-                key={route.path}
-                path={`/:project/:environment/${route.path}`}
-                element={route.element}
-              />
-            ))}
-            <Route path="*" element={<HomeRedirect />} />
-          </Route>
-          <Route path="/login" element={<Navigate to="/" replace />} />
-        </Routes>
+        <TeamLayoutProvider>
+          <Routes>
+            <Route element={<Shell />}>
+              {featureRoutes.map((route) => (
+                <Route
+                  key={route.path}
+                  path={`/:project/:environment/${route.path}`}
+                  element={route.element}
+                />
+              ))}
+              <Route path="*" element={<HomeRedirect />} />
+            </Route>
+            <Route path="/login" element={<Navigate to="/" replace />} />
+          </Routes>
+        </TeamLayoutProvider>
       </WorkspaceProvider>
     </SessionProvider>
   );

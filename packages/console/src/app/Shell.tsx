@@ -15,7 +15,7 @@ import {
   Alert,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDatabase, IconLogout, IconSearch, IconTable } from '@tabler/icons-react';
+import { IconDatabase, IconLogout, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { humanize } from '../protocol';
@@ -25,6 +25,7 @@ import { featureRoutes } from './routes';
 import { useSession } from './session';
 import { useWorkspace } from './workspace';
 import { SkipLink } from './components/SkipLink';
+import { SidebarCollections } from './layout/SidebarCollections';
 
 function Logo() {
   return (
@@ -63,7 +64,6 @@ export function Shell() {
   );
   const collections = (schema.data?.collections ?? [])
     .filter((c) => !c.onlyForRelationships && can(c.name, 'browseEnabled'))
-    .filter((c) => humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()))
     .sort((a, b) => humanize(a.name).localeCompare(humanize(b.name)));
   const initials =
     `${session.user.firstName?.[0] ?? ''}${session.user.lastName?.[0] ?? ''}` ||
@@ -192,23 +192,21 @@ export function Shell() {
               {schema.error.message}
             </Alert>
           )}
-          {schema.data && collections.length === 0 && (
-            <Text size="sm" c="dimmed" px={4}>
-              {filter ? 'No collection matches.' : 'Your role may browse no collection.'}
-            </Text>
-          )}
-          {collections.map((c) => (
-            <NavLink
-              key={c.name}
-              component={Link}
-              to={`${base}/${encodeURIComponent(c.name)}`}
-              label={humanize(c.name)}
-              leftSection={<IconTable size={16} />}
-              active={c.name === current}
-              onClick={close}
-              variant="light"
-            />
-          ))}
+          {schema.data &&
+            !collections.some((c) =>
+              humanize(c.name).toLowerCase().includes(filter.trim().toLowerCase()),
+            ) && (
+              <Text size="sm" c="dimmed" px={4}>
+                {filter ? 'No collection matches.' : 'Your role may browse no collection.'}
+              </Text>
+            )}
+          <SidebarCollections
+            collections={collections.map((c) => c.name)}
+            filter={filter}
+            base={base}
+            current={current}
+            onPick={close}
+          />
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1}>

@@ -46,7 +46,9 @@ import { useProgressiveRows } from './table/use-progressive-rows';
 import { useRenderMeasure } from './table/use-render-measure';
 import { useTableSelection } from './table/use-table-selection';
 import { useInlineSave } from './table/use-inline-save';
+import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
+import { LayoutButton } from '../layout/LayoutPanel';
 import { RecordsFrame } from './table/RecordsFrame';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';
@@ -75,6 +77,7 @@ export function CollectionTable({
   const queryClient = useQueryClient();
   const phone = useIsPhone();
   const related = source.related;
+  const layout = useTableLayout(collection);
   // Page size, sort, search and filter outlive leaving the list (use-list-memory.ts).
   const { params, view, setView } = useTableView({
     workspace: workspace.id,
@@ -82,8 +85,9 @@ export function CollectionTable({
     collection: collection.name,
     prefix,
     remember: prefix === '' && !related,
+    defaults: { sort: layout.applied.sort, size: layout.applied.pageSize },
   });
-  const prefs = useColumnPrefs(workspace.id, session.user.id, collection);
+  const prefs = useColumnPrefs(workspace.id, session.user.id, collection, layout.prefs);
   // Searched as it is typed; each search replaces the previous one in the history.
   const searchBox = useSearchAsYouType(view.search, (search) => setView({ search }, true, true));
   const [associating, setAssociating] = useState(false);
@@ -123,6 +127,7 @@ export function CollectionTable({
     search: view.search || undefined,
     canEdit: can(collection.name, 'editEnabled'),
     save: saveCell,
+    widgets: layout.widgets,
   });
   const open = useOpenRecord({ collection: collection.name, rows, params, base });
   const rowKeys = useRowKeys({
@@ -198,6 +203,7 @@ export function CollectionTable({
     exportCsv,
     askBulk: bulk.ask,
     associate: () => setAssociating(true),
+    layoutButton: related ? null : <LayoutButton collection={collection} visible={prefs.visible} />,
   });
   const columnIds = useMemo(() => cellColumns.map((column) => column.id), [cellColumns]);
   const thead = useMemo(
@@ -209,9 +215,10 @@ export function CollectionTable({
         selection={selection}
         onSelectAll={setAll}
         onSort={(column) => setView({ sort: clickedSort(collection, view.sort, column) }, false)}
+        widths={layout.applied.widths}
       />
     ),
-    [collection, columnIds, view.sort, selection, params],
+    [collection, columnIds, view.sort, selection, params, layout.applied.widths],
   );
   const pager = useMemo(
     () => (
@@ -230,15 +237,12 @@ export function CollectionTable({
   return (
     <Stack gap="sm">
       {toolbar}
-
       {notice && (
         <Alert color={notice.color} title={notice.title} role="alert">
           <ErrorMessage error={notice} />
         </Alert>
       )}
-
       <SelectAllBanner banner={picked.banner} onSelectAll={picked.selectAll} onClear={clear} />
-
       <RecordsFrame
         frameRef={frameRef}
         tableRef={tableRef}
@@ -255,6 +259,7 @@ export function CollectionTable({
           }),
         }}
         head={thead}
+        spacing={layout.spacing}
         pending={list.isPending}
         rows={allMounted ? rows : rows.slice(0, mountedCount)}
         firstIndex={range.first}
@@ -265,7 +270,6 @@ export function CollectionTable({
         onOpen={open}
         empty={!list.isPending && !error && rows.length === 0 ? emptyView : undefined}
       />
-
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="range">
           {rangeText(range, rows.length, total, count.isPending)}
@@ -273,7 +277,6 @@ export function CollectionTable({
         </Text>
         {pager}
       </Group>
-
       <BulkConfirmModal
         mode={bulk.confirm}
         count={bulkSelection.count ?? 0}

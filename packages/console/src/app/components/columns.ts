@@ -52,17 +52,26 @@ export function columnsKey(workspace: string, user: number, collection: SchemaCo
   return `canopy.columns.${workspace}.${user}.${collection.name}`;
 }
 
-/** The columns the user chose (those still in the schema), or the defaults. */
-export function readColumns(workspace: string, user: number, collection: SchemaCollection) {
+/** The columns the user chose (those still in the schema), or undefined when they chose none. */
+export function storedColumns(
+  workspace: string,
+  user: number,
+  collection: SchemaCollection,
+): string[] | undefined {
   const available = availableColumns(collection);
   try {
     const key = columnsKey(workspace, user, collection);
     const stored = JSON.parse(localStorage.getItem(key) ?? 'null') as string[] | null;
     const valid = stored?.filter((name) => available.includes(name));
-    return valid?.length ? valid : defaultColumns(collection);
+    return valid?.length ? valid : undefined;
   } catch {
-    return defaultColumns(collection);
+    return undefined;
   }
+}
+
+/** The columns the user chose (those still in the schema), or the defaults. */
+export function readColumns(workspace: string, user: number, collection: SchemaCollection) {
+  return storedColumns(workspace, user, collection) ?? defaultColumns(collection);
 }
 
 /** The list request of a table showing `visible` columns in `view`. */

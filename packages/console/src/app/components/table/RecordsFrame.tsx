@@ -25,6 +25,7 @@ export function RecordsFrame({
   onToggle,
   onOpen,
   empty,
+  spacing = 6,
 }: {
   frameRef: RefObject<HTMLDivElement | null>;
   tableRef: RefObject<HTMLTableElement | null>;
@@ -45,6 +46,8 @@ export function RecordsFrame({
   onOpen(record: AgentRecord): void;
   /** What an empty view says (with how to clear it), or nothing. */
   empty: { text: string; onClear?(): void } | undefined;
+  /** The rows' vertical padding (the layout's density). */
+  spacing?: number;
 }) {
   return (
     <Paper withBorder radius="md" className="rt-frame" ref={frameRef}>
@@ -52,7 +55,7 @@ export function RecordsFrame({
         ref={tableRef}
         highlightOnHover
         stickyHeader
-        verticalSpacing={6}
+        verticalSpacing={spacing}
         aria-label={label}
         {...tableProps}
       >

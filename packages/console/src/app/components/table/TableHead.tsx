@@ -25,6 +25,7 @@ export function TableHead({
   selection,
   onSelectAll,
   onSort,
+  widths,
 }: {
   collection: SchemaCollection;
   /** The ids of the columns after the selection column. */
@@ -33,6 +34,8 @@ export function TableHead({
   selection: PageSelection;
   onSelectAll(checked: boolean): void;
   onSort(column: string): void;
+  /** Column widths in pixels (the team's layout). */
+  widths?: Readonly<Record<string, number>>;
 }) {
   return (
     <Table.Thead>
@@ -42,7 +45,8 @@ export function TableHead({
           return (
             <Table.Th
               key={id}
-              w={header.kind === 'select' ? 36 : undefined}
+              w={header.kind === 'select' ? 36 : widths?.[id]}
+              miw={widths?.[id]}
               aria-sort={header.kind === 'sortable' ? header.sorted : undefined}
               style={{ whiteSpace: 'nowrap' }}
             >

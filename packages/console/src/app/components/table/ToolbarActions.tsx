@@ -4,6 +4,7 @@
  */
 import { Button } from '@mantine/core';
 import { IconDownload, IconLink, IconPlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { humanize, type ActionSelection, type SchemaCollection } from '../../../protocol';
 import { ActionsMenu } from '../../features/actions/ActionsMenu';
@@ -31,6 +32,7 @@ export function ToolbarActions({
   onAsk,
   onAssociate,
   newUrl,
+  layout,
 }: {
   collection: SchemaCollection;
   selection: ActionSelection;
@@ -43,6 +45,8 @@ export function ToolbarActions({
   onAssociate(): void;
   /** Where "New" goes. */
   newUrl: string;
+  /** Layout mode's button, for layout editors. */
+  layout?: ReactNode;
 }) {
   return (
     <>
@@ -60,6 +64,7 @@ export function ToolbarActions({
         onChange={columns.set}
         onReset={columns.reset}
       />
+      {layout}
       {rights.canExport && (
         <Button
           variant="default"

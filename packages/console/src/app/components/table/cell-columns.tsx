@@ -1,7 +1,9 @@
 /**
- * How each chosen column renders a record's cell: its value (highlighting the search), or for a
- * to-one relation a link to the related record labelled by its label field.
+ * How each chosen column renders a record's cell: its value (highlighting the search), or with
+ * the display widget the team's layout gives the field (layout/WidgetCell.tsx), or for a to-one
+ * relation a link to the related record labelled by its label field.
  */
+import type { LayoutWidget } from '@canopy/platform-protocol';
 import { useMemo, type ReactNode } from 'react';
 import {
   isToOne,
@@ -13,6 +15,7 @@ import {
   type SchemaField,
 } from '../../../protocol';
 import { collectionOf } from '../../data';
+import { WidgetCell } from '../../layout/WidgetCell';
 import { CellRelationLink, CellValue } from '../Value';
 import { visibleFields } from './column-model';
 import type { SaveCell } from './EditableCell';
@@ -34,6 +37,7 @@ export function useCellColumns({
   search,
   canEdit = false,
   save,
+  widgets,
 }: {
   collection: SchemaCollection;
   visible: string[];
@@ -45,18 +49,26 @@ export function useCellColumns({
   canEdit?: boolean;
   /** Saves a cell edited in place (use-inline-save.ts); none: no editing. */
   save?: SaveCell;
+  /** The display widgets of the team's layout, per field. */
+  widgets?: Record<string, LayoutWidget>;
 }): CellColumn[] {
   return useMemo<CellColumn[]>(
     () =>
       visibleFields(collection, visible).map((field) => {
         if (!isToOne(field)) {
           const editor = inlineEditor(collection, field, canEdit);
+          const widget = widgets?.[field.field];
           return {
             id: field.field,
             edit: editor && save ? { field, editor, save } : undefined,
-            render: (record: AgentRecord) => (
-              <CellValue field={field} value={record.values[field.field]} search={search} />
-            ),
+            render: (record: AgentRecord) => {
+              const value = record.values[field.field];
+              const cell = <CellValue field={field} value={value} search={search} />;
+              if (!widget) return cell;
+              return (
+                <WidgetCell widget={widget} value={value} record={record.values} fallback={cell} />
+              );
+            },
           };
         }
         const target = collectionOf(schema, targetCollection(field));
@@ -76,6 +88,6 @@ export function useCellColumns({
           },
         };
       }),
-    [collection, visible, schema, base, search, canEdit, save],
+    [collection, visible, schema, base, search, canEdit, save, widgets],
   );
 }

@@ -41,6 +41,7 @@ export function useCollectionToolbar({
   exportCsv,
   askBulk,
   associate,
+  layoutButton,
 }: {
   phone: boolean;
   title: ReactNode;
@@ -63,6 +64,8 @@ export function useCollectionToolbar({
   exportCsv(): void;
   askBulk(mode: BulkMode): void;
   associate(): void;
+  /** Layout mode's button (layout/LayoutPanel.tsx), for layout editors. */
+  layoutButton?: ReactNode;
 }): ReactNode {
   const name = humanize(collection.name).toLowerCase();
   return useMemo(
@@ -95,6 +98,7 @@ export function useCollectionToolbar({
             onAsk={askBulk}
             onAssociate={associate}
             newUrl={`${base}/${encodeURIComponent(collection.name)}/new`}
+            layout={layoutButton}
           />
         }
       />

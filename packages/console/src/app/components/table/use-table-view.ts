@@ -3,7 +3,7 @@
  * table's prefix (related tabs have one), and kept beyond leaving the list (use-list-memory.ts).
  */
 import { useSearchParams } from 'react-router';
-import { readView, writeView, type ViewState } from '../../../protocol';
+import { DEFAULT_VIEW, readView, writeView, type ViewState } from '../../../protocol';
 import { useListMemory } from '../use-list-memory';
 import { viewChange } from './view-change';
 
@@ -15,6 +15,7 @@ export function useTableView({
   collection,
   prefix,
   remember,
+  defaults,
 }: {
   workspace: string;
   user: number;
@@ -22,6 +23,8 @@ export function useTableView({
   prefix: string;
   /** The top-level list of a collection remembers its view; related tabs do not. */
   remember: boolean;
+  /** The sort and page size of the team's layout, when the address sets none. */
+  defaults?: { sort?: string; size?: number };
 }): { params: URLSearchParams; view: ViewState; setView: SetView } {
   const [addressParams, setParams] = useSearchParams();
   const params = useListMemory({
@@ -33,7 +36,14 @@ export function useTableView({
     setParams,
   });
   const view = readView(params, prefix);
-  const setView: SetView = (next, resetPage = true, replace = false) =>
-    setParams(writeView(params, viewChange(view, next, resetPage), prefix), { replace });
+  if (defaults?.sort && !params.has(`${prefix}sort`)) view.sort = defaults.sort;
+  if (defaults?.size && !params.has(`${prefix}size`)) view.size = defaults.size;
+  const setView: SetView = (next, resetPage = true, replace = false) => {
+    const written = writeView(params, viewChange(view, next, resetPage), prefix);
+    // The standard page size is left out of the address, which would mean the layout's.
+    const size = next.size ?? view.size;
+    if (defaults?.size && size === DEFAULT_VIEW.size) written.set(`${prefix}size`, String(size));
+    setParams(written, { replace });
+  };
   return { params, view, setView };
 }

@@ -1,0 +1,108 @@
+/**
+ * One column in layout mode: shown or not, moved up or down (buttons: keyboard accessible), its
+ * width, its display widget and the widget's settings.
+ */
+import { ActionIcon, Checkbox, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
+import { LAYOUT_WIDGETS, type LayoutWidget } from '@canopy/platform-protocol';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
+import { humanize, type SchemaField } from '../../protocol';
+import { startingWidget } from './layout-edit';
+import { WidgetSettings } from './WidgetSettings';
+
+const WIDGET_OPTIONS = [
+  { value: 'default', label: 'Default' },
+  ...LAYOUT_WIDGETS.map((type) => ({ value: type, label: humanize(type.replace(/-/g, '_')) })),
+];
+
+export function ColumnLayoutRow({
+  field,
+  shown,
+  width,
+  widget,
+  first,
+  last,
+  onShow,
+  onMove,
+  onWidth,
+  onWidget,
+}: {
+  field: SchemaField;
+  shown: boolean;
+  width: number | undefined;
+  widget: LayoutWidget | undefined;
+  first: boolean;
+  last: boolean;
+  onShow(shown: boolean): void;
+  onMove(by: number): void;
+  onWidth(width: number | undefined): void;
+  onWidget(widget: LayoutWidget | undefined): void;
+}) {
+  const name = humanize(field.field);
+  return (
+    <Paper withBorder p="xs" radius="sm" data-layout-column={field.field}>
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" gap={4}>
+          <Checkbox
+            size="xs"
+            label={name}
+            checked={shown}
+            onChange={(event) => onShow(event.currentTarget.checked)}
+          />
+          {shown && (
+            <Group gap={2} wrap="nowrap">
+              <ActionIcon
+                variant="subtle"
+                size="sm"
+                aria-label={`Move ${name} up`}
+                disabled={first}
+                onClick={() => onMove(-1)}
+              >
+                <IconArrowUp size={14} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                size="sm"
+                aria-label={`Move ${name} down`}
+                disabled={last}
+                onClick={() => onMove(1)}
+              >
+                <IconArrowDown size={14} />
+              </ActionIcon>
+            </Group>
+          )}
+        </Group>
+        {shown && (
+          <Group grow gap="xs" align="flex-start">
+            <NumberInput
+              size="xs"
+              label="Width (px)"
+              aria-label={`Width of ${name}`}
+              placeholder="Auto"
+              min={40}
+              max={2000}
+              step={10}
+              value={width ?? ''}
+              onChange={(value) => onWidth(typeof value === 'number' ? value : undefined)}
+            />
+            <Select
+              size="xs"
+              label="Shown as"
+              aria-label={`Widget of ${name}`}
+              data={WIDGET_OPTIONS}
+              value={widget?.type ?? 'default'}
+              allowDeselect={false}
+              onChange={(type) =>
+                onWidget(
+                  type && type !== 'default'
+                    ? startingWidget(type as LayoutWidget['type'])
+                    : undefined,
+                )
+              }
+            />
+          </Group>
+        )}
+        {shown && widget && <WidgetSettings widget={widget} field={field} onChange={onWidget} />}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The sidebar's collections under the team's layout (apply-layout.ts `applySidebar`): its order,
+ * groups, display names and hidden collections; today's list without a layout. The filter box
+ * matches the names shown.
+ */
+import { NavLink, Text } from '@mantine/core';
+import { IconTable } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { humanize } from '../../protocol';
+import { applySidebar } from './apply-layout';
+import { useTeamLayout } from './team-layout';
+
+export function SidebarCollections({
+  collections,
+  filter,
+  base,
+  current,
+  onPick,
+}: {
+  /** The collections the user may browse, in today's order. */
+  collections: string[];
+  filter: string;
+  base: string;
+  current: string | undefined;
+  onPick(): void;
+}) {
+  const { layout } = useTeamLayout();
+  const wanted = filter.trim().toLowerCase();
+  const link = (entry: { collection: string; displayName?: string }) => {
+    const label = entry.displayName ?? humanize(entry.collection);
+    if (wanted && !label.toLowerCase().includes(wanted)) return null;
+    return (
+      <NavLink
+        key={entry.collection}
+        component={Link}
+        to={`${base}/${encodeURIComponent(entry.collection)}`}
+        label={label}
+        leftSection={<IconTable size={16} />}
+        active={entry.collection === current}
+        onClick={onPick}
+        variant="light"
+      />
+    );
+  };
+  return applySidebar(layout, collections).map((entry) => {
+    if (entry.type === 'collection') return link(entry);
+    const links = entry.collections.map(link).filter((item) => item !== null);
+    if (links.length === 0) return null;
+    return (
+      <div key={`group:${entry.name}`} role="group" aria-label={entry.name}>
+        <Text size="xs" fw={600} c="dimmed" mt="xs" mb={2} px={4}>
+          {entry.name}
+        </Text>
+        {links}
+      </div>
+    );
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * A cell shown with a display widget of the team's layout (widget-format.ts describes it; this
+ * draws it), or `fallback` — today's cell — when no widget applies. Markdown goes through `marked`
+ * and DOMPurify (SafeHtml.tsx's sanitizer): no HTML of a record reaches the page unsanitized.
+ */
+import { Badge, Progress, Switch, Text } from '@mantine/core';
+import type { LayoutWidget } from '@canopy/platform-protocol';
+import { Marked } from 'marked';
+import { useMemo, type ReactNode } from 'react';
+import { sanitizeHtml } from '../features/actions/SafeHtml';
+import { widgetView } from './widget-format';
+import './widgets.css';
+
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+
+/** Markdown without raw HTML (dropped) and with web and mail links only. */
+const markdown = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  walkTokens(token) {
+    if (token.type === 'html') token.text = '';
+    if ((token.type === 'link' || token.type === 'image') && !SAFE_HREF.test(token.href)) {
+      token.href = '#';
+    }
+  },
+});
+
+/** Markdown as sanitized HTML: no raw HTML of the source kept, then DOMPurify on the result. */
+export function markdownHtml(source: string): string {
+  return sanitizeHtml(markdown.parse(source, { async: false }));
+}
+
+function Markdown({ source }: { source: string }) {
+  const html = useMemo(() => markdownHtml(source), [source]);
+  return <div className="lw-markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+export function WidgetCell({
+  widget,
+  value,
+  record,
+  fallback,
+}: {
+  widget: LayoutWidget;
+  value: unknown;
+  record: Record<string, unknown>;
+  fallback: ReactNode;
+}) {
+  const view = widgetView(widget, value, record);
+  if (!view) return <>{fallback}</>;
+  switch (view.kind) {
+    case 'text':
+      return <span className="lw-text">{view.text}</span>;
+    case 'badge':
+      return (
+        <Badge
+          variant={view.colour ? 'filled' : 'light'}
+          color={view.colour ?? 'gray'}
+          autoContrast
+          tt="none"
+          className="lw-badge"
+          data-widget="badge"
+        >
+          {view.text}
+        </Badge>
+      );
+    case 'image':
+      return (
+        <img
+          className="lw-image"
+          src={view.src}
+          alt=""
+          loading="lazy"
+          referrerPolicy="no-referrer"
+          style={{ height: view.height, maxWidth: view.height * 4 }}
+          data-widget="image"
+        />
+      );
+    case 'markdown':
+      return <Markdown source={view.source} />;
+    case 'progress':
+      return (
+        <Progress
+          value={view.percent}
+          size="md"
+          miw={80}
+          aria-label={view.text}
+          title={view.text}
+          data-widget="progress"
+        />
+      );
+    case 'rating':
+      return (
+        <span className="lw-rating" aria-label={`${view.value} of ${view.max}`} role="img">
+          {'★'.repeat(view.value)}
+          <span className="lw-rating-off">{'★'.repeat(view.max - view.value)}</span>
+        </span>
+      );
+    case 'colour':
+      return (
+        <span className="lw-colour">
+          <span className="lw-swatch" style={{ background: view.colour }} aria-hidden />
+          <Text span size="sm" ff="monospace">
+            {view.colour}
+          </Text>
+        </span>
+      );
+    case 'switch':
+      return (
+        <Switch
+          size="xs"
+          checked={view.on}
+          readOnly
+          tabIndex={-1}
+          label={view.text}
+          aria-label={view.text}
+        />
+      );
+    case 'link':
+      return (
+        <a
+          href={view.href}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={(e) => e.stopPropagation()}
+        >
+          {view.text}
+        </a>
+      );
+    case 'json':
+      return <code className="lw-json">{view.text}</code>;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * What a display widget of a team's layout (issue 32, public API §7) makes of a cell's value:
+ * a plain description ({@link WidgetView}) that `WidgetCell.tsx` renders. Pure: the locale, the
+ * time zone and the time "now" are arguments. `undefined` means "no widget applies": the cell
+ * renders as it does without a layout (unknown widget types, `text`, values of the wrong kind).
+ */
+import type { LayoutWidget } from '@canopy/platform-protocol';
+import { formatMoney, formatNumber, userContext, type FormatContext } from '../components/format';
+
+export type WidgetView =
+  | { kind: 'text'; text: string }
+  | { kind: 'badge'; text: string; colour: string | undefined }
+  | { kind: 'image'; src: string; height: number }
+  | { kind: 'markdown'; source: string }
+  | { kind: 'progress'; percent: number; text: string }
+  | { kind: 'rating'; value: number; max: number }
+  | { kind: 'colour'; colour: string }
+  | { kind: 'switch'; on: boolean; text: string }
+  | { kind: 'link'; href: string; text: string }
+  | { kind: 'json'; text: string };
+
+export interface WidgetContext extends FormatContext {
+  /** Epoch milliseconds "now", for relative times. */
+  now: number;
+}
+
+const setting = <T>(widget: LayoutWidget, name: string, check: (value: unknown) => boolean) => {
+  const value = widget.settings?.[name];
+  return check(value) ? (value as T) : undefined;
+};
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const isString = (value: unknown) => typeof value === 'string' && value !== '';
+
+function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const number = Number(value);
+    return Number.isFinite(number) ? number : null;
+  }
+  return null;
+}
+
+function toDate(value: unknown): Date | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const COLOUR = /^#[0-9a-f]{6}$/i;
+/** Only http(s) addresses and inline raster images: never `javascript:` nor SVG data. */
+const IMAGE_SOURCE = /^(https?:\/\/|data:image\/(png|jpe?g|gif|webp|avif);base64,)/i;
+const SAFE_LINK = /^(https?:|mailto:|tel:)/i;
+
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** `3 days ago`, `in 2 hours`: the largest unit that fits, in the user's locale. */
+export function relativeTime(date: Date, now: number, locale: string): string {
+  const seconds = (date.getTime() - now) / 1000;
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= size || unit === 'second') {
+      return format.format(Math.round(seconds / size), unit);
+    }
+  }
+  return format.format(0, 'second');
+}
+
+/** A Unicode date pattern (`yyyy-MM-dd HH:mm`) written with the date's parts in `timeZone`. */
+export function formatPattern(date: Date, pattern: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  const tokens: Record<string, string> = {
+    yyyy: parts.year ?? '',
+    yy: (parts.year ?? '').slice(-2),
+    MM: parts.month ?? '',
+    dd: parts.day ?? '',
+    HH: parts.hour ?? '',
+    mm: parts.minute ?? '',
+    ss: parts.second ?? '',
+  };
+  return pattern.replace(/yyyy|yy|MM|dd|HH|mm|ss/g, (token) => tokens[token] ?? token);
+}
+
+function numberView(widget: LayoutWidget, number: number, context: FormatContext): string {
+  const decimals = setting<number>(widget, 'decimals', isNumber);
+  const format = setting<string>(widget, 'format', isString) ?? 'grouped';
+  const options: Intl.NumberFormatOptions = {
+    useGrouping: format !== 'plain',
+    ...(format === 'compact' ? { notation: 'compact' } : {}),
+    ...(format === 'scientific' ? { notation: 'scientific' } : {}),
+    ...(decimals === undefined
+      ? {}
+      : { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+  };
+  const text = new Intl.NumberFormat(context.locale, options).format(number);
+  return `${setting<string>(widget, 'prefix', isString) ?? ''}${text}${setting<string>(widget, 'suffix', isString) ?? ''}`;
+}
+
+/** Fills `{{field}}` placeholders of a link template with the record's values (URL-encoded). */
+export function fillTemplate(template: string, values: Record<string, unknown>): string {
+  return template.replace(/\{\{\s*([^}\s]+)\s*\}\}/g, (_, name: string) =>
+    encodeURIComponent(String(values[name] ?? '')),
+  );
+}
+
+/**
+ * The view of `value` (a record's field) under `widget`, or `undefined` for today's cell. Empty
+ * values (null, undefined, '') are always today's cell (the dimmed dash).
+ */
+export function widgetView(
+  widget: LayoutWidget | undefined,
+  value: unknown,
+  record: Record<string, unknown> = {},
+  context: WidgetContext = { ...userContext, now: Date.now() },
+): WidgetView | undefined {
+  if (!widget || value === null || value === undefined || value === '') return undefined;
+  const number = toNumber(value);
+  switch (widget.type) {
+    case 'currency': {
+      const code =
+        setting<string>(widget, 'currency', isString) ??
+        (() => {
+          const field = setting<string>(widget, 'currencyField', isString);
+          const held = field ? record[field] : undefined;
+          return typeof held === 'string' && /^[A-Za-z]{3}$/.test(held)
+            ? held.toUpperCase()
+            : undefined;
+        })();
+      if (number === null || !code) return undefined;
+      const decimals = setting<number>(widget, 'decimals', isNumber);
+      const rounded = decimals === undefined ? number : Number(number.toFixed(decimals));
+      return { kind: 'text', text: formatMoney(rounded, code, context) };
+    }
+    case 'badge': {
+      const colours = (widget.settings?.colours ?? {}) as Record<string, unknown>;
+      const own = colours[String(value)];
+      const colour = [own, widget.settings?.defaultColour].find(
+        (candidate): candidate is string => typeof candidate === 'string' && COLOUR.test(candidate),
+      );
+      return { kind: 'badge', text: String(value), colour };
+    }
+    case 'image':
+      return typeof value === 'string' && IMAGE_SOURCE.test(value.trim())
+        ? { kind: 'image', src: value.trim(), height: setting(widget, 'height', isNumber) ?? 32 }
+        : undefined;
+    case 'markdown':
+      return typeof value === 'string' ? { kind: 'markdown', source: value } : undefined;
+    case 'relative-time': {
+      const date = toDate(value);
+      return date
+        ? { kind: 'text', text: relativeTime(date, context.now, context.locale) }
+        : undefined;
+    }
+    case 'datetime': {
+      const date = toDate(value);
+      const pattern = setting<string>(widget, 'format', isString);
+      if (!date || !pattern) return undefined;
+      const timeZone = setting<string>(widget, 'timeZone', isString) ?? context.timeZone;
+      try {
+        return { kind: 'text', text: formatPattern(date, pattern, timeZone) };
+      } catch {
+        return { kind: 'text', text: formatPattern(date, pattern, context.timeZone) };
+      }
+    }
+    case 'percentage': {
+      if (number === null) return undefined;
+      const decimals = setting<number>(widget, 'decimals', isNumber) ?? 0;
+      const ratio = widget.settings?.ratio === true ? number : number / 100;
+      const text = new Intl.NumberFormat(context.locale, {
+        style: 'percent',
+        minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals,
+      }).format(ratio);
+      return { kind: 'text', text };
+    }
+    case 'progress': {
+      if (number === null) return undefined;
+      const max = setting<number>(widget, 'max', (v) => isNumber(v) && (v as number) > 0) ?? 100;
+      const percent = Math.max(0, Math.min(100, (number / max) * 100));
+      return { kind: 'progress', percent, text: `${formatNumber(number, context)} / ${max}` };
+    }
+    case 'rating': {
+      if (number === null) return undefined;
+      const max = setting<number>(widget, 'max', isNumber) ?? 5;
+      return { kind: 'rating', value: Math.max(0, Math.min(max, Math.round(number))), max };
+    }
+    case 'colour':
+      return typeof value === 'string' && COLOUR.test(value.trim())
+        ? { kind: 'colour', colour: value.trim() }
+        : undefined;
+    case 'switch': {
+      if (typeof value !== 'boolean') return undefined;
+      const label = setting<string>(widget, value ? 'trueLabel' : 'falseLabel', isString);
+      return { kind: 'switch', on: value, text: label ?? (value ? 'Yes' : 'No') };
+    }
+    case 'number':
+      return number === null
+        ? undefined
+        : { kind: 'text', text: numberView(widget, number, context) };
+    case 'link': {
+      const template = setting<string>(widget, 'urlTemplate', isString);
+      if (!template) return undefined;
+      const href = fillTemplate(template, { ...record });
+      if (!SAFE_LINK.test(href)) return undefined;
+      return {
+        kind: 'link',
+        href,
+        text: setting<string>(widget, 'label', isString) ?? String(value),
+      };
+    }
+    case 'json': {
+      const collapsed = widget.settings?.collapsed === true;
+      try {
+        return { kind: 'json', text: JSON.stringify(value, null, collapsed ? 0 : 2) };
+      } catch {
+        return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}
