@@ -22,6 +22,7 @@ import { settingsTests } from './settings';
 import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
 import { runBulkWorkTests } from './bulk-work';
+import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
 
 declare global {
@@ -659,6 +660,7 @@ export async function runSuite(
       }
     }
 
+    await runSavedViewTests(suite, fixture, p, shot);
     await runActionTests(suite, p, fixture, shot);
     await runFormTests(suite, p, fixture, shot);
 

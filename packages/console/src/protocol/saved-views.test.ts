@@ -8,6 +8,7 @@ import {
   savedViewBody,
   savedViewParams,
   savedViewState,
+  segmentParams,
   selectedViewId,
   showsSavedView,
   sortFromWire,
@@ -142,6 +143,14 @@ describe('saved view addresses', () => {
     // Reloaded, the address gives back the view's state and its id.
     expect(readView(next)).toEqual(savedViewState(saved(), readView(params)));
     expect(selectedViewId(next)).toBe(7);
+  });
+
+  it('opens a segment alone, keeping the sort and the page size', () => {
+    const params = new URLSearchParams(
+      `view=7&page=3&size=50&sort=-id&q=acme&filters=${encodeURIComponent('{"field":"a","operator":"present"}')}`,
+    );
+    const next = segmentParams(params, 'Big orders');
+    expect(Object.fromEntries(next)).toEqual({ size: '50', sort: '-id', segment: 'Big orders' });
   });
 
   it('reads no view id from a missing or bad parameter', () => {

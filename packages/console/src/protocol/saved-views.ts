@@ -104,6 +104,25 @@ export function savedViewParams(
   return next;
 }
 
+/**
+ * The address showing a segment as the menu opens it: the segment alone (no filter, no search, no
+ * saved view), on the first page, the sort and page size kept.
+ */
+export function segmentParams(
+  params: URLSearchParams,
+  segment: string,
+  prefix = '',
+): URLSearchParams {
+  const current = readView(params, prefix);
+  const next = writeView(
+    params,
+    { page: DEFAULT_VIEW.page, size: current.size, search: '', sort: current.sort, segment },
+    prefix,
+  );
+  next.delete(`${prefix}${VIEW_PARAM}`);
+  return next;
+}
+
 /** The saved view the address names, if any. */
 export function selectedViewId(params: URLSearchParams, prefix = ''): number | undefined {
   const id = Number(params.get(`${prefix}${VIEW_PARAM}`));

@@ -66,13 +66,7 @@ export function ViewControls({
         />
       )}
       {saved && (
-        <ViewsMenu
-          collection={collection}
-          view={view}
-          setView={setView}
-          params={saved.params}
-          prefs={saved.prefs}
-        />
+        <ViewsMenu collection={collection} view={view} params={saved.params} prefs={saved.prefs} />
       )}
     </>
   );

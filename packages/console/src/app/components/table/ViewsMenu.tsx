@@ -29,6 +29,7 @@ import {
   mayChangeView,
   savedViewBody,
   savedViewParams,
+  segmentParams,
   selectedViewId,
   showsSavedView,
   teamDefaultView,
@@ -42,8 +43,13 @@ import { useSession } from '../../session';
 import { useWorkspace } from '../../workspace';
 import { hasView } from '../list-state';
 import type { useColumnPrefs } from './use-column-prefs';
-import type { SetView } from './use-table-view';
-import { useSavedViewCalls, useSavedViews, useTeamSegments, useViewCount } from './use-saved-views';
+import {
+  useSavedViewCalls,
+  useSavedViews,
+  useShareTeams,
+  useTeamSegments,
+  useViewCount,
+} from './use-saved-views';
 
 type Dialog =
   | { kind: 'save' }
@@ -80,13 +86,11 @@ function CountBadge({
 export function ViewsMenu({
   collection,
   view,
-  setView,
   params,
   prefs,
 }: {
   collection: SchemaCollection;
   view: ViewState;
-  setView: SetView;
   params: URLSearchParams;
   prefs: ReturnType<typeof useColumnPrefs>;
 }) {
@@ -96,6 +100,7 @@ export function ViewsMenu({
   const views = useSavedViews(collection.name);
   const segments = useTeamSegments(collection.name);
   const calls = useSavedViewCalls(collection.name);
+  const shareTeams = useShareTeams();
   const [dialog, setDialog] = useState<Dialog>();
   const team = workspace.rendering.name;
   const editor = isLayoutEditor(workspace.permissionLevel);
@@ -160,12 +165,7 @@ export function ViewsMenu({
             <Menu.Item
               key={`segment-${segment.id}`}
               aria-label={`Segment ${segment.name}`}
-              onClick={() => {
-                const next = new URLSearchParams(params);
-                next.delete(VIEW_PARAM);
-                setParams(next, { replace: true });
-                setView({ segment: segment.name });
-              }}
+              onClick={() => setParams(segmentParams(params, segment.name))}
               rightSection={<CountBadge collection={collection.name} segment={segment.name} />}
             >
               {segment.name}
@@ -262,7 +262,7 @@ export function ViewsMenu({
       {dialog && (
         <ViewDialog
           dialog={dialog}
-          teams={workspace.teams.map((t) => t.name)}
+          teams={shareTeams}
           team={team}
           onClose={() => setDialog(undefined)}
           onSubmit={async ({ name, teamName }) => {

@@ -50,6 +50,24 @@ export function useTeamSegments(collection: string, enabled = true) {
   });
 }
 
+/**
+ * The teams a view may be shared with and a segment made for: the user's own teams, and every
+ * team of the project for an admin (the platform lets admins work on any team, §7).
+ */
+export function useShareTeams(): string[] {
+  const workspace = useWorkspace();
+  const paths = usePlatformPaths();
+  const admin = workspace.permissionLevel === 'admin';
+  const project = useQuery({
+    queryKey: ['project-teams', workspace.project],
+    queryFn: () => platformJson<{ teams?: { name: string }[] }>(paths.project),
+    enabled: admin,
+    staleTime: 60_000,
+  });
+  const own = workspace.teams.map((team) => team.name);
+  return [...new Set([...own, ...(project.data?.teams ?? []).map((team) => team.name)])];
+}
+
 /** The number of records a view or segment shows: asked when shown, kept a minute. */
 export function useViewCount(collection: string, filtering: Partial<ListParams>) {
   const { client, workspace } = useSession();
