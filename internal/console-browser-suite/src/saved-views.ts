@@ -80,23 +80,6 @@ export async function runSavedViewTests(
       await p.waitForURL(/[?&]view=\d+/);
       await p.getByRole('button', { name: `Views: ${VIEW}` }).waitFor();
 
-      // The same name again is refused, in words.
-      await openViewsMenu(p);
-      await p.getByRole('menuitem', { name: 'Save view…' }).click();
-      const again = p.getByRole('dialog', { name: 'Save this list as a view' });
-      await again.getByLabel('Name').fill(VIEW);
-      await again.getByRole('textbox', { name: 'Who sees it' }).click();
-      await p.getByRole('option', { name: 'Shared with Europe', exact: true }).click();
-      await again.getByRole('button', { name: 'Save view' }).click();
-      const alert = again.getByRole('alert');
-      await alert.waitFor();
-      expect(
-        /already exists/.test((await alert.textContent()) ?? ''),
-        `a taken name says so: ${await alert.textContent()}`,
-      );
-      await again.getByRole('button', { name: 'Cancel' }).click();
-      await again.waitFor({ state: 'detached' });
-
       await openViewsMenu(p);
       expect(
         (await itemCount(p, `View ${VIEW}`)) === String(paidCount),
@@ -123,6 +106,24 @@ export async function runSavedViewTests(
     await dialog.getByRole('button', { name: 'Create segment' }).click();
     await dialog.waitFor({ state: 'detached' });
     await p.getByText(`Segment “${SEGMENT}” created for Europe.`).waitFor();
+
+    // The same name again is refused (409), in words, and the dialog stays open.
+    await openViewsMenu(p);
+    await p.getByRole('menuitem', { name: 'Create segment from this filter…' }).click();
+    const again = p.getByRole('dialog', { name: 'Create a segment from this filter' });
+    await again.getByLabel('Name').fill(SEGMENT);
+    await again.getByRole('textbox', { name: 'Team' }).click();
+    await p.getByRole('option', { name: 'Europe', exact: true }).click();
+    await again.getByRole('button', { name: 'Create segment' }).click();
+    const alert = again.getByRole('alert');
+    await alert.waitFor();
+    expect(
+      /already has a segment/.test((await alert.textContent()) ?? ''),
+      `a taken name says so: ${await alert.textContent()}`,
+    );
+    await shot(p, 'saved-views-segment-taken-admin');
+    await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.waitFor({ state: 'detached' });
   });
 
   const other = await openBrowser();
