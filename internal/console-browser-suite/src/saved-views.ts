@@ -50,11 +50,38 @@ async function openViewsMenu(page: Page) {
   return menu;
 }
 
+/**
+ * Opens a dialog of the Views menu (`item`, titled `title`), types `name` and picks `option` in
+ * the select labelled `select`; answers the dialog.
+ */
+async function fillDialog(
+  page: Page,
+  item: string,
+  title: string,
+  name: string,
+  select: string,
+  option: string,
+) {
+  await openViewsMenu(page);
+  await page.getByRole('menuitem', { name: item }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('textbox', { name: select }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  return dialog;
+}
+
 /** The count badge of a menu item. */
 async function itemCount(page: Page, name: string): Promise<string> {
   return (
     (await page.getByRole('menuitem', { name }).getByTestId('view-count').textContent()) ?? ''
   ).replace(/\D/g, '');
+}
+
+/** The segment dialog, filled in for a segment of Europe. */
+function segmentDialog(page: Page) {
+  const title = 'Create a segment from this filter';
+  return fillDialog(page, 'Create segment from this filter…', title, SEGMENT, 'Team', 'Europe');
 }
 
 export async function runSavedViewTests(
@@ -69,12 +96,14 @@ export async function runSavedViewTests(
     async () => {
       await openOrders(p, `filters=${encodeURIComponent(PAID)}&sort=-id`);
       paidCount = await listCount(p);
-      await openViewsMenu(p);
-      await p.getByRole('menuitem', { name: 'Save view…' }).click();
-      const dialog = p.getByRole('dialog', { name: 'Save this list as a view' });
-      await dialog.getByLabel('Name').fill(VIEW);
-      await dialog.getByRole('textbox', { name: 'Who sees it' }).click();
-      await p.getByRole('option', { name: 'Shared with Europe', exact: true }).click();
+      const dialog = await fillDialog(
+        p,
+        'Save view…',
+        'Save this list as a view',
+        VIEW,
+        'Who sees it',
+        'Shared with Europe',
+      );
       await dialog.getByRole('button', { name: 'Save view' }).click();
       await dialog.waitFor({ state: 'detached' });
       await p.waitForURL(/[?&]view=\d+/);
@@ -93,12 +122,7 @@ export async function runSavedViewTests(
 
   await suite.test('saved views: (admin) creates a segment of Europe from a filter', async () => {
     await openOrders(p, `filters=${encodeURIComponent(FIRST_THIRTY)}`);
-    await openViewsMenu(p);
-    await p.getByRole('menuitem', { name: 'Create segment from this filter…' }).click();
-    const dialog = p.getByRole('dialog', { name: 'Create a segment from this filter' });
-    await dialog.getByLabel('Name').fill(SEGMENT);
-    await dialog.getByRole('textbox', { name: 'Team' }).click();
-    await p.getByRole('option', { name: 'Europe', exact: true }).click();
+    const dialog = await segmentDialog(p);
     await shot(p, 'saved-views-segment-dialog-admin');
     await p.emulateMedia({ colorScheme: 'dark' });
     await shot(p, 'saved-views-segment-dialog-admin-dark');
@@ -108,12 +132,7 @@ export async function runSavedViewTests(
     await p.getByText(`Segment “${SEGMENT}” created for Europe.`).waitFor();
 
     // The same name again is refused (409), in words, and the dialog stays open.
-    await openViewsMenu(p);
-    await p.getByRole('menuitem', { name: 'Create segment from this filter…' }).click();
-    const again = p.getByRole('dialog', { name: 'Create a segment from this filter' });
-    await again.getByLabel('Name').fill(SEGMENT);
-    await again.getByRole('textbox', { name: 'Team' }).click();
-    await p.getByRole('option', { name: 'Europe', exact: true }).click();
+    const again = await segmentDialog(p);
     await again.getByRole('button', { name: 'Create segment' }).click();
     const alert = again.getByRole('alert');
     await alert.waitFor();
@@ -124,6 +143,37 @@ export async function runSavedViewTests(
     await shot(p, 'saved-views-segment-taken-admin');
     await again.getByRole('button', { name: 'Cancel' }).click();
     await again.waitFor({ state: 'detached' });
+  });
+
+  await suite.test('saved views: (admin) renames, then deletes a personal view', async () => {
+    await openOrders(p, `q=${encodeURIComponent('Lovelace')}`);
+    const dialog = await fillDialog(
+      p,
+      'Save view…',
+      'Save this list as a view',
+      'Scratch (e2e)',
+      'Who sees it',
+      'Only me',
+    );
+    await dialog.getByRole('button', { name: 'Save view' }).click();
+    await p.getByRole('button', { name: 'Views: Scratch (e2e)' }).waitFor();
+    await openViewsMenu(p);
+    await p.getByRole('menuitem', { name: 'Rename or share “Scratch (e2e)”…' }).click();
+    const rename = p.getByRole('dialog', { name: 'Rename or share the view' });
+    await rename.getByLabel('Name').fill('Scratch renamed (e2e)');
+    await rename.getByRole('button', { name: 'Save view' }).click();
+    await p.getByRole('button', { name: 'Views: Scratch renamed (e2e)' }).waitFor();
+    await openViewsMenu(p);
+    await p.getByRole('menuitem', { name: 'Delete “Scratch renamed (e2e)”…' }).click();
+    const confirm = p.getByRole('dialog', { name: 'Delete the view' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await p.getByRole('button', { name: 'Views', exact: true }).waitFor();
+    await openViewsMenu(p);
+    expect(
+      (await p.getByRole('menuitem', { name: /Scratch/ }).count()) === 0,
+      'the deleted view is gone from the menu',
+    );
+    await p.keyboard.press('Escape');
   });
 
   const other = await openBrowser();
@@ -149,6 +199,18 @@ export async function runSavedViewTests(
         await shot(support, 'saved-views-menu-support-dark');
         await support.emulateMedia({ colorScheme: 'light' });
         await support.keyboard.press('Escape');
+        // Opened from the menu on another list, the view sets its state again.
+        await openOrders(support, 'sort=id');
+        await openViewsMenu(support);
+        await support.getByRole('menuitem', { name: `View ${VIEW}` }).click();
+        await support.waitForURL(/[?&]view=\d+/);
+        await settle(support);
+        const opened = new URL(support.url()).searchParams;
+        expect(
+          opened.get('filters') === PAID && opened.get('sort') === '-id',
+          `the view replaces the list's state: ${opened}`,
+        );
+        expect((await listCount(support)) === shown, 'the opened view shows its count of rows');
       },
     );
     if (!support) return;
@@ -208,4 +270,25 @@ export async function runSavedViewTests(
   } finally {
     await other.close();
   }
+
+  // Later tests open Europe's lists from a bare address: no default view is left behind.
+  await suite.test(
+    "saved views: (admin) clears Europe's default and deletes the view",
+    async () => {
+      await openOrders(p, 'size=25');
+      await openViewsMenu(p);
+      await p.getByRole('menuitem', { name: `View ${VIEW}` }).click();
+      await p.getByRole('button', { name: `Views: ${VIEW}` }).waitFor();
+      await openViewsMenu(p);
+      await p.getByRole('menuitem', { name: 'Clear default of Europe' }).click();
+      await p.getByText('Europe no longer opens a default view.').waitFor();
+      await openViewsMenu(p);
+      await p.getByRole('menuitem', { name: `Delete “${VIEW}”…` }).click();
+      await p
+        .getByRole('dialog', { name: 'Delete the view' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await p.getByRole('button', { name: 'Views', exact: true }).waitFor();
+    },
+  );
 }
