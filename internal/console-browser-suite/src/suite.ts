@@ -23,6 +23,7 @@ import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
 import { runBulkWorkTests } from './bulk-work';
 import { runLayoutTests } from './layouts';
+import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
 
 declare global {
@@ -660,6 +661,7 @@ export async function runSuite(
       }
     }
 
+    await runSavedViewTests(suite, fixture, p, shot);
     await runActionTests(suite, p, fixture, shot);
     await runFormTests(suite, p, fixture, shot);
 

@@ -15,3 +15,4 @@ export * from './history';
 export * from './list-notice';
 export * from './error-text';
 export * from './field-rules';
+export * from './saved-views';

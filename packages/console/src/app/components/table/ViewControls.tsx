@@ -1,6 +1,7 @@
 /**
  * The toolbar's controls of the view: the filter (its builder keeps a draft until applied,
- * filter-draft.ts) and the segment.
+ * filter-draft.ts), the segment (the agent's and the team's Console segments) and, on a
+ * collection's own list, the saved views (ViewsMenu.tsx).
  */
 import { Select } from '@mantine/core';
 import { useState } from 'react';
@@ -13,6 +14,9 @@ import {
 import { useFilterDraft } from '../filter-draft';
 import { filterableFields } from '../filter-fields';
 import { FilterPopover } from './FilterPopover';
+import type { useColumnPrefs } from './use-column-prefs';
+import { useTeamSegments } from './use-saved-views';
+import { ViewsMenu } from './ViewsMenu';
 import type { SetView } from './use-table-view';
 
 export function ViewControls({
@@ -20,15 +24,24 @@ export function ViewControls({
   schema,
   view,
   setView,
+  saved,
 }: {
   collection: SchemaCollection;
   schema: AgentSchema;
   view: ViewState;
   setView: SetView;
+  /** A collection's own list: its saved views and the team's segments. */
+  saved?: { params: URLSearchParams; prefs: ReturnType<typeof useColumnPrefs> };
 }) {
   const [filterOpen, setFilterOpen] = useState(false);
   const { draft, setDraft, dirty } = useFilterDraft(view.filters);
-  const segments = collection.segments ?? [];
+  const teamSegments = useTeamSegments(collection.name, saved !== undefined).data ?? [];
+  const segments = [
+    ...new Set([
+      ...(collection.segments ?? []).map((s) => s.name),
+      ...teamSegments.map((s) => s.name),
+    ]),
+  ];
   return (
     <>
       <FilterPopover
@@ -45,12 +58,15 @@ export function ViewControls({
         <Select
           aria-label="Segment"
           placeholder="All records"
-          data={segments.map((s) => s.name)}
+          data={segments}
           value={view.segment ?? null}
           onChange={(value) => setView({ segment: value ?? undefined })}
           clearable
           w={170}
         />
+      )}
+      {saved && (
+        <ViewsMenu collection={collection} view={view} params={saved.params} prefs={saved.prefs} />
       )}
     </>
   );

@@ -84,7 +84,13 @@ export function useCollectionToolbar({
           />
         }
         view={
-          <ViewControls collection={collection} schema={schema} view={view} setView={setView} />
+          <ViewControls
+            collection={collection}
+            schema={schema}
+            view={view}
+            setView={setView}
+            saved={related === undefined ? { params, prefs } : undefined}
+          />
         }
         actions={
           <ToolbarActions
