@@ -91,11 +91,13 @@ describe('the partitioning migration', () => {
         ).rows[0].relkind,
       ).toBe('r');
 
-      expect(await migrateToLatest(fresh.knex)).toEqual([
+      // The migrations from the partitioning one on, in order (later ones follow them).
+      const applied = await migrateToLatest(fresh.knex);
+      expect(applied.slice(0, 2)).toEqual([
         '20261128-101-partitioned-activity-logs',
         '20261128-102-activity-log-retention',
-        '20261128-311-activity-log-error-messages',
       ]);
+      expect(applied.every((name) => name >= '20261128-101')).toBe(true);
 
       const kind = await fresh.knex.raw(
         "SELECT relkind FROM pg_class WHERE relname = 'activity_logs' AND relnamespace = current_schema()::regnamespace",
