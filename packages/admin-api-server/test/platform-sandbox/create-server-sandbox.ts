@@ -9,6 +9,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import type {
   ActivityLogEntry,
+  SandboxRecordChange,
   SandboxSchema,
   ServerSandbox,
   ServerSandboxOptions,
@@ -55,6 +56,8 @@ export async function createServerSandbox(
   let pooled: PooledServer | undefined;
   let world: Promise<PlatformWorld> | undefined;
   let closed = false;
+  /** The status `POST /liana/v1/record-changes` answers instead of the server (failRecordChanges). */
+  let recordChangeFailure: number | null = null;
 
   const expectEvent = (event: string) => {
     const seen = new Map<RelayedStream, number>();
@@ -174,9 +177,20 @@ export async function createServerSandbox(
       return;
     }
 
+    if (method === 'POST' && path === '/liana/v1/record-changes' && recordChangeFailure !== null) {
+      answer(
+        response,
+        recordChangeFailure,
+        'The sandbox refuses record changes (failRecordChanges).',
+      );
+      return;
+    }
     const buffered =
       (method === 'GET' && path === '/liana/v4/permissions/users') ||
-      (method === 'POST' && (path === '/forest/apimaps' || path === '/liana/v1/activity-logs'));
+      (method === 'POST' &&
+        (path === '/forest/apimaps' ||
+          path === '/liana/v1/activity-logs' ||
+          path === '/liana/v1/record-changes'));
     if (!buffered) {
       forward(request, response, state.pooled);
       return;
@@ -188,6 +202,9 @@ export async function createServerSandbox(
       if (path === '/forest/apimaps') {
         environment.schemaUploads += 1;
         await state.readStoredSchema(environment);
+      } else if (path === '/liana/v1/record-changes') {
+        // What the server accepted, as the agent sent it.
+        environment.recordChanges.push(parseJson(body) as SandboxRecordChange);
       } else if (path === '/liana/v1/activity-logs') {
         const logs = (parseJson(body) as { logs?: unknown[] } | undefined)?.logs;
         environment.activityLogBatches.push(Array.isArray(logs) ? logs.length : 0);
@@ -315,6 +332,23 @@ export async function createServerSandbox(
     schemaUploads: (envSecret) => known(envSecret)?.schemaUploads ?? 0,
     activityLogs: (envSecret) => [...(known(envSecret)?.activityLogs ?? [])],
     activityLogBatches: (envSecret) => [...(known(envSecret)?.activityLogBatches ?? [])],
+    recordChanges: (envSecret) => [...(known(envSecret)?.recordChanges ?? [])],
+    failRecordChanges(status) {
+      recordChangeFailure = status;
+    },
+    async waitForRecordChanges(predicate, { envSecret, timeoutMs = 5_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const changes = sandbox.recordChanges(envSecret);
+        if (predicate(changes)) return changes;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `Record changes did not arrive within ${timeoutMs} ms; received ${JSON.stringify(changes)}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     subscribers: (envSecret) => {
       const secret = envSecret ?? known(undefined)?.secret;
       return [...streams].filter((stream) => stream.secret === secret).length;

@@ -6,6 +6,7 @@ import type {
   IpRule,
   PermissionOverrides,
   PlainConditionTree,
+  SandboxRecordChange,
   SandboxRole,
   SandboxSchema,
   SandboxUser,
@@ -34,6 +35,8 @@ export interface WorldEnvironment {
   schemaUploads: number;
   activityLogBatches: number[];
   activityLogs: ActivityLogEntry[];
+  /** The record changes the server accepted from the agent (platform protocol §7.1). */
+  recordChanges: SandboxRecordChange[];
 }
 
 /** A team of the sandbox (rendering id = team id): its scopes and Console segments. */
@@ -193,6 +196,7 @@ export class PlatformWorld {
       schemaUploads: 0,
       activityLogBatches: [],
       activityLogs: [],
+      recordChanges: [],
     };
     for (const team of this.teams.values()) {
       for (const collection of Object.keys(team.segments)) {
