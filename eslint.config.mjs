@@ -47,7 +47,7 @@ const ADMIN_API_LAYERS = [
   ['store', 'migrations'],
   ['auth', 'rate-limit', 'tokens', 'context.ts'],
   ['http'],
-  ['agent-protocol', 'oidc', 'mcp-oauth', 'routes', 'console'],
+  ['agent-protocol', 'console-live', 'oidc', 'mcp-oauth', 'routes', 'console'],
   ['openapi'],
   ['app.ts', 'server.ts', 'cli', 'cli.ts', 'index.ts', 'internals.ts'],
 ];
