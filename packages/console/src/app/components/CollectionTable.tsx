@@ -48,7 +48,7 @@ import { useTableSelection } from './table/use-table-selection';
 import { useInlineSave } from './table/use-inline-save';
 import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
-import { LayoutButton } from '../layout/LayoutPanel';
+import { LayoutButton } from '../layout/LayoutButton';
 import { RecordsFrame } from './table/RecordsFrame';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';

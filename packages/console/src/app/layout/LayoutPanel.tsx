@@ -4,7 +4,6 @@
  * their Console, then published for the team, discarded, or the last publish undone.
  */
 import { Alert, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
-import { IconLayoutColumns } from '@tabler/icons-react';
 import { useState } from 'react';
 import { humanize, type SchemaCollection } from '../../protocol';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -23,34 +22,8 @@ import { useTeamLayout } from './team-layout';
 import { useEditableTeams } from './use-editable-teams';
 import { useLayoutEditor } from './use-layout-editor';
 
-/** The "Layout" button and its panel; nothing for members who may not edit the layout. */
-export function LayoutButton({
-  collection,
-  visible,
-}: {
-  collection: SchemaCollection;
-  visible: string[];
-}) {
-  const team = useTeamLayout();
-  const [open, setOpen] = useState(false);
-  if (!team.canEdit) return null;
-  return (
-    <>
-      <Button
-        variant={open ? 'light' : 'default'}
-        leftSection={<IconLayoutColumns size={16} />}
-        onClick={() => setOpen(true)}
-      >
-        Layout
-      </Button>
-      {open && (
-        <LayoutPanel collection={collection} visible={visible} onClose={() => setOpen(false)} />
-      )}
-    </>
-  );
-}
-
-function LayoutPanel({
+/** The panel itself (loaded with the first click on "Layout", LayoutButton.tsx). */
+export default function LayoutPanel({
   collection,
   visible,
   onClose,

@@ -5,36 +5,12 @@
  */
 import { Badge, Progress, Switch, Text } from '@mantine/core';
 import type { LayoutWidget } from '@canopy/platform-protocol';
-import { Marked } from 'marked';
-import { useMemo, type ReactNode } from 'react';
-import { sanitizeHtml } from '../features/actions/SafeHtml';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { widgetView } from './widget-format';
 import './widgets.css';
 
-const SAFE_HREF = /^(https?:|mailto:|#)/i;
-
-/** Markdown without raw HTML (dropped) and with web and mail links only. */
-const markdown = new Marked({
-  gfm: true,
-  breaks: true,
-  async: false,
-  walkTokens(token) {
-    if (token.type === 'html') token.text = '';
-    if ((token.type === 'link' || token.type === 'image') && !SAFE_HREF.test(token.href)) {
-      token.href = '#';
-    }
-  },
-});
-
-/** Markdown as sanitized HTML: no raw HTML of the source kept, then DOMPurify on the result. */
-export function markdownHtml(source: string): string {
-  return sanitizeHtml(markdown.parse(source, { async: false }));
-}
-
-function Markdown({ source }: { source: string }) {
-  const html = useMemo(() => markdownHtml(source), [source]);
-  return <div className="lw-markdown" dangerouslySetInnerHTML={{ __html: html }} />;
-}
+/** `marked` and DOMPurify load with the first markdown cell, not with the first screen. */
+const Markdown = lazy(() => import('./Markdown'));
 
 export function WidgetCell({
   widget,
@@ -78,7 +54,11 @@ export function WidgetCell({
         />
       );
     case 'markdown':
-      return <Markdown source={view.source} />;
+      return (
+        <Suspense fallback={<span className="lw-markdown">{view.source}</span>}>
+          <Markdown source={view.source} />
+        </Suspense>
+      );
     case 'progress':
       return (
         <Progress

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { markdownHtml } from './WidgetCell';
+import { markdownHtml } from './Markdown';
 
 describe('markdownHtml', () => {
   it('renders markdown and strips raw HTML that could run', () => {
