@@ -17,17 +17,11 @@ import { DEFAULT_VIEW, readView, writeView, type ViewState } from './view-state'
 /** The address parameter naming the saved view a list shows. */
 export const VIEW_PARAM = 'view';
 
-/** What `POST …/views` and `PATCH …/views/{id}` take (docs/public-api.md §7). */
-export interface SavedViewBody {
-  name: string;
-  collection: string;
-  filter: PlainConditionTree | null;
-  search: string | null;
-  sort: { field: string; ascending: boolean } | null;
-  columns: string[] | null;
-  segment: string | null;
-  teamName: string | null;
-}
+/** What `POST …/views` and `PATCH …/views/{id}` take (docs/public-api.md §7): a view's own fields. */
+export type SavedViewBody = Pick<
+  SavedView,
+  'name' | 'collection' | 'filter' | 'search' | 'sort' | 'columns' | 'segment' | 'teamName'
+>;
 
 /** A view's sort (`field`, `-field`; the first clause of `a,b`) as the platform keeps it. */
 export function sortToWire(sort: string | undefined): SavedViewBody['sort'] {
