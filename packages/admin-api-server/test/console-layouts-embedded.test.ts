@@ -1,28 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import {
   addProjectMember,
-  createAdminApiServer,
   createEnvironment,
   createProject,
   createUser,
-  loadConfig,
   signSessionToken,
 } from '../src';
+import { startEmbeddedServer } from './helpers/embedded-server';
 import { TEST_KEYS } from './helpers/test-server';
 
 // The embedded store has one connection: every multi-statement write of the Console layouts must
 // run on its transaction's own connection, or it waits for itself (a 503 after 5 s, or a hang).
 it('publishes, reverts and copies layouts, and writes views and segments, on the embedded store', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'canopy-layouts-'));
-  const config = loadConfig({
-    CANOPY_DATA_DIR: dataDir,
-    CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-    LOG_LEVEL: 'silent',
-  });
-  const server = await createAdminApiServer(config);
+  const { server, close } = await startEmbeddedServer('canopy-layouts-');
   try {
     const project = await createProject(server.knex, { name: 'Embedded', teams: ['A', 'B'] });
     await createEnvironment(server.knex, { projectId: project.id, name: 'Production' });
@@ -85,7 +75,6 @@ it('publishes, reverts and copies layouts, and writes views and segments, on the
     const logs = await server.knex('admin_logs').count({ n: '*' }).first();
     expect(Number(logs?.n)).toBe(8);
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }, 120_000);

@@ -1,29 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
-import {
-  addProjectMember,
-  createAdminApiServer,
-  createEnvironment,
-  createProject,
-  createUser,
-  loadConfig,
-} from '../src';
+import { addProjectMember, createEnvironment, createProject, createUser } from '../src';
 import { consoleSession, openConsoleStream } from './helpers/console-stream';
-import { TEST_KEYS } from './helpers/test-server';
+import { startEmbeddedServer } from './helpers/embedded-server';
 
 // The embedded store has one connection and no LISTEN: a note with a mention (note, message,
 // activity log, inbox item and two events in one transaction) must use the transaction's own
 // connection, and the stream reads the events by polling.
 it('streams a mention and fills the inbox on the embedded store', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'canopy-live-'));
-  const config = loadConfig({
-    CANOPY_DATA_DIR: dataDir,
-    CANOPY_TOKEN_SIGNING_KEYS: `${TEST_KEYS[0]!.id}:${TEST_KEYS[0]!.secret}`,
-    LOG_LEVEL: 'silent',
-  });
-  const server = await createAdminApiServer(config);
+  const { server, close } = await startEmbeddedServer('canopy-live-');
   try {
     const origin = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
     const project = await createProject(server.knex, { name: 'Embedded', teams: ['A'] });
@@ -65,7 +49,6 @@ it('streams a mention and fills the inbox on the embedded store', async () => {
       stream.close();
     }
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }, 120_000);
