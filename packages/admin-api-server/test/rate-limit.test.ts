@@ -181,6 +181,33 @@ describe.each([
     }
   }, 60_000);
 
+  if (!redisStore) {
+    it('counts a burst charge whose statement began before the key was created', async () => {
+      // A charge that waited on another process's first insert runs with an earlier now(): it
+      // must still see the burst as not started, and start it, not leave it looking expired.
+      const limiter = createTokenRateLimiter(db().knex, rateLimit);
+      const key = `early-burst:${Date.now()}`;
+      const trx = await db().knex.transaction();
+      try {
+        await trx.raw('SELECT now()'); // fixes the transaction's now() before the key exists
+        await new Promise((wait) => setTimeout(wait, 20));
+        for (let i = 0; i < rateLimit.points; i += 1) {
+          expect((await limiter.consume(key)).allowed).toBe(true);
+        }
+        const early = await createTokenRateLimiter(trx, rateLimit).consume(key);
+        expect(early.allowed).toBe(true);
+        await trx.commit();
+      } catch (error) {
+        await trx.rollback();
+        throw error;
+      }
+      const rest = [];
+      for (let i = 0; i < rateLimit.burstPoints; i += 1) rest.push(await limiter.consume(key));
+      // One burst point went to the early charge: two are left, then refusal.
+      expect(rest.map((decision) => decision.allowed)).toEqual([true, true, false]);
+    });
+  }
+
   it('keeps the counters in the store it is given', async () => {
     const token = await tokenFor(first, s.project, s.admin.id, ['all']);
     const count = async () =>

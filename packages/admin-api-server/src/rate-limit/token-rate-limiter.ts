@@ -30,7 +30,9 @@ const BURST_ADMITS = `NOT (${SUSTAINED_ADMITS}) AND (${BURST_BEFORE}) + :points 
 /**
  * One charge: a new key starts its sustained window (or, for a charge larger than it, the burst);
  * an existing key's expired windows restart, then the sustained bucket admits if it can, else the
- * burst bucket, else nothing is counted. The burst window starts at its first use.
+ * burst bucket, else nothing is counted. The burst window starts at its first use; until then its
+ * end is `-infinity`, not the insert's `now()`: a charge that waited on that insert has an earlier
+ * `now()`, and would take an unused burst ending "later" for a running one and never start it.
  */
 const CHARGE_SQL = `
 INSERT INTO rate_limit_buckets AS b (key, used, window_end, burst_used, burst_end, outcome)
@@ -40,7 +42,7 @@ VALUES (
   now() + make_interval(secs => :durationSeconds),
   CASE WHEN :points > :sustainedPoints AND :points <= :burstPoints THEN :points ELSE 0 END,
   CASE WHEN :points > :sustainedPoints AND :points <= :burstPoints
-    THEN now() + make_interval(secs => :burstDurationSeconds) ELSE now() END,
+    THEN now() + make_interval(secs => :burstDurationSeconds) ELSE '-infinity' END,
   CASE WHEN :points <= :sustainedPoints THEN 's' WHEN :points <= :burstPoints THEN 'b' ELSE 'r' END
 )
 ON CONFLICT (key) DO UPDATE SET
