@@ -25,6 +25,9 @@ export interface User {
 
 export interface Fixture {
   agentKind: AgentKind;
+  /** The demo project's and environment's names on the platform. */
+  project: string;
+  environment: string;
   consoleUrl: string;
   agentUrl: string;
   admin: User;
@@ -94,7 +97,13 @@ async function startAgent(
   return { url: `http://127.0.0.1:${port}`, stop: () => agent.stop() };
 }
 
-export async function startFixture(kind: AgentKind): Promise<Fixture> {
+export async function startFixture(
+  kind: AgentKind,
+  options: {
+    /** Runs on the shop database after the demo's seed, before the agent reads its tables. */
+    prepareShop?(knex: TestDatabase['knex']): Promise<void>;
+  } = {},
+): Promise<Fixture> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -103,6 +112,7 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
     const shop = await createTestDatabase('postgres');
     cleanups.push(() => shop.drop());
     await seedShop(shop.knex);
+    await options.prepareShop?.(shop.knex);
     const platformDb = await createTestDatabase('postgres');
     cleanups.push(() => platformDb.drop());
 
@@ -127,6 +137,8 @@ export async function startFixture(kind: AgentKind): Promise<Fixture> {
 
     return {
       agentKind: kind,
+      project: platform.project,
+      environment: platform.environment,
       consoleUrl: platform.url,
       agentUrl: agent.url,
       admin: { email: platform.adminEmail, password: adminPassword, team: 'Operations' },

@@ -170,14 +170,14 @@ export async function signIn(
   return { page, firstScreenMs };
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
   samples?: number[];
   timeDeltas?: number[];
 }
 
 /** The functions with the most self time in a CPU profile, as "name (file) ms" entries. */
-function topSelfTime(profile: CpuProfile, count = 8): string {
+export function topSelfTime(profile: CpuProfile, count = 8): string {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   (profile.samples ?? []).forEach((id, index) => {
