@@ -13,6 +13,8 @@ export const source = (path: string): string =>
 export interface AgentProbe {
   /** Import lines added to the script. */
   imports?: string[];
+  /** Calls chained on the agent before it starts (e.g. `.mountAiMcpServer()`). */
+  mounts?: string[];
   /** Lines run while the agent serves (`agent` is in scope). */
   running: string[];
   /** Lines run once the agent and the sandbox are stopped. */
@@ -43,7 +45,9 @@ export function runAgentProbe(probe: AgentProbe, timeoutMs: number): SpawnSyncRe
       '    .addDataSource(createInMemoryDataSource({',
       "      books: { fields: { id: { type: 'Column', columnType: 'Number', isPrimaryKey: true } }, records: [] },",
       '    }))',
-      "    .mountOnStandaloneServer(0, '127.0.0.1');",
+      "    .mountOnStandaloneServer(0, '127.0.0.1')",
+      ...(probe.mounts ?? []).map((mount) => `    ${mount}`),
+      '  ;',
       '  await agent.start();',
       ...probe.running,
       '  await agent.stop();',

@@ -31,4 +31,24 @@ describe('an agent without sign-in, AI, MCP or the embedded database', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout.trim())).toEqual([]);
   }, 90_000);
+
+  it('loads the MCP server only for its first request when the MCP server is mounted', () => {
+    const loaded = (name: string) =>
+      `Object.keys(require.cache).some((path) => path.includes('/node_modules/${name}/'))`;
+    const result = runAgentProbe(
+      {
+        mounts: ['.mountAiMcpServer()'],
+        running: [
+          `  await fetch(\`http://127.0.0.1:\${agent.standaloneServerPort}/forest/books\`);`,
+          `  const before = ${loaded('@modelcontextprotocol/sdk')};`,
+          `  const mcp = await fetch(\`http://127.0.0.1:\${agent.standaloneServerPort}/mcp\`, { method: 'POST' });`,
+          `  const after = ${loaded('@modelcontextprotocol/sdk')};`,
+        ],
+        stopped: ['  console.log(JSON.stringify({ before, status: mcp.status, after }));'],
+      },
+      60_000,
+    );
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout.trim())).toEqual({ before: false, status: 401, after: true });
+  }, 90_000);
 });

@@ -46,7 +46,9 @@ export interface McpStartContext {
  */
 export class McpServerMount {
   private services: AgentServices | null = null;
-  private routes: RequestHandler | null = null;
+  /** Builds the MCP and OAuth routes: set at start, run by the first request for them. */
+  private buildRoutes: (() => Promise<RequestHandler>) | null = null;
+  private routes: Promise<RequestHandler> | null = null;
   private server: Server | null = null;
   private readonly schemas = new WeakMap<DataSource, Promise<SchemaCollection[]>>();
   private readonly operations = new WeakMap<AgentServices, OperationContext>();
@@ -72,9 +74,22 @@ export class McpServerMount {
     this.services = services;
     if (this.options.standalone) return;
     pipeline.addOriginRoutes(isMcpPath, (request, response, next) => {
-      if (this.routes) this.routes(request, response, next);
-      else next();
+      this.loadRoutes().then(
+        (routes) => (routes ? routes(request, response, next) : next()),
+        (error: unknown) => next(error),
+      );
     });
+  }
+
+  /**
+   * The MCP and OAuth routes, built on first use: the MCP SDK and the tools' schemas (zod) cost
+   * ~24 MB of memory, which an agent that mounts the MCP server but serves no MCP client does not
+   * pay. `null` when not started.
+   */
+  private loadRoutes(): Promise<RequestHandler | null> {
+    if (!this.buildRoutes) return Promise.resolve(null);
+    this.routes ??= this.buildRoutes();
+    return this.routes;
   }
 
   /** Builds the OAuth façade and routes, and listens when standalone. */
@@ -93,26 +108,27 @@ export class McpServerMount {
       options.allowedOAuthClients,
     );
     this.environmentUrl = null;
-    // Loaded here, not at import: the MCP SDK and the tools' schemas (zod) cost ~24 MB of memory
-    // to agents that never mount the MCP server.
-    const [{ createMcpRouter }, { enabledTools }] = await Promise.all([
-      import('./mcp-http-router'),
-      import('./tools'),
-    ]);
-    this.routes = createMcpRouter({
-      oauth,
-      authSecret: context.authSecret,
-      serverUrl: context.serverUrl,
-      publicUrl: (request) => this.publicUrl(request, platform),
-      tools: enabledTools(options.enabledTools),
-      openContext: (claims) => this.openContext(claims),
-      logger: context.logger,
-      maxUploadBytes: options.maxUploadBytes,
-    });
+    this.routes = null;
+    this.buildRoutes = async () => {
+      const [{ createMcpRouter }, { enabledTools }] = await Promise.all([
+        import('./mcp-http-router'),
+        import('./tools'),
+      ]);
+      return createMcpRouter({
+        oauth,
+        authSecret: context.authSecret,
+        serverUrl: context.serverUrl,
+        publicUrl: (request) => this.publicUrl(request, platform),
+        tools: enabledTools(options.enabledTools),
+        openContext: (claims) => this.openContext(claims),
+        logger: context.logger,
+        maxUploadBytes: options.maxUploadBytes,
+      });
+    };
     if (!options.standalone) return;
     const app = express();
     app.disable('x-powered-by');
-    app.use(this.routes);
+    app.use((await this.loadRoutes()) as RequestHandler);
     const server = createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -127,6 +143,7 @@ export class McpServerMount {
 
   /** Stops serving the MCP routes (and closes the standalone server). */
   async stop(): Promise<void> {
+    this.buildRoutes = null;
     this.routes = null;
     this.platform = null;
     this.services = null;
