@@ -193,6 +193,13 @@ async function measurePages(page: Page, label: string, laidOut: ConsoleLayout): 
   if (SCREENSHOTS) {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, `wide-table-${label}.png`) });
+    // And the columns at the far right of the table.
+    await page.locator('table[data-view]').evaluate((table) => {
+      for (let box = table.parentElement; box; box = box.parentElement) {
+        if (box.scrollWidth > box.clientWidth) box.scrollLeft = box.scrollWidth;
+      }
+    });
+    await page.screenshot({ path: join(SCREENSHOTS, `wide-table-${label}-right.png`) });
   }
   console.log(
     `  ${label}: ${columns} header cells, ${times.map((ms) => ms.toFixed(0)).join(' ')} ms`,

@@ -25,9 +25,15 @@ export const userContext: FormatContext = {
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
 };
 
-const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+type IntlFormat = Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat;
 
-function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
+const cache = new Map<string, IntlFormat>();
+
+/**
+ * The formatter of `key`, made once: a table page formats hundreds of cells, and making an Intl
+ * formatter costs far more than using one. Keys name every option the formatter is made with.
+ */
+export function cached<T extends IntlFormat>(key: string, make: () => T): T {
   let format = cache.get(key) as T | undefined;
   if (!format) cache.set(key, (format = make()));
   return format;

@@ -1,9 +1,9 @@
 /**
  * A cell shown with a display widget of the team's layout (widget-format.ts describes it; this
- * draws it), or `fallback` — today's cell — when no widget applies. Markdown goes through `marked`
- * and DOMPurify (SafeHtml.tsx's sanitizer): no HTML of a record reaches the page unsanitized.
+ * draws it), or `fallback` — today's cell — when no widget applies. Markdown becomes React elements
+ * from `marked`'s tokens (Markdown.tsx): no HTML of a record reaches the page.
  */
-import { Badge, Progress, Switch, Text } from '@mantine/core';
+import { Badge, Progress, Text } from '@mantine/core';
 import type { LayoutWidget } from '@canopy/platform-protocol';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { widgetView } from './widget-format';
@@ -87,21 +87,19 @@ export function WidgetCell({
         </span>
       );
     case 'switch':
+      // Drawn, not a Mantine Switch: a hundred read-only inputs with their wrappers cost a table
+      // page more than the rest of its cells, and there is nothing to toggle here.
       return (
-        <Switch
-          size="xs"
-          checked={view.on}
-          readOnly
-          tabIndex={-1}
-          label={view.text}
-          aria-label={view.text}
-        />
+        <span className="lw-switch" data-on={view.on || undefined} data-widget="switch">
+          <span className="lw-switch-track" aria-hidden />
+          <span>{view.text}</span>
+        </span>
       );
     case 'link':
       return (
         <a
           href={view.href}
-          target="_blank"
+          target={view.newTab ? '_blank' : undefined}
           rel="noopener noreferrer"
           onClick={(e) => e.stopPropagation()}
         >

@@ -10,7 +10,13 @@ import {
   startingWidget,
   toggleColumn,
 } from './layout-edit';
-import { fillTemplate, formatPattern, relativeTime, widgetView } from './widget-format';
+import {
+  durationText,
+  fillTemplate,
+  formatPattern,
+  relativeTime,
+  widgetView,
+} from './widget-format';
 
 const context = { locale: 'en-US', timeZone: 'UTC', now: Date.parse('2026-11-28T12:00:00Z') };
 
@@ -212,7 +218,7 @@ describe('widgetView', () => {
         { id: 'a b' },
         context,
       ),
-    ).toEqual({ kind: 'link', href: 'https://crm.test/a%20b', text: 'Open' });
+    ).toEqual({ kind: 'link', href: 'https://crm.test/a%20b', text: 'Open', newTab: true });
     expect(
       widgetView(
         { type: 'link', settings: { urlTemplate: '{{u}}' } },
@@ -241,6 +247,46 @@ describe('widgetView', () => {
       kind: 'markdown',
       source: '**hi**',
     });
+  });
+});
+
+describe('durations, addresses and phone numbers', () => {
+  it('shows a duration in its two largest units', () => {
+    const view = (value: unknown, unit: string) =>
+      widgetView({ type: 'duration', settings: { unit } }, value, {}, context);
+    expect(view(3913, 'seconds')).toEqual({ kind: 'text', text: '1 hr, 5 min' });
+    expect(view(90, 'minutes')).toEqual({ kind: 'text', text: '1 hr, 30 min' });
+    expect(view(2.5, 'days')).toEqual({ kind: 'text', text: '2 days, 12 hr' });
+    expect(view(350, 'milliseconds')).toEqual({ kind: 'text', text: '350 ms' });
+    expect(view(0, 'seconds')).toEqual({ kind: 'text', text: '0 sec' });
+    expect(durationText(-61, 'seconds', 'en-GB')).toBe('−1 min, 1 sec');
+    expect(view('soon', 'seconds')).toBeUndefined();
+  });
+
+  it('links e-mail addresses, web addresses and phone numbers, and nothing else', () => {
+    expect(widgetView({ type: 'email' }, ' ada@shop.example ', {}, context)).toEqual({
+      kind: 'link',
+      href: 'mailto:ada@shop.example',
+      text: 'ada@shop.example',
+      newTab: false,
+    });
+    expect(widgetView({ type: 'email' }, 'not an address', {}, context)).toBeUndefined();
+    expect(
+      widgetView(
+        { type: 'url', settings: { openInNewTab: false } },
+        'https://a.test/x',
+        {},
+        context,
+      ),
+    ).toEqual({ kind: 'link', href: 'https://a.test/x', text: 'https://a.test/x', newTab: false });
+    expect(widgetView({ type: 'url' }, 'javascript:alert(1)', {}, context)).toBeUndefined();
+    expect(widgetView({ type: 'phone' }, '+33 1 23 45 67 89', {}, context)).toEqual({
+      kind: 'link',
+      href: 'tel:+33123456789',
+      text: '+33 1 23 45 67 89',
+      newTab: false,
+    });
+    expect(widgetView({ type: 'phone' }, 'ask Bob', {}, context)).toBeUndefined();
   });
 });
 

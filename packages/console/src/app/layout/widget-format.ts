@@ -5,7 +5,13 @@
  * renders as it does without a layout (unknown widget types, `text`, values of the wrong kind).
  */
 import type { LayoutWidget } from '@canopy/platform-protocol';
-import { formatMoney, formatNumber, userContext, type FormatContext } from '../components/format';
+import {
+  cached,
+  formatMoney,
+  formatNumber,
+  userContext,
+  type FormatContext,
+} from '../components/format';
 
 export type WidgetView =
   | { kind: 'text'; text: string }
@@ -16,7 +22,7 @@ export type WidgetView =
   | { kind: 'rating'; value: number; max: number }
   | { kind: 'colour'; colour: string }
   | { kind: 'switch'; on: boolean; text: string }
-  | { kind: 'link'; href: string; text: string }
+  | { kind: 'link'; href: string; text: string; newTab: boolean }
   | { kind: 'json'; text: string };
 
 export interface WidgetContext extends FormatContext {
@@ -50,6 +56,7 @@ const COLOUR = /^#[0-9a-f]{6}$/i;
 /** Only http(s) addresses and inline raster images: never `javascript:` nor SVG data. */
 const IMAGE_SOURCE = /^(https?:\/\/|data:image\/(png|jpe?g|gif|webp|avif);base64,)/i;
 const SAFE_LINK = /^(https?:|mailto:|tel:)/i;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -64,7 +71,10 @@ const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** `3 days ago`, `in 2 hours`: the largest unit that fits, in the user's locale. */
 export function relativeTime(date: Date, now: number, locale: string): string {
   const seconds = (date.getTime() - now) / 1000;
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = cached(
+    `rt|${locale}`,
+    () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+  );
   for (const [unit, size] of RELATIVE_UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') {
       return format.format(Math.round(seconds / size), unit);
@@ -76,16 +86,20 @@ export function relativeTime(date: Date, now: number, locale: string): string {
 /** A Unicode date pattern (`yyyy-MM-dd HH:mm`) written with the date's parts in `timeZone`. */
 export function formatPattern(date: Date, pattern: string, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
+    cached(
+      `pattern|${timeZone}`,
+      () =>
+        new Intl.DateTimeFormat('en-US', {
+          timeZone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+        }),
+    )
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
@@ -112,8 +126,52 @@ function numberView(widget: LayoutWidget, number: number, context: FormatContext
       ? {}
       : { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
   };
-  const text = new Intl.NumberFormat(context.locale, options).format(number);
+  const text = cached(
+    `widget-number|${context.locale}|${format}|${decimals ?? ''}`,
+    () => new Intl.NumberFormat(context.locale, options),
+  ).format(number);
   return `${setting<string>(widget, 'prefix', isString) ?? ''}${text}${setting<string>(widget, 'suffix', isString) ?? ''}`;
+}
+
+const DURATION_SECONDS: Record<string, number> = {
+  milliseconds: 0.001,
+  seconds: 1,
+  minutes: 60,
+  hours: 3600,
+  days: 24 * 3600,
+};
+const DURATION_PARTS: [unit: Intl.NumberFormatOptions['unit'], seconds: number][] = [
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/**
+ * A length of time in its two largest units, in the user's locale (`2 days, 3 hr`, `1 min, 5 sec`,
+ * `350 ms` under a second): what an operator reads at a glance in a table cell.
+ */
+export function durationText(amount: number, unit: string, locale: string): string {
+  const total = Math.abs(amount) * (DURATION_SECONDS[unit] ?? 1);
+  const sign = amount < 0 ? '−' : '';
+  const unitFormat = (name: string) =>
+    cached(
+      `duration|${locale}|${name}`,
+      () => new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }),
+    );
+  if (total > 0 && total < 1)
+    return sign + unitFormat('millisecond').format(Math.round(total * 1000));
+  const parts: string[] = [];
+  let rest = Math.round(total);
+  for (const [name, size] of DURATION_PARTS) {
+    if (rest >= size || (name === 'second' && parts.length === 0)) {
+      const count = Math.floor(rest / size);
+      rest -= count * size;
+      parts.push(unitFormat(name!).format(count));
+    }
+    if (parts.length === 2) break;
+  }
+  return sign + parts.join(', ');
 }
 
 /** Fills `{{field}}` placeholders of a link template with the record's values (URL-encoded). */
@@ -165,6 +223,31 @@ export function widgetView(
         : undefined;
     case 'markdown':
       return typeof value === 'string' ? { kind: 'markdown', source: value } : undefined;
+    case 'duration': {
+      const unit = setting<string>(widget, 'unit', isString) ?? 'seconds';
+      return number === null
+        ? undefined
+        : { kind: 'text', text: durationText(number, unit, context.locale) };
+    }
+    case 'email':
+      return typeof value === 'string' && EMAIL.test(value.trim())
+        ? { kind: 'link', href: `mailto:${value.trim()}`, text: value.trim(), newTab: false }
+        : undefined;
+    case 'url':
+      return typeof value === 'string' && /^https?:\/\//i.test(value.trim())
+        ? {
+            kind: 'link',
+            href: value.trim(),
+            text: value.trim(),
+            newTab: widget.settings?.openInNewTab !== false,
+          }
+        : undefined;
+    case 'phone': {
+      const dialled = typeof value === 'string' ? value.replace(/[^\d+]/g, '') : '';
+      return /^\+?\d{3,}$/.test(dialled)
+        ? { kind: 'link', href: `tel:${dialled}`, text: String(value), newTab: false }
+        : undefined;
+    }
     case 'relative-time': {
       const date = toDate(value);
       return date
@@ -186,11 +269,15 @@ export function widgetView(
       if (number === null) return undefined;
       const decimals = setting<number>(widget, 'decimals', isNumber) ?? 0;
       const ratio = widget.settings?.ratio === true ? number : number / 100;
-      const text = new Intl.NumberFormat(context.locale, {
-        style: 'percent',
-        minimumFractionDigits: decimals,
-        maximumFractionDigits: decimals,
-      }).format(ratio);
+      const text = cached(
+        `widget-percent|${context.locale}|${decimals}`,
+        () =>
+          new Intl.NumberFormat(context.locale, {
+            style: 'percent',
+            minimumFractionDigits: decimals,
+            maximumFractionDigits: decimals,
+          }),
+      ).format(ratio);
       return { kind: 'text', text };
     }
     case 'progress': {
@@ -220,12 +307,13 @@ export function widgetView(
     case 'link': {
       const template = setting<string>(widget, 'urlTemplate', isString);
       if (!template) return undefined;
-      const href = fillTemplate(template, { ...record });
+      const href = fillTemplate(template, record);
       if (!SAFE_LINK.test(href)) return undefined;
       return {
         kind: 'link',
         href,
         text: setting<string>(widget, 'label', isString) ?? String(value),
+        newTab: true,
       };
     }
     case 'json': {
