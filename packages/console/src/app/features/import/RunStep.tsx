@@ -78,7 +78,10 @@ export function RunStep({
     ...dryRun.invalid.flatMap((row) =>
       row.problems.map((problem) => ({ line: row.line, ...problem })),
     ),
-    ...outcome.failed.map((failure) => ({ ...failure, column: 'Agent' })),
+    ...outcome.failed.map((failure) => ({
+      line: failure.line,
+      message: `Refused by the agent: ${failure.message}`,
+    })),
   ].sort((a, b) => a.line - b.line);
   const failed = dryRun.invalid.length + outcome.failed.length;
   return (
