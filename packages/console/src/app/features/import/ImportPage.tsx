@@ -11,12 +11,11 @@ import { PageLoader, UnknownCollection } from '../../components/States';
 import { saveBlob } from '../../components/table/use-csv-export';
 import { collectionOf, useCan, useDataBase, useSchema } from '../../data';
 import { CheckStep } from './CheckStep';
-import { failedRowsCsv, failedRowsFilename, type FailedRow } from './failed-csv';
+import { failedRowsCsv, failedRowsFilename, failedRowsOf } from './failed-csv';
 import { FileStep } from './FileStep';
 import { MappingStep } from './MappingStep';
 import { RunStep } from './RunStep';
 import { useCsvImport, type ImportStep } from './use-csv-import';
-import { problemText } from './validate';
 
 const STEPS: ImportStep[] = ['file', 'mapping', 'check', 'run'];
 
@@ -39,28 +38,7 @@ function ImportFlow({ collection, schema }: { collection: SchemaCollection; sche
 
   const download = () => {
     if (!file || !dryRun) return;
-    const rows: FailedRow[] = dryRun.invalid.map((row) => ({
-      line: row.line,
-      cells: row.cells,
-      reason: problemText(row.problems),
-    }));
-    if (outcome) {
-      const byLine = new Map(dryRun.ready.map((row) => [row.line, row]));
-      for (const failure of outcome.failed)
-        rows.push({
-          line: failure.line,
-          cells: byLine.get(failure.line)!.cells,
-          reason: failure.message,
-        });
-      // Records are sent in order: those never sent are the last ones.
-      for (const row of dryRun.ready.slice(dryRun.ready.length - outcome.notSent))
-        rows.push({
-          line: row.line,
-          cells: row.cells,
-          reason: 'Not sent: the import stopped before it.',
-        });
-    }
-    const text = failedRowsCsv(file.parsed.headers, rows);
+    const text = failedRowsCsv(file.parsed.headers, failedRowsOf(dryRun, outcome));
     saveBlob(
       new Blob([text], { type: 'text/csv;charset=utf-8' }),
       failedRowsFilename(collection.name, new Date()),

@@ -4,7 +4,7 @@ import type { AgentSchema, SchemaCollection } from '../../../protocol';
 import type { FormatContext } from '../../components/format';
 import { convertCell, convertValue } from './convert';
 import { parseCsv } from './csv-parse';
-import { failedRowsCsv, LINE_COLUMN, REASON_COLUMN } from './failed-csv';
+import { failedRowsCsv, failedRowsOf, LINE_COLUMN, REASON_COLUMN } from './failed-csv';
 import { autoMap, mappingProblems } from './mapping';
 import { runImport } from './run-import';
 import { checkRows, markMissing, relatedIds } from './validate';
@@ -255,6 +255,35 @@ describe('failedRowsCsv', () => {
       ['Rating', 'Comment', LINE_COLUMN, REASON_COLUMN],
       ['9', '', '3', 'The agent said "no"'],
       ['x', 'a, b', '9', 'Rating: “x” is not a number.'],
+    ]);
+  });
+});
+
+describe('failedRowsOf', () => {
+  it('gathers the dry run refusals, the agent refusals and the records never sent', () => {
+    const row = (line: number, problems: { message: string }[] = []) => ({
+      line,
+      cells: [String(line)],
+      values: {},
+      toOne: {},
+      problems,
+    });
+    const dryRun = {
+      invalid: [row(3, [{ message: 'A.' }, { message: 'B.' }])],
+      ready: [row(2), row(4), row(5), row(6)],
+    };
+    expect(failedRowsOf(dryRun, undefined)).toEqual([{ line: 3, cells: ['3'], reason: 'A. B.' }]);
+    const outcome = {
+      created: 1,
+      failed: [{ line: 4, message: 'Refused.' }],
+      notSent: 2,
+      stopped: 'cancelled',
+    };
+    expect(failedRowsOf(dryRun, outcome).map((r) => [r.line, r.reason])).toEqual([
+      [3, 'A. B.'],
+      [4, 'Refused.'],
+      [5, 'Not sent: the import stopped before it.'],
+      [6, 'Not sent: the import stopped before it.'],
     ]);
   });
 });

@@ -4,6 +4,8 @@
  * named after, so a new import ignores them).
  */
 import Papa from 'papaparse';
+import type { ImportOutcome } from './run-import';
+import { problemText, type ImportRow } from './validate';
 
 export interface FailedRow {
   line: number;
@@ -24,6 +26,38 @@ export function failedRowsCsv(headers: readonly string[], rows: readonly FailedR
       row.reason,
     ]),
   });
+}
+
+/**
+ * The records of a file that were not created: those the dry run refused, those the agent
+ * refused, and those never sent (records go in file order, so they are the last ready ones).
+ */
+export function failedRowsOf(
+  dryRun: { ready: readonly ImportRow[]; invalid: readonly ImportRow[] },
+  outcome: ImportOutcome | undefined,
+): FailedRow[] {
+  const rows: FailedRow[] = dryRun.invalid.map((row) => ({
+    line: row.line,
+    cells: row.cells,
+    reason: problemText(row.problems),
+  }));
+  if (!outcome) return rows;
+  const byLine = new Map(dryRun.ready.map((row) => [row.line, row]));
+  for (const failure of outcome.failed) {
+    rows.push({
+      line: failure.line,
+      cells: byLine.get(failure.line)?.cells ?? [],
+      reason: failure.message,
+    });
+  }
+  for (const row of dryRun.ready.slice(dryRun.ready.length - outcome.notSent)) {
+    rows.push({
+      line: row.line,
+      cells: row.cells,
+      reason: 'Not sent: the import stopped before it.',
+    });
+  }
+  return rows;
 }
 
 /** `reviews-import-failed-2026-11-28.csv`. */
