@@ -101,8 +101,14 @@ export function ImportPage() {
   const schema = useSchema();
   const base = useDataBase();
   if (schema.isPending) return <PageLoader label="Loading" />;
+  if (schema.isError)
+    return (
+      <Alert color="red" title="No schema">
+        {schema.error.message}
+      </Alert>
+    );
   const collection = collectionOf(schema.data, name);
-  if (!collection || !schema.data) return <UnknownCollection name={name} />;
+  if (!collection) return <UnknownCollection name={name} />;
   return (
     <Stack gap="md" maw={1100} miw={0}>
       <Anchor component={Link} to={`${base}/${encodeURIComponent(collection.name)}`} size="sm">

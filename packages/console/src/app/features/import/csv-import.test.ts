@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentSchema, SchemaCollection } from '../../../protocol';
 import type { FormatContext } from '../../components/format';
 import { convertCell, convertValue } from './convert';
-import { parseCsv } from './csv-parse';
+import { decodeCsv, parseCsv } from './csv-parse';
 import { failedRowsCsv, failedRowsOf, LINE_COLUMN, REASON_COLUMN } from './failed-csv';
 import { autoMap, mappingProblems } from './mapping';
 import { runImport } from './run-import';
@@ -49,6 +49,11 @@ describe('parseCsv', () => {
       [6, ['3', 'x']],
     ]);
     expect(parsed.problems).toEqual([]);
+  });
+
+  it('reads UTF-8, and Windows-1252 when the bytes are not UTF-8', () => {
+    expect(decodeCsv(new TextEncoder().encode('Name\nZoë'))).toBe('Name\nZoë');
+    expect(decodeCsv(new Uint8Array([0x5a, 0x6f, 0xeb]))).toBe('Zoë');
   });
 
   it('guesses a semicolon and reports an unclosed quote and extra values by line', () => {

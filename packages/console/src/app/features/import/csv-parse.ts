@@ -42,6 +42,18 @@ function recordStart(text: string, from: number, to: number): number {
   return start;
 }
 
+/**
+ * A file's text: UTF-8, or Windows-1252 when it is not valid UTF-8 (what Excel's plain "CSV"
+ * writes on Windows), so accented letters survive either way.
+ */
+export function decodeCsv(bytes: ArrayBuffer | Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
 export function parseCsv(input: string): ParsedCsv {
   // A UTF-8 byte-order mark (Excel writes one) is not part of the first column's name.
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;

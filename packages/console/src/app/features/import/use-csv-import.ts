@@ -16,7 +16,7 @@ import {
 } from '../../../protocol';
 import { collectionOf, rememberDenied } from '../../data';
 import { useSession } from '../../session';
-import { parseCsv, type ParsedCsv } from './csv-parse';
+import { decodeCsv, parseCsv, type ParsedCsv } from './csv-parse';
 import { autoMap, type Mapping } from './mapping';
 import { runImport, type ImportOutcome } from './run-import';
 import { checkRows, markMissing, relatedIds, type ImportRow } from './validate';
@@ -50,7 +50,7 @@ export function useCsvImport(collection: SchemaCollection, schema: AgentSchema) 
   const readFile = async (picked: File) => {
     setFileError(undefined);
     try {
-      const parsed = parseCsv(await picked.text());
+      const parsed = parseCsv(decodeCsv(await picked.arrayBuffer()));
       if (parsed.headers.length === 0 || parsed.records.length === 0)
         throw new Error('The file has no records under its header line.');
       setFile({ name: picked.name, parsed });
