@@ -2,7 +2,8 @@
  * Which column of the CSV goes into which field of the collection. Columns are matched to fields
  * by name or label, ignoring case, spaces and punctuation (`First name`, `first_name` and
  * `FirstName` all name `first_name`; `Customer id` names the relation `customer`), so the
- * Console's own export reads back. Read-only fields and to-many relations take no value.
+ * headers of the Console's own export are recognised. Read-only fields and to-many relations take
+ * no value.
  */
 import {
   humanize,
