@@ -61,6 +61,7 @@ export async function runCsvImportTests(
       const client = await agentClient(p, fixture);
       try {
         await openCollection(p, 'Reviews');
+        await shot(p, 'import-toolbar');
         await p.getByRole('link', { name: 'Import CSV' }).click();
         await p.getByRole('heading', { name: 'Import reviews from a CSV file' }).waitFor();
         await shot(p, 'import-file');
