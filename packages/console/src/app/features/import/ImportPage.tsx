@@ -7,7 +7,7 @@
 import { Alert, Anchor, Stack, Stepper, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { humanize, type AgentSchema, type SchemaCollection } from '../../../protocol';
-import { PageLoader, UnknownCollection } from '../../components/States';
+import { UnknownCollection } from '../../components/States';
 import { saveBlob } from '../../components/table/use-csv-export';
 import { collectionOf, useCan, useDataBase, useSchema } from '../../data';
 import { CheckStep } from './CheckStep';
@@ -100,15 +100,17 @@ export function ImportPage() {
   const { collection: name } = useParams();
   const schema = useSchema();
   const base = useDataBase();
-  if (schema.isPending) return <PageLoader label="Loading" />;
-  if (schema.isError)
-    return (
+  // The schema comes with the workspace (never pending here): without it, say why.
+  const collection = collectionOf(schema.data, name);
+  if (!schema.data || !collection) {
+    return schema.error ? (
       <Alert color="red" title="No schema">
         {schema.error.message}
       </Alert>
+    ) : (
+      <UnknownCollection name={name} />
     );
-  const collection = collectionOf(schema.data, name);
-  if (!collection) return <UnknownCollection name={name} />;
+  }
   return (
     <Stack gap="md" maw={1100} miw={0}>
       <Anchor component={Link} to={`${base}/${encodeURIComponent(collection.name)}`} size="sm">
