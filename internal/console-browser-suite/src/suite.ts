@@ -22,6 +22,7 @@ import { settingsTests } from './settings';
 import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
 import { runBulkWorkTests } from './bulk-work';
+import { runCsvImportTests } from './csv-import';
 import { runLayoutTests } from './layouts';
 import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
@@ -536,6 +537,7 @@ export async function runSuite(
       await p.locator('[data-field="status"]').getByText('shipped').waitFor();
     });
 
+    await runCsvImportTests(suite, fixture, p, shot);
     if (options.core) return { suite, measures };
 
     await suite.test('shows the agent validation error on the field', async () => {

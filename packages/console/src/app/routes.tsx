@@ -41,6 +41,9 @@ const SettingsPage = lazy(() =>
 const RecordPage = lazy(() =>
   import('./pages/RecordPage').then((m) => ({ default: m.RecordPage })),
 );
+const ImportPage = lazy(() =>
+  import('./features/import/ImportPage').then((m) => ({ default: m.ImportPage })),
+);
 const RecordFormPage = lazy(() =>
   import('./pages/RecordFormPage').then((m) => ({ default: m.RecordFormPage })),
 );
@@ -68,6 +71,7 @@ export interface FeatureRoute {
 export const featureRoutes: FeatureRoute[] = [
   { path: 'data/:collection', element: <CollectionPage /> },
   { path: 'data/:collection/new', element: later(<RecordFormPage mode="create" />, 'the form') },
+  { path: 'data/:collection/import', element: later(<ImportPage />, 'the import') },
   { path: 'data/:collection/:id', element: later(<RecordPage />, 'the record') },
   { path: 'data/:collection/:id/edit', element: later(<RecordFormPage mode="edit" />, 'the form') },
   {

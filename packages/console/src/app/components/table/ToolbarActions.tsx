@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { humanize, type ActionSelection, type SchemaCollection } from '../../../protocol';
 import { ActionsMenu } from '../../features/actions/ActionsMenu';
+import { ImportCsvButton } from '../../features/import/ImportCsvButton';
 import { ColumnChooser } from '../ColumnChooser';
 import { BulkButtons } from './BulkActions';
 import type { BulkMode } from './bulk-change';
@@ -80,6 +81,7 @@ export function ToolbarActions({
           Associate
         </Button>
       )}
+      {!related && rights.canAdd && <ImportCsvButton collection={collection.name} />}
       {!related && rights.canAdd && (
         <Button component={Link} to={newUrl} leftSection={<IconPlus size={16} />}>
           New {humanize(collection.name).replace(/s$/, '').toLowerCase()}

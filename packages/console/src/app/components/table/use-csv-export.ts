@@ -16,7 +16,7 @@ import { downloadWorker, streamDownload } from '../../download';
 import { recordExport } from '../../test-hooks';
 import { csvFilename, exportableColumns, exportProgress } from './csv-export';
 
-function saveBlob(blob: Blob, filename: string): void {
+export function saveBlob(blob: Blob, filename: string): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filename;
