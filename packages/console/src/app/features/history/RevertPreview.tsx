@@ -105,8 +105,10 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
   const queryClient = useQueryClient();
   const [choices, setChoices] = useState(new Map<string, ConflictChoice>());
   const [progress, setProgress] = useState(0);
+  // Each preview reads the records afresh (never another preview's plan).
+  const [previewId] = useState(() => crypto.randomUUID());
   const plan = useQuery({
-    queryKey: ['revert-plan', workspace.id, source.title],
+    queryKey: ['revert-plan', workspace.id, previewId],
     queryFn: async () => {
       const { targets, skipped } = await source.load();
       return planRevert(targets, await loadCurrentValues(client, targets), skipped);
