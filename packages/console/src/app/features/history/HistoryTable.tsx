@@ -3,7 +3,7 @@
  * action or bulk edit wrote): a group shows its size across records, can list the other
  * records' entries, and can be reverted as a whole; an update can be reverted on its own.
  */
-import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Fragment, useState } from 'react';
 import {
   groupByCorrelation,
@@ -152,7 +152,9 @@ export function HistoryTable({
           <Table.Th>Who</Table.Th>
           <Table.Th>What</Table.Th>
           <Table.Th>Changes</Table.Th>
-          <Table.Th />
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>

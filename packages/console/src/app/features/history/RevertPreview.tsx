@@ -16,6 +16,7 @@ import {
   Stack,
   Table,
   Text,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -159,7 +160,9 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
                       <Table.Th>Record</Table.Th>
                       <Table.Th>Field</Table.Th>
                       <Table.Th>Current → reverted</Table.Th>
-                      <Table.Th />
+                      <Table.Th>
+                        <VisuallyHidden>Choice</VisuallyHidden>
+                      </Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
