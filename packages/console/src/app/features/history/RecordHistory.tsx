@@ -7,7 +7,7 @@
  */
 import { Stack } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   nextHistoryPage,
   type HistoryEntry,
@@ -64,14 +64,16 @@ export function RecordHistory({ collection, recordId }: { collection: string; re
   const history = useInfiniteQuery({
     queryKey: ['history', workspace.id, collection, recordId, filters],
     initialPageParam: 1,
-    queryFn: async ({ pageParam }) => {
-      const page = await client.recordHistory(collection, recordId, pageParam, undefined, filters);
-      // The people who wrote entries of the record, whatever the filters (first page only).
-      if (page.meta.availableUsers) setUsers(page.meta.availableUsers);
-      return page;
-    },
+    queryFn: ({ pageParam }) =>
+      client.recordHistory(collection, recordId, pageParam, undefined, filters),
     getNextPageParam: (_last, pages) => nextHistoryPage(pages),
   });
+  // The people who wrote entries of the record, whatever the filters (on each first page): kept
+  // while a new filter loads, so that the chosen ones stay shown.
+  const firstUsers = history.data?.pages[0]?.meta.availableUsers;
+  useEffect(() => {
+    if (firstUsers) setUsers(firstUsers);
+  }, [firstUsers]);
   const entries = history.data?.pages.flatMap((page) => page.data) ?? [];
   const correlations = useCorrelations(collection, recordId, entries);
   const described = collectionOf(schema.data, collection);
