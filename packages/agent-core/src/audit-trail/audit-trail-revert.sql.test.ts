@@ -10,6 +10,7 @@ import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
 import { signSessionToken } from '../protocol/auth/session-token';
 import type { SessionClaims } from '../operations/session-claims';
+import { restClient } from '../http/test-fixtures/rest-client';
 
 const ENV_SECRET = '7c'.repeat(32);
 const AUTH_SECRET = 'audit-trail-revert-secret';
@@ -48,26 +49,7 @@ describe.each(['postgres', 'mariadb'] as const)('reverting a correlation on %s',
     AUTH_SECRET,
   );
 
-  const rest = async (
-    method: string,
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string> } = {},
-  ) => {
-    const url = `${base}/forest${path}${path.includes('?') ? '&' : '?'}timezone=UTC`;
-    const response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        'content-type': 'application/json',
-        ...options.headers,
-      },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    const text = await response.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
-    const body: any = text === '' ? undefined : JSON.parse(text);
-    return { status: response.status, headers: response.headers, body };
-  };
+  const rest = restClient(() => base, bearer);
   const put = (id: string, attributes: Record<string, unknown>, headers = {}) =>
     rest('PUT', `/items/${id}`, {
       body: { data: { type: 'items', id, attributes } },
