@@ -216,6 +216,16 @@ export class AgentClient {
     return decodeOne((await response.json()) as JsonApiDocument);
   }
 
+  /** `GET /{c}/{id}` with the record's entity tag (`ETag`, §8.3), for an `If-Match` update. */
+  async getTagged(
+    collection: string,
+    id: string,
+  ): Promise<{ record: AgentRecord | null; etag: string | null }> {
+    const response = await this.send('GET', `/${segment(collection)}/${segment(id)}`, this.tz());
+    const record = decodeOne((await response.json()) as JsonApiDocument);
+    return { record, etag: response.headers.get('etag') };
+  }
+
   async create(
     collection: string,
     values: Record<string, unknown>,

@@ -112,7 +112,8 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
     queryKey: ['revert-plan', workspace.id, previewId],
     queryFn: async () => {
       const { targets, skipped } = await source.load();
-      return planRevert(targets, await loadCurrentValues(client, targets), skipped);
+      const current = await loadCurrentValues(client, targets);
+      return { ...planRevert(targets, current.values, skipped), tags: current.tags };
     },
     gcTime: 0,
     staleTime: Infinity,
@@ -120,7 +121,7 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
   });
   const writes = plan.data ? revertWrites(plan.data, choices) : [];
   const apply = useMutation({
-    mutationFn: () => applyRevert(client, writes, setProgress),
+    mutationFn: () => applyRevert(client, writes, plan.data?.tags, setProgress),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ['history'] });
       await queryClient.invalidateQueries({ queryKey: ['record'] });

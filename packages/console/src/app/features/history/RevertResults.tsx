@@ -1,4 +1,7 @@
-/** What a revert did, record by record: written, waiting for an approval, gone, or refused. */
+/**
+ * What a revert did, record by record: written, waiting for an approval, gone, changed since
+ * the preview (not written), or refused.
+ */
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import type { RevertOutcome } from './apply-revert';
 import { recordLabel } from './history-text';
@@ -12,7 +15,13 @@ export function RevertResults({
 }) {
   const of = (status: RevertOutcome['status']) =>
     outcomes.filter((outcome) => outcome.status === status);
-  const [done, approval, gone, failed] = [of('done'), of('approval'), of('gone'), of('failed')];
+  const [done, approval, gone, stale, failed] = [
+    of('done'),
+    of('approval'),
+    of('gone'),
+    of('stale'),
+    of('failed'),
+  ];
   const listOf = (items: RevertOutcome[]) => (
     <List size="sm">
       {items.slice(0, 20).map(({ write, message }) => (
@@ -41,6 +50,15 @@ export function RevertResults({
         <Alert color="gray" title="Not found">
           <Text size="sm">These records no longer exist or are outside what you may see:</Text>
           {listOf(gone)}
+        </Alert>
+      )}
+      {stale.length > 0 && (
+        <Alert color="orange" title="Changed since the preview">
+          <Text size="sm">
+            These records changed after the preview was made and were left as they are (open the
+            preview again to see them as they are now):
+          </Text>
+          {listOf(stale)}
         </Alert>
       )}
       {failed.length > 0 && (

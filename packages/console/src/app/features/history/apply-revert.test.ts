@@ -24,7 +24,7 @@ function agent(answers: Record<string, { status: number; body: unknown }>) {
 }
 
 describe('applying a revert', () => {
-  it('sends ordinary updates under one revert correlation and says how each went', async () => {
+  it('sends ordinary updates under one revert correlation, with the tags of the preview, and says how each went', async () => {
     const { client, calls } = agent({
       '1': { status: 200, body: { data: { type: 'orders', id: '1', attributes: { id: 1 } } } },
       '2': { status: 200, body: { data: null } },
@@ -40,18 +40,35 @@ describe('applying a revert', () => {
           ],
         },
       },
+      '5': {
+        status: 412,
+        body: {
+          errors: [{ name: 'PreconditionFailedError', detail: 'The record changed', status: 412 }],
+        },
+      },
       '4': {
         status: 400,
         body: { errors: [{ name: 'ValidationError', detail: 'Too late', status: 400 }] },
       },
     });
-    const writes = ['1', '2', '3', '4'].map((recordId) => ({
+    const writes = ['1', '2', '3', '4', '5'].map((recordId) => ({
       collection: 'orders',
       recordId,
       values: { status: 'late' },
     }));
-    const { correlationId, outcomes } = await applyRevert(client, writes);
-    expect(calls).toHaveLength(4);
+    // The tags of the preview: a record changed since (5) is refused by the agent (412).
+    const tags = new Map([
+      ['orders\u00001', '"tag-1"'],
+      ['orders\u00005', '"tag-5"'],
+    ]);
+    const { correlationId, outcomes } = await applyRevert(client, writes, tags);
+    expect(calls).toHaveLength(5);
+    expect(calls.find((call) => call.url.includes('/orders/1?'))!.headers['if-match']).toBe(
+      '"tag-1"',
+    );
+    expect(calls.find((call) => call.url.includes('/orders/2?'))!.headers['if-match']).toBe(
+      undefined,
+    );
     for (const call of calls) {
       expect(call.headers['x-forest-correlation-id']).toBe(correlationId);
       expect(call.headers['x-canopy-correlation-kind']).toBe('revert');
@@ -59,7 +76,13 @@ describe('applying a revert', () => {
     }
     expect(calls[0]!.body).toMatchObject({ data: { attributes: { status: 'late' } } });
     const status = Object.fromEntries(outcomes.map((o) => [o.write.recordId, o.status]));
-    expect(status).toEqual({ '1': 'done', '2': 'gone', '3': 'approval', '4': 'failed' });
+    expect(status).toEqual({
+      '1': 'done',
+      '2': 'gone',
+      '3': 'approval',
+      '4': 'failed',
+      '5': 'stale',
+    });
     expect(outcomes.find((o) => o.write.recordId === '4')?.message).toBe('Too late');
   });
 });
