@@ -21,6 +21,11 @@ export interface HistoryEntry<Values = Record<string, unknown>> {
   actionName: string | null;
   /** Shared by the entries of one request (a bulk update, an action writing several records). */
   correlationKey: string;
+  /**
+   * Canopy's addition: what the correlation was when the request said so
+   * (`x-canopy-correlation-kind`, e.g. `revert`); `null` otherwise. Absent from older agents.
+   */
+  correlationKind?: string | null;
   previousValues: Values | null;
   newValues: Values | null;
   status: 'pending' | 'done';

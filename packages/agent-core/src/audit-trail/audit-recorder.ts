@@ -18,6 +18,8 @@ import { baseCollection } from '../customizer/decorators/audit/audit-layers';
 /** The rows of one request (or one action run) not yet written, and where they will go. */
 export interface AuditUnit {
   readonly correlationId: string;
+  /** The request's correlation kind (`revert`…), or `null`. */
+  readonly correlationKind: string | null;
   /** The knex the unit's transaction is on; `null` when the data source has none. */
   readonly driver: Knex | null;
   readonly rows: AuditRow[];
@@ -150,9 +152,10 @@ export class AuditRecorder {
     const driver = isKnex(native) ? native : null;
     if (existing && existing.driver === driver) return work(caller, existing);
     const correlationId = existing?.correlationId ?? caller.requestId ?? randomUUID();
+    const correlationKind = existing?.correlationKind ?? caller.correlationKind ?? null;
     let committing = false;
     const execute = async (handle: Knex | null): Promise<T> => {
-      const unit: AuditUnit = { correlationId, driver, rows: [] };
+      const unit: AuditUnit = { correlationId, correlationKind, driver, rows: [] };
       const transaction: AuditTransaction = { driver, handle, audit: unit };
       const result = await work({ ...caller, transaction }, unit);
       const target = this.external ?? handle;
@@ -209,6 +212,7 @@ export class AuditRecorder {
       this.redacted.has(`${collection.name}.${this.exposedName(collection.name, field)}`);
     return {
       correlationId: unit.correlationId,
+      correlationKind: unit.correlationKind,
       occurredAt: new Date(),
       callerId: Number.isFinite(caller.id) ? caller.id : null,
       callerEmail: caller.email ?? null,

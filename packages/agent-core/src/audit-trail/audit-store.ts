@@ -9,6 +9,8 @@ export type AuditOperation = HistoryOperation;
 /** One history row, as written. */
 export interface AuditRow {
   correlationId: string;
+  /** What the correlation was (`revert`…), as the request said (`x-canopy-correlation-kind`). */
+  correlationKind: string | null;
   occurredAt: Date;
   callerId: number | null;
   callerEmail: string | null;
@@ -49,30 +51,37 @@ export class AuditTable {
   async ensure(db: Knex): Promise<void> {
     const postgres = /^(pg|postgres|postgresql)$/.test(String(db.client.config.client));
     if (this.schema && postgres) await db.schema.createSchemaIfNotExists(this.schema);
-    const builder = this.schema ? db.schema.withSchema(this.schema) : db.schema;
-    if (await builder.hasTable(this.table)) return;
-    await (this.schema ? db.schema.withSchema(this.schema) : db.schema).createTable(
-      this.table,
-      (table) => {
-        table.bigIncrements('id').primary();
-        table.string('correlation_id', 64).notNullable();
-        table.datetime('occurred_at', { precision: 3 }).notNullable();
-        table.bigInteger('caller_id').nullable();
-        table.string('caller_email', 255).nullable();
-        table.string('caller_first_name', 255).nullable();
-        table.string('caller_last_name', 255).nullable();
-        table.bigInteger('rendering_id').nullable();
-        table.string('collection_name', 255).notNullable();
-        table.string('record_id', 255).nullable();
-        table.string('operation', 16).notNullable();
-        table.string('action_name', 255).nullable();
-        table.text('before_values').nullable();
-        table.text('after_values').nullable();
-        table.text('changed_fields').nullable();
-        table.index(['collection_name', 'record_id', 'id'], `${this.table}_record_idx`);
-        table.index(['correlation_id'], `${this.table}_correlation_idx`);
-      },
-    );
+    // A fresh schema builder per statement: one builder runs every statement queued on it.
+    const builder = () => (this.schema ? db.schema.withSchema(this.schema) : db.schema);
+    if (await builder().hasTable(this.table)) {
+      // A table created before correlation kinds existed gets the column (nullable: old rows).
+      if (!(await builder().hasColumn(this.table, 'correlation_kind'))) {
+        await builder().alterTable(this.table, (table) => {
+          table.string('correlation_kind', 32).nullable();
+        });
+      }
+      return;
+    }
+    await builder().createTable(this.table, (table) => {
+      table.bigIncrements('id').primary();
+      table.string('correlation_id', 64).notNullable();
+      table.string('correlation_kind', 32).nullable();
+      table.datetime('occurred_at', { precision: 3 }).notNullable();
+      table.bigInteger('caller_id').nullable();
+      table.string('caller_email', 255).nullable();
+      table.string('caller_first_name', 255).nullable();
+      table.string('caller_last_name', 255).nullable();
+      table.bigInteger('rendering_id').nullable();
+      table.string('collection_name', 255).notNullable();
+      table.string('record_id', 255).nullable();
+      table.string('operation', 16).notNullable();
+      table.string('action_name', 255).nullable();
+      table.text('before_values').nullable();
+      table.text('after_values').nullable();
+      table.text('changed_fields').nullable();
+      table.index(['collection_name', 'record_id', 'id'], `${this.table}_record_idx`);
+      table.index(['correlation_id'], `${this.table}_correlation_idx`);
+    });
   }
 
   /** Appends rows (in their order). */
@@ -81,6 +90,7 @@ export class AuditTable {
     await this.from(db).insert(
       rows.map((row) => ({
         correlation_id: row.correlationId,
+        correlation_kind: row.correlationKind,
         occurred_at: row.occurredAt,
         caller_id: row.callerId,
         caller_email: row.callerEmail,
@@ -151,6 +161,7 @@ function toRow(row: Record<string, unknown>): StoredAuditRow {
   return {
     id: Number(row.id),
     correlationId: String(row.correlation_id),
+    correlationKind: (row.correlation_kind as string | null) ?? null,
     occurredAt: new Date(row.occurred_at as string | Date),
     callerId: nullableNumber(row.caller_id),
     callerEmail: (row.caller_email as string | null) ?? null,

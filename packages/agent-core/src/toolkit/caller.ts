@@ -46,6 +46,11 @@ export interface Caller
     Partial<Pick<CallerIdentity, 'permissionLevel' | 'renderingId'>> {
   timezone: string;
   requestId?: string;
+  /**
+   * What kind of correlation the request's writes belong to (`revert`…), from the
+   * `x-canopy-correlation-kind` header; stored with their history rows.
+   */
+  correlationKind?: string;
   environment?: string;
   project?: string;
   request?: { ip?: string };

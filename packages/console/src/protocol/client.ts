@@ -17,7 +17,7 @@ import type { ListParams, Selection } from './query';
 import { countQuery, csvQuery, listQuery, segment, selectionBody } from './query';
 import type { ApiChartSource, CollectionChartQuery } from './charts';
 import { statsBody } from './charts';
-import type { HistoryPage } from './history';
+import type { HistoryEntry, HistoryFilters, HistoryPage } from './history';
 import { HISTORY_PAGE_SIZE, historyQuery } from './history';
 import type { FieldOperators } from './operators';
 import { parseErrorEnvelope } from './error-envelope';
@@ -91,6 +91,22 @@ export class AgentClient {
 
   get timezone(): string {
     return this.options.timezone;
+  }
+
+  /**
+   * A client whose calls also send `headers`: a revert's writes carry one
+   * `x-forest-correlation-id` and `x-canopy-correlation-kind: revert` (agent protocol §1.6).
+   */
+  withHeaders(headers: Record<string, string>): AgentClient {
+    const fetcher = this.fetcher;
+    return new AgentClient({
+      ...this.options,
+      fetch: (input, init) =>
+        fetcher(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string> | undefined), ...headers },
+        }),
+    });
   }
 
   url(path: string, query?: string): string {
@@ -198,6 +214,16 @@ export class AgentClient {
   async get(collection: string, id: string): Promise<AgentRecord | null> {
     const response = await this.send('GET', `/${segment(collection)}/${segment(id)}`, this.tz());
     return decodeOne((await response.json()) as JsonApiDocument);
+  }
+
+  /** `GET /{c}/{id}` with the record's entity tag (`ETag`, §8.3), for an `If-Match` update. */
+  async getTagged(
+    collection: string,
+    id: string,
+  ): Promise<{ record: AgentRecord | null; etag: string | null }> {
+    const response = await this.send('GET', `/${segment(collection)}/${segment(id)}`, this.tz());
+    const record = decodeOne((await response.json()) as JsonApiDocument);
+    return { record, etag: response.headers.get('etag') };
   }
 
   async create(
@@ -482,14 +508,46 @@ export class AgentClient {
     id: string,
     page = 1,
     size = HISTORY_PAGE_SIZE,
+    filters: HistoryFilters = {},
   ): Promise<HistoryPage> {
     const response = await this.send(
       'GET',
       `/_audit-trail/${segment(collection)}/${segment(id)}`,
-      historyQuery(this.timezone, page, size),
+      historyQuery(this.timezone, page, size, filters),
     );
     const body = (await response.json()) as Partial<HistoryPage>;
     const data = Array.isArray(body.data) ? body.data : [];
-    return { data, meta: { count: Number(body.meta?.count ?? data.length) } };
+    const users = body.meta?.availableUsers;
+    return {
+      data,
+      meta: {
+        count: Number(body.meta?.count ?? data.length),
+        ...(Array.isArray(users) ? { availableUsers: users } : {}),
+      },
+    };
+  }
+
+  /** `GET /_audit-trail/{c}/{id}/state?at=`: the record's recorded values at `at` (ISO). */
+  async recordState(collection: string, id: string, at: string): Promise<Record<string, unknown>> {
+    const response = await this.send(
+      'GET',
+      `/_audit-trail/${segment(collection)}/${segment(id)}/state`,
+      `${this.tz()}&at=${encodeURIComponent(at)}`,
+    );
+    return ((await response.json()) as { data?: Record<string, unknown> }).data ?? {};
+  }
+
+  /**
+   * `POST /_audit-trail/correlations`: every entry of these correlations the user may read,
+   * across records; the record (`collection`, `id`) is the one the user looks at.
+   */
+  async correlations(collection: string, id: string, keys: string[]): Promise<HistoryEntry[]> {
+    const response = await this.send('POST', '/_audit-trail/correlations', this.tz(), {
+      collection,
+      recordId: id,
+      correlationKeys: keys,
+    });
+    const body = (await response.json()) as { data?: HistoryEntry[] };
+    return Array.isArray(body.data) ? body.data : [];
   }
 }

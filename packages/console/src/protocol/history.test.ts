@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { AgentClient } from './client';
 import {
   formatHistoryValue,
+  groupByCorrelation,
   historyChanges,
+  historyQuery,
   historyWhat,
   historyWho,
   nextHistoryPage,
@@ -112,5 +114,42 @@ describe('record history', () => {
       status: 404,
       message: 'Record does not exists',
     });
+  });
+});
+
+describe('history filters and groups', () => {
+  it('asks the first page without page[number] (for the people) and sends every filter', () => {
+    expect(historyQuery('UTC', 1)).toBe('timezone=UTC&page[size]=20');
+    const query = new URLSearchParams(
+      historyQuery('Europe/Paris', 2, 20, {
+        userIds: [3, 7],
+        fields: ['status', 'total'],
+        startDate: '2026-11-01',
+        endDate: '2026-11-02',
+        search: '  late ',
+      }),
+    );
+    expect(Object.fromEntries(query)).toEqual({
+      timezone: 'Europe/Paris',
+      'page[number]': '2',
+      'page[size]': '20',
+      userIds: '3,7',
+      fields: 'status,total',
+      startDate: '2026-11-01',
+      endDate: '2026-11-02',
+      search: 'late',
+    });
+  });
+
+  it('groups consecutive entries of one correlation', () => {
+    const groups = groupByCorrelation([
+      entry({ id: 3, correlationKey: 'a' }),
+      entry({ id: 2, correlationKey: 'a' }),
+      entry({ id: 1, correlationKey: 'b' }),
+    ]);
+    expect(groups.map((group) => [group.correlationKey, group.entries.map((e) => e.id)])).toEqual([
+      ['a', [3, 2]],
+      ['b', [1]],
+    ]);
   });
 });

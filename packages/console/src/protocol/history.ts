@@ -7,18 +7,71 @@ import type { HistoryEntry } from '@canopy/platform-protocol';
 
 export type { HistoryEntry };
 
-/** One page of a record's history, newest first; `count` is the total of entries. */
+/** A person who wrote entries of a record (`meta.availableUsers`, for the people filter). */
+export interface HistoryUser {
+  id: number;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+}
+
+/** One page of a record's history, newest first; `count` is the total of matching entries. */
 export interface HistoryPage {
   data: HistoryEntry[];
-  meta: { count: number };
+  meta: { count: number; availableUsers?: HistoryUser[] };
+}
+
+/** What the History tab filters on (agent protocol §13.1); empty means "any". */
+export interface HistoryFilters {
+  userIds?: number[];
+  fields?: string[];
+  /** `YYYY-MM-DD` (from the start of the day, in the caller's time zone). */
+  startDate?: string;
+  /** `YYYY-MM-DD` (to the end of the day). */
+  endDate?: string;
+  search?: string;
 }
 
 /** Entries per page in the record view (the agent's default; at most 100). */
 export const HISTORY_PAGE_SIZE = 20;
 
 /** The query string of one page (`page[number]` from 1; literal brackets, as the agent reads). */
-export function historyQuery(timezone: string, page: number, size = HISTORY_PAGE_SIZE): string {
-  return `timezone=${encodeURIComponent(timezone)}&page[number]=${page}&page[size]=${size}`;
+export function historyQuery(
+  timezone: string,
+  page: number,
+  size = HISTORY_PAGE_SIZE,
+  filters: HistoryFilters = {},
+): string {
+  const parts = [`timezone=${encodeURIComponent(timezone)}`];
+  // The first page is asked without `page[number]` so that the agent adds `availableUsers`.
+  if (page > 1) parts.push(`page[number]=${page}`);
+  parts.push(`page[size]=${size}`);
+  if (filters.userIds?.length) parts.push(`userIds=${filters.userIds.join(',')}`);
+  if (filters.fields?.length) {
+    parts.push(`fields=${filters.fields.map(encodeURIComponent).join(',')}`);
+  }
+  if (filters.startDate) parts.push(`startDate=${encodeURIComponent(filters.startDate)}`);
+  if (filters.endDate) parts.push(`endDate=${encodeURIComponent(filters.endDate)}`);
+  const search = filters.search?.trim();
+  if (search) parts.push(`search=${encodeURIComponent(search)}`);
+  return parts.join('&');
+}
+
+/** Entries in runs of one correlation (what one request wrote), in the order given. */
+export interface HistoryGroup {
+  correlationKey: string;
+  entries: HistoryEntry[];
+}
+
+/** Consecutive entries sharing a correlation key, as one group each. */
+export function groupByCorrelation(entries: readonly HistoryEntry[]): HistoryGroup[] {
+  const groups: HistoryGroup[] = [];
+  for (const entry of entries) {
+    const last = groups[groups.length - 1];
+    if (last && last.correlationKey === entry.correlationKey) last.entries.push(entry);
+    else groups.push({ correlationKey: entry.correlationKey, entries: [entry] });
+  }
+  return groups;
 }
 
 /** The number of the page after `pages`, or `undefined` once every entry is loaded. */

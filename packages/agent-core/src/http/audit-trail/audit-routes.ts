@@ -141,6 +141,7 @@ export function addAuditTrailRoutes(
       userEmail: row.callerEmail,
       actionName: row.actionName,
       correlationKey: row.correlationId,
+      correlationKind: row.correlationKind,
       previousValues,
       newValues,
       status: 'done',

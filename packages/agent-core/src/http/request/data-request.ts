@@ -20,10 +20,23 @@ export interface DataRequest extends OperationCaller {
 
 const CONTEXT_URL = /^https?:\/\/[^/]+\/([^/?#]+)\/([^/?#]+)/;
 
+/** A correlation id a client may send: what fits the history's column (64), no spaces. */
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** A correlation kind (Canopy's own header): a short lower-case word such as `revert`. */
+const CORRELATION_KIND = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A single-valued request header, or `undefined`. */
+function headerOf(request: HttpRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value.trim() : undefined;
+}
+
 /**
  * Opens a data route (§1.7): reads the verified claims, requires `timezone`, builds the caller
- * (fresh request id, echoed as `x-forest-correlation-id`; project and environment from
- * `Forest-Context-Url`; client IP).
+ * (request id: the `x-forest-correlation-id` the client sent when well-formed, else a fresh one,
+ * echoed either way; the correlation kind of `x-canopy-correlation-kind`, §1.6; project and
+ * environment from `Forest-Context-Url`; client IP). A client sending the same id on several
+ * requests groups their writes under one correlation in the history (a revert does).
  */
 export function openDataRequest(
   context: HttpContext,
@@ -33,12 +46,15 @@ export function openDataRequest(
   const claims = getSessionClaims(request);
   const query = readQuery(request);
   const timezone = parseTimezone(query.timezone);
-  const requestId = randomUUID();
+  const sentId = headerOf(request, 'x-forest-correlation-id');
+  const requestId = sentId && CORRELATION_ID.test(sentId) ? sentId : randomUUID();
   response.setHeader('x-forest-correlation-id', requestId);
+  const kind = headerOf(request, 'x-canopy-correlation-kind')?.toLowerCase();
   const caller: Caller = {
     ...callerIdentity(claims),
     timezone,
     requestId,
+    ...(kind && CORRELATION_KIND.test(kind) ? { correlationKind: kind } : {}),
     request: {
       ip: String(request.headers['x-forwarded-for'] ?? request.socket.remoteAddress ?? ''),
     },
