@@ -228,6 +228,17 @@ describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) =
     ['a primary key', { id: 9 }, { all_records: true }, /cannot write the primary key 'id'/],
     ['no selection', { status: 'x' }, undefined, /meta\.selection/],
     ['a selection without ids', { status: 'x' }, { all_records: false }, /ids/],
+    [
+      "a related tab's selection",
+      { status: 'x' },
+      {
+        all_records: true,
+        parent_collection_name: 'customers',
+        parent_collection_id: '1',
+        parent_association_name: 'orders',
+      },
+      /no parent record/,
+    ],
   ])('refuses %s with a 400 naming the problem', async (_case, attributes, selection, detail) => {
     const answer = await patch(attributes, selection);
     expect(answer.status).toBe(400);

@@ -127,6 +127,11 @@ async function serveBulkUpdate(
       );
     }
     const selection = readSelection(collection, { data: { attributes } }, data.query);
+    if (selection.parent) {
+      throw new ValidationError(
+        'A bulk update takes no parent record: update the related records through their own collection',
+      );
+    }
     return {
       filter: selection.parameters,
       selection: selectionTree(collection, selection),
