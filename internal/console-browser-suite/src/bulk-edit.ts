@@ -204,4 +204,77 @@ export async function runBulkEditTests(
       'the statuses are restored',
     );
   });
+
+  await suite.test(
+    '(admin) bulk edit: without the bulk route, one PUT per record with progress and failures',
+    async () => {
+      const before = await statusesOnAgent(p, fixture);
+      // An agent that does not advertise the route (as the reference agent), and one record
+      // whose update is refused.
+      const refused = String(FIRST + 2);
+      await p.route('**/forest/_internal/capabilities*', async (route) => {
+        const answer = await route.fetch();
+        const body = (await answer.json()) as { agentCapabilities: Record<string, unknown> };
+        delete body.agentCapabilities.canUseBulkUpdate;
+        await route.fulfill({ response: answer, json: body });
+      });
+      let puts = 0;
+      await p.route('**/forest/orders/*', async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        puts += 1;
+        // Slowed, so that the progress is seen.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        if (!new URL(route.request().url()).pathname.endsWith(`/${refused}`)) {
+          return route.fallback();
+        }
+        return route.fulfill({
+          status: 403,
+          json: { errors: [{ name: 'ForbiddenError', detail: 'Not this one', status: 403 }] },
+        });
+      });
+      try {
+        await p.goto(
+          p
+            .url()
+            .split('?')[0]!
+            .replace(/\/data\/.*$/, '/data/orders'),
+        );
+        const url = new URL(p.url());
+        await p.goto(
+          `${url.origin}${url.pathname}?size=15&sort=id&filters=${encodeURIComponent(RANGE)}`,
+        );
+        await rows(p).first().waitFor();
+        await settle(p);
+        await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
+        await p.getByRole('button', { name: 'Select all 40 orders' }).click();
+        await p.getByRole('button', { name: 'Edit 40' }).click();
+        const dialog = p.getByRole('dialog', { name: 'Edit 40 records' });
+        await dialog.getByRole('textbox', { name: 'Fields to change' }).click();
+        await p.getByRole('option', { name: 'Status', exact: true }).click();
+        await p.keyboard.press('Escape');
+        await pick(p, 'Status', 'shipped');
+        await dialog.getByRole('button', { name: 'Preview' }).click();
+        await dialog.getByText('40 records will change.').waitFor();
+        await dialog.getByRole('button', { name: 'Edit 40 records' }).click();
+        await dialog.getByText(/^[1-9]\d* of 40 records$/).waitFor();
+        await shot(p, 'bulk-edit-progress');
+        const summary = p.getByText(`1 record was not changed: #${refused} (Not this one).`);
+        await summary.waitFor();
+        await shot(p, 'bulk-edit-fallback');
+        expect(puts === 40, `one PUT per record (${puts})`);
+        expect(await p.getByText('39 records updated').count(), 'the count of those updated');
+        const after = await statusesOnAgent(p, fixture);
+        const wrong = [...after].filter(([id, value]) =>
+          id === refused ? value !== before.get(id) : value !== 'shipped',
+        );
+        expect(wrong.length === 0, `all but the refused one changed: ${wrong}`);
+      } finally {
+        await p.unroute('**/forest/orders/*');
+        await p.unroute('**/forest/_internal/capabilities*');
+        await restore(p, fixture, before);
+        // The next checks see the agent's own capabilities again.
+        await p.reload();
+      }
+    },
+  );
 }
