@@ -75,6 +75,29 @@ async function restore(page: Page, fixture: Fixture, before: Map<string, string>
   }
 }
 
+/** Opens the orders of the range (a full load of `ordersUrl`), and selects all 40 of them. */
+async function selectRange(page: Page, ordersUrl: string): Promise<void> {
+  await page.goto(`${ordersUrl}?size=15&sort=id&filters=${encodeURIComponent(RANGE)}`);
+  await rows(page).first().waitFor();
+  await settle(page);
+  await page.getByRole('checkbox', { name: 'Select every record of this page' }).check();
+  await page.getByRole('button', { name: 'Select all 40 orders' }).click();
+}
+
+/** Opens "Edit `count`", picks the status field and `status`, and asks for the preview. */
+async function previewStatus(page: Page, shot: Shot, count: number, status: string, name: string) {
+  await page.getByRole('button', { name: `Edit ${count}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Edit ${count} records` });
+  await dialog.getByRole('textbox', { name: 'Fields to change' }).click();
+  await page.getByRole('option', { name: 'Status', exact: true }).click();
+  await page.keyboard.press('Escape');
+  await pick(page, 'Status', status);
+  await shot(page, name);
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await dialog.getByText(`${count} records will change.`).waitFor();
+  return dialog;
+}
+
 export async function runBulkEditTests(
   suite: Suite,
   fixture: Fixture,
@@ -119,29 +142,15 @@ export async function runBulkEditTests(
     expect(before.size === 40, `40 orders in the range (${before.size})`);
     try {
       await openCollection(p, 'Orders');
-      const url = new URL(p.url());
-      await p.goto(
-        `${url.origin}${url.pathname}?size=15&sort=id&filters=${encodeURIComponent(RANGE)}`,
-      );
-      await rows(p).first().waitFor();
-      await settle(p);
-      await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
-      await p.getByRole('button', { name: 'Select all 40 orders' }).click();
+      const ordersUrl = p.url().split('?')[0]!;
+      await selectRange(p, ordersUrl);
       const excluded = (await rows(p).nth(0).getAttribute('data-record-id'))!;
       await rows(p).nth(0).locator('input[type="checkbox"]').uncheck();
       await p.getByText('All 40 orders are selected (1 excluded).').waitFor();
       // A status the excluded order does not have: it must keep its own.
       const status = STATUSES.find((candidate) => candidate !== before.get(excluded))!;
 
-      await p.getByRole('button', { name: 'Edit 39' }).click();
-      const dialog = p.getByRole('dialog', { name: 'Edit 39 records' });
-      await dialog.getByRole('textbox', { name: 'Fields to change' }).click();
-      await p.getByRole('option', { name: 'Status', exact: true }).click();
-      await p.keyboard.press('Escape');
-      await pick(p, 'Status', status);
-      await shot(p, 'bulk-edit-fields');
-      await dialog.getByRole('button', { name: 'Preview' }).click();
-      await dialog.getByText('39 records will change.').waitFor();
+      const dialog = await previewStatus(p, shot, 39, status, 'bulk-edit-fields');
       expect(
         await dialog.getByText(`Status → ${status}`).count(),
         'the preview says what is written',
@@ -169,7 +178,7 @@ export async function runBulkEditTests(
       const [changed, was] = [...before].find(
         ([id, value]) => id !== excluded && value !== status,
       )!;
-      const recordUrl = `${url.origin}${url.pathname}/${changed}`;
+      const recordUrl = `${ordersUrl}/${changed}`;
       const activity = p
         .locator('[data-testid="activity-row"]')
         .filter({ hasText: 'update' })
@@ -233,28 +242,14 @@ export async function runBulkEditTests(
         });
       });
       try {
-        await p.goto(
+        await selectRange(
+          p,
           p
             .url()
             .split('?')[0]!
             .replace(/\/data\/.*$/, '/data/orders'),
         );
-        const url = new URL(p.url());
-        await p.goto(
-          `${url.origin}${url.pathname}?size=15&sort=id&filters=${encodeURIComponent(RANGE)}`,
-        );
-        await rows(p).first().waitFor();
-        await settle(p);
-        await p.getByRole('checkbox', { name: 'Select every record of this page' }).check();
-        await p.getByRole('button', { name: 'Select all 40 orders' }).click();
-        await p.getByRole('button', { name: 'Edit 40' }).click();
-        const dialog = p.getByRole('dialog', { name: 'Edit 40 records' });
-        await dialog.getByRole('textbox', { name: 'Fields to change' }).click();
-        await p.getByRole('option', { name: 'Status', exact: true }).click();
-        await p.keyboard.press('Escape');
-        await pick(p, 'Status', 'shipped');
-        await dialog.getByRole('button', { name: 'Preview' }).click();
-        await dialog.getByText('40 records will change.').waitFor();
+        const dialog = await previewStatus(p, shot, 40, 'shipped', 'bulk-edit-fallback-fields');
         await dialog.getByRole('button', { name: 'Edit 40 records' }).click();
         await dialog.getByText(/^[1-9]\d* of 40 records$/).waitFor();
         await shot(p, 'bulk-edit-progress');

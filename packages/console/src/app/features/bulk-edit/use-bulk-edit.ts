@@ -4,7 +4,6 @@
  * `PUT` per record in parallel batches with progress and a summary of the failures.
  */
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   AgentError,
@@ -19,21 +18,10 @@ import {
 import { rememberDenied } from '../../data';
 import { recordCount } from '../../components/table/selection';
 import { useSession } from '../../session';
+import { useAgentCapabilities } from '../../use-agent-capabilities';
 
 /** Ids listed per request when the fallback reads an "all records but" selection. */
 const ID_PAGE = 500;
-
-/** Whether the workspace's agent serves the bulk update (`canUseBulkUpdate`). */
-export function useCanBulkUpdate(): boolean {
-  const { client, workspace } = useSession();
-  const capabilities = useQuery({
-    queryKey: ['capabilities', workspace.id],
-    queryFn: () => client.capabilities(),
-    staleTime: Infinity,
-    retry: false,
-  });
-  return capabilities.data?.canUseBulkUpdate === true;
-}
 
 /** The ids of the selection: its own, or every record of the view but the excluded ones. */
 async function selectedIds(
@@ -70,7 +58,7 @@ export function useBulkEdit({
   onDone(): Promise<void>;
 }) {
   const { client } = useSession();
-  const bulkRoute = useCanBulkUpdate();
+  const bulkRoute = useAgentCapabilities().canUseBulkUpdate === true;
   const [opened, setOpened] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number }>();
 

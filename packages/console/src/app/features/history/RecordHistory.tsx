@@ -4,7 +4,7 @@
  * tab is shown only when the agent advertises `canUseAuditTrail`.
  */
 import { Badge, Stack, Table, Text } from '@mantine/core';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import {
   findField,
   formatHistoryValue,
@@ -21,6 +21,7 @@ import { formatFieldValue, personName } from '../../components/format';
 import { useSession } from '../../session';
 import { PagedLogs } from '../activity/PagedLogs';
 import { formatWhen } from '../../components/when';
+import { useAgentCapabilities } from '../../use-agent-capabilities';
 
 const COLORS: Record<HistoryEntry['operation'], string> = {
   create: 'teal',
@@ -32,14 +33,7 @@ const COLORS: Record<HistoryEntry['operation'], string> = {
 
 /** Whether the workspace's agent records history (`canUseAuditTrail` in its capabilities). */
 export function useHasRecordHistory(): boolean {
-  const { client, workspace } = useSession();
-  const capabilities = useQuery({
-    queryKey: ['capabilities', workspace.id],
-    queryFn: () => client.capabilities(),
-    staleTime: Infinity,
-    retry: false,
-  });
-  return capabilities.data?.canUseAuditTrail === true;
+  return useAgentCapabilities().canUseAuditTrail === true;
 }
 
 function Changes({
