@@ -5,7 +5,8 @@
  * Activity and History tabs show the change. The orders touched (ids 10001–10040, which no other
  * check reads) get their statuses back at the end. The support member's role holds the edit right
  * too (it lacks delete and export on orders only): it is offered the bulk edit, and its preview
- * counts the records of its own view (nothing is written).
+ * counts the records of its own view (nothing is written); once the role loses the edit right on
+ * orders (for one check, then given back), the orders list offers no bulk edit.
  */
 import type { Page } from 'playwright-core';
 import type { Fixture } from './fixture';
@@ -132,6 +133,45 @@ export async function runBulkEditTests(
         await p.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
         await p.getByRole('button', { name: 'Clear selection' }).click();
+      },
+    );
+    await suite.test(
+      '(support) bulk edit: not offered once the role loses the edit right',
+      async () => {
+        type Rights = { collections?: Record<string, Record<string, unknown>> };
+        const { roles } = await fixture.manage<{ roles: { name: string; rights: Rights }[] }>(
+          'GET',
+          '/v1/project/Shop',
+        );
+        const rights = roles.find((role) => role.name === 'Support')!.rights;
+        const collections = rights.collections ?? {};
+        // With the right, one selected order offers its bulk edit.
+        await openCollection(p, 'Orders');
+        await settle(p);
+        await rows(p).first().locator('input[type="checkbox"]').check();
+        await p.getByRole('button', { name: 'Edit 1', exact: true }).waitFor();
+        await fixture.manage('PATCH', '/v1/project/Shop/roles/Support', {
+          rights: {
+            ...rights,
+            collections: { ...collections, orders: { ...collections.orders, editEnabled: false } },
+          },
+        });
+        try {
+          const edit = p.getByRole('button', { name: /^Edit \d/ });
+          // The console reads the rights when it loads (the change reaches it within a second).
+          for (let attempt = 0; attempt < 10; attempt += 1) {
+            await p.reload();
+            await openCollection(p, 'Orders');
+            await settle(p);
+            await rows(p).first().locator('input[type="checkbox"]').check();
+            if (!(await edit.count())) break;
+            await p.waitForTimeout(1000);
+          }
+          expect(!(await edit.count()), 'no bulk edit without the edit right');
+          await shot(p, 'bulk-edit-no-right-support');
+        } finally {
+          await fixture.manage('PATCH', '/v1/project/Shop/roles/Support', { rights });
+        }
       },
     );
     return;
