@@ -50,7 +50,7 @@ import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
 import { LayoutButton } from '../layout/LayoutButton';
 import { RecordsFrame } from './table/RecordsFrame';
-import { BulkEditDialog } from '../features/bulk-edit/BulkEditDialog';
+import { LazyBulkEditDialog } from '../features/bulk-edit/LazyBulkEditDialog';
 import { useBulkEdit } from '../features/bulk-edit/use-bulk-edit';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';
@@ -295,7 +295,7 @@ export function CollectionTable({
         onCancel={bulk.cancel}
         onConfirm={(mode) => void bulk.run(mode)}
       />
-      <BulkEditDialog
+      <LazyBulkEditDialog
         {...bulkEdit.dialog}
         collection={collection}
         selected={bulkSelection.count ?? 0}
