@@ -46,14 +46,18 @@ function token(user: { id: number; roleId: number; renderingId: number }): strin
 /** The rows of the large case. */
 const MANY = 20_000;
 
+/** The patches the orders' `After Update` hook saw, in order. */
+const updateHooks: Record<string, unknown>[] = [];
+
 const ADMIN = token({ id: TEST_USER.id, roleId: 1, renderingId: 1 });
 /** A member of the role without the edit right. */
 const SUPPORT_USER = { ...TEST_USER, id: 2, email: 'support@canopy.test', roleId: READ_ONLY_ROLE };
 
 /**
  * `PATCH /:collection` (agent-http-protocol §8.5.1) on `dialect`: the edit right and the scope,
- * the selection with its exclusions and subset query, the patch's validation, one correlation in
- * the record history, and the activity log and record changes it reports.
+ * the selection with its exclusions and subset query, the hooks (run once), the patch's
+ * validation, one correlation in the record history, the activity log and record changes it
+ * reports, and 20,000 records in one request.
  */
 describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) => {
   const db = useTestDatabase(dialect);
@@ -92,11 +96,15 @@ describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) =
     })
       .addDataSource(createSqlDataSource(db().url))
       .customizeCollection('orders', (orders) =>
-        orders.addField('label', {
-          columnType: 'String',
-          dependencies: ['status'],
-          getValues: (records) => records.map((record) => `#${String(record.status)}`),
-        }),
+        orders
+          .addField('label', {
+            columnType: 'String',
+            dependencies: ['status'],
+            getValues: (records) => records.map((record) => `#${String(record.status)}`),
+          })
+          .addHook('After', 'Update', (context) => {
+            updateHooks.push(context.patch as Record<string, unknown>);
+          }),
       )
       .mountOnStandaloneServer(0, '127.0.0.1');
     await state.agent.start();
@@ -178,6 +186,13 @@ describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) =
       5: 'shipped',
       6: 'new',
     });
+  });
+
+  it('runs the update hooks once for the whole selection', async () => {
+    const before = updateHooks.length;
+    const answer = await patch({ total: 5 }, { all_records: true });
+    expect(answer.body).toEqual({ meta: { count: 6 } });
+    expect(updateHooks.slice(before)).toEqual([{ total: 5 }]);
   });
 
   it('updates exactly the listed ids', async () => {
