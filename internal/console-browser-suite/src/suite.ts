@@ -23,6 +23,7 @@ import { runListTests } from './list';
 import { runListPhoneTests } from './list-phone';
 import { runBulkWorkTests } from './bulk-work';
 import { runCsvImportTests } from './csv-import';
+import { runBulkEditTests } from './bulk-edit';
 import { runLayoutTests } from './layouts';
 import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
@@ -646,6 +647,7 @@ export async function runSuite(
     await runListTests(suite, p, 'admin', shot);
     await runListPhoneTests(suite, p, 'admin', shot);
     await runBulkWorkTests(suite, p, 'admin', shot);
+    await runBulkEditTests(suite, fixture, p, 'admin', shot);
     {
       // The same list, by the support member (a role with fewer rights).
       const other = await openBrowser();
@@ -658,6 +660,7 @@ export async function runSuite(
         if (support) await runListTests(suite, support, 'support', shot);
         if (support) await runListPhoneTests(suite, support, 'support', shot);
         if (support) await runBulkWorkTests(suite, support, 'support', shot);
+        if (support) await runBulkEditTests(suite, fixture, support, 'support', shot);
       } finally {
         await other.close();
       }

@@ -33,6 +33,9 @@ export interface StoredAuditRow extends AuditRow {
   id: number;
 }
 
+/** Rows a history insert statement carries (14 parameters each). */
+const INSERT_CHUNK = 1000;
+
 /**
  * The history table (`canopy_audit_trail` by default) on one database, through knex or a knex
  * transaction: created at start when missing, appended to, and read by record or correlation id.
@@ -84,9 +87,17 @@ export class AuditTable {
     });
   }
 
-  /** Appends rows (in their order). */
+  /**
+   * Appends rows (in their order), {@link INSERT_CHUNK} a statement: one statement for the rows of
+   * a bulk update of thousands of records would pass PostgreSQL's 65,535 bound parameters.
+   */
   async insert(db: Knex, rows: readonly AuditRow[]): Promise<void> {
-    if (rows.length === 0) return;
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      await this.insertChunk(db, rows.slice(start, start + INSERT_CHUNK));
+    }
+  }
+
+  private async insertChunk(db: Knex, rows: readonly AuditRow[]): Promise<void> {
     await this.from(db).insert(
       rows.map((row) => ({
         correlation_id: row.correlationId,

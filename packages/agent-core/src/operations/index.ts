@@ -22,6 +22,7 @@ export {
 } from './context';
 export { countRecords, type CountRequest, type CountResult } from './count';
 export { countRelated, type CountRelatedRequest } from './count-related';
+export { bulkUpdateRecords, type BulkUpdateRequest, type BulkUpdateResult } from './bulk-update';
 export { createRecord, type CreateRequest } from './create';
 export { exportRecords, type ExportReader, type ExportRequest } from './csv';
 export { deleteRecords, type DeleteRequest } from './delete';

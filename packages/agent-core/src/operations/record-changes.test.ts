@@ -78,7 +78,7 @@ describe('idsToReport', () => {
     } as unknown as Collection;
     expect(await idsToReport(context, who, collection, new Filter())).toEqual([]);
     expect(lines).toEqual([
-      "Debug Reading the ids to report before a delete of 'orders' failed; not reported.",
+      "Debug Reading the ids to report before a write of 'orders' failed; not reported.",
     ]);
   });
 });

@@ -11,7 +11,10 @@ import { packRecordId } from './records/record-id';
 /** The most field names one change carries (the platform refuses more, protocol §7.1). */
 const MAX_FIELDS = 500;
 
-/** The most records a bulk delete without explicit ids reports (their ids are read first). */
+/**
+ * The most records a bulk delete or bulk update without explicit ids reports (their ids are read
+ * first).
+ */
 export const MAX_REPORTED_DELETES = 1000;
 
 /** Whether the writes of this context are reported (the agent has a platform). */
@@ -64,6 +67,20 @@ export async function idsToReport(
   filter: Filter,
 ): Promise<string[]> {
   if (!reportsRecordChanges(context)) return [];
+  return readReportedIds(context, who, collection, filter);
+}
+
+/**
+ * The packed ids of the records `filter` selects, at most {@link MAX_REPORTED_DELETES}, read
+ * before a write that names no ids (the activity log shows them too, so it reads even without
+ * record-change reports). A failed read is not the write's failure: `[]` then.
+ */
+export async function readReportedIds(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  filter: Filter,
+): Promise<string[]> {
   const plan = getCollectionPlan(collection);
   try {
     const rows = await collection.list(
@@ -73,10 +90,10 @@ export async function idsToReport(
     );
     return rows.map((row) => packRecordId(plan, row));
   } catch {
-    // The delete itself will say what is wrong, if anything.
+    // The write itself will say what is wrong, if anything.
     context.services.logger(
       'Debug',
-      `Reading the ids to report before a delete of '${collection.name}' failed; not reported.`,
+      `Reading the ids to report before a write of '${collection.name}' failed; not reported.`,
     );
     return [];
   }

@@ -257,6 +257,23 @@ export class AgentClient {
     return decodeOne((await response.json()) as JsonApiDocument);
   }
 
+  /**
+   * Writes the same values on every selected record in one request: Canopy's `PATCH /{c}` (agent
+   * protocol §8.5.1, advertised as `canUseBulkUpdate`). Answers how many records it matched.
+   */
+  async bulkUpdate(
+    collection: string,
+    selection: Selection,
+    values: Record<string, unknown>,
+  ): Promise<number | null> {
+    const response = await this.send('PATCH', `/${segment(collection)}`, this.tz(), {
+      ...encodeRecord(collection, values),
+      meta: { selection: selectionBody(collection, selection, this.timezone).data.attributes },
+    });
+    const body = (await response.json()) as { meta?: { count?: unknown } };
+    return typeof body.meta?.count === 'number' ? body.meta.count : null;
+  }
+
   /** Links (or unlinks, with `null`) a to-one relation (§8.12). */
   async setToOne(
     collection: string,

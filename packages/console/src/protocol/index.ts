@@ -16,3 +16,4 @@ export * from './list-notice';
 export * from './error-text';
 export * from './field-rules';
 export * from './saved-views';
+export * from './bulk-edit';

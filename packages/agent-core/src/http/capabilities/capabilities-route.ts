@@ -29,6 +29,8 @@ export function addInternalRoutes(routes: RouteTable, context: HttpContext): voi
         canUseProjectionViaHeaderOnList: true,
         canUseMultipleFieldsProjectionOnRelation: true,
         canUseAuditTrail: context.services.options.auditTrail === true,
+        // Canopy's own: `PATCH /:collection` updates a selection in one request (§8.5.1).
+        canUseBulkUpdate: true,
       },
       collections: dataSource.collections
         .filter((c) => wanted.has(c.name))

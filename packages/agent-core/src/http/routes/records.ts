@@ -1,3 +1,4 @@
+import { bulkUpdateRecords } from '../../operations/bulk-update';
 import { countRecords } from '../../operations/count';
 import { createRecord } from '../../operations/create';
 import { exportRecords } from '../../operations/csv';
@@ -8,6 +9,7 @@ import { coversColumns, recordEtag } from '../../operations/record-etag';
 import { updateRecord } from '../../operations/update';
 import type { Projection } from '../../toolkit/query/projection';
 import { ConditionTreeFactory } from '../../toolkit/query/condition-tree/condition-tree-factory';
+import { ValidationError } from '../../toolkit/errors/canopy-error';
 import { parsePage } from '../../protocol/query/page';
 import {
   queryFilterParameters,
@@ -104,6 +106,42 @@ async function serveGet(
 }
 
 /**
+ * `PATCH /:collectionName` (Canopy's addition, §8.5.1): the same attributes on every record of a
+ * selection, `{data: {attributes}, meta: {selection}}` with the selection of a bulk delete.
+ */
+async function serveBulkUpdate(
+  context: HttpContext,
+  request: HttpRequest,
+  response: HttpResponse,
+  name: string,
+): Promise<void> {
+  const data = openDataRequest(context, request, response);
+  const collection = findCollection(context, name);
+  const result = await bulkUpdateRecords(context, data, collection, () => {
+    const body = requestBody(request);
+    const meta = (body as { meta?: unknown } | undefined)?.meta;
+    const attributes = (meta as { selection?: unknown } | null | undefined)?.selection;
+    if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) {
+      throw new ValidationError(
+        'Expected "meta.selection" to be {"ids": [...]} or {"all_records": true, "all_records_ids_excluded": [...]}',
+      );
+    }
+    const selection = readSelection(collection, { data: { attributes } }, data.query);
+    if (selection.parent) {
+      throw new ValidationError(
+        'A bulk update takes no parent record: update the related records through their own collection',
+      );
+    }
+    return {
+      filter: selection.parameters,
+      selection: selectionTree(collection, selection),
+      values: deserializeBody(collection, body).attributes,
+    };
+  });
+  sendJson(response, { meta: { count: result.count } });
+}
+
+/**
  * Record routes of agent-http-protocol §8.1–8.7 and the CSV export of §8.14, in match order
  * (`count` wins over an id, §2).
  */
@@ -138,6 +176,9 @@ export function addRecordRoutes(routes: RouteTable, context: HttpContext): void 
       }));
       sendJson(response, serializeRecord(collection, record));
     })
+    .add('PATCH', '/:collectionName', (request, response, [name]) =>
+      serveBulkUpdate(context, request, response, name as string),
+    )
     .add('DELETE', '/:collectionName/:id', async (request, response, [name, packedId]) => {
       const data = openDataRequest(context, request, response);
       const collection = findCollection(context, name as string);

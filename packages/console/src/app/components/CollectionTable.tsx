@@ -50,6 +50,8 @@ import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
 import { LayoutButton } from '../layout/LayoutButton';
 import { RecordsFrame } from './table/RecordsFrame';
+import { LazyBulkEditDialog } from '../features/bulk-edit/LazyBulkEditDialog';
+import { useBulkEdit } from '../features/bulk-edit/use-bulk-edit';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';
 
@@ -164,6 +166,15 @@ export function CollectionTable({
       return refetch();
     },
   });
+  const bulkEdit = useBulkEdit({
+    collection,
+    selection: bulkSelection,
+    onDone: () => {
+      clear();
+      return refetch();
+    },
+  });
+  const canBulkEdit = !related && !collection.isReadOnly && can(collection.name, 'editEnabled');
   const { exporting, exportCsv } = useCsvExport({
     client,
     schema,
@@ -203,6 +214,7 @@ export function CollectionTable({
     exportCsv,
     askBulk: bulk.ask,
     associate: () => setAssociating(true),
+    bulkEdit: canBulkEdit ? bulkEdit.open : undefined,
     layoutButton: related ? null : <LayoutButton collection={collection} visible={prefs.visible} />,
   });
   const columnIds = useMemo(() => cellColumns.map((column) => column.id), [cellColumns]);
@@ -282,6 +294,11 @@ export function CollectionTable({
         count={bulkSelection.count ?? 0}
         onCancel={bulk.cancel}
         onConfirm={(mode) => void bulk.run(mode)}
+      />
+      <LazyBulkEditDialog
+        {...bulkEdit.dialog}
+        collection={collection}
+        selected={bulkSelection.count ?? 0}
       />
       {related && relation && (
         <AssociateModal

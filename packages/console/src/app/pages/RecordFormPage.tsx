@@ -69,7 +69,7 @@ function readFile(file: File): Promise<string> {
   });
 }
 
-function FieldInput({
+export function FieldInput({
   field,
   value,
   onChange,
@@ -232,7 +232,7 @@ function FieldInput({
   }
 }
 
-function prepare(field: SchemaField, value: unknown): unknown {
+export function prepare(field: SchemaField, value: unknown): unknown {
   const type = typeName(field.type);
   if ((type === 'Json' || type === 'Object' || type === 'Array') && typeof value === 'string') {
     if (!value.trim()) return null;

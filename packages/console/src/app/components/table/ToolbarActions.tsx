@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { humanize, type ActionSelection, type SchemaCollection } from '../../../protocol';
 import { ActionsMenu } from '../../features/actions/ActionsMenu';
 import { ImportCsvButton } from '../../features/import/ImportCsvButton';
+import { BulkEditButton } from '../../features/bulk-edit/BulkEditButton';
 import { ColumnChooser } from '../ColumnChooser';
 import { BulkButtons } from './BulkActions';
 import type { BulkMode } from './bulk-change';
@@ -32,6 +33,7 @@ export function ToolbarActions({
   onExport,
   onAsk,
   onAssociate,
+  onBulkEdit,
   newUrl,
   layout,
 }: {
@@ -44,6 +46,8 @@ export function ToolbarActions({
   onExport(): void;
   onAsk(mode: BulkMode): void;
   onAssociate(): void;
+  /** Opens the bulk edit of the selection; absent when the role may not edit. */
+  onBulkEdit?: () => void;
   /** Where "New" goes. */
   newUrl: string;
   /** Layout mode's button, for layout editors. */
@@ -52,6 +56,9 @@ export function ToolbarActions({
   return (
     <>
       <ActionsMenu collection={collection} place="table" selection={selection} />
+      {onBulkEdit && (
+        <BulkEditButton count={selection.count ?? selection.ids.length} onClick={onBulkEdit} />
+      )}
       <BulkButtons
         count={selection.count ?? selection.ids.length}
         related={related}

@@ -41,6 +41,7 @@ export function useCollectionToolbar({
   exportCsv,
   askBulk,
   associate,
+  bulkEdit,
   layoutButton,
 }: {
   phone: boolean;
@@ -64,6 +65,8 @@ export function useCollectionToolbar({
   exportCsv(): void;
   askBulk(mode: BulkMode): void;
   associate(): void;
+  /** Opens the bulk edit (features/bulk-edit/); absent when it is not offered. */
+  bulkEdit?: () => void;
   /** Layout mode's button (layout/LayoutPanel.tsx), for layout editors. */
   layoutButton?: ReactNode;
 }): ReactNode {
@@ -103,6 +106,7 @@ export function useCollectionToolbar({
             onExport={exportCsv}
             onAsk={askBulk}
             onAssociate={associate}
+            onBulkEdit={bulkEdit}
             newUrl={`${base}/${encodeURIComponent(collection.name)}/new`}
             layout={layoutButton}
           />
@@ -126,6 +130,7 @@ export function useCollectionToolbar({
       base,
       can,
       related,
+      bulkEdit === undefined,
     ],
   );
 }

@@ -23,17 +23,11 @@ import { HistoryTable } from './HistoryTable';
 import { RevertPreview, type RevertSource } from './RevertPreview';
 import { justBefore, TimeTravel, type TravelTime } from './TimeTravel';
 import { formatWhen } from '../../components/when';
+import { useAgentCapabilities } from '../../use-agent-capabilities';
 
 /** Whether the workspace's agent records history (`canUseAuditTrail` in its capabilities). */
 export function useHasRecordHistory(): boolean {
-  const { client, workspace } = useSession();
-  const capabilities = useQuery({
-    queryKey: ['capabilities', workspace.id],
-    queryFn: () => client.capabilities(),
-    staleTime: Infinity,
-    retry: false,
-  });
-  return capabilities.data?.canUseAuditTrail === true;
+  return useAgentCapabilities().canUseAuditTrail === true;
 }
 
 /** The entries of the correlations of `entries`, across records (one call per page shown). */
