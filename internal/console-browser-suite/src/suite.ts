@@ -25,6 +25,7 @@ import { runBulkWorkTests } from './bulk-work';
 import { runLayoutTests } from './layouts';
 import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
+import { runLiveTests } from './live';
 
 declare global {
   interface Window {
@@ -794,6 +795,7 @@ export async function runSuite(
       openCollection,
       shot,
     });
+    await runLiveTests(suite, fixture, shot);
   } finally {
     await browser.close();
   }
