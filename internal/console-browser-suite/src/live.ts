@@ -22,6 +22,14 @@ async function openEditForm(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'First name', exact: true }).waitFor();
 }
 
+/** The agent's answer to the next save of a customer from `page`. */
+function customerSaved(page: Page) {
+  return page.waitForResponse(
+    (response) =>
+      response.request().method() === 'PUT' && /\/forest\/customers\/\d+/.test(response.url()),
+  );
+}
+
 export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): Promise<void> {
   if (fixture.agentKind !== 'canopy') return;
   const adaBrowser = await openBrowser();
@@ -55,15 +63,12 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
     await suite.test(
       'live: Ada edits the customer Bob has open; Bob sees who and what changed within 2 s',
       async () => {
-        const before = (await b.locator('[data-field="first_name"]').textContent())?.trim() ?? '';
+        const before =
+          (await b.locator('[data-field="first_name"] > :last-child').textContent())?.trim() ?? '';
         const name = `Ada${Date.now() % 100000}`;
         await openEditForm(a);
         await a.getByRole('textbox', { name: 'First name', exact: true }).fill(name);
-        const saved = a.waitForResponse(
-          (response) =>
-            response.request().method() === 'PUT' &&
-            /\/forest\/customers\/\d+/.test(response.url()),
-        );
+        const saved = customerSaved(a);
         await a.getByRole('button', { name: 'Save changes' }).click();
         expect((await saved).ok(), 'Ada’s save went through');
         const savedAt = Date.now();
@@ -76,7 +81,10 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
         expect(/Changed by .+ just now/.test(text), `who changed it: ${text}`);
         expect(!text.includes('Another member'), `Ada is named: ${text}`);
         expect(text.includes('First name:'), `the field's label: ${text}`);
-        expect(before === '' || text.includes(before), `the value before: ${before} in ${text}`);
+        expect(
+          before !== '' && text.includes(`First name:${before}→${name}`),
+          `before → after: ${text}`,
+        );
         await shot(b, 'live-record-changed');
         await notice.getByRole('button', { name: 'Reload the record' }).click();
         await b.locator('[data-field="first_name"]').getByText(name).waitFor();
@@ -98,11 +106,7 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
         await a.waitForURL(/\/data\/customers\/\d+$/);
         // Bob's change of the same field, over what he loaded before.
         await b.getByRole('textbox', { name: 'First name', exact: true }).fill(mine);
-        const refused = b.waitForResponse(
-          (response) =>
-            response.request().method() === 'PUT' &&
-            /\/forest\/customers\/\d+/.test(response.url()),
-        );
+        const refused = customerSaved(b);
         await b.getByRole('button', { name: 'Save changes' }).click();
         const answer = await refused;
         expect(answer.status() === 412, `the agent refused the stale save: ${answer.status()}`);
@@ -118,11 +122,7 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
         await shot(b, 'live-merge-dialog');
         // Bob keeps his value; the merge is saved with the fresh tag.
         await row.getByRole('radio', { name: 'Your First name' }).check();
-        const again = b.waitForResponse(
-          (response) =>
-            response.request().method() === 'PUT' &&
-            /\/forest\/customers\/\d+/.test(response.url()),
-        );
+        const again = customerSaved(b);
         await dialog.getByRole('button', { name: 'Save the merge' }).click();
         expect((await again).status() === 200, 'the merged save went through');
         await b.waitForURL(/\/data\/customers\/\d+$/);
@@ -132,6 +132,32 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
           .getByTestId('record-changed-notice')
           .getByText(mine, { exact: true })
           .waitFor({ timeout: 10_000 });
+      },
+    );
+
+    await suite.test(
+      'live: Bob’s customer list says a record changed; Refresh reloads it',
+      async () => {
+        const id = recordPath.split('/').pop()!;
+        await openCollection(b, 'Customers');
+        const row = b.locator(`tbody tr[data-record-id="${id}"]`);
+        await row.waitFor();
+        const name = `Ada${Date.now() % 100000}c`;
+        await a.goto(new URL(recordPath, fixture.consoleUrl).toString());
+        await openEditForm(a);
+        await a.getByRole('textbox', { name: 'First name', exact: true }).fill(name);
+        await a.getByRole('button', { name: 'Save changes' }).click();
+        await a.waitForURL(/\/data\/customers\/\d+$/);
+        const notice = b.getByTestId('live-list-notice');
+        await notice.getByText('1 record changed').waitFor({ timeout: 5000 });
+        expect(!(await row.textContent())?.includes(name), 'the list is not reloaded by itself');
+        await shot(b, 'live-list-notice');
+        await notice.getByRole('button', { name: 'Refresh' }).click();
+        await row.getByText(name).first().waitFor();
+        await notice.waitFor({ state: 'detached' });
+        // Back to the record for the next test.
+        await b.goto(new URL(recordPath, fixture.consoleUrl).toString());
+        await b.getByRole('tab', { name: 'Details' }).waitFor();
       },
     );
 
