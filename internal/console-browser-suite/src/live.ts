@@ -229,11 +229,16 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
         await a.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
         const polls: string[] = [];
         const onRequest = (request: { method(): string; url(): string }) => {
-          if (request.method() === 'GET' && /\/api\/action-approvals/.test(request.url()))
-            polls.push(request.url());
+          const url = request.url();
+          if (request.method() === 'GET' && /\/api\/action-approvals|\/v1\/me\/projects/.test(url))
+            polls.push(url);
         };
         a.on('request', onRequest);
         try {
+          // With the stream up nothing is polled: the page used to read the list every 5 s,
+          // and the rights too.
+          await a.waitForTimeout(6000);
+          expect(polls.length === 0, `no approvals poll while the stream is up: ${polls.length}`);
           const { approvalId } = await requestRefundApproval(b, 'damaged', 'Live check');
           const card = a.getByTestId(`approval-${approvalId}`);
           await card.waitFor({ timeout: 5000 });
