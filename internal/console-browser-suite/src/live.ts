@@ -167,7 +167,7 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
       await a.getByRole('tab', { name: 'Notes' }).click();
       const title = `Check the address ${Date.now() % 100000}`;
       await a.getByLabel('New note').fill(title);
-      const message = a.getByRole('combobox', { name: 'Message' });
+      const message = a.getByRole('textbox', { name: 'Message' });
       await message.click();
       await message.pressSequentially('Please look @gra');
       const list = a.getByRole('listbox', { name: 'Members to mention' });

@@ -56,9 +56,8 @@ export function MentionTextarea({ value, onValueChange, ...props }: MentionTexta
           {...props}
           ref={ref}
           value={value}
-          role="combobox"
+          // A textbox (a multi-line combobox is not one) that names its list and option.
           aria-autocomplete="list"
-          aria-expanded={open}
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open ? `${listId}-${highlight}` : undefined}
           onChange={(event) => {
