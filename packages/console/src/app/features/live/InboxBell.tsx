@@ -21,26 +21,11 @@ import { IconBell } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { humanize } from '../../../protocol';
 import { formatWhen } from '../../components/when';
 import { useDataBase } from '../../data';
 import { platformFetch, platformJson, usePlatformPaths } from '../../platform-calls';
+import { inboxText } from './inbox-text';
 import { useLivePoll } from './use-live-poll';
-
-/** What an inbox item says, in a sentence. */
-export function inboxText(item: InboxItem): string {
-  const who = item.by?.name || item.by?.email || 'Someone';
-  if (item.kind === 'mention') {
-    const where = item.note.collectionName
-      ? ` on ${humanize(item.note.collectionName)} #${item.note.recordId}`
-      : '';
-    return `${who} mentioned you in “${item.note.title}”${where}`;
-  }
-  const count = item.approval.recordIds.length;
-  return `${who} asks to approve ${item.approval.actionName} on ${count} ${humanize(
-    item.approval.collectionName,
-  ).toLowerCase()} record${count === 1 ? '' : 's'}`;
-}
 
 export function InboxBell() {
   const paths = usePlatformPaths();

@@ -10,6 +10,7 @@ import { fallbackInterval, PresenceStore, staleQueries } from './live-events';
 import { applyMerge, mergePlan, recordDiff } from './record-diff';
 import { insertMention, mentionAt, moveHighlight } from './mention-query';
 import { initialsOf } from './use-members';
+import { inboxText } from './inbox-text';
 
 /** An EventSource the test drives: it records its URL and lets the test send events or fail. */
 class FakeSource implements EventSourceLike {
@@ -202,5 +203,35 @@ describe('mentions', () => {
     expect(initialsOf({ name: 'Ada Lovelace', email: 'a@x.io' })).toBe('AL');
     expect(initialsOf({ name: '', email: 'bob@x.io' })).toBe('B');
     expect(initialsOf(undefined)).toBe('?');
+  });
+});
+
+describe('inbox', () => {
+  const by = { id: 1, email: 'ada@x.io', name: 'Ada' };
+  const base = { object: 'inbox-item' as const, id: 3, by, createdAt: '', readAt: null };
+  it('says what each item is', () => {
+    expect(
+      inboxText({
+        ...base,
+        kind: 'mention',
+        note: { id: 1, title: 'Late', collectionName: 'orders', recordId: '7' },
+        approval: null,
+      }),
+    ).toBe('Ada mentioned you in “Late” on Orders #7');
+    expect(
+      inboxText({
+        ...base,
+        by: null,
+        kind: 'approval',
+        note: null,
+        approval: {
+          id: 2,
+          collectionName: 'order_lines',
+          actionName: 'Refund',
+          recordIds: ['1', '2'],
+          status: 'pending',
+        },
+      }),
+    ).toBe('Someone asks to approve Refund on 2 order lines records');
   });
 });
