@@ -346,22 +346,19 @@ describe('agent client', () => {
   it('keeps the entity tag of a record read, sends it as If-Match, and reads a 412 conflict', async () => {
     const calls: { url: string; init?: RequestInit }[] = [];
     const record = '{"data":{"type":"orders","id":"1","attributes":{"id":1,"status":"paid"}}}';
-    const client = new AgentClient({
-      baseUrl: 'http://agent.test',
-      timezone: 'UTC',
-      getToken: () => 't',
-      fetch: fakeFetch(
-        [
-          new Response(record, { headers: { etag: '"abc"' } }),
-          new Response(
-            '{"errors":[{"name":"PreconditionFailedError","detail":"The record changed since you read it","status":412,"data":{"etag":"\\"def\\"","current":{"id":1,"status":"refunded"}}}]}',
-            { status: 412 },
-          ),
-          new Response(record),
-        ],
-        calls,
-      ),
-    });
+    const conflict412 = {
+      name: 'PreconditionFailedError',
+      detail: 'The record changed since you read it',
+      status: 412,
+      data: { etag: '"def"', current: { id: 1, status: 'refunded' } },
+    };
+    const answers = [
+      new Response(record, { headers: { etag: '"abc"' } }),
+      new Response(JSON.stringify({ errors: [conflict412] }), { status: 412 }),
+      new Response(record),
+    ];
+    const options = { baseUrl: 'http://agent.test', timezone: 'UTC', getToken: () => 't' };
+    const client = new AgentClient({ ...options, fetch: fakeFetch(answers, calls) });
     const read = await client.get('orders', '1');
     expect(etagOf(read)).toBe('"abc"');
     const conflict = await client
