@@ -95,7 +95,7 @@ export function RecordLiveBar({
           <Avatar.Group spacing="xs">
             {others.map((id) => (
               <Tooltip key={id} label={name(id)} withArrow>
-                <Avatar size="sm" radius="xl" color="grape" aria-label={name(id)}>
+                <Avatar size="sm" radius="xl" color="grape" role="img" aria-label={name(id)}>
                   {initialsOf(members.get(id))}
                 </Avatar>
               </Tooltip>
