@@ -72,17 +72,17 @@ export function InboxBell() {
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md">
-      <Popover.Target>
-        <Indicator
-          label={count > 99 ? '99+' : count}
-          size={16}
-          color="red"
-          disabled={count === 0}
-          offset={4}
-          ml="auto"
-          mr="xs"
-        >
+    <Indicator
+      label={count > 99 ? '99+' : count}
+      size={16}
+      color="red"
+      disabled={count === 0}
+      offset={4}
+      ml="auto"
+      mr="xs"
+    >
+      <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md">
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -93,60 +93,61 @@ export function InboxBell() {
           >
             <IconBell size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p="xs">
-        <Group justify="space-between" mb="xs">
-          <Text fw={600} size="sm">
-            Inbox
-          </Text>
-          <Button size="compact-xs" variant="subtle" disabled={count === 0} onClick={readAll}>
-            Mark all read
-          </Button>
-        </Group>
-        <ScrollArea.Autosize mah={420}>
-          <Stack gap={2} role="list" aria-label="Inbox">
-            {items.isPending && (
-              <Text size="sm" c="dimmed">
-                Loading…
-              </Text>
-            )}
-            {items.data?.data.length === 0 && (
-              <Text size="sm" c="dimmed">
-                Nothing here yet: mentions and approval requests for you land here.
-              </Text>
-            )}
-            {items.data?.data.map((item) => (
-              <UnstyledButton
-                key={item.id}
-                role="listitem"
-                data-testid="inbox-item"
-                data-unread={item.readAt ? undefined : 'true'}
-                onClick={() => void openItem(item)}
-                p="xs"
-                style={{
-                  borderRadius: 6,
-                  background: item.readAt ? undefined : 'var(--mantine-color-teal-light)',
-                }}
-              >
-                <Text size="sm" fw={item.readAt ? 400 : 600}>
-                  {inboxText(item)}
+        </Popover.Target>
+        <Popover.Dropdown p="xs">
+          <Group justify="space-between" mb="xs">
+            <Text fw={600} size="sm">
+              Inbox
+            </Text>
+            <Button size="compact-xs" variant="subtle" disabled={count === 0} onClick={readAll}>
+              Mark all read
+            </Button>
+          </Group>
+          <ScrollArea.Autosize mah={420}>
+            <Stack gap={2} role="list" aria-label="Inbox">
+              {items.isPending && (
+                <Text size="sm" c="dimmed">
+                  Loading…
                 </Text>
-                <Group gap={6}>
-                  <Text size="xs" c="dimmed">
-                    {formatWhen(item.createdAt)}
-                  </Text>
-                  {item.kind === 'approval' && item.approval.status !== 'pending' && (
-                    <Badge size="xs" variant="light">
-                      {item.approval.status}
-                    </Badge>
-                  )}
-                </Group>
-              </UnstyledButton>
-            ))}
-          </Stack>
-        </ScrollArea.Autosize>
-      </Popover.Dropdown>
-    </Popover>
+              )}
+              {items.data?.data.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  Nothing here yet: mentions and approval requests for you land here.
+                </Text>
+              )}
+              {items.data?.data.map((item) => (
+                <div role="listitem" key={item.id}>
+                  <UnstyledButton
+                    w="100%"
+                    data-testid="inbox-item"
+                    data-unread={item.readAt ? undefined : 'true'}
+                    onClick={() => void openItem(item)}
+                    p="xs"
+                    style={{
+                      borderRadius: 6,
+                      background: item.readAt ? undefined : 'var(--mantine-color-teal-light)',
+                    }}
+                  >
+                    <Text size="sm" fw={item.readAt ? 400 : 600}>
+                      {inboxText(item)}
+                    </Text>
+                    <Group gap={6}>
+                      <Text size="xs" c="dimmed">
+                        {formatWhen(item.createdAt)}
+                      </Text>
+                      {item.kind === 'approval' && item.approval.status !== 'pending' && (
+                        <Badge size="xs" variant="light">
+                          {item.approval.status}
+                        </Badge>
+                      )}
+                    </Group>
+                  </UnstyledButton>
+                </div>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

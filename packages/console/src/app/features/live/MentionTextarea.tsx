@@ -49,6 +49,8 @@ export function MentionTextarea({ value, onValueChange, ...props }: MentionTexta
       trapFocus={false}
       returnFocus={false}
       closeOnEscape={false}
+      // The textarea names its list itself (a textbox takes no aria-expanded).
+      withRoles={false}
       shadow="md"
     >
       <Popover.Target>
