@@ -27,6 +27,7 @@ import { runBulkEditTests } from './bulk-edit';
 import { runLayoutTests } from './layouts';
 import { runSavedViewTests } from './saved-views';
 import { signInAndAccountTests } from './signin-theme';
+import { runLiveTests } from './live';
 
 declare global {
   interface Window {
@@ -799,6 +800,7 @@ export async function runSuite(
       openCollection,
       shot,
     });
+    await runLiveTests(suite, fixture, shot);
   } finally {
     await browser.close();
   }

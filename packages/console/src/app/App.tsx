@@ -10,6 +10,7 @@ import { readStoredSession, SessionProvider, storeSession, type StoredSession } 
 import { onSignOutElsewhere } from './tab-session';
 import { TeamLayoutProvider } from './layout/team-layout';
 import { WorkspaceProvider } from './workspace';
+import { LiveProvider } from './features/live/LiveProvider';
 
 /**
  * `/` signs in (platform, then the environment's agent); `/:project/:environment/…` are the
@@ -62,21 +63,23 @@ export function App() {
         environment={workspace.environment}
         renderingId={session.renderingId}
       >
-        <TeamLayoutProvider>
-          <Routes>
-            <Route element={<Shell />}>
-              {featureRoutes.map((route) => (
-                <Route
-                  key={route.path}
-                  path={`/:project/:environment/${route.path}`}
-                  element={route.element}
-                />
-              ))}
-              <Route path="*" element={<HomeRedirect />} />
-            </Route>
-            <Route path="/login" element={<Navigate to="/" replace />} />
-          </Routes>
-        </TeamLayoutProvider>
+        <LiveProvider>
+          <TeamLayoutProvider>
+            <Routes>
+              <Route element={<Shell />}>
+                {featureRoutes.map((route) => (
+                  <Route
+                    key={route.path}
+                    path={`/:project/:environment/${route.path}`}
+                    element={route.element}
+                  />
+                ))}
+                <Route path="*" element={<HomeRedirect />} />
+              </Route>
+              <Route path="/login" element={<Navigate to="/" replace />} />
+            </Routes>
+          </TeamLayoutProvider>
+        </LiveProvider>
       </WorkspaceProvider>
     </SessionProvider>
   );

@@ -26,6 +26,7 @@ import { useSession } from './session';
 import { useWorkspace } from './workspace';
 import { SkipLink } from './components/SkipLink';
 import { SidebarCollections } from './layout/SidebarCollections';
+import { InboxBell } from './features/live/InboxBell';
 
 function Logo() {
   return (
@@ -107,6 +108,7 @@ export function Shell() {
               </Badge>
             </Group>
           </Group>
+          <InboxBell />
           <Menu position="bottom-end" width={240}>
             {/* The button is named by what it shows (the initials aside), then whose account. */}
             <Menu.Target>

@@ -140,6 +140,8 @@ export function useRecord(collection: string, id: string | undefined) {
     queryKey: ['record', workspace.id, collection, id],
     queryFn: () => client.get(collection, id!),
     enabled: id !== undefined,
+    // The answer is kept as read: its entity tag (`etagOf`) is tied to that very object.
+    structuralSharing: false,
   });
 }
 

@@ -1,9 +1,10 @@
 /**
  * `useWorkspace()`: the environment the user works in, the team (rendering) they signed in with,
  * their role's rights and the schema the agent uploaded, from the platform's
- * `GET /v1/me/projects/:p/environments/:e`. The answer is polled (every
- * {@link RIGHTS_POLL_MS} ms, on window focus, and on {@link Workspace.refresh}) with its ETag, so
- * a role change on the platform hides or shows buttons within seconds, at the cost of a 304.
+ * `GET /v1/me/projects/:p/environments/:e`. The answer is read again on the live stream's
+ * `rights-changed` event (features/live), on window focus and on {@link Workspace.refresh}, with
+ * its ETag; while the stream cannot connect it is polled every {@link RIGHTS_POLL_MS} ms, so a
+ * role change on the platform hides or shows buttons within seconds.
  *
  * ```tsx
  * const { can, canAction, rendering } = useWorkspace();
@@ -25,6 +26,7 @@ import {
 import { parseSchema, type AgentSchema } from '../protocol';
 import { actionAllowed, allowed, type ActionRight, type Right, type RoleRights } from './config';
 import { PageLoader } from './components/States';
+import { useLivePoll } from './features/live/use-live-poll';
 import { fetchEnvironment, PlatformError, type MeEnvironment, type MeTeam } from './platform';
 
 /** How often the rights are checked again while the console is open. */
@@ -40,6 +42,8 @@ export interface Workspace {
   /** The user's teams in this project. */
   teams: MeTeam[];
   role: { id: number; name: string } | null;
+  /** The signed-in user's platform id (the `userId` of live events). */
+  userId: number;
   /** The user's permission level in the project (`admin` opens the settings). */
   permissionLevel: string;
   /** The role's rights in the management API's shape; null without a role (nothing granted). */
@@ -98,7 +102,8 @@ export function WorkspaceProvider({
   const detail = useQuery({
     queryKey: ['me-environment', project, environment],
     queryFn: () => fetchEnvironment(project, environment),
-    refetchInterval: RIGHTS_POLL_MS,
+    // Only while the live stream is down: otherwise its `rights-changed` event asks again.
+    refetchInterval: useLivePoll(RIGHTS_POLL_MS),
     refetchOnWindowFocus: true,
     staleTime: 0,
     // Fetched while the agent signed the user in: the poll asks again soon enough.
@@ -153,6 +158,7 @@ export function WorkspaceProvider({
       },
       teams: data.teams,
       role: data.role,
+      userId: data.user.id,
       permissionLevel: data.user.permissionLevel,
       rights: data.rights,
       rightsVersion: data.rightsVersion,

@@ -59,6 +59,20 @@ interface CapabilitiesAnswer {
   collections?: { name: string; fields: { name: string; operators?: string[] }[] }[];
 }
 
+/** The entity tags of the records `get` read (agent protocol §8.3). */
+const etags = new WeakMap<AgentRecord, string>();
+
+/** The entity tag the agent sent with `record` (read by `AgentClient.get`), if any. */
+export function etagOf(record: AgentRecord | null | undefined): string | undefined {
+  return record ? etags.get(record) : undefined;
+}
+
+/** What a `412` of a conditional update carries (§8.5): the record's tag and values now. */
+export interface ConflictData {
+  etag?: string;
+  current?: Record<string, unknown>;
+}
+
 async function readError(response: Response): Promise<AgentError> {
   // Not JSON (plain-text 400/404/413 answers, §14.4): the text is the message.
   const envelope = parseErrorEnvelope(
@@ -121,6 +135,7 @@ export class AgentClient {
     body?: unknown,
     retry = true,
     signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
   ): Promise<Response> {
     const token = this.options.getToken();
     const response = await this.fetcher(this.url(path, query), {
@@ -129,12 +144,13 @@ export class AgentClient {
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...extraHeaders,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (response.status === 401 && retry && this.options.onUnauthorized) {
       if (await this.options.onUnauthorized())
-        return this.sendRaw(method, path, query, body, false, signal);
+        return this.sendRaw(method, path, query, body, false, signal, extraHeaders);
     }
     return response;
   }
@@ -147,8 +163,9 @@ export class AgentClient {
     body?: unknown,
     /** Aborts the call (a list replaced by a newer one, e.g. while typing a search). */
     signal?: AbortSignal,
+    headers?: Record<string, string>,
   ): Promise<Response> {
-    const response = await this.sendRaw(method, path, query, body, true, signal);
+    const response = await this.sendRaw(method, path, query, body, true, signal, headers);
     if (!response.ok) throw await readError(response);
     return response;
   }
@@ -211,9 +228,13 @@ export class AgentClient {
     return typeof body.count === 'number' ? body.count : null;
   }
 
+  /** One record; its entity tag, when the agent sends one (§8.3), is kept for {@link etagOf}. */
   async get(collection: string, id: string): Promise<AgentRecord | null> {
     const response = await this.send('GET', `/${segment(collection)}/${segment(id)}`, this.tz());
-    return decodeOne((await response.json()) as JsonApiDocument);
+    const record = decodeOne((await response.json()) as JsonApiDocument);
+    const tag = response.headers.get('etag');
+    if (record && tag) etags.set(record, tag);
+    return record;
   }
 
   /** `GET /{c}/{id}` with the record's entity tag (`ETag`, §8.3), for an `If-Match` update. */
@@ -242,17 +263,24 @@ export class AgentClient {
     return record;
   }
 
-  /** Updates columns; `null` when the record is out of the user's scope (§8.5). */
+  /**
+   * Updates columns; `null` when the record is out of the user's scope (§8.5). With `ifMatch`
+   * (a tag of {@link etagOf}) the agent refuses a record changed since with a `412`
+   * {@link AgentError} whose `data` is a {@link ConflictData}.
+   */
   async update(
     collection: string,
     id: string,
     values: Record<string, unknown>,
+    ifMatch?: string,
   ): Promise<AgentRecord | null> {
     const response = await this.send(
       'PUT',
       `/${segment(collection)}/${segment(id)}`,
       this.tz(),
       encodeRecord(collection, values, {}, id),
+      undefined,
+      ifMatch ? { 'if-match': ifMatch } : undefined,
     );
     return decodeOne((await response.json()) as JsonApiDocument);
   }

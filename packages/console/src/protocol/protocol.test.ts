@@ -9,6 +9,7 @@ import {
   AgentClient,
   AgentError,
   and,
+  etagOf,
   compactTree,
   countLeaves,
   csvQuery,
@@ -340,5 +341,37 @@ describe('agent client', () => {
     expect(forbidden).toBeInstanceOf(AgentError);
     expect((forbidden as AgentError).message).toMatch(/role does not allow/);
     expect(await client.count('orders', {})).toBeNull();
+  });
+
+  it('keeps the entity tag of a record read, sends it as If-Match, and reads a 412 conflict', async () => {
+    const calls: { url: string; init?: RequestInit }[] = [];
+    const record = '{"data":{"type":"orders","id":"1","attributes":{"id":1,"status":"paid"}}}';
+    const conflict412 = {
+      name: 'PreconditionFailedError',
+      detail: 'The record changed since you read it',
+      status: 412,
+      data: { etag: '"def"', current: { id: 1, status: 'refunded' } },
+    };
+    const answers = [
+      new Response(record, { headers: { etag: '"abc"' } }),
+      new Response(JSON.stringify({ errors: [conflict412] }), { status: 412 }),
+      new Response(record),
+    ];
+    const options = { baseUrl: 'http://agent.test', timezone: 'UTC', getToken: () => 't' };
+    const client = new AgentClient({ ...options, fetch: fakeFetch(answers, calls) });
+    const read = await client.get('orders', '1');
+    expect(etagOf(read)).toBe('"abc"');
+    const conflict = await client
+      .update('orders', '1', { status: 'shipped' }, etagOf(read))
+      .catch((error: AgentError) => error);
+    expect((calls[1]!.init!.headers as Record<string, string>)['if-match']).toBe('"abc"');
+    expect(conflict).toMatchObject({
+      status: 412,
+      data: { etag: '"def"', current: { id: 1, status: 'refunded' } },
+    });
+    // Without a tag, no condition; a record read without one has none.
+    const again = await client.update('orders', '1', { status: 'shipped' });
+    expect((calls[2]!.init!.headers as Record<string, string>)['if-match']).toBeUndefined();
+    expect(etagOf(again)).toBeUndefined();
   });
 });

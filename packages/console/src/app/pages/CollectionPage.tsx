@@ -4,6 +4,7 @@ import { humanize } from '../../protocol';
 import { CollectionTable } from '../components/CollectionTable';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, useSchema } from '../data';
+import { LiveListNotice } from '../features/live/LiveListNotice';
 
 export function CollectionPage() {
   const { collection: name } = useParams();
@@ -20,15 +21,18 @@ export function CollectionPage() {
     return <UnknownCollection name={name} />;
   }
   return (
-    <CollectionTable
-      key={collection.name}
-      collection={collection}
-      source={{ collection: collection.name }}
-      title={
-        <Title order={2} mr="sm">
-          {humanize(collection.name)}
-        </Title>
-      }
-    />
+    <>
+      <LiveListNotice key={`live-${collection.name}`} collection={collection.name} />
+      <CollectionTable
+        key={collection.name}
+        collection={collection}
+        source={{ collection: collection.name }}
+        title={
+          <Title order={2} mr="sm">
+            {humanize(collection.name)}
+          </Title>
+        }
+      />
+    </>
   );
 }

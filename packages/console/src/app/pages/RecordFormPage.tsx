@@ -52,6 +52,7 @@ import { itemType, numberInputFormat } from '../components/format';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 import { duplicateValues, initialValues } from './form-values';
+import { useEditConflict } from '../features/live/use-edit-conflict';
 
 type Values = Record<string, unknown>;
 
@@ -266,6 +267,14 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     if (refused) focusFirstError(formRef.current);
   }, [refused]);
   const ready = collection && (!source || record.data);
+  const conflict = useEditConflict({
+    collection,
+    record: mode === 'edit' ? record.data : undefined,
+    base: initial,
+    values,
+    onMerged: (merged, base) => (setValues(merged), setInitial(base)),
+    resubmit: () => formRef.current?.closest('form')?.requestSubmit(),
+  });
 
   useEffect(() => {
     if (!collection || (source && !record.data)) return;
@@ -339,7 +348,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         savedId = created.id;
       } else {
         if (Object.keys(attributes).length) {
-          const updated = await client.update(collection.name, id!, attributes);
+          const updated = await client.update(collection.name, id!, attributes, conflict.etag);
           if (!updated)
             throw new AgentError(
               404,
@@ -357,6 +366,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       });
       navigate(`${listUrl}/${encodeURIComponent(savedId!)}`);
     } catch (error) {
+      if (conflict.handle(error)) return;
       const message = (error as Error).message;
       if (error instanceof AgentError && error.status === 403) {
         rememberDenied(collection.name, mode === 'create' ? 'addEnabled' : 'editEnabled');
@@ -455,6 +465,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       <Text size="xs" c="dimmed">
         Times are in your time zone.
       </Text>
+      {conflict.dialog}
     </Stack>
   );
 }

@@ -50,6 +50,7 @@ import { ActionsMenu } from '../features/actions/ActionsMenu';
 import { NotesThread } from '../features/notes/NotesThread';
 import { RecordActivity } from '../features/activity/RecordActivity';
 import { RecordHistory, useHasRecordHistory } from '../features/history/RecordHistory';
+import { RecordLiveBar } from '../features/live/RecordLiveBar';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -248,6 +249,7 @@ export function RecordPage() {
           )}
         </Group>
       </Group>
+      <RecordLiveBar collection={collection} record={data} />
 
       <Tabs
         value={tab}

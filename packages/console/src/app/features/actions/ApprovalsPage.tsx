@@ -20,6 +20,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLivePoll } from '../live/use-live-poll';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -64,7 +65,8 @@ export function ApprovalsPage() {
       approvals.list(
         view === 'review' ? { status: 'pending' } : view === 'mine' ? { mine: true } : {},
       ),
-    refetchInterval: 5000,
+    // The live stream's approval events refresh it; polling only while the stream is down.
+    refetchInterval: useLivePoll(5000),
   });
   // What the approver just reviewed stays on the page with its outcome until they leave it: the
   // queue lists pending requests only, and its next refetch would otherwise take the card (and

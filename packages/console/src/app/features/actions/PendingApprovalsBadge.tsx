@@ -1,8 +1,8 @@
 /**
  * The number of approval requests the signed-in user may review, beside "Approvals" in the
  * sidebar. It shares the approvals page's "To review" query, so approving or rejecting there
- * updates it at once; otherwise it is read again every minute, when the tab regains focus and
- * on navigation (at most every 15 s).
+ * updates it at once; the live stream's approval events make it stale; it is read again when the
+ * tab regains focus, on navigation (at most every 15 s) and, while the stream is down, every minute.
  */
 import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useSession } from '../../session';
 import { useApprovals } from './platform-access';
+import { useLivePoll } from '../live/use-live-poll';
 
 const POLL_MS = 60_000;
 const ON_NAVIGATION_MS = 15_000;
@@ -21,7 +22,7 @@ export function PendingApprovalsBadge() {
   const pending = useQuery({
     queryKey: ['approvals', workspace.id, 'review'],
     queryFn: () => approvals.list({ status: 'pending' }),
-    refetchInterval: POLL_MS,
+    refetchInterval: useLivePoll(POLL_MS),
     retry: false,
   });
   const { refetch, dataUpdatedAt } = pending;

@@ -7,7 +7,6 @@ import {
   Skeleton,
   Stack,
   Text,
-  Textarea,
   TextInput,
   TypographyStylesProvider,
 } from '@mantine/core';
@@ -18,6 +17,8 @@ import { ConfirmModal } from '../settings/ConfirmModal';
 import { messageHtml, safeHtml, type Note, type Page } from './notes-api';
 import { formatWhen } from '../../components/when';
 import { personName } from '../../components/format';
+import { useLivePoll } from '../live/use-live-poll';
+import { MentionTextarea } from '../live/MentionTextarea';
 
 /** One note: its messages (sanitized HTML), reply, archive, delete. */
 export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolean }) {
@@ -113,14 +114,14 @@ export function NoteCard({ note, showRecord }: { note: Note; showRecord?: boolea
       )}
       {!note.archivedAt && (
         <Group mt="sm" align="flex-end" wrap="nowrap">
-          <Textarea
+          <MentionTextarea
             style={{ flex: 1 }}
             autosize
             minRows={1}
-            placeholder="Reply… (**bold**, _italic_, @email mentions)"
+            placeholder="Reply… (**bold**, _italic_, @ to mention someone)"
             aria-label={`Reply to ${note.title}`}
             value={reply}
-            onChange={(e) => setReply(e.currentTarget.value)}
+            onValueChange={setReply}
           />
           <Button
             size="sm"
@@ -145,7 +146,7 @@ export function NotesThread({ collection, recordId }: { collection: string; reco
   const notes = useQuery({
     queryKey: ['notes', url],
     queryFn: () => platformJson<Page<Note>>(url),
-    refetchInterval: 10_000,
+    refetchInterval: useLivePoll(10_000),
   });
   const [title, setTitle] = useState('');
   const [message, setMessage] = useState('');
@@ -176,13 +177,13 @@ export function NotesThread({ collection, recordId }: { collection: string; reco
             value={title}
             onChange={(e) => setTitle(e.currentTarget.value)}
           />
-          <Textarea
+          <MentionTextarea
             aria-label="Message"
-            placeholder="Message… (**bold**, _italic_, links, @email mentions)"
+            placeholder="Message… (**bold**, _italic_, links, @ to mention someone)"
             autosize
             minRows={2}
             value={message}
-            onChange={(e) => setMessage(e.currentTarget.value)}
+            onValueChange={setMessage}
           />
           {create.isError && <Alert color="red">{create.error.message}</Alert>}
           <Group justify="flex-end">
