@@ -2,7 +2,8 @@
  * Bulk edit in the collection list (issue 32): select every order of a view across pages (one
  * excluded), "Edit N", pick the status and a value, read the preview's count, confirm; then every
  * selected order has the new status on the agent, the excluded one not, and a changed order's
- * Activity and History tabs show the change. The orders touched (ids 10001–10040, which no other
+ * Activity and History tabs show the change, and History reverts the whole bulk edit in one step
+ * (one request, one correlation). The orders touched (ids 10001–10040, which no other
  * check reads) get their statuses back at the end. The support member's role holds the edit right
  * too (it lacks delete and export on orders only): it is offered the bulk edit, and its preview
  * counts the records of its own view (nothing is written); once the role loses the edit right on
@@ -244,6 +245,32 @@ export async function runBulkEditTests(
       const text = (await change.textContent()) ?? '';
       expect(text.includes(`${was} → ${status}`), `the history shows the change: ${text}`);
       await shot(p, 'bulk-edit-history');
+
+      // The bulk edit was one request: History reverts all of it in one step (issue 33).
+      const group = p
+        .locator('[data-testid="history-group"]')
+        .filter({ has: p.getByRole('button', { name: 'Revert the whole request…' }) })
+        .first();
+      await group.getByRole('button', { name: 'Revert the whole request…' }).click();
+      const revert = p.getByRole('dialog');
+      await revert.getByTestId('revert-summary').waitFor();
+      const moved = [...before].filter(([id, value]) => id !== excluded && value !== status);
+      const previewed = await revert.locator('[data-testid="revert-change"]').count();
+      expect(
+        previewed === moved.length,
+        `the preview lists the ${moved.length} orders whose status changed (${previewed})`,
+      );
+      await shot(p, 'bulk-edit-revert-preview');
+      await revert.getByRole('button', { name: /^Revert \d+ fields?$/ }).click();
+      await revert
+        .getByTestId('revert-results')
+        .getByText(`${moved.length} records went back`)
+        .waitFor();
+      await shot(p, 'bulk-edit-reverted');
+      await revert.getByRole('button', { name: 'Close' }).click();
+      const reverted = await statusesOnAgent(p, fixture);
+      const notBack = [...before].filter(([id, value]) => reverted.get(id) !== value);
+      expect(notBack.length === 0, `every order has its status of before again: ${notBack}`);
     } finally {
       await restore(p, fixture, before);
     }
