@@ -86,7 +86,10 @@ const layoutV1 = {
       },
       recordPage: {
         sections: [{ title: 'Summary', fields: ['id', 'status', 'total'] }],
-        tabs: [{ title: 'Shipping', sections: [{ fields: ['address'] }] }],
+        tabs: [
+          { related: 'payments', title: 'Payments first' },
+          { title: 'Shipping', sections: [{ fields: ['address'] }] },
+        ],
         relatedTabs: ['lines', 'refunds'],
         readOnlyFields: ['total'],
       },
@@ -296,6 +299,24 @@ describe('team layouts', () => {
         /sidebar\.items\.0\.collections.*required/,
       ],
       [{ layout: { sidebar: { items: [{ type: 'folder' }] } } }, /sidebar\.items\.0\.type/],
+      [
+        { layout: { collections: { orders: { recordPage: { tabs: [{ title: 'T' }] } } } } },
+        /recordPage\.tabs\.0\.sections.*required/,
+      ],
+      [
+        {
+          layout: {
+            collections: {
+              orders: { recordPage: { tabs: [{ related: 'lines', sections: [] }] } },
+            },
+          },
+        },
+        /recordPage\.tabs\.0\.sections" is not accepted here; accepted: related, title\.$/,
+      ],
+      [
+        { layout: { collections: { orders: { recordPage: { tabs: [{ related: '' }] } } } } },
+        /recordPage\.tabs\.0\.related/,
+      ],
       [
         {
           layout: {

@@ -50,15 +50,19 @@ export function setColumns(
   return withTable(layout, collection, (table) => ({ ...table, columns }));
 }
 
-/** Moves column `index` by `by` places (clamped); the same list when it cannot move. */
-export function moveColumn(columns: TableColumn[], index: number, by: number): TableColumn[] {
-  const target = Math.max(0, Math.min(columns.length - 1, index + by));
-  if (target === index || !columns[index]) return columns;
-  const next = [...columns];
+/** Moves item `index` by `by` places (clamped); the same list when it cannot move. */
+export function moveItem<T>(items: T[], index: number, by: number): T[] {
+  const target = Math.max(0, Math.min(items.length - 1, index + by));
+  if (target === index || !items[index]) return items;
+  const next = [...items];
   const [moved] = next.splice(index, 1);
   next.splice(target, 0, moved!);
   return next;
 }
+
+/** Moves column `index` by `by` places. */
+export const moveColumn = (columns: TableColumn[], index: number, by: number) =>
+  moveItem(columns, index, by);
 
 /** Shows `field` (at the end) or hides it; the last column cannot be hidden. */
 export function toggleColumn(columns: TableColumn[], field: string, shown: boolean): TableColumn[] {
