@@ -231,6 +231,55 @@ export async function runLayoutTests(
     });
   });
 
+  await suite.test('(layout) the admin puts Europe’s order edit form in sections', async () => {
+    await openCollection(p, 'Orders');
+    await openFirstRecord(p);
+    await p.getByRole('link', { name: 'Edit', exact: true }).click();
+    await p.getByRole('button', { name: 'Save changes' }).waitFor();
+    const panel = await openLayout(p, 'Europe');
+    await panel.getByLabel('Title of section 1 of the form').fill('Delivery');
+    await panel.getByRole('button', { name: 'Add a section' }).click();
+    await panel.getByLabel('Title of section 2 of the form').fill('State');
+    await panel.getByLabel('Fields of State of the form').click();
+    await p.getByRole('option', { name: 'Status', exact: true }).click();
+    await panel.getByText('Sections, in order').click(); // closes the list of fields
+    await panel.getByRole('textbox', { name: 'Read-only when editing' }).click();
+    await p.getByRole('option', { name: 'Shipped on', exact: true }).click();
+    const state = p.getByRole('group', { name: 'State' });
+    await state.getByLabel('Status').first().waitFor();
+    await shot(p, 'layout-editor-form');
+    await panel.getByRole('button', { name: 'Publish', exact: true }).click();
+    await panel.getByText(/^Published: everyone in Europe/).waitFor();
+    await closeLayout(p);
+    expect(
+      !(await p.getByRole('group', { name: 'State' }).count()),
+      'the admin’s own team keeps one section',
+    );
+  });
+
+  await suite.test(
+    '(layout) Support of Europe edits an order in the sections laid out',
+    async () => {
+      await asSupport(fixture, async (support) => {
+        await openCollection(support, 'Orders');
+        await openFirstRecord(support);
+        await support.getByRole('link', { name: 'Edit', exact: true }).click();
+        const state = support.getByRole('group', { name: 'State' });
+        await state.waitFor();
+        expect(await state.getByLabel('Status').count(), 'Status is in the State section');
+        expect(
+          await support.getByRole('group', { name: 'Delivery' }).count(),
+          'the first section is Delivery',
+        );
+        expect(
+          await support.getByLabel('Shipped on', { exact: true }).isDisabled(),
+          'Shipped on is read-only when editing',
+        );
+        await shot(support, 'layout-support-form');
+      });
+    },
+  );
+
   await suite.test('(layout) Europe’s layout is put back as it was', async () => {
     await fixture.manage('PUT', `${EUROPE}/layout/draft`, {
       layout: europeBefore.published?.layout ?? {},

@@ -11,6 +11,7 @@ import { useTeamLayout } from './team-layout';
 
 const LayoutPanel = lazy(() => import('./LayoutPanel'));
 const RecordLayoutPanel = lazy(() => import('./RecordLayoutPanel'));
+const FormLayoutPanel = lazy(() => import('./FormLayoutPanel'));
 
 /** The button and, once clicked, its panel; nothing for members who may not edit the layout. */
 function ModeButton({
@@ -70,5 +71,20 @@ export function LayoutButton({
 export function RecordLayoutButton({ collection }: { collection: SchemaCollection }) {
   return (
     <ModeButton panel={(close) => <RecordLayoutPanel collection={collection} onClose={close} />} />
+  );
+}
+
+/** A create or edit form: sections, fields in order, read-only when editing. */
+export function FormLayoutButton({
+  collection,
+  mode,
+}: {
+  collection: SchemaCollection;
+  mode: 'create' | 'edit';
+}) {
+  return (
+    <ModeButton
+      panel={(close) => <FormLayoutPanel collection={collection} mode={mode} onClose={close} />}
+    />
   );
 }

@@ -3,7 +3,7 @@
  * and value — a to-one relation as a link to the related record, a value with the display widget
  * of the team's layout when it gives one (WidgetCell.tsx), else today's value.
  */
-import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { CollectionLayout, LayoutSection } from '@canopy/platform-protocol';
 import {
   humanize,
@@ -15,6 +15,7 @@ import {
 import type { AgentRecord } from '../../protocol';
 import { RelationLink, Value } from '../components/Value';
 import { collectionOf, useDataBase, useSchema } from '../data';
+import { SectionBox } from './SectionBox';
 import { WidgetCell } from './WidgetCell';
 
 function FieldValue({
@@ -74,31 +75,20 @@ export function RecordSections({
   /** The collection's part of the team's layout (display widgets). */
   own: CollectionLayout | undefined;
 }) {
-  return sections.map((section, index) => (
-    <Paper
-      key={`${index}:${section.title ?? ''}`}
-      withBorder
-      p="md"
-      radius="md"
-      mb="md"
-      component="section"
-      aria-label={section.title}
-    >
-      {section.title && (
-        <Title order={3} size="h5" mb="sm">
-          {section.title}
-        </Title>
-      )}
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-        {section.fields.map((field) => (
-          <div key={field} data-field={field}>
-            <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>
-              {humanize(field)}
-            </Text>
-            <FieldValue collection={collection} field={field} data={data} own={own} />
-          </div>
-        ))}
-      </SimpleGrid>
-    </Paper>
-  ));
+  return (
+    <Stack gap="md">
+      {sections.map((section, index) => (
+        <SectionBox key={`${index}:${section.title ?? ''}`} title={section.title} as="section">
+          {section.fields.map((field) => (
+            <div key={field} data-field={field}>
+              <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>
+                {humanize(field)}
+              </Text>
+              <FieldValue collection={collection} field={field} data={data} own={own} />
+            </div>
+          ))}
+        </SectionBox>
+      ))}
+    </Stack>
+  );
 }

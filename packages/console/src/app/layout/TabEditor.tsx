@@ -3,18 +3,10 @@
  * for a tab of fields — its sections and their fields (a field picked here leaves the section it
  * was in). A related tab shows the records of its collection.
  */
-import {
-  ActionIcon,
-  Button,
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
 import { humanize } from '../../protocol';
+import { SectionsEditor } from './SectionsEditor';
 import {
   moveItem,
   removeItem,
@@ -88,57 +80,13 @@ export function TabEditor({
             The records of {humanize(tab.related)}, with their own table.
           </Text>
         ) : (
-          <>
-            {tab.sections.map((section, at) => {
-              const name = section.title?.trim() || `section ${at + 1}`;
-              return (
-                <Stack key={at} gap={4} pl="xs" className="layout-section">
-                  <Group gap={4} wrap="nowrap" align="flex-end">
-                    <TextInput
-                      size="xs"
-                      flex={1}
-                      aria-label={`Title of ${name} of ${title}`}
-                      placeholder="Section title (optional)"
-                      value={section.title ?? ''}
-                      onChange={(event) => {
-                        const text = event.currentTarget.value;
-                        const { title: _old, ...rest } = section;
-                        const sections = replaceItem(
-                          tab.sections,
-                          at,
-                          text.trim() ? { ...rest, title: text } : rest,
-                        );
-                        set({ ...tab, sections });
-                      }}
-                    />
-                    <ActionIcon
-                      variant="default"
-                      aria-label={`Remove ${name} of ${title}`}
-                      onClick={() => set({ ...tab, sections: removeItem(tab.sections, at) })}
-                    >
-                      <IconTrash size={14} />
-                    </ActionIcon>
-                  </Group>
-                  <MultiSelect
-                    size="xs"
-                    aria-label={`Fields of ${name} of ${title}`}
-                    placeholder="Fields, in order"
-                    data={options}
-                    value={section.fields}
-                    onChange={(fields) => onChange(setSectionFields(tabs, index, at, fields))}
-                    searchable
-                  />
-                </Stack>
-              );
-            })}
-            <Button
-              variant="subtle"
-              size="compact-xs"
-              onClick={() => set({ ...tab, sections: [...tab.sections, { fields: [] }] })}
-            >
-              Add a section
-            </Button>
-          </>
+          <SectionsEditor
+            sections={tab.sections}
+            owner={title}
+            options={options}
+            onChange={(sections) => set({ ...tab, sections })}
+            onFields={(at, fields) => onChange(setSectionFields(tabs, index, at, fields))}
+          />
         )}
       </Stack>
     </Paper>
