@@ -245,6 +245,8 @@ export async function runLayoutTests(
     await panel.getByText('Sections, in order').click(); // closes the list of fields
     await panel.getByRole('textbox', { name: 'Read-only when editing' }).click();
     await p.getByRole('option', { name: 'Shipped on', exact: true }).click();
+    await panel.getByText('Sections, in order').click();
+    await pick(p, 'Edit widget of Status', 'Badge');
     const state = p.getByRole('group', { name: 'State' });
     await state.getByLabel('Status').first().waitFor();
     await shot(p, 'layout-editor-form');
@@ -275,6 +277,12 @@ export async function runLayoutTests(
           await support.getByLabel('Shipped on', { exact: true }).isDisabled(),
           'Shipped on is read-only when editing',
         );
+        expect(
+          await support.locator('[data-edit-widget="badge"]').count(),
+          'Status is picked among badges',
+        );
+        await support.locator('[data-edit-widget="badge"]').click();
+        await support.getByRole('option').first().waitFor();
         await shot(support, 'layout-support-form');
       });
     },

@@ -9,6 +9,9 @@ import { LayoutDrawer, type LayoutEditor } from './LayoutDrawer';
 import { editedForm, setForm } from './form-layout';
 import { setSectionFields, unplacedFields } from './record-layout-edit';
 import { SectionsEditor } from './SectionsEditor';
+import { EditWidgetRow } from './EditWidgetRow';
+import { editWidgetOf } from './edit-widgets';
+import { setWidget } from './layout-edit';
 
 /** The fields a form has (RecordFormPage.tsx): no to-many; on create, no read-only value. */
 const formFields = (collection: SchemaCollection, mode: 'create' | 'edit') =>
@@ -45,7 +48,8 @@ function FormEditor({
 }) {
   const name = collection.name;
   const fields = formFields(collection, mode);
-  const form = editedForm(editor.draft?.collections?.[name], mode, fields);
+  const own = editor.draft?.collections?.[name];
+  const form = editedForm(own, mode, fields);
   const options = fields.map((field) => ({ value: field, label: humanize(field) }));
   const save = (next: typeof form | undefined) =>
     editor.change(setForm(editor.draft, name, mode, next));
@@ -84,6 +88,21 @@ function FormEditor({
           clearable
         />
       )}
+      <Text fw={600} size="sm">
+        Edit widgets
+      </Text>
+      {collection.fields
+        .filter((field) => fields.includes(field.field) && !field.isReadOnly)
+        .map((field) => (
+          <EditWidgetRow
+            key={field.field}
+            field={field}
+            widget={editWidgetOf(own, field)}
+            onChange={(widget) =>
+              editor.change(setWidget(editor.draft, name, field.field, 'edit', widget))
+            }
+          />
+        ))}
       <Button variant="subtle" size="xs" onClick={() => save(undefined)}>
         Back to the default form
       </Button>

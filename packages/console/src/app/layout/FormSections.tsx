@@ -2,9 +2,11 @@
  * A create or edit form's fields in the sections of the team's layout (form-layout.ts): a titled
  * box per section, the inputs in the layout's order, drawn by the form (`input`).
  */
+import type { LayoutWidget } from '@canopy/platform-protocol';
 import type { ReactNode } from 'react';
 import type { SchemaCollection, SchemaField } from '../../protocol';
 import { collectionLayout } from './apply-layout';
+import { editWidgetOf } from './edit-widgets';
 import { SectionBox } from './SectionBox';
 import { applyForm, type AppliedForm } from './form-layout';
 import { useTeamLayout } from './team-layout';
@@ -16,15 +18,19 @@ import { useTeamLayout } from './team-layout';
 export function useFormLayout(
   collection: SchemaCollection | undefined,
   mode: 'create' | 'edit',
-): (fields: readonly SchemaField[]) => AppliedForm {
+): (fields: readonly SchemaField[]) => AppliedForm & { widgets: Record<string, LayoutWidget> } {
   const { layout } = useTeamLayout();
-  return (fields) =>
-    applyForm(
-      collection ? collectionLayout(layout, collection.name) : undefined,
-      mode,
-      fields.map((field) => field.field),
-      fields.filter((field) => field.isRequired && !field.isReadOnly).map((field) => field.field),
-    );
+  return (fields) => {
+    const own = collection ? collectionLayout(layout, collection.name) : undefined;
+    const widgets: Record<string, LayoutWidget> = {};
+    for (const field of fields) {
+      const widget = editWidgetOf(own, field);
+      if (widget) widgets[field.field] = widget;
+    }
+    const required = fields.filter((field) => field.isRequired && !field.isReadOnly);
+    const names = (list: readonly SchemaField[]) => list.map((field) => field.field);
+    return { ...applyForm(own, mode, names(fields), names(required)), widgets };
+  };
 }
 
 export function FormSections({

@@ -85,22 +85,31 @@ export function setWidth(
   });
 }
 
-/** Sets a field's display widget (undefined: none, today's cell). */
-export function setDisplayWidget(
+/** Sets a field's `display` or `edit` widget (undefined: none, today's cell or input). */
+export function setWidget(
   layout: ConsoleLayout | null,
   collection: string,
   field: string,
+  use: 'display' | 'edit',
   widget: LayoutWidget | undefined,
 ): ConsoleLayout {
   return withCollection(layout, collection, (current) => {
     const fields = { ...current.fields };
-    const { display: _previous, ...rest } = fields[field] ?? {};
-    if (widget) fields[field] = { ...rest, display: widget };
+    const { [use]: _previous, ...rest } = fields[field] ?? {};
+    if (widget) fields[field] = { ...rest, [use]: widget };
     else if (Object.keys(rest).length > 0) fields[field] = rest;
     else delete fields[field];
     return { ...current, fields };
   });
 }
+
+/** Sets a field's display widget (undefined: none, today's cell). */
+export const setDisplayWidget = (
+  layout: ConsoleLayout | null,
+  collection: string,
+  field: string,
+  widget: LayoutWidget | undefined,
+) => setWidget(layout, collection, field, 'display', widget);
 
 /** The settings a widget needs before the platform accepts it, with a sensible start. */
 export function startingWidget(type: LayoutWidget['type']): LayoutWidget {

@@ -52,6 +52,8 @@ import { useSession } from '../session';
 import { duplicateValues, initialValues } from './form-values';
 import { FormSections, useFormLayout } from '../layout/FormSections';
 import { FormLayoutButton } from '../layout/LayoutButton';
+import { EditWidgetInput } from '../layout/EditWidgetInput';
+import type { LayoutWidget } from '@canopy/platform-protocol';
 
 type Values = Record<string, unknown>;
 
@@ -76,8 +78,11 @@ function FieldInput({
   error,
   disabled,
   relationLabel,
+  widget,
 }: {
   field: SchemaField;
+  /** The edit widget of the team's layout (layout/EditWidgetInput.tsx). */
+  widget?: LayoutWidget;
   value: unknown;
   onChange(value: unknown): void;
   error?: string;
@@ -87,6 +92,8 @@ function FieldInput({
   const schema = useSchema().data!;
   const label = humanize(field.field);
   const common = { label, error, disabled, required: field.isRequired && !disabled };
+  if (widget)
+    return <EditWidgetInput {...common} widget={widget} field={field} {...{ value, onChange }} />;
   if (isToOne(field)) {
     const target = collectionOf(schema, targetCollection(field));
     if (!target) return null;
@@ -422,6 +429,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
               value={values[field.field]}
               error={errors[field.field]}
               disabled={(!!field.isReadOnly && !isToOne(field)) || readOnly}
+              widget={formLayout.widgets[field.field]}
               relationLabel={(() => {
                 const related = record.data?.toOne[field.field];
                 const target = collectionOf(schema.data, targetCollection(field));
