@@ -6,6 +6,7 @@
 import { Alert, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { CopyLayout } from './CopyLayout';
 import { useTeamLayout } from './team-layout';
 import { useEditableTeams } from './use-editable-teams';
 import { useLayoutEditor } from './use-layout-editor';
@@ -84,6 +85,7 @@ export function LayoutDrawer({
             Undo last publish
           </Button>
         </Group>
+        <CopyLayout target={target} teams={teams} editor={editor} />
         {children(editor)}
       </Stack>
     </Drawer>
