@@ -288,6 +288,70 @@ export async function runLayoutTests(
     },
   );
 
+  const navNames = (page: Page) =>
+    page
+      .getByRole('navigation', { name: 'Collections' })
+      .getByRole('link')
+      .allInnerTexts()
+      // Settings is for admins only: the same sidebar otherwise.
+      .then((texts) => texts.map((text) => text.trim()).filter((t) => t && t !== 'Settings'));
+
+  let europeSidebar: string[] = [];
+  await suite.test('(layout) the admin renames and reorders Europe’s sidebar', async () => {
+    const before = await navNames(p);
+    await p.getByRole('button', { name: 'Layout of the sidebar' }).click();
+    const panel = p.getByRole('dialog');
+    await panel.waitFor();
+    await pick(p, 'Team', 'Europe');
+    await panel
+      .getByRole('button', { name: 'Publish', exact: true })
+      .and(p.locator(':enabled'))
+      .waitFor();
+    const up = panel.getByRole('button', { name: 'Move Products up' });
+    while (await up.isEnabled()) await up.click();
+    await panel.getByLabel('Name of Orders').fill('Sales orders');
+    await panel.getByLabel('Show Reviews').uncheck();
+    europeSidebar = await navNames(p);
+    await shot(p, 'layout-editor-sidebar');
+    const products = europeSidebar.indexOf('Products');
+    expect(
+      products >= 0 && products < before.indexOf('Products'),
+      `the preview moves Products up: ${before} → ${europeSidebar}`,
+    );
+    expect(
+      europeSidebar.includes('Sales orders') && !europeSidebar.includes('Reviews'),
+      `the preview renames Orders and hides Reviews: ${europeSidebar}`,
+    );
+    await panel.getByRole('button', { name: 'Publish', exact: true }).click();
+    await panel.getByText(/^Published: everyone in Europe/).waitFor();
+    await closeLayout(p);
+    const own = await navNames(p);
+    expect(
+      JSON.stringify(own) === JSON.stringify(before),
+      `Operations keeps its sidebar: ${own} (before: ${before})`,
+    );
+  });
+
+  await suite.test('(layout) Support of Europe sees the sidebar as laid out', async () => {
+    await asSupport(fixture, async (support) => {
+      const seen = await navNames(support);
+      expect(
+        JSON.stringify(seen) === JSON.stringify(europeSidebar),
+        `Europe's sidebar: ${seen} (published ${europeSidebar})`,
+      );
+      await support
+        .getByRole('navigation', { name: 'Collections' })
+        .getByRole('link', { name: 'Sales orders', exact: true })
+        .click();
+      await support.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
+      expect(
+        !(await support.getByRole('button', { name: 'Layout of the sidebar' }).count()),
+        'a member who may not edit layouts has no sidebar layout button',
+      );
+      await shot(support, 'layout-support-sidebar');
+    });
+  });
+
   await suite.test('(layout) Europe’s layout is put back as it was', async () => {
     await fixture.manage('PUT', `${EUROPE}/layout/draft`, {
       layout: europeBefore.published?.layout ?? {},

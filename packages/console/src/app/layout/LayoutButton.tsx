@@ -12,6 +12,7 @@ import { useTeamLayout } from './team-layout';
 const LayoutPanel = lazy(() => import('./LayoutPanel'));
 const RecordLayoutPanel = lazy(() => import('./RecordLayoutPanel'));
 const FormLayoutPanel = lazy(() => import('./FormLayoutPanel'));
+const SidebarLayoutPanel = lazy(() => import('./SidebarLayoutPanel'));
 
 /** The button and, once clicked, its panel; nothing for members who may not edit the layout. */
 function ModeButton({
@@ -85,6 +86,16 @@ export function FormLayoutButton({
   return (
     <ModeButton
       panel={(close) => <FormLayoutPanel collection={collection} mode={mode} onClose={close} />}
+    />
+  );
+}
+
+/** The sidebar: order, groups, names, hidden collections. */
+export function SidebarLayoutButton({ collections }: { collections: string[] }) {
+  return (
+    <ModeButton
+      compact
+      panel={(close) => <SidebarLayoutPanel collections={collections} onClose={close} />}
     />
   );
 }
