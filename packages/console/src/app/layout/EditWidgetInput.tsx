@@ -18,6 +18,7 @@ import {
 import type { LayoutWidget } from '@canopy/platform-protocol';
 import type { SchemaField } from '../../protocol';
 
+/** Loaded with the first form that uses an edit widget (EditWidget.tsx). */
 export interface EditWidgetProps {
   widget: LayoutWidget;
   field: SchemaField;
@@ -29,7 +30,13 @@ export interface EditWidgetProps {
   required?: boolean;
 }
 
-export function EditWidgetInput({ widget, field, value, onChange, ...common }: EditWidgetProps) {
+export default function EditWidgetInput({
+  widget,
+  field,
+  value,
+  onChange,
+  ...common
+}: EditWidgetProps) {
   const settings = widget.settings ?? {};
   const text = value === null || value === undefined ? '' : String(value);
   const onText = (event: { currentTarget: { value: string } }) =>
@@ -97,7 +104,12 @@ export function EditWidgetInput({ widget, field, value, onChange, ...common }: E
     case 'badge': {
       const colours = (settings.colours ?? {}) as Record<string, string>;
       const badge = (name: string) => (
-        <Badge color={colours[name] ?? 'gray'} autoContrast tt="none">
+        <Badge
+          color={colours[name] ?? 'gray'}
+          variant={colours[name] ? 'filled' : 'light'}
+          autoContrast
+          tt="none"
+        >
           {name}
         </Badge>
       );

@@ -52,7 +52,7 @@ import { useSession } from '../session';
 import { duplicateValues, initialValues } from './form-values';
 import { FormSections, useFormLayout } from '../layout/FormSections';
 import { FormLayoutButton } from '../layout/LayoutButton';
-import { EditWidgetInput } from '../layout/EditWidgetInput';
+import { EditWidget } from '../layout/EditWidget';
 import type { LayoutWidget } from '@canopy/platform-protocol';
 
 type Values = Record<string, unknown>;
@@ -81,7 +81,7 @@ function FieldInput({
   widget,
 }: {
   field: SchemaField;
-  /** The edit widget of the team's layout (layout/EditWidgetInput.tsx). */
+  /** The edit widget of the team's layout (layout/EditWidget.tsx). */
   widget?: LayoutWidget;
   value: unknown;
   onChange(value: unknown): void;
@@ -93,7 +93,7 @@ function FieldInput({
   const label = humanize(field.field);
   const common = { label, error, disabled, required: field.isRequired && !disabled };
   if (widget)
-    return <EditWidgetInput {...common} widget={widget} field={field} {...{ value, onChange }} />;
+    return <EditWidget {...common} widget={widget} field={field} {...{ value, onChange }} />;
   if (isToOne(field)) {
     const target = collectionOf(schema, targetCollection(field));
     if (!target) return null;
