@@ -86,7 +86,10 @@ const layoutV1 = {
       },
       recordPage: {
         sections: [{ title: 'Summary', fields: ['id', 'status', 'total'] }],
-        tabs: [{ title: 'Shipping', sections: [{ fields: ['address'] }] }],
+        tabs: [
+          { related: 'payments', title: 'Payments first' },
+          { title: 'Shipping', sections: [{ fields: ['address'] }] },
+        ],
         relatedTabs: ['lines', 'refunds'],
         readOnlyFields: ['total'],
       },
@@ -239,6 +242,15 @@ describe('team layouts', () => {
     expect(empty).toBeDefined();
     const none = await as('admin').post(`${SALES}/layout/copy`, { fromTeamName: 'Empty' });
     expect([none.status, none.body.code]).toEqual([409, 'conflict']);
+    // Tenancy: a team of another project is unknown here, and another project's admin cannot copy.
+    await createTeam(server.knex, { projectId: other.project.id, name: 'Elsewhere' });
+    const foreign = await as('admin').post(`${SALES}/layout/copy`, { fromTeamName: 'Elsewhere' });
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'team_not_found']);
+    const outsider = await as('outsider').post(`${SALES}/layout/copy`, { fromTeamName: 'Support' });
+    expect([outsider.status, outsider.body.code]).toEqual([404, 'project_not_found']);
+    // A member who reads layouts only (level `user`) may not copy, even within their own team.
+    const reader = await as('support').post(`${SUPPORT}/layout/copy`, { fromTeamName: 'Sales' });
+    expect(reader.status).toBe(403);
   });
 
   it('validates the layout strictly, with a 400 naming the wrong property', async () => {
@@ -296,6 +308,24 @@ describe('team layouts', () => {
         /sidebar\.items\.0\.collections.*required/,
       ],
       [{ layout: { sidebar: { items: [{ type: 'folder' }] } } }, /sidebar\.items\.0\.type/],
+      [
+        { layout: { collections: { orders: { recordPage: { tabs: [{ title: 'T' }] } } } } },
+        /recordPage\.tabs\.0\.sections.*required/,
+      ],
+      [
+        {
+          layout: {
+            collections: {
+              orders: { recordPage: { tabs: [{ related: 'lines', sections: [] }] } },
+            },
+          },
+        },
+        /recordPage\.tabs\.0\.sections" is not accepted here; accepted: related, title\.$/,
+      ],
+      [
+        { layout: { collections: { orders: { recordPage: { tabs: [{ related: '' }] } } } } },
+        /recordPage\.tabs\.0\.related/,
+      ],
       [
         {
           layout: {

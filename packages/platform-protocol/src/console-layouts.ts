@@ -97,10 +97,25 @@ export interface LayoutSection {
   fields: string[];
 }
 
-/** The record page: sections and tabs, related collections as tabs, read-only fields. */
+/** A tab of fields on the record page. */
+export interface FieldTab {
+  title: string;
+  sections: LayoutSection[];
+}
+
+/** A tab listing the records of a to-many relationship (`related`: its field). */
+export interface RelatedTab {
+  related: string;
+  title?: string;
+}
+
+/**
+ * The record page: the "Details" tab's sections, then `tabs` in order (of fields, or of a
+ * related collection), then `relatedTabs`; fields read-only when the record is edited.
+ */
 export interface RecordPageLayout {
   sections?: LayoutSection[];
-  tabs?: { title: string; sections: LayoutSection[] }[];
+  tabs?: (FieldTab | RelatedTab)[];
   relatedTabs?: string[];
   readOnlyFields?: string[];
 }

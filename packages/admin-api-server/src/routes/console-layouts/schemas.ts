@@ -161,6 +161,22 @@ const SECTION: JsonSchema = {
 };
 const SECTIONS: JsonSchema = { type: 'array', maxItems: 100, items: SECTION };
 
+const FIELD_TAB: JsonSchema = {
+  type: 'object',
+  properties: { title: LABEL, sections: SECTIONS },
+  required: ['title', 'sections'],
+  additionalProperties: false,
+};
+const RELATED_TAB: JsonSchema = {
+  type: 'object',
+  properties: {
+    related: { ...NAME, description: 'A to-many relationship field of the collection' },
+    title: LABEL,
+  },
+  required: ['related'],
+  additionalProperties: false,
+};
+
 const FORM: JsonSchema = {
   type: 'object',
   properties: { sections: SECTIONS, readOnlyInEdit: FIELDS },
@@ -221,20 +237,22 @@ const COLLECTION_LAYOUT: JsonSchema = {
     recordPage: {
       type: 'object',
       properties: {
-        sections: SECTIONS,
+        sections: { ...SECTIONS, description: 'The first tab, "Details"' },
         tabs: {
           type: 'array',
           maxItems: 50,
           items: {
             type: 'object',
-            properties: { title: LABEL, sections: SECTIONS },
-            required: ['title', 'sections'],
-            additionalProperties: false,
+            // A related tab names its relationship; any other tab is a tab of fields.
+            if: { properties: { related: {} }, required: ['related'] },
+            then: RELATED_TAB,
+            else: FIELD_TAB,
           },
+          description: 'Tabs in order (after "Details" when `sections` is set)',
         },
         relatedTabs: {
           ...FIELDS,
-          description: 'Relationship fields shown as tabs, in order',
+          description: 'Relationship fields shown as tabs after `tabs`, in order',
         },
         readOnlyFields: FIELDS,
       },

@@ -2,11 +2,11 @@
  * One column in layout mode: shown or not, moved up or down (buttons: keyboard accessible), its
  * width, its display widget and the widget's settings.
  */
-import { ActionIcon, Checkbox, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
+import { Checkbox, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
 import { LAYOUT_WIDGETS, type LayoutWidget } from '@canopy/platform-protocol';
-import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { humanize, type SchemaField } from '../../protocol';
 import { startingWidget } from './layout-edit';
+import { MoveButtons } from './MoveButtons';
 import { WidgetSettings } from './WidgetSettings';
 
 const WIDGET_OPTIONS = [
@@ -48,28 +48,7 @@ export function ColumnLayoutRow({
             checked={shown}
             onChange={(event) => onShow(event.currentTarget.checked)}
           />
-          {shown && (
-            <Group gap={2} wrap="nowrap">
-              <ActionIcon
-                variant="subtle"
-                size="sm"
-                aria-label={`Move ${name} up`}
-                disabled={first}
-                onClick={() => onMove(-1)}
-              >
-                <IconArrowUp size={14} />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                size="sm"
-                aria-label={`Move ${name} down`}
-                disabled={last}
-                onClick={() => onMove(1)}
-              >
-                <IconArrowDown size={14} />
-              </ActionIcon>
-            </Group>
-          )}
+          {shown && <MoveButtons name={name} first={first} last={last} onMove={onMove} />}
         </Group>
         {shown && (
           <Group grow gap="xs" align="flex-start">

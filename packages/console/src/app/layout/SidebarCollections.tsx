@@ -3,11 +3,12 @@
  * groups, display names and hidden collections; today's list without a layout. The filter box
  * matches the names shown.
  */
-import { NavLink, Text } from '@mantine/core';
+import { Group, NavLink, Text } from '@mantine/core';
 import { IconTable } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { humanize } from '../../protocol';
 import { applySidebar } from './apply-layout';
+import { SidebarLayoutButton } from './LayoutButton';
 import { useTeamLayout } from './team-layout';
 
 export function SidebarCollections({
@@ -24,7 +25,7 @@ export function SidebarCollections({
   current: string | undefined;
   onPick(): void;
 }) {
-  const { layout } = useTeamLayout();
+  const { layout, canEdit } = useTeamLayout();
   const wanted = filter.trim().toLowerCase();
   const link = (entry: { collection: string; displayName?: string }) => {
     const label = entry.displayName ?? humanize(entry.collection);
@@ -42,7 +43,7 @@ export function SidebarCollections({
       />
     );
   };
-  return applySidebar(layout, collections).map((entry) => {
+  const entries = applySidebar(layout, collections).map((entry) => {
     if (entry.type === 'collection') return link(entry);
     const links = entry.collections.map(link).filter((item) => item !== null);
     if (links.length === 0) return null;
@@ -55,4 +56,14 @@ export function SidebarCollections({
       </div>
     );
   });
+  return (
+    <>
+      {entries}
+      {canEdit && (
+        <Group justify="flex-end" px={4} mt={4}>
+          <SidebarLayoutButton collections={collections} />
+        </Group>
+      )}
+    </>
+  );
 }

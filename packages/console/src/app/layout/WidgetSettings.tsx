@@ -4,7 +4,7 @@
  * a rating's maximum, a date pattern, a link template. Widgets without settings (markdown,
  * relative time…) show nothing.
  */
-import { ColorInput, NumberInput, Stack, TextInput } from '@mantine/core';
+import { ColorInput, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import type { LayoutWidget } from '@canopy/platform-protocol';
 import type { SchemaField } from '../../protocol';
 
@@ -62,11 +62,31 @@ export function WidgetSettings({
         </Stack>
       );
     }
+    case 'switch':
+      return (
+        <Group grow gap="xs">
+          {(['trueLabel', 'falseLabel'] as const).map((name) => (
+            <TextInput
+              key={name}
+              size="xs"
+              label={name === 'trueLabel' ? 'Label when on' : 'Label when off'}
+              aria-label={label(name === 'trueLabel' ? 'Label when on' : 'Label when off')}
+              value={String(settings[name] ?? '')}
+              onChange={(event) => set(name, event.currentTarget.value)}
+            />
+          ))}
+        </Group>
+      );
+    case 'long-text':
     case 'image':
     case 'progress':
     case 'rating': {
       const image = widget.type === 'image';
-      const [name, title] = image ? ['height', 'Height (px)'] : ['max', 'Maximum'];
+      const [name, title] = image
+        ? ['height', 'Height (px)']
+        : widget.type === 'long-text'
+          ? ['rows', 'Rows']
+          : ['max', 'Maximum'];
       const held = settings[name];
       return (
         <NumberInput
@@ -74,7 +94,7 @@ export function WidgetSettings({
           label={title}
           aria-label={label(title)}
           min={image ? 16 : 1}
-          max={image ? 1024 : widget.type === 'rating' ? 10 : undefined}
+          max={image ? 1024 : widget.type === 'rating' ? 10 : name === 'rows' ? 50 : undefined}
           value={typeof held === 'number' ? held : image ? 32 : ''}
           onChange={(value) => set(name, typeof value === 'number' ? value : undefined)}
         />

@@ -50,15 +50,19 @@ export function setColumns(
   return withTable(layout, collection, (table) => ({ ...table, columns }));
 }
 
-/** Moves column `index` by `by` places (clamped); the same list when it cannot move. */
-export function moveColumn(columns: TableColumn[], index: number, by: number): TableColumn[] {
-  const target = Math.max(0, Math.min(columns.length - 1, index + by));
-  if (target === index || !columns[index]) return columns;
-  const next = [...columns];
+/** Moves item `index` by `by` places (clamped); the same list when it cannot move. */
+export function moveItem<T>(items: T[], index: number, by: number): T[] {
+  const target = Math.max(0, Math.min(items.length - 1, index + by));
+  if (target === index || !items[index]) return items;
+  const next = [...items];
   const [moved] = next.splice(index, 1);
   next.splice(target, 0, moved!);
   return next;
 }
+
+/** Moves column `index` by `by` places. */
+export const moveColumn = (columns: TableColumn[], index: number, by: number) =>
+  moveItem(columns, index, by);
 
 /** Shows `field` (at the end) or hides it; the last column cannot be hidden. */
 export function toggleColumn(columns: TableColumn[], field: string, shown: boolean): TableColumn[] {
@@ -81,22 +85,31 @@ export function setWidth(
   });
 }
 
-/** Sets a field's display widget (undefined: none, today's cell). */
-export function setDisplayWidget(
+/** Sets a field's `display` or `edit` widget (undefined: none, today's cell or input). */
+export function setWidget(
   layout: ConsoleLayout | null,
   collection: string,
   field: string,
+  use: 'display' | 'edit',
   widget: LayoutWidget | undefined,
 ): ConsoleLayout {
   return withCollection(layout, collection, (current) => {
     const fields = { ...current.fields };
-    const { display: _previous, ...rest } = fields[field] ?? {};
-    if (widget) fields[field] = { ...rest, display: widget };
+    const { [use]: _previous, ...rest } = fields[field] ?? {};
+    if (widget) fields[field] = { ...rest, [use]: widget };
     else if (Object.keys(rest).length > 0) fields[field] = rest;
     else delete fields[field];
     return { ...current, fields };
   });
 }
+
+/** Sets a field's display widget (undefined: none, today's cell). */
+export const setDisplayWidget = (
+  layout: ConsoleLayout | null,
+  collection: string,
+  field: string,
+  widget: LayoutWidget | undefined,
+) => setWidget(layout, collection, field, 'display', widget);
 
 /** The settings a widget needs before the platform accepts it, with a sensible start. */
 export function startingWidget(type: LayoutWidget['type']): LayoutWidget {

@@ -107,5 +107,7 @@ export function layoutCalls(project: string, environment: string, team: string) 
     versions: () => platform.json<{ data: PublishedLayout[] }>(path('/versions')),
     revert: (version: number) =>
       platform.json<PublishedLayout>(path(`/versions/${version}/revert`), { method: 'POST' }),
+    copyFrom: (fromTeamName: string) =>
+      platform.json<PublishedLayout>(path('/copy'), { method: 'POST', json: { fromTeamName } }),
   };
 }

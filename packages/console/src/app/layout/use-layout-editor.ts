@@ -114,6 +114,20 @@ export function useLayoutEditor(target: string) {
       );
       if (ok) setPreview(published?.layout ?? {});
     },
+    /** Another team's published layout as the next version of this one (admins). */
+    async copyFrom(team: string) {
+      let now: PublishedLayout | null = null;
+      const ok = await run(
+        'copy',
+        async () => {
+          now = await calls.copyFrom(team);
+          await calls.discardDraft();
+          return now;
+        },
+        `${team}'s layout is now published for ${target}.`,
+      );
+      if (ok) setPreview((now as PublishedLayout | null)?.layout ?? {});
+    },
     /** Version `n - 1` again as version `n + 1`; none before the first publish. */
     canUndo: published !== null && published.version > 1,
     async undo() {

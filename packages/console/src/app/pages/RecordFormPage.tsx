@@ -14,9 +14,7 @@ import {
   Image,
   JsonInput,
   NumberInput,
-  Paper,
   Select,
-  SimpleGrid,
   Stack,
   Switch,
   TagsInput,
@@ -53,6 +51,10 @@ import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from 
 import { useSession } from '../session';
 import { duplicateValues, initialValues } from './form-values';
 import { useEditConflict } from '../features/live/use-edit-conflict';
+import { FormSections, useFormLayout } from '../layout/FormSections';
+import { FormLayoutButton } from '../layout/LayoutButton';
+import { EditWidget } from '../layout/EditWidget';
+import type { LayoutWidget } from '@canopy/platform-protocol';
 
 type Values = Record<string, unknown>;
 
@@ -77,8 +79,11 @@ export function FieldInput({
   error,
   disabled,
   relationLabel,
+  widget,
 }: {
   field: SchemaField;
+  /** The edit widget of the team's layout (layout/EditWidget.tsx). */
+  widget?: LayoutWidget;
   value: unknown;
   onChange(value: unknown): void;
   error?: string;
@@ -88,6 +93,8 @@ export function FieldInput({
   const schema = useSchema().data!;
   const label = humanize(field.field);
   const common = { label, error, disabled, required: field.isRequired && !disabled };
+  if (widget)
+    return <EditWidget {...common} widget={widget} field={field} {...{ value, onChange }} />;
   if (isToOne(field)) {
     const target = collectionOf(schema, targetCollection(field));
     if (!target) return null;
@@ -255,6 +262,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const collection = collectionOf(schema.data, name);
+  const formLayoutOf = useFormLayout(collection, mode);
   const [values, setValues] = useState<Values>({});
   const [initial, setInitial] = useState<Values>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -301,6 +309,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     if (mode === 'create' && f.isReadOnly && !isToOne(f)) return false;
     return true;
   });
+  const formLayout = formLayoutOf(fields);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -311,7 +320,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       const value = values[field.field];
       if (mode === 'edit' && JSON.stringify(value) === JSON.stringify(initial[field.field]))
         continue;
-      if (field.isReadOnly && !isToOne(field)) continue;
+      if ((field.isReadOnly && !isToOne(field)) || formLayout.readOnly.has(field.field)) continue;
       if (field.isRequired && (value === undefined || value === null || value === '')) {
         nextErrors[field.field] = `${humanize(field.field)} is required.`;
         continue;
@@ -408,47 +417,51 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       >
         ← {mode === 'edit' ? 'Back to the record' : humanize(collection.name)}
       </Anchor>
-      <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-        {title}
-      </Title>
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+          {title}
+        </Title>
+        <FormLayoutButton collection={collection} mode={mode} />
+      </Group>
       {formError && (
         <Alert color="red" title="The change was not saved" role="alert">
           <ErrorMessage error={formError} />
         </Alert>
       )}
       {!ready ? null : (
-        <Paper withBorder p="md" radius="md">
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            {fields.map((field) => (
-              <FieldInput
-                key={field.field}
-                field={field}
-                value={values[field.field]}
-                error={errors[field.field]}
-                disabled={!!field.isReadOnly && !isToOne(field)}
-                relationLabel={(() => {
-                  const related = record.data?.toOne[field.field];
-                  const target = collectionOf(schema.data, targetCollection(field));
-                  return related && target
-                    ? String(related.values[labelField(target)] ?? '') || undefined
-                    : undefined;
-                })()}
-                onChange={(value) => {
-                  setValues((current) => ({ ...current, [field.field]: value }));
-                  // A value over a limit is said at once; another error goes once corrected.
-                  const problem = isToOne(field)
-                    ? undefined
-                    : valueProblem(field, humanize(field.field), value);
-                  setErrors(({ [field.field]: previous, ...rest }) =>
-                    problem && (previous || /takes at most/.test(problem))
-                      ? { ...rest, [field.field]: problem }
-                      : rest,
-                  );
-                }}
-              />
-            ))}
-          </SimpleGrid>
-        </Paper>
+        <FormSections
+          form={formLayout}
+          fields={fields}
+          input={(field, readOnly) => (
+            <FieldInput
+              key={field.field}
+              field={field}
+              value={values[field.field]}
+              error={errors[field.field]}
+              disabled={(!!field.isReadOnly && !isToOne(field)) || readOnly}
+              widget={formLayout.widgets[field.field]}
+              relationLabel={(() => {
+                const related = record.data?.toOne[field.field];
+                const target = collectionOf(schema.data, targetCollection(field));
+                return related && target
+                  ? String(related.values[labelField(target)] ?? '') || undefined
+                  : undefined;
+              })()}
+              onChange={(value) => {
+                setValues((current) => ({ ...current, [field.field]: value }));
+                // A value over a limit is said at once; another error goes once corrected.
+                const problem = isToOne(field)
+                  ? undefined
+                  : valueProblem(field, humanize(field.field), value);
+                setErrors(({ [field.field]: previous, ...rest }) =>
+                  problem && (previous || /takes at most/.test(problem))
+                    ? { ...rest, [field.field]: problem }
+                    : rest,
+                );
+              }}
+            />
+          )}
+        />
       )}
       <Group justify="flex-end">
         <Button

@@ -12,8 +12,6 @@ import {
   Group,
   Menu,
   Modal,
-  Paper,
-  SimpleGrid,
   Stack,
   Tabs,
   Text,
@@ -31,18 +29,9 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import {
-  AgentError,
-  humanize,
-  isRelation,
-  isToMany,
-  isToOne,
-  labelField,
-  targetCollection,
-} from '../../protocol';
-import { CollectionTable, readListContext } from '../components/CollectionTable';
+import { AgentError, humanize, labelField } from '../../protocol';
+import { readListContext } from '../components/CollectionTable';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { RelationLink, Value } from '../components/Value';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, rememberDenied, useCan, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
@@ -51,6 +40,8 @@ import { NotesThread } from '../features/notes/NotesThread';
 import { RecordActivity } from '../features/activity/RecordActivity';
 import { RecordHistory, useHasRecordHistory } from '../features/history/RecordHistory';
 import { RecordLiveBar } from '../features/live/RecordLiveBar';
+import { RecordTabList, RecordTabPanels, useRecordTabs } from '../layout/RecordTabs';
+import { RecordLayoutButton } from '../layout/LayoutButton';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -65,6 +56,7 @@ export function RecordPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const hasHistory = useHasRecordHistory();
   const collection = collectionOf(schema.data, name);
+  const pageTabs = useRecordTabs(collection);
 
   if (schema.isPending || record.isPending) return <PageLoader label="Loading the record" />;
   if (!collection) return <UnknownCollection name={name} />;
@@ -105,18 +97,7 @@ export function RecordPage() {
   const previous = position > 0 ? context!.ids[position - 1] : undefined;
   const next =
     position >= 0 && position < context!.ids.length - 1 ? context!.ids[position + 1] : undefined;
-  const toMany = collection.fields
-    .filter(isToMany)
-    .filter((f) => collectionOf(schema.data, targetCollection(f)));
   const tab = params.get('tab') ?? 'details';
-  // Primary key and label first, imported fields (`a@@@b`) last, the rest in schema order.
-  const place = (f: (typeof collection.fields)[number]) =>
-    f.isPrimaryKey ? 0 : f.field === label ? 1 : f.field.includes('@@@') ? 3 : 2;
-  const shown = collection.fields
-    .filter((f) => !isRelation(f) || isToOne(f))
-    .map((f, index) => ({ f, index }))
-    .sort((a, b) => place(a.f) - place(b.f) || a.index - b.index)
-    .map(({ f }) => f);
 
   const remove = async () => {
     try {
@@ -173,6 +154,7 @@ export function RecordPage() {
             </Button>
           </Button.Group>
           <ActionsMenu collection={collection} place="record" selection={{ ids: [data.id] }} />
+          <RecordLayoutButton collection={collection} />
           {/* Wide screens: the buttons; a phone: one menu, so the toolbar stays on one row. */}
           {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
             <Button
@@ -257,12 +239,7 @@ export function RecordPage() {
         keepMounted={false}
       >
         <Tabs.List>
-          <Tabs.Tab value="details">Details</Tabs.Tab>
-          {toMany.map((field) => (
-            <Tabs.Tab key={field.field} value={field.field}>
-              {humanize(field.field)}
-            </Tabs.Tab>
-          ))}
+          <RecordTabList tabs={pageTabs} />
           <Tabs.Tab value="notes">Notes</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
           {hasHistory && <Tabs.Tab value="history">History</Tabs.Tab>}
@@ -278,57 +255,7 @@ export function RecordPage() {
             <RecordHistory collection={collection.name} recordId={data.id} />
           </Tabs.Panel>
         )}
-        <Tabs.Panel value="details" pt="md">
-          <Paper withBorder p="md" radius="md">
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-              {shown.map((field) => {
-                let content;
-                if (isToOne(field)) {
-                  const related = data.toOne[field.field];
-                  const target = collectionOf(schema.data, targetCollection(field));
-                  content = related ? (
-                    <RelationLink
-                      to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
-                      label={String(
-                        (target && related.values[labelField(target)]) ?? `#${related.id}`,
-                      )}
-                    />
-                  ) : (
-                    <Text span c="dimmed" size="sm">
-                      —
-                    </Text>
-                  );
-                } else {
-                  content = <Value field={field} value={data.values[field.field]} />;
-                }
-                return (
-                  <div key={field.field} data-field={field.field}>
-                    <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={2}>
-                      {humanize(field.field)}
-                    </Text>
-                    {content}
-                  </div>
-                );
-              })}
-            </SimpleGrid>
-          </Paper>
-        </Tabs.Panel>
-        {toMany.map((field) => {
-          const target = collectionOf(schema.data, targetCollection(field))!;
-          return (
-            <Tabs.Panel key={field.field} value={field.field} pt="md">
-              <CollectionTable
-                collection={target}
-                relation={field}
-                prefix={`${field.field}.`}
-                source={{
-                  collection: target.name,
-                  related: { parent: collection.name, parentId: data.id, relation: field.field },
-                }}
-              />
-            </Tabs.Panel>
-          );
-        })}
+        <RecordTabPanels tabs={pageTabs} collection={collection} data={data} />
       </Tabs>
 
       <Modal
