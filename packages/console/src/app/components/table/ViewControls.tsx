@@ -3,8 +3,9 @@
  * filter-draft.ts), the segment (the agent's and the team's Console segments) and, on a
  * collection's own list, the saved views (ViewsMenu.tsx).
  */
-import { Select } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Select } from '@mantine/core';
+import { IconBookmarks, IconChevronDown } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import {
   countLeaves,
   type AgentSchema,
@@ -16,8 +17,29 @@ import { filterableFields } from '../filter-fields';
 import { FilterPopover } from './FilterPopover';
 import type { useColumnPrefs } from './use-column-prefs';
 import { useTeamSegments } from './use-saved-views';
-import { ViewsMenu } from './ViewsMenu';
 import type { SetView } from './use-table-view';
+
+/**
+ * The saved views' menu and dialogs load with the toolbar, not with the first screen (they would
+ * take it over its budget); until then, the same button, waiting.
+ */
+const ViewsMenu = lazy(() =>
+  import('./ViewsMenu').then((module) => ({ default: module.ViewsMenu })),
+);
+
+function ViewsButtonLoading() {
+  return (
+    <Button
+      variant="default"
+      disabled
+      leftSection={<IconBookmarks size={16} aria-hidden />}
+      rightSection={<IconChevronDown size={14} aria-hidden />}
+      aria-label="Views"
+    >
+      Views
+    </Button>
+  );
+}
 
 export function ViewControls({
   collection,
@@ -66,7 +88,14 @@ export function ViewControls({
         />
       )}
       {saved && (
-        <ViewsMenu collection={collection} view={view} params={saved.params} prefs={saved.prefs} />
+        <Suspense fallback={<ViewsButtonLoading />}>
+          <ViewsMenu
+            collection={collection}
+            view={view}
+            params={saved.params}
+            prefs={saved.prefs}
+          />
+        </Suspense>
       )}
     </>
   );

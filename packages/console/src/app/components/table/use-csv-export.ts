@@ -12,7 +12,6 @@ import {
   type SchemaCollection,
 } from '../../../protocol';
 import { relationProjection, rememberDenied, type ListSource } from '../../data';
-import { downloadWorker, streamDownload } from '../../download';
 import { recordExport } from '../../test-hooks';
 import { csvFilename, exportableColumns, exportProgress } from './csv-export';
 
@@ -56,6 +55,8 @@ export function useCsvExport({
     const filename = csvFilename(collection.name, new Date());
     const progress = (bytes: number) => setExporting(exportProgress(bytes));
     try {
+      // The streaming download (a service worker) loads with the first export.
+      const { downloadWorker, streamDownload } = await import('../../download');
       const worker = await downloadWorker();
       if (worker) {
         recordExport('stream');
