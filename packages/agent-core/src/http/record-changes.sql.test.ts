@@ -9,6 +9,7 @@ import { createServerSandbox, TEST_USER, type ServerSandbox } from '@canopy/test
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/create-agent';
 import { signSessionToken } from '../protocol/auth/session-token';
+import { restClient } from './test-fixtures/rest-client';
 import type { SessionClaims } from '../operations/session-claims';
 
 const ENV_SECRET = '5d'.repeat(32);
@@ -71,25 +72,7 @@ function useAgent(dialect: Dialect) {
     await state.sandbox?.close();
   });
 
-  const rest = async (
-    method: string,
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string> } = {},
-  ) => {
-    const response = await fetch(`${state.base}${path}?timezone=UTC`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        'content-type': 'application/json',
-        ...options.headers,
-      },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    const text = await response.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
-    const body: any = text === '' ? undefined : JSON.parse(text);
-    return { status: response.status, headers: response.headers, body };
-  };
+  const rest = restClient(() => state.base.replace(/\/forest$/, ''), bearer);
   const put = (id: number, attributes: Record<string, unknown>, headers = {}) =>
     rest('PUT', `/orders/${id}`, {
       body: { data: { type: 'orders', id: String(id), attributes } },
