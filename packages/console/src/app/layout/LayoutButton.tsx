@@ -17,10 +17,13 @@ const SidebarLayoutPanel = lazy(() => import('./SidebarLayoutPanel'));
 /** The button and, once clicked, its panel; nothing for members who may not edit the layout. */
 function ModeButton({
   compact = false,
+  wideOnly = false,
   panel,
 }: {
   /** An icon only (the sidebar). */
   compact?: boolean;
+  /** Not on a phone, where the toolbar it sits in has no room for it (a record's header). */
+  wideOnly?: boolean;
   panel(close: () => void): ReactNode;
 }) {
   const team = useTeamLayout();
@@ -44,6 +47,7 @@ function ModeButton({
           variant={open ? 'light' : 'default'}
           leftSection={icon}
           onClick={() => setOpen(true)}
+          visibleFrom={wideOnly ? 'sm' : undefined}
         >
           Layout
         </Button>
@@ -71,7 +75,10 @@ export function LayoutButton({
 /** A record page: tabs, sections, related tabs, read-only fields. */
 export function RecordLayoutButton({ collection }: { collection: SchemaCollection }) {
   return (
-    <ModeButton panel={(close) => <RecordLayoutPanel collection={collection} onClose={close} />} />
+    <ModeButton
+      wideOnly
+      panel={(close) => <RecordLayoutPanel collection={collection} onClose={close} />}
+    />
   );
 }
 
