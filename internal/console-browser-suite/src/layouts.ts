@@ -268,8 +268,9 @@ export async function runLayoutTests(
         await support.getByRole('link', { name: 'Edit', exact: true }).click();
         const state = support.getByRole('group', { name: 'State' });
         await state.waitFor();
-        // The edit widget (a badge select) loads with the first form that uses one.
-        await state.getByLabel('Status').first().waitFor();
+        // The edit widget (a badge select) loads with the first form that uses one; the plain
+        // input stands in for it until then.
+        await support.locator('[data-edit-widget="badge"]').waitFor();
         expect(await state.getByLabel('Status').count(), 'Status is in the State section');
         expect(
           await support.getByRole('group', { name: 'Delivery' }).count(),

@@ -2,14 +2,15 @@
  * A form input drawn with the team's edit widget (EditWidgetInput.tsx), loaded with the first
  * form that uses one: its colour picker and rating stay out of the first screen.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { EditWidgetProps } from './EditWidgetInput';
 
 const EditWidgetInput = lazy(() => import('./EditWidgetInput'));
 
-export function EditWidget(props: EditWidgetProps) {
+/** `fallback`: what the field shows while the widget loads (the form's plain input). */
+export function EditWidget({ fallback, ...props }: EditWidgetProps & { fallback?: ReactNode }) {
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={fallback ?? null}>
       <EditWidgetInput {...props} />
     </Suspense>
   );

@@ -93,8 +93,19 @@ export function FieldInput({
   const schema = useSchema().data!;
   const label = humanize(field.field);
   const common = { label, error, disabled, required: field.isRequired && !disabled };
-  if (widget)
-    return <EditWidget {...common} widget={widget} field={field} {...{ value, onChange }} />;
+  if (widget) {
+    // Until the widget's chunk arrives, the plain input: the field never leaves the form.
+    const plain = <FieldInput {...{ field, value, onChange, error, disabled, relationLabel }} />;
+    return (
+      <EditWidget
+        {...common}
+        widget={widget}
+        field={field}
+        {...{ value, onChange }}
+        fallback={plain}
+      />
+    );
+  }
   if (isToOne(field)) {
     const target = collectionOf(schema, targetCollection(field));
     if (!target) return null;
