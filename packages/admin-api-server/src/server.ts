@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { EventHub } from './agent-protocol/event-hub';
 import { ConsoleHub } from './console-live/hub';
 import { createApp } from './app';
+import { expressServerOptions } from './http/express-objects';
 import { createLoginLimiter } from './auth/login-limiter';
 import { TokenContextCache } from './auth/token-context-cache';
 import { chainKeysOf, useChainKeys } from './integrity/chain-keys';
@@ -143,7 +144,7 @@ export async function createAdminApiServer(config: AdminApiServerConfig): Promis
     app,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        const http = createServer(app);
+        const http = createServer(expressServerOptions(app), app);
         http.once('error', reject);
         http.listen(port, host, () => {
           server = http;

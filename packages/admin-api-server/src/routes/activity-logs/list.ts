@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { required } from '../../context';
+import { sendJsonText } from '../../http/json-text';
 import { listActivityLogPage } from '../../store/activity-log-queries';
 import { decodeTimeCursor, encodeTimeCursor } from '../../store/cursor';
 import type { EnvironmentRow, ProjectRow } from '../../store/model';
@@ -49,7 +50,6 @@ export function listActivityLogsHandler(ctx: ServerContext): RequestHandler {
     const project = required(req.project, 'project');
     const environment = required(req.environment, 'environment');
     const page = await listActivityLogsPage(ctx, project, environment, req.query);
-    // What res.json does with the text it made.
-    res.set('Content-Type', 'application/json').send(page);
+    sendJsonText(req, res, page);
   };
 }
