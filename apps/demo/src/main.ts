@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -72,11 +72,16 @@ async function main(): Promise<void> {
     return (await response.json()) as T;
   };
 
+  // The folder holds the tokens the printed curl lines read: gone however the process ends,
+  // short of SIGKILL (an exit handler runs even when a signal's default action cuts the
+  // shutdown short).
+  const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+  process.once('exit', removeWorkDir);
   const shutdown = async () => {
     await agent?.stop();
     await platform?.close();
     await database?.close();
-    rmSync(workDir, { recursive: true, force: true });
+    removeWorkDir();
   };
 
   try {
@@ -383,6 +388,12 @@ async function main(): Promise<void> {
       console.log('\nDemo check passed.');
       return;
     }
+    // The tokens stay off the terminal (and so off scroll-back and shared screens): the curl
+    // lines read them from files only this user can read, removed when the demo stops.
+    const appTokenFile = join(workDir, 'platform-application-token');
+    const sessionFile = join(workDir, 'agent-session-token');
+    writeFileSync(appTokenFile, appToken, { mode: 0o600 });
+    writeFileSync(sessionFile, session, { mode: 0o600 });
     // Stable `Label: value` lines at the start of a line: the first-run CI job reads the
     // Console URL and both logins from them.
     console.log(`
@@ -404,8 +415,8 @@ Agent: ${agentUrl}/forest
 MCP server: ${agentUrl}/mcp
 Platform API: ${platform!.url}/v1/openapi.json
 
-  curl -H "Authorization: Bearer ${appToken}" '${platform!.url}/v1/project/Shop/environment/Production/activity-logs?limit=5'
-  curl -H "Authorization: Bearer ${session}" '${agentUrl}/forest/products?timezone=UTC&page[size]=3'
+  curl -H "Authorization: Bearer $(cat ${appTokenFile})" '${platform!.url}/v1/project/Shop/environment/Production/activity-logs?limit=5'
+  curl -H "Authorization: Bearer $(cat ${sessionFile})" '${agentUrl}/forest/products?timezone=UTC&page%5Bsize%5D=3'
 
 Press Ctrl-C to stop.`);
     await new Promise<void>((resolve) => {

@@ -96,8 +96,7 @@ function startDemo(command: string, cwd: string, output: string[]): Promise<Demo
       pending = lines.pop()!;
       for (const line of lines) {
         output.push(line);
-        // The demo's ready-to-copy curl lines carry its tokens: not echoed into CI logs.
-        if (!line.includes('Bearer')) console.log(`    │ ${line}`);
+        console.log(`    │ ${line}`);
         for (const [key, pattern] of Object.entries({
           console: /^Console: (http\S+)$/,
           admin: /^Admin login: (\S+) \/ (\S+) \(team (\w+)/,
@@ -328,6 +327,26 @@ async function main(): Promise<void> {
           response.status === 200 && html.includes('<script'),
           `${demo!.consoleUrl} answered ${response.status}: ${html.slice(0, 200)}`,
         );
+      });
+      await suite.test('the printed curl lines answer 200 and no token is printed', async () => {
+        const deadline = Date.now() + STEP_TIMEOUT_MS;
+        while (!output.some((line) => line.includes('Press Ctrl-C')) && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        // A JSON Web Token starts with the base64url of `{"`: none may reach the terminal.
+        const leaked = output.filter((line) => /eyJ[\w-]{10,}/.test(line));
+        expect(leaked.length === 0, `${leaked.length} printed line(s) hold a token`);
+        const curls = output.map((line) => line.trim()).filter((line) => line.startsWith('curl '));
+        expect(curls.length === 2, `two curl lines printed: ${curls.length}`);
+        for (const line of curls) {
+          const run = spawnSync('bash', ['-c', `${line} -s -o /dev/null -w '%{http_code}'`], {
+            encoding: 'utf8',
+            timeout: STEP_TIMEOUT_MS,
+          });
+          expect(
+            run.stdout === '200',
+            `${line.split("'")[1]} answered ${run.stdout} ${run.stderr}`,
+          );
+        }
       });
       await runJourneys(suite, demo);
     }
