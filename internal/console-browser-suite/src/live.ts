@@ -101,6 +101,9 @@ export async function runLiveTests(suite: Suite, fixture: Fixture, shot: Shot): 
         // Ada saves while Bob's form is open.
         await a.goto(new URL(recordPath, fixture.consoleUrl).toString());
         await openEditForm(a);
+        // Edit forms announce and show presence too: Ada's form shows Bob, whose form is open.
+        await a.getByTestId('record-presence').getByRole('img', { name: /./ }).first().waitFor();
+        await shot(a, 'live-presence-edit-form');
         await a.getByRole('textbox', { name: 'First name', exact: true }).fill(theirs);
         await a.getByRole('button', { name: 'Save changes' }).click();
         await a.waitForURL(/\/data\/customers\/\d+$/);

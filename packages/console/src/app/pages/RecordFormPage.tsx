@@ -50,6 +50,7 @@ import { itemType, numberInputFormat } from '../components/format';
 import { collectionOf, rememberDenied, useDataBase, useRecord, useSchema } from '../data';
 import { useSession } from '../session';
 import { duplicateValues, initialValues } from './form-values';
+import { RecordPresence } from '../features/live/RecordPresence';
 import { useEditConflict } from '../features/live/use-edit-conflict';
 import { FormSections, useFormLayout } from '../layout/FormSections';
 import { FormLayoutButton } from '../layout/LayoutButton';
@@ -434,6 +435,9 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         </Title>
         <FormLayoutButton collection={collection} mode={mode} />
       </Group>
+      {mode === 'edit' && id !== undefined && (
+        <RecordPresence collection={collection.name} recordId={id} />
+      )}
       {formError && (
         <Alert color="red" title="The change was not saved" role="alert">
           <ErrorMessage error={formError} />

@@ -1,11 +1,11 @@
 /**
- * On a record's page: who else has it open (initials, from presence), and, when someone else
+ * On a record's page: who else has it open (RecordPresence), and, when someone else
  * changes or deletes it, "changed by <name> just now" with what changed (field: before → after)
  * and a button that reloads it. The page is not reloaded by itself: the reader keeps what they
  * were reading until they choose.
  */
 import type { AgentRecord, RecordChangedEvent } from '@canopy/platform-protocol';
-import { Alert, Avatar, Button, Group, List, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, List, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -14,8 +14,8 @@ import { Value } from '../../components/Value';
 import { useSession } from '../../session';
 import { useLive, useLiveEvents } from './LiveProvider';
 import { recordDiff, type FieldChange } from './record-diff';
-import { initialsOf, useMembers } from './use-members';
-import { usePresence } from './use-presence';
+import { RecordPresence } from './RecordPresence';
+import { useMembers } from './use-members';
 
 interface Notice {
   by: number[];
@@ -43,7 +43,6 @@ export function RecordLiveBar({
   const { client, workspace } = useSession();
   const queryClient = useQueryClient();
   const members = useMembers();
-  const others = usePresence(collection.name, record.id);
   const [notice, setNotice] = useState<Notice>();
   // A reloaded record is the new starting point.
   useEffect(() => setNotice(undefined), [record]);
@@ -84,25 +83,9 @@ export function RecordLiveBar({
     });
   const fieldOf = (field: string) => collection.fields.find((f) => f.field === field)!;
 
-  if (!others.length && !notice) return null;
   return (
     <>
-      {others.length > 0 && (
-        <Group gap="xs" data-testid="record-presence">
-          <Text size="sm" c="dimmed">
-            Also viewing:
-          </Text>
-          <Avatar.Group spacing="xs">
-            {others.map((id) => (
-              <Tooltip key={id} label={name(id)} withArrow>
-                <Avatar size="sm" radius="xl" color="grape" role="img" aria-label={name(id)}>
-                  {initialsOf(members.get(id))}
-                </Avatar>
-              </Tooltip>
-            ))}
-          </Avatar.Group>
-        </Group>
-      )}
+      <RecordPresence collection={collection.name} recordId={record.id} />
       {notice && (
         <Alert
           color={notice.deleted ? 'red' : 'blue'}
