@@ -7,7 +7,7 @@ import { validateRecord } from '../toolkit/validation/record-validator';
 import { markValidated } from '../toolkit/validation/validated';
 import { reportActivity } from './activity-log';
 import { countIn } from './count';
-import { readReportedIds, reportRecordChanges } from './record-changes';
+import { MAX_REPORTED_DELETES, readIdsOrNull, reportRecordChanges } from './record-changes';
 import type { OperationCaller, OperationContext } from './context';
 import { buildFilter, type FilterParameters } from './filter';
 import type { ParsedRequest } from './request';
@@ -30,7 +30,8 @@ export interface BulkUpdateResult {
  * Writes the same values on every selected record within the caller's scope (Canopy's addition,
  * agent-http-protocol §8.5.1): needs `edit`, validated as an update by id, one `update` call on
  * the collection, so that hooks and the audit trail see one write of one request. The activity
- * log and the record-change reports carry the ids read just before, at most 1000.
+ * log and the record-change reports carry the ids read just before, at most 1000; below that,
+ * their number is the count (no second query).
  */
 export async function bulkUpdateRecords(
   context: OperationContext,
@@ -55,13 +56,20 @@ export async function bulkUpdateRecords(
   validateRecord(collection, values);
   markValidated(values);
   const filter = await buildFilter(context, who, collection, parameters, [selection]);
-  // Read before the write: the values written may take the records out of the filter.
-  const [counted, ids] = await Promise.all([
-    countIn(who, collection, filter),
-    readReportedIds(context, who, collection, filter),
-  ]);
+  // Read before the write: the values written may take the records out of the filter. Fewer
+  // ids than the read's limit are all the records selected: their number is the count.
+  const read = await readIdsOrNull(context, who, collection, filter);
+  const ids = read ?? [];
+  let count: number | null = null;
+  if (collection.schema.countable) {
+    if (read !== null && read.length < MAX_REPORTED_DELETES) count = read.length;
+    else {
+      const counted = await countIn(who, collection, filter);
+      count = 'count' in counted ? counted.count : null;
+    }
+  }
   await collection.update(who.caller, filter, values);
   reportActivity(context, who, 'update', collection.name, ids);
   reportRecordChanges(context, who, collection.name, 'update', ids, fields);
-  return { count: 'count' in counted ? counted.count : null };
+  return { count };
 }

@@ -81,6 +81,16 @@ export async function readReportedIds(
   collection: Collection,
   filter: Filter,
 ): Promise<string[]> {
+  return (await readIdsOrNull(context, who, collection, filter)) ?? [];
+}
+
+/** {@link readReportedIds}, with `null` for a failed read (where `[]` would say "none"). */
+export async function readIdsOrNull(
+  context: OperationContext,
+  who: OperationCaller,
+  collection: Collection,
+  filter: Filter,
+): Promise<string[] | null> {
   const plan = getCollectionPlan(collection);
   try {
     const rows = await collection.list(
@@ -95,6 +105,6 @@ export async function readReportedIds(
       'Debug',
       `Reading the ids to report before a write of '${collection.name}' failed; not reported.`,
     );
-    return [];
+    return null;
   }
 }
