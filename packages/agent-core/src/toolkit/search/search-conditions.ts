@@ -1,6 +1,7 @@
 import type { PlainConditionTree } from '../query/condition-tree/condition-tree';
 import type { Operator } from '../query/operators';
 import type { ColumnSchema } from '../schema/field-schema';
+import { isIntegerWithin } from '../validation/value-validator';
 import { DateTime } from 'luxon';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +33,10 @@ function numberCondition(field: string, column: ColumnSchema, text: string, nega
   const match = /^(=|!=|<>|>=|≥|<=|≤|>|<)?\s*(-?\d+(\.\d+)?)$/.exec(text);
   if (!match) return null;
   const value = Number(match[2]);
+  // A number the column cannot store (beyond its integer type, or a fraction in an integer
+  // column) matches nothing in it: the field is left out of the search, where the condition
+  // would otherwise make the whole search a validation error.
+  if (column.integerRange && !isIntegerWithin(match[2], column.integerRange)) return null;
   const comparisons: Record<string, PlainConditionTree> = {
     '=': leaf(field, 'Equal', value),
     '!=': leaf(field, 'NotEqual', value),
