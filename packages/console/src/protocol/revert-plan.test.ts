@@ -169,6 +169,17 @@ const codes: SchemaCollection = {
   ],
 };
 
+/** A deletion of order `recordId`, `seconds` after the other entries. */
+function deletedLater(recordId: string, previousValues: Record<string, unknown>, seconds: number) {
+  const timestamp = new Date(Date.parse('2026-01-01T10:00:00.000Z') + seconds * 1000);
+  return entry({
+    operation: 'delete',
+    recordId,
+    previousValues,
+    timestamp: timestamp.toISOString(),
+  });
+}
+
 describe('reverting creations and deletions', () => {
   it('deletes every record an import created, in one plan, and nothing else', () => {
     const created = Array.from({ length: 30 }, (_, index) =>
@@ -305,12 +316,7 @@ describe('reverting creations and deletions', () => {
     const sources = targetsOfEntries([
       entry({ operation: 'delete', recordId: '6', previousValues: { id: 6, status: 'late' } }),
       entry({ operation: 'create', recordId: '10', newValues: { id: 10, status: 'new' } }),
-      entry({
-        operation: 'delete',
-        recordId: '10',
-        previousValues: { id: 10, status: 'new' },
-        timestamp: '2026-01-01T10:00:02.000Z',
-      }),
+      deletedLater('10', { id: 10, status: 'new' }, 2),
     ]);
     expect(sources.removals).toEqual([]);
     expect(sources.recreations.map((r) => r.recordId)).toEqual(['6']);
@@ -328,12 +334,7 @@ describe('reverting creations and deletions', () => {
   it('re-creates a record updated then deleted by the same change with its values of before', () => {
     const sources = targetsOfEntries([
       entry({ recordId: '3', previousValues: { status: 'late' }, newValues: { status: 'paid' } }),
-      entry({
-        operation: 'delete',
-        recordId: '3',
-        previousValues: { id: 3, status: 'paid' },
-        timestamp: '2026-01-01T10:00:03.000Z',
-      }),
+      deletedLater('3', { id: 3, status: 'paid' }, 3),
     ]);
     expect(sources.targets).toEqual([]);
     expect(sources.recreations).toEqual([

@@ -243,16 +243,19 @@ export function planRevert(
     skipped: [...skipped],
     unchanged: 0,
   };
+  /** The record's values now, or `undefined` once skipped with `reason`. */
+  const valuesOf = (target: { collection: string; recordId: string }, reason: string) => {
+    const values = current.get(recordKey(target.collection, target.recordId));
+    if (values) return values;
+    plan.skipped.push({ collection: target.collection, recordId: target.recordId, reason });
+    return undefined;
+  };
   for (const removal of records.removals ?? []) {
-    const values = current.get(recordKey(removal.collection, removal.recordId));
-    if (!values) {
-      plan.skipped.push({
-        collection: removal.collection,
-        recordId: removal.recordId,
-        reason: 'Already deleted (or outside what you may see): nothing to undo.',
-      });
-      continue;
-    }
+    const values = valuesOf(
+      removal,
+      'Already deleted (or outside what you may see): nothing to undo.',
+    );
+    if (!values) continue;
     const changed = Object.entries(removal.expected)
       .filter(([field, expected]) => field in values && expected !== REDACTED_VALUE)
       .filter(([field, expected]) => !sameRevertValue(values[field], expected))
@@ -295,15 +298,8 @@ export function planRevert(
     plan.recreations.push({ ...where, values, keepsId, redacted, conflict: redacted.length > 0 });
   }
   for (const target of targets) {
-    const values = current.get(recordKey(target.collection, target.recordId));
-    if (!values) {
-      plan.skipped.push({
-        collection: target.collection,
-        recordId: target.recordId,
-        reason: 'The record no longer exists, or is outside what you may see.',
-      });
-      continue;
-    }
+    const values = valuesOf(target, 'The record no longer exists, or is outside what you may see.');
+    if (!values) continue;
     for (const [field, reverted] of Object.entries(target.restore)) {
       if (!(field in values)) {
         plan.skipped.push({

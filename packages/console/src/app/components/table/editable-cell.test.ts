@@ -53,6 +53,16 @@ function cell(save: SaveCell, opened: AgentRecord[] = []) {
   return screen.getByText('a@x').closest('td')!;
 }
 
+/** Opens the cell's editor, types `value` and presses Enter. */
+async function typeAndSave(td: HTMLElement, value: string) {
+  fireEvent.doubleClick(td);
+  const input = screen.getByRole('textbox');
+  fireEvent.change(input, { target: { value } });
+  await act(async () => {
+    fireEvent.keyDown(input, { key: 'Enter' });
+  });
+}
+
 describe('EditableCell', () => {
   it('opens on Enter, saves the typed value on Enter and closes', async () => {
     const saved: unknown[] = [];
@@ -101,13 +111,7 @@ describe('EditableCell', () => {
       },
       { begin: async () => ({ etag: '"t1"', current: 'a@x' }) },
     ) as SaveCell;
-    const td = cell(save);
-    fireEvent.doubleClick(td);
-    const input = screen.getByRole('textbox');
-    fireEvent.change(input, { target: { value: 'mine@x' } });
-    await act(async () => {
-      fireEvent.keyDown(input, { key: 'Enter' });
-    });
+    await typeAndSave(cell(save), 'mine@x');
     expect(screen.getByTestId('cell-conflict').textContent).toBe(
       'Changed since you started editing: now “theirs@x”.',
     );
@@ -136,13 +140,7 @@ describe('EditableCell', () => {
           adopted.push([field, value]),
       },
     ) as SaveCell;
-    const td = cell(save);
-    fireEvent.doubleClick(td);
-    const input = screen.getByRole('textbox');
-    fireEvent.change(input, { target: { value: 'mine@x' } });
-    await act(async () => {
-      fireEvent.keyDown(input, { key: 'Enter' });
-    });
+    await typeAndSave(cell(save), 'mine@x');
     fireEvent.click(screen.getByRole('button', { name: 'Take theirs' }));
     expect(adopted).toEqual([['email', 'theirs@x']]);
     expect(saves).toBe(1);

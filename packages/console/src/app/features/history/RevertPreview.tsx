@@ -148,45 +148,58 @@ function someValues(
   return shown.join(' · ');
 }
 
-function RemovalRow({
-  removal,
+/** A whole record the revert deletes or creates again, and the user's choice when it needs one. */
+function RecordRevertRow({
+  kind,
+  collection,
+  recordId,
+  values,
+  what,
+  conflict,
   choice,
   onChoice,
 }: {
-  removal: RevertRemoval;
+  kind: 'removal' | 'recreation';
+  collection: string;
+  recordId: string;
+  values: Record<string, unknown>;
+  what: string;
+  /** Why the user must choose (`undefined`: no choice needed). */
+  conflict: string | undefined;
   choice: ConflictChoice;
   onChoice: (choice: ConflictChoice) => void;
 }) {
   const schema = useSchema();
-  const label = recordLabel(removal.collection, removal.recordId);
+  const label = recordLabel(collection, recordId);
+  const removal = kind === 'removal';
   return (
-    <Table.Tr data-testid="revert-removal" data-conflict={removal.conflict || undefined}>
+    <Table.Tr data-testid={`revert-${kind}`} data-conflict={conflict ? true : undefined}>
       <Table.Td>{label}</Table.Td>
       <Table.Td colSpan={2}>
         <Text size="sm">
-          Created by this change: deleted by the revert.{' '}
+          {what}{' '}
           <Text span size="xs" c="dimmed">
-            {someValues(schema.data, removal.collection, removal.current)}
+            {someValues(schema.data, collection, values)}
           </Text>
         </Text>
       </Table.Td>
-      <Table.Td>
-        {removal.conflict ? (
+      <Table.Td miw={90}>
+        {conflict ? (
           <Stack gap={4}>
             <Text size="xs" c="orange.8">
-              Changed since: {removal.changed.map(fieldLabel).join(', ')}
+              {conflict}
             </Text>
             <ChoiceControl
-              label={`Delete ${label}`}
+              label={removal ? `Delete ${label}` : `Create ${label} again`}
               value={choice}
               onChoice={onChoice}
-              keep="Keep the record"
-              revert="Delete anyway"
+              keep={removal ? 'Keep the record' : 'Stop'}
+              revert={removal ? 'Delete anyway' : 'Create without'}
             />
           </Stack>
         ) : (
-          <Badge variant="light" color="red">
-            Will delete
+          <Badge variant="light" color={removal ? 'red' : 'teal'}>
+            {removal ? 'Delete' : 'Create'}
           </Badge>
         )}
       </Table.Td>
@@ -194,54 +207,41 @@ function RemovalRow({
   );
 }
 
-function RecreationRow({
-  recreation,
-  choice,
-  onChoice,
-}: {
-  recreation: RevertRecreation;
+type RecordRevertProps = Omit<Parameters<typeof RecordRevertRow>[0], keyof Choosing>;
+
+/** The row of a record the revert deletes. */
+function removalRow({ collection, recordId, current, conflict, changed }: RevertRemoval) {
+  const why = `Changed since: ${changed.map(fieldLabel).join(', ')}`;
+  const what = 'Created by this change: deleted by the revert.';
+  return {
+    kind: 'removal',
+    collection,
+    recordId,
+    values: current,
+    what,
+    conflict: conflict ? why : undefined,
+  } satisfies RecordRevertProps;
+}
+
+/** The row of a record the revert creates again. */
+function recreationRow(recreation: RevertRecreation): RecordRevertProps {
+  const how = recreation.keepsId
+    ? 'with the same id.'
+    : 'as a new record (its id is given by the database).';
+  const redacted = recreation.redacted.map(fieldLabel).join(', ');
+  return {
+    ...recreation,
+    kind: 'recreation',
+    what: `Deleted by this change: created again ${how}`,
+    conflict: recreation.conflict
+      ? `Redacted in the history, cannot be restored: ${redacted}`
+      : undefined,
+  };
+}
+
+interface Choosing {
   choice: ConflictChoice;
   onChoice: (choice: ConflictChoice) => void;
-}) {
-  const schema = useSchema();
-  const label = recordLabel(recreation.collection, recreation.recordId);
-  return (
-    <Table.Tr data-testid="revert-recreation" data-conflict={recreation.conflict || undefined}>
-      <Table.Td>{label}</Table.Td>
-      <Table.Td colSpan={2}>
-        <Text size="sm">
-          Deleted by this change: created again
-          {recreation.keepsId
-            ? ' with the same id.'
-            : ' as a new record (its id is given by the database).'}{' '}
-          <Text span size="xs" c="dimmed">
-            {someValues(schema.data, recreation.collection, recreation.values)}
-          </Text>
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        {recreation.conflict ? (
-          <Stack gap={4}>
-            <Text size="xs" c="orange.8">
-              Redacted in the history, cannot be restored:{' '}
-              {recreation.redacted.map(fieldLabel).join(', ')}
-            </Text>
-            <ChoiceControl
-              label={`Create ${label} again`}
-              value={choice}
-              onChoice={onChoice}
-              keep="Stop"
-              revert="Create without"
-            />
-          </Stack>
-        ) : (
-          <Badge variant="light" color="teal">
-            Will create
-          </Badge>
-        )}
-      </Table.Td>
-    </Table.Tr>
-  );
 }
 
 export function RevertPreview({ source, onClose }: { source: RevertSource; onClose: () => void }) {
@@ -278,6 +278,11 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
   );
   const choose = (key: string) => (choice: ConflictChoice) =>
     setChoices((previous) => new Map(previous).set(key, choice));
+  /** The choice made for a whole record, and how to change it. */
+  const choosing = (item: { collection: string; recordId: string }): Choosing => {
+    const key = recordChoiceKey(item.collection, item.recordId);
+    return { choice: choices.get(key) ?? 'keep', onChoice: choose(key) };
+  };
   const apply = useMutation({
     mutationFn: () => applyRevert(client, writes, plan.data?.tags, setProgress),
     onSettled: async () => {
@@ -376,28 +381,20 @@ export function RevertPreview({ source, onClose }: { source: RevertSource; onClo
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
-                    {removalsShown.map((removal) => {
-                      const key = recordChoiceKey(removal.collection, removal.recordId);
-                      return (
-                        <RemovalRow
-                          key={key}
-                          removal={removal}
-                          choice={choices.get(key) ?? 'keep'}
-                          onChoice={choose(key)}
-                        />
-                      );
-                    })}
-                    {recreationsShown.map((recreation) => {
-                      const key = recordChoiceKey(recreation.collection, recreation.recordId);
-                      return (
-                        <RecreationRow
-                          key={key}
-                          recreation={recreation}
-                          choice={choices.get(key) ?? 'keep'}
-                          onChoice={choose(key)}
-                        />
-                      );
-                    })}
+                    {removalsShown.map((removal) => (
+                      <RecordRevertRow
+                        key={recordChoiceKey(removal.collection, removal.recordId)}
+                        {...removalRow(removal)}
+                        {...choosing(removal)}
+                      />
+                    ))}
+                    {recreationsShown.map((recreation) => (
+                      <RecordRevertRow
+                        key={recordChoiceKey(recreation.collection, recreation.recordId)}
+                        {...recreationRow(recreation)}
+                        {...choosing(recreation)}
+                      />
+                    ))}
                     {shown.map((change) => (
                       <ChangeRow
                         key={changeKey(change)}
