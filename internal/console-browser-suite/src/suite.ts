@@ -801,6 +801,7 @@ export async function runSuite(
       shot,
     });
     await runLiveTests(suite, fixture, shot);
+    await (await import('./revert-more')).runRevertMoreTests(suite, fixture, p, shot);
   } finally {
     await browser.close();
   }

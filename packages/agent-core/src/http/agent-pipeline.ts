@@ -5,6 +5,7 @@ import type { SessionCheck } from './auth/authenticate';
 import type { ErrorTranslator } from './errors/error-handler';
 import { checkClientIp } from './ip-whitelist/ip-whitelist-guard';
 import { METHODS_WITH_BODY } from './pipeline/body-parser';
+import { correlate } from './pipeline/correlation';
 import type { BodyStep, EntrySteps } from './pipeline/entry';
 import type { RouteMatch, RouteTable } from './pipeline/route-table';
 import { sendJson, sendPlainText } from './pipeline/send-json';
@@ -39,7 +40,7 @@ interface OriginRoutes {
 /**
  * The agent's one request pipeline (docs/architecture.md, "One request pipeline"): every route of
  * the agent is in its {@link RouteTable} and served on node's request and response. A request under
- * the mount point runs CORS and the access log; a public route (healthcheck, login) is served
+ * the mount point runs CORS, the correlation id and the access log; a public route (healthcheck, login) is served
  * then; any other request runs the session check, the IP whitelist and the body (methods with a
  * body) in that order, then its route, or the plain-text 404 when no route takes it. Errors go to
  * the error translator. Features add their routes to the table before the pipeline serves, so
@@ -110,6 +111,7 @@ export class AgentPipeline {
     }
     const { entry } = this.stages;
     if (entry.cors(request, response)) return;
+    correlate(request, response);
     entry.accessLog?.(request, response);
     void this.runRoute(match, request, response);
   }

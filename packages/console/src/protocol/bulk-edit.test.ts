@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   bulkEditableFields,
+  changedSince,
+  ChangedSinceError,
   failureSummary,
   runPerRecord,
   selectionCountParams,
 } from './bulk-edit';
-import { AgentClient } from './client';
+import { AgentClient, AgentError } from './client';
 import type { SchemaCollection } from './schema';
 
 const orders = {
@@ -98,6 +100,28 @@ describe('bulk edit', () => {
     );
     const many = Array.from({ length: 7 }, (_, index) => ({ id: String(index), message: 'x' }));
     expect(failureSummary(many, 2)).toBe('7 records were not changed: #0 (x), #1 (x) and 5 more.');
+  });
+
+  it('counts a record changed since the preview as a conflict, apart from refusals', async () => {
+    const outcome = await runPerRecord(['1', '2', '3', '4'], async (id) => {
+      if (id === '2') throw new ChangedSinceError();
+      if (id === '3') throw new AgentError(412, 'The record changed since you read it');
+      if (id === '4') throw new Error('Forbidden');
+    });
+    expect(outcome.updated).toBe(1);
+    const failed = outcome.failed.sort((a, b) => a.id.localeCompare(b.id));
+    expect(failed).toEqual([
+      { id: '2', message: 'changed since the preview', conflict: true },
+      { id: '3', message: 'changed since the preview', conflict: true },
+      { id: '4', message: 'Forbidden' },
+    ]);
+    expect(failureSummary(failed)).toBe(
+      '1 record was not changed: #4 (Forbidden). 2 records changed since the preview were left as they are: #2, #3.',
+    );
+    expect(
+      changedSince({ status: 'late', total: '12.50' }, { status: 'late', total: 12.5 }),
+    ).toEqual([]);
+    expect(changedSince({ status: 'late', gone: 1 }, { status: 'paid' })).toEqual(['status']);
   });
 
   it('sends one PATCH with the values and the selection, and reads the count', async () => {

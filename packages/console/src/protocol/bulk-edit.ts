@@ -3,8 +3,10 @@
  * once, how the preview counts the selection, and the record-by-record fallback for an agent
  * without Canopy's bulk update (agent protocol §8.5.1).
  */
+import { AgentError } from './client';
 import { and, leaf, type ConditionTree } from './conditions';
 import type { ListParams, Selection } from './query';
+import { sameRevertValue } from './revert-plan';
 import { isRelation, primaryKeys, type SchemaCollection, type SchemaField } from './schema';
 
 /**
@@ -45,7 +47,32 @@ export function selectionCountParams(
 /** What a record-by-record bulk edit ended with. */
 export interface PerRecordOutcome {
   updated: number;
-  failed: { id: string; message: string }[];
+  /** `conflict`: the record changed since the preview and was left as it is. */
+  failed: { id: string; message: string; conflict?: true }[];
+}
+
+/** A record of the fallback changed since the preview: not written. */
+export class ChangedSinceError extends Error {
+  constructor() {
+    super('changed since the preview');
+  }
+}
+
+/** The fields of `before` (values read at the preview) that hold another value `now`. */
+export function changedSince(
+  before: Record<string, unknown>,
+  now: Record<string, unknown>,
+): string[] {
+  return Object.keys(before).filter(
+    (field) => field in now && !sameRevertValue(before[field], now[field]),
+  );
+}
+
+/** Whether a failure of the fallback is a record changed since (ours, or the agent's `412`). */
+function isConflict(error: unknown): boolean {
+  return (
+    error instanceof ChangedSinceError || (error instanceof AgentError && error.status === 412)
+  );
 }
 
 /**
@@ -70,7 +97,11 @@ export async function runPerRecord(
         await work(id);
         outcome.updated += 1;
       } catch (error) {
-        outcome.failed.push({ id, message: (error as Error).message });
+        outcome.failed.push(
+          isConflict(error)
+            ? { id, message: new ChangedSinceError().message, conflict: true }
+            : { id, message: (error as Error).message },
+        );
       }
       done += 1;
       options.onProgress?.(done, ids.length);
@@ -81,12 +112,33 @@ export async function runPerRecord(
   return outcome;
 }
 
-/** "3 records were not changed: #4 (…), #9 (…)" — the first few failures, in words. */
+/**
+ * "3 records were not changed: #4 (…), #9 (…)" — the first few failures, in words; the records
+ * changed since the preview are counted apart ("2 records changed since the preview were left
+ * as they are: #5, #8").
+ */
 export function failureSummary(failed: PerRecordOutcome['failed'], shown = 5): string {
-  const listed = failed
-    .slice(0, shown)
-    .map((failure) => `#${failure.id} (${failure.message})`)
-    .join(', ');
-  const more = failed.length > shown ? ` and ${failed.length - shown} more` : '';
-  return `${failed.length} ${failed.length === 1 ? 'record was' : 'records were'} not changed: ${listed}${more}.`;
+  const refused = failed.filter((failure) => !failure.conflict);
+  const conflicts = failed.filter((failure) => failure.conflict);
+  const more = (count: number) => (count > shown ? ` and ${count - shown} more` : '');
+  const parts: string[] = [];
+  if (refused.length > 0) {
+    const listed = refused
+      .slice(0, shown)
+      .map((failure) => `#${failure.id} (${failure.message})`)
+      .join(', ');
+    parts.push(
+      `${refused.length} ${refused.length === 1 ? 'record was' : 'records were'} not changed: ${listed}${more(refused.length)}.`,
+    );
+  }
+  if (conflicts.length > 0) {
+    const listed = conflicts
+      .slice(0, shown)
+      .map((failure) => `#${failure.id}`)
+      .join(', ');
+    parts.push(
+      `${conflicts.length} ${conflicts.length === 1 ? 'record' : 'records'} changed since the preview ${conflicts.length === 1 ? 'was' : 'were'} left as ${conflicts.length === 1 ? 'it is' : 'they are'}: ${listed}${more(conflicts.length)}.`,
+    );
+  }
+  return parts.join(' ');
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import type { HistoryEntry } from './history';
+import type { SchemaCollection } from './schema';
 import {
+  allRevertWrites,
   changeKey,
   type ConflictChoice,
   planRevert,
+  recordChoiceKey,
   recordKey,
   revertWrites,
   sameRevertValue,
@@ -107,10 +110,8 @@ describe('revert planning', () => {
     ]);
   });
 
-  it('skips creations, deletions, redacted values and records that are gone', () => {
+  it('skips action runs, redacted values and records that are gone', () => {
     const { targets, skipped } = targetsOfEntries([
-      entry({ operation: 'create', recordId: '9', newValues: { status: 'new' } }),
-      entry({ operation: 'delete', recordId: '8', previousValues: { status: 'old' } }),
       entry({ operation: 'action', actionName: 'Ship' }),
       entry({
         recordId: '2',
@@ -119,10 +120,10 @@ describe('revert planning', () => {
       }),
       entry({ recordId: '3', previousValues: { status: 'a' }, newValues: { status: 'b' } }),
     ]);
-    expect(skipped.map((skip) => skip.recordId)).toEqual(['9', '8', '2']);
+    expect(skipped.map((skip) => skip.recordId)).toEqual(['2']);
     const plan = planRevert(targets, new Map([[recordKey('orders', '3'), null]]), skipped);
     expect(plan.changes).toEqual([]);
-    expect(plan.skipped.map((skip) => skip.recordId)).toEqual(['9', '8', '2', '3']);
+    expect(plan.skipped.map((skip) => skip.recordId)).toEqual(['2', '3']);
   });
 
   it('lists only the fields a state at a time changes, without conflicts', () => {
@@ -148,5 +149,196 @@ describe('revert planning', () => {
     expect(sameRevertValue(undefined, null)).toBe(true);
     expect(sameRevertValue('', 0)).toBe(false);
     expect(sameRevertValue('a', 'b')).toBe(false);
+  });
+});
+
+const orders: SchemaCollection = {
+  name: 'orders',
+  fields: [
+    { field: 'id', type: 'Number', isPrimaryKey: true, isReadOnly: true },
+    { field: 'status', type: 'String' },
+    { field: 'pin', type: 'String' },
+    { field: 'customer', type: 'Number', relationship: 'BelongsTo', reference: 'customers.id' },
+  ],
+};
+const codes: SchemaCollection = {
+  name: 'codes',
+  fields: [
+    { field: 'code', type: 'String', isPrimaryKey: true },
+    { field: 'label', type: 'String' },
+  ],
+};
+
+/** A deletion of order `recordId`, `seconds` after the other entries. */
+function deletedLater(recordId: string, previousValues: Record<string, unknown>, seconds: number) {
+  const timestamp = new Date(Date.parse('2026-01-01T10:00:00.000Z') + seconds * 1000);
+  return entry({
+    operation: 'delete',
+    recordId,
+    previousValues,
+    timestamp: timestamp.toISOString(),
+  });
+}
+
+describe('reverting creations and deletions', () => {
+  it('deletes every record an import created, in one plan, and nothing else', () => {
+    const created = Array.from({ length: 30 }, (_, index) =>
+      entry({
+        operation: 'create',
+        recordId: String(index + 1),
+        correlationKey: 'import-1',
+        newValues: { id: index + 1, status: 'new' },
+      }),
+    );
+    const sources = targetsOfEntries(created);
+    expect(sources.targets).toEqual([]);
+    expect(sources.removals).toHaveLength(30);
+    const current = new Map(
+      created.map((e) => [recordKey('orders', e.recordId!), { ...e.newValues! }]),
+    );
+    const plan = planRevert(sources.targets, current, sources.skipped, sources);
+    expect(plan.removals.every((removal) => !removal.conflict)).toBe(true);
+    const writes = allRevertWrites(plan);
+    expect(writes).toHaveLength(30);
+    expect(writes[4]).toEqual({ collection: 'orders', recordId: '5', values: {}, kind: 'delete' });
+  });
+
+  it('deletes a created record changed since only when the user chooses to', () => {
+    const sources = targetsOfEntries([
+      entry({ operation: 'create', recordId: '7', newValues: { id: 7, status: 'new' } }),
+      // The same change updated it afterwards: part of what the record should hold now.
+      entry({
+        recordId: '7',
+        previousValues: { status: 'new' },
+        newValues: { status: 'paid' },
+        timestamp: '2026-01-01T10:00:01.000Z',
+      }),
+      entry({ operation: 'create', recordId: '8', newValues: { id: 8, status: 'new' } }),
+    ]);
+    expect(sources.targets).toEqual([]);
+    const current = new Map([
+      [recordKey('orders', '7'), { id: 7, status: 'paid' }],
+      // Someone shipped #8 since it was created.
+      [recordKey('orders', '8'), { id: 8, status: 'shipped' }],
+    ]);
+    const plan = planRevert([], current, [], sources);
+    expect(plan.removals.map((r) => [r.recordId, r.conflict, r.changed])).toEqual([
+      ['7', false, []],
+      ['8', true, ['status']],
+    ]);
+    expect(allRevertWrites(plan).map((write) => write.recordId)).toEqual(['7']);
+    const anyway = new Map<string, ConflictChoice>([[recordChoiceKey('orders', '8'), 'revert']]);
+    expect(allRevertWrites(plan, anyway).map((write) => write.recordId)).toEqual(['7', '8']);
+  });
+
+  it('reports a created record already deleted, without a write', () => {
+    const sources = targetsOfEntries([
+      entry({ operation: 'create', recordId: '9', newValues: { id: 9, status: 'new' } }),
+    ]);
+    const plan = planRevert([], new Map([[recordKey('orders', '9'), null]]), [], sources);
+    expect(plan.removals).toEqual([]);
+    expect(plan.skipped).toEqual([
+      expect.objectContaining({ recordId: '9', reason: expect.stringMatching(/^Already deleted/) }),
+    ]);
+    expect(allRevertWrites(plan)).toEqual([]);
+  });
+
+  it('creates a deleted record again: a new id when the key is not writable, the same otherwise', () => {
+    const sources = targetsOfEntries([
+      entry({ operation: 'delete', recordId: '4', previousValues: { id: 4, status: 'late' } }),
+      entry({
+        operation: 'delete',
+        collection: 'codes',
+        recordId: 'EU',
+        previousValues: { code: 'EU', label: 'Europe', gone: 'x' },
+      }),
+    ]);
+    const current = new Map([
+      [recordKey('orders', '4'), null],
+      [recordKey('codes', 'EU'), null],
+    ]);
+    const plan = planRevert([], current, [], { ...sources, collections: [orders, codes] });
+    expect(plan.recreations).toEqual([
+      {
+        collection: 'orders',
+        recordId: '4',
+        values: { status: 'late' },
+        keepsId: false,
+        redacted: [],
+        conflict: false,
+      },
+      {
+        collection: 'codes',
+        recordId: 'EU',
+        // A field the schema no longer has is not sent.
+        values: { code: 'EU', label: 'Europe' },
+        keepsId: true,
+        redacted: [],
+        conflict: false,
+      },
+    ]);
+    expect(allRevertWrites(plan)).toEqual([
+      { collection: 'orders', recordId: '4', values: { status: 'late' }, kind: 'create' },
+      {
+        collection: 'codes',
+        recordId: 'EU',
+        values: { code: 'EU', label: 'Europe' },
+        kind: 'create',
+      },
+    ]);
+  });
+
+  it('names a redacted value a re-creation cannot restore, and creates without it only when told', () => {
+    const sources = targetsOfEntries([
+      entry({
+        operation: 'delete',
+        recordId: '5',
+        previousValues: { id: 5, status: 'late', pin: '[REDACTED]' },
+      }),
+    ]);
+    const plan = planRevert([], new Map([[recordKey('orders', '5'), null]]), [], {
+      ...sources,
+      collections: [orders],
+    });
+    expect(plan.recreations[0]).toMatchObject({
+      redacted: ['pin'],
+      conflict: true,
+      values: { status: 'late' },
+    });
+    expect(allRevertWrites(plan)).toEqual([]);
+    const proceed = new Map<string, ConflictChoice>([[recordChoiceKey('orders', '5'), 'revert']]);
+    expect(allRevertWrites(plan, proceed)).toEqual([
+      { collection: 'orders', recordId: '5', values: { status: 'late' }, kind: 'create' },
+    ]);
+  });
+
+  it('does not create twice a record that exists again, and undoes nothing of a record created then deleted', () => {
+    const sources = targetsOfEntries([
+      entry({ operation: 'delete', recordId: '6', previousValues: { id: 6, status: 'late' } }),
+      entry({ operation: 'create', recordId: '10', newValues: { id: 10, status: 'new' } }),
+      deletedLater('10', { id: 10, status: 'new' }, 2),
+    ]);
+    expect(sources.removals).toEqual([]);
+    expect(sources.recreations.map((r) => r.recordId)).toEqual(['6']);
+    const plan = planRevert([], new Map([[recordKey('orders', '6'), { id: 6 }]]), sources.skipped, {
+      ...sources,
+      collections: [orders],
+    });
+    expect(plan.recreations).toEqual([]);
+    expect(plan.skipped.map((skip) => [skip.recordId, skip.reason])).toEqual([
+      ['10', 'Created and deleted by the same change: nothing to undo.'],
+      ['6', 'A record with this id exists again: it is not created twice.'],
+    ]);
+  });
+
+  it('re-creates a record updated then deleted by the same change with its values of before', () => {
+    const sources = targetsOfEntries([
+      entry({ recordId: '3', previousValues: { status: 'late' }, newValues: { status: 'paid' } }),
+      deletedLater('3', { id: 3, status: 'paid' }, 3),
+    ]);
+    expect(sources.targets).toEqual([]);
+    expect(sources.recreations).toEqual([
+      { collection: 'orders', recordId: '3', values: { id: 3, status: 'late' } },
+    ]);
   });
 });

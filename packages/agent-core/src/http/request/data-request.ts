@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-
 import type { OperationCaller } from '../../operations/context';
 import { type Caller, callerIdentity } from '../../toolkit/caller';
 import { getSessionClaims } from '../auth/authenticate';
 import { type FlatQuery, readQuery } from '../../protocol/query/query-string';
 import { parseTimezone } from '../../protocol/query/timezone';
+import { correlationIdOf } from '../pipeline/correlation';
 import type { HttpContext } from './http-context';
 import type { HttpRequest, HttpResponse } from './node-http';
 
@@ -20,8 +19,6 @@ export interface DataRequest extends OperationCaller {
 
 const CONTEXT_URL = /^https?:\/\/[^/]+\/([^/?#]+)\/([^/?#]+)/;
 
-/** A correlation id a client may send: what fits the history's column (64), no spaces. */
-const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** A correlation kind (Canopy's own header): a short lower-case word such as `revert`. */
 const CORRELATION_KIND = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -33,8 +30,8 @@ function headerOf(request: HttpRequest, name: string): string | undefined {
 
 /**
  * Opens a data route (§1.7): reads the verified claims, requires `timezone`, builds the caller
- * (request id: the `x-forest-correlation-id` the client sent when well-formed, else a fresh one,
- * echoed either way; the correlation kind of `x-canopy-correlation-kind`, §1.6; project and
+ * (request id: the correlation id of the pipeline's stage, the `x-forest-correlation-id` the
+ * client sent when well-formed, else a fresh one, echoed either way; the correlation kind of `x-canopy-correlation-kind`, §1.6; project and
  * environment from `Forest-Context-Url`; client IP). A client sending the same id on several
  * requests groups their writes under one correlation in the history (a revert does).
  */
@@ -46,9 +43,8 @@ export function openDataRequest(
   const claims = getSessionClaims(request);
   const query = readQuery(request);
   const timezone = parseTimezone(query.timezone);
-  const sentId = headerOf(request, 'x-forest-correlation-id');
-  const requestId = sentId && CORRELATION_ID.test(sentId) ? sentId : randomUUID();
-  response.setHeader('x-forest-correlation-id', requestId);
+  // The pipeline's correlation stage has set it (§1.5).
+  const requestId = correlationIdOf(request, response);
   const kind = headerOf(request, 'x-canopy-correlation-kind')?.toLowerCase();
   const caller: Caller = {
     ...callerIdentity(claims),

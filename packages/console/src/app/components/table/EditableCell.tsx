@@ -2,17 +2,21 @@
  * A table cell the user may edit in place (inline-edit.ts): double-click, or Enter when the cell
  * has the focus (→ from its row, ←/→ between editable cells), opens the editor of its type; Enter
  * saves that one value, Escape cancels. A refusal stays on the cell, in words, with the typed
- * value kept for correction. A single click still opens the record, once a double-click is ruled out.
+ * value kept for correction. A record changed by someone else since the edit started is never
+ * overwritten silently: the cell says so, with their value, and lets the user keep theirs or
+ * save hers. A single click still opens the record, once a double-click is ruled out.
  */
-import { Loader, NativeSelect, TextInput } from '@mantine/core';
+import { Button, Group, Loader, NativeSelect, TextInput } from '@mantine/core';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { humanize, type AgentRecord, type SchemaField } from '../../../protocol';
+import { formatFieldValue } from '../format';
 import { editedValue, editText, type InlineEditor } from './inline-edit';
+import { InlineConflict, type CellBase, type SaveCell } from './use-inline-save';
+
+export type { SaveCell };
 
 /** How long a click waits for a second one before it opens the record. */
 const DOUBLE_CLICK_MS = 250;
-
-export type SaveCell = (record: AgentRecord, field: string, value: unknown) => Promise<void>;
 
 function EditorInput({
   editor,
@@ -106,6 +110,9 @@ export function EditableCell({
   const [text, setText] = useState<string>();
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<InlineConflict>();
+  /** The record's tag and value read when the edit started (use-inline-save.ts). */
+  const base = useRef<Promise<CellBase>>(undefined);
   const cellRef = useRef<HTMLTableCellElement>(null);
   const clickTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const errorId = useId();
@@ -115,26 +122,54 @@ export function EditableCell({
   const start = () => {
     clearTimeout(clickTimer.current);
     setError(undefined);
+    setConflict(undefined);
+    const reading = save.begin?.(record, field.field);
+    // Read in the background; a failed read only means no `If-Match` (the save says the rest).
+    reading?.catch(() => undefined);
+    base.current = reading;
     setText(editText(editor, record.values[field.field]));
   };
   const stop = () => {
     setText(undefined);
     setError(undefined);
+    setConflict(undefined);
+    base.current = undefined;
     cellRef.current?.focus();
   };
   const commit = async () => {
     const edited = editedValue(editor, text ?? '');
     if ('problem' in edited) return setError(edited.problem);
     setSaving(true);
+    setConflict(undefined);
     try {
-      await save(record, field.field, edited.value);
+      if (base.current) await save(record, field.field, edited.value, base.current);
+      else await save(record, field.field, edited.value);
       stop();
     } catch (refusal) {
+      if (refusal instanceof InlineConflict) setConflict(refusal);
       setError((refusal as Error).message);
     } finally {
       setSaving(false);
     }
   };
+  /** Saves the typed value over theirs, now that the user has seen it. */
+  const keepMine = () => {
+    if (!conflict) return;
+    base.current = Promise.resolve({ etag: conflict.etag, current: conflict.theirs });
+    void commit();
+  };
+  /** Drops the typed value: the cell shows theirs. */
+  const takeTheirs = () => {
+    if (!conflict) return;
+    save.adopt?.(record, field.field, conflict.theirs);
+    stop();
+  };
+  const theirsText =
+    conflict && (conflict.theirs === null || conflict.theirs === undefined)
+      ? 'empty'
+      : conflict
+        ? `“${formatFieldValue(field, conflict.theirs)}”`
+        : '';
 
   if (editing) {
     return (
@@ -166,9 +201,24 @@ export function EditableCell({
           {saving && <Loader size={14} aria-label="Saving" />}
         </div>
         {error && (
-          <div id={errorId} role="alert" className="rt-cell-error" data-testid="cell-error">
-            {error}
+          <div
+            id={errorId}
+            role="alert"
+            className="rt-cell-error"
+            data-testid={conflict ? 'cell-conflict' : 'cell-error'}
+          >
+            {conflict ? `Changed since you started editing: now ${theirsText}.` : error}
           </div>
+        )}
+        {conflict && (
+          <Group gap={4} mt={2} wrap="nowrap">
+            <Button size="compact-xs" variant="light" disabled={saving} onClick={keepMine}>
+              Keep mine
+            </Button>
+            <Button size="compact-xs" variant="subtle" disabled={saving} onClick={takeTheirs}>
+              Take theirs
+            </Button>
+          </Group>
         )}
       </td>
     );

@@ -5,6 +5,7 @@ import { createElement as h } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../protocol';
 import { EditableCell, type SaveCell } from './EditableCell';
+import { InlineConflict, type CellBase } from './use-inline-save';
 
 beforeAll(() => {
   window.matchMedia ??= (() => ({
@@ -52,6 +53,16 @@ function cell(save: SaveCell, opened: AgentRecord[] = []) {
   return screen.getByText('a@x').closest('td')!;
 }
 
+/** Opens the cell's editor, types `value` and presses Enter. */
+async function typeAndSave(td: HTMLElement, value: string) {
+  fireEvent.doubleClick(td);
+  const input = screen.getByRole('textbox');
+  fireEvent.change(input, { target: { value } });
+  await act(async () => {
+    fireEvent.keyDown(input, { key: 'Enter' });
+  });
+}
+
 describe('EditableCell', () => {
   it('opens on Enter, saves the typed value on Enter and closes', async () => {
     const saved: unknown[] = [];
@@ -85,5 +96,54 @@ describe('EditableCell', () => {
     fireEvent.keyDown(screen.getByRole('textbox'), { key: 'Escape' });
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a value changed since the edit started, and saves mine over the new tag when asked', async () => {
+    const bases: (CellBase | undefined)[] = [];
+    let refuse = true;
+    const save = Object.assign(
+      async (_record: AgentRecord, _field: string, _value: unknown, base?: Promise<CellBase>) => {
+        bases.push(await base);
+        if (refuse) {
+          refuse = false;
+          throw new InlineConflict('theirs@x', '"t2"');
+        }
+      },
+      { begin: async () => ({ etag: '"t1"', current: 'a@x' }) },
+    ) as SaveCell;
+    await typeAndSave(cell(save), 'mine@x');
+    expect(screen.getByTestId('cell-conflict').textContent).toBe(
+      'Changed since you started editing: now “theirs@x”.',
+    );
+    expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('mine@x');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Keep mine' }));
+    });
+    expect(bases).toEqual([
+      { etag: '"t1"', current: 'a@x' },
+      { etag: '"t2"', current: 'theirs@x' },
+    ]);
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+
+  it('takes their value when asked, without saving', async () => {
+    const adopted: unknown[] = [];
+    let saves = 0;
+    const save = Object.assign(
+      async () => {
+        saves += 1;
+        throw new InlineConflict('theirs@x', '"t2"');
+      },
+      {
+        begin: async () => ({ etag: '"t1"', current: 'a@x' }),
+        adopt: (_record: AgentRecord, field: string, value: unknown) =>
+          adopted.push([field, value]),
+      },
+    ) as SaveCell;
+    await typeAndSave(cell(save), 'mine@x');
+    fireEvent.click(screen.getByRole('button', { name: 'Take theirs' }));
+    expect(adopted).toEqual([['email', 'theirs@x']]);
+    expect(saves).toBe(1);
+    expect(screen.queryByRole('textbox')).toBeNull();
   });
 });

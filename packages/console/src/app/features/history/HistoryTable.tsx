@@ -1,7 +1,8 @@
 /**
  * The entries of a record's history as a table, in runs of one correlation (what one request,
  * action or bulk edit wrote): a group shows its size across records, can list the other
- * records' entries, and can be reverted as a whole; an update can be reverted on its own.
+ * records' entries, and can be reverted as a whole; an update, a creation or a deletion can be
+ * reverted on its own.
  */
 import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Fragment, useState } from 'react';
@@ -27,6 +28,9 @@ const COLORS: Record<HistoryEntry['operation'], string> = {
   action: 'grape',
   action_failed: 'red',
 };
+
+/** What a revert undoes: an update (values back), a creation (delete), a deletion (create). */
+const REVERTIBLE = new Set<HistoryEntry['operation']>(['create', 'update', 'delete']);
 
 function Changes({ entry }: { entry: HistoryEntry }) {
   const schema = useSchema();
@@ -109,7 +113,7 @@ function EntryRow({
               See before
             </Button>
           )}
-          {onRevert && entry.operation === 'update' && (
+          {onRevert && REVERTIBLE.has(entry.operation) && (
             <Button size="compact-xs" variant="subtle" color="red" onClick={() => onRevert(entry)}>
               Revert…
             </Button>
@@ -162,7 +166,7 @@ export function HistoryTable({
           const all = correlations?.get(group.correlationKey) ?? group.entries;
           const others = all.filter((entry) => !isHere(entry) && entry.recordId !== null);
           const records = new Set(others.map((entry) => `${entry.collection}/${entry.recordId}`));
-          const revertible = all.some((entry) => entry.operation === 'update');
+          const revertible = all.some((entry) => REVERTIBLE.has(entry.operation));
           const grouped = others.length > 0 || group.entries.length > 1;
           return (
             <Fragment key={`${group.correlationKey}-${index}`}>
@@ -173,7 +177,9 @@ export function HistoryTable({
                       <Text size="xs" c="dimmed">
                         {all.every((entry) => entry.correlationKind === 'revert')
                           ? 'A revert'
-                          : 'One request'}
+                          : all.every((entry) => entry.correlationKind === 'import')
+                            ? 'One import'
+                            : 'One request'}
                         : {all.length} entr{all.length === 1 ? 'y' : 'ies'}
                         {records.size > 0 &&
                           `, ${records.size} other record${records.size === 1 ? '' : 's'}`}

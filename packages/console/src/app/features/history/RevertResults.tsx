@@ -1,6 +1,6 @@
 /**
- * What a revert did, record by record: written, waiting for an approval, gone, changed since
- * the preview (not written), or refused.
+ * What a revert did, record by record: written (updated, deleted or created again), waiting for
+ * an approval, gone, changed since the preview (not written), or refused.
  */
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import type { RevertOutcome } from './apply-revert';
@@ -22,6 +22,9 @@ export function RevertResults({
     of('stale'),
     of('failed'),
   ];
+  const updated = done.filter(({ write }) => !write.kind);
+  const deleted = done.filter(({ write }) => write.kind === 'delete');
+  const created = done.filter(({ write }) => write.kind === 'create');
   const listOf = (items: RevertOutcome[]) => (
     <List size="sm">
       {items.slice(0, 20).map(({ write, message }) => (
@@ -37,7 +40,33 @@ export function RevertResults({
     <Stack data-testid="revert-results">
       {done.length > 0 && (
         <Alert color="teal" title="Reverted">
-          {done.length} record{done.length === 1 ? '' : 's'} went back to the earlier values.
+          <Stack gap={2}>
+            {updated.length > 0 && (
+              <Text size="sm">
+                {updated.length} record{updated.length === 1 ? '' : 's'} went back to the earlier
+                values.
+              </Text>
+            )}
+            {deleted.length > 0 && (
+              <Text size="sm">
+                {deleted.length} record{deleted.length === 1 ? '' : 's'} deleted.
+              </Text>
+            )}
+            {created.length > 0 && (
+              <Text size="sm">
+                {created.length} record{created.length === 1 ? '' : 's'} created again:{' '}
+                {created
+                  .slice(0, 20)
+                  .map(({ write, createdId }) =>
+                    createdId && createdId !== write.recordId
+                      ? `${recordLabel(write.collection, write.recordId)} as #${createdId}`
+                      : recordLabel(write.collection, write.recordId),
+                  )
+                  .join(', ')}
+                {created.length > 20 ? ` and ${created.length - 20} more` : ''}.
+              </Text>
+            )}
+          </Stack>
         </Alert>
       )}
       {approval.length > 0 && (

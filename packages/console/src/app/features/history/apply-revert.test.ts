@@ -85,4 +85,60 @@ describe('applying a revert', () => {
     });
     expect(outcomes.find((o) => o.write.recordId === '4')?.message).toBe('Too late');
   });
+
+  it('deletes the records a change created and creates again the ones it deleted, under the same correlation; a refused delete is said per record', async () => {
+    const calls: { method: string; url: string; headers: Record<string, string>; body: unknown }[] =
+      [];
+    const client = new AgentClient({
+      baseUrl: 'http://agent.test',
+      timezone: 'UTC',
+      getToken: () => 't',
+      fetch: (async (url: string, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        calls.push({
+          method,
+          url,
+          headers: init?.headers as Record<string, string>,
+          body: init?.body ? JSON.parse(String(init.body)) : undefined,
+        });
+        if (method === 'DELETE' && url.includes('/orders/8?')) {
+          return new Response(
+            JSON.stringify({
+              errors: [{ name: 'ForbiddenError', detail: 'Forbidden', status: 403 }],
+            }),
+            { status: 403 },
+          );
+        }
+        if (method === 'DELETE') return new Response(null, { status: 204 });
+        return new Response(
+          JSON.stringify({
+            data: { type: 'orders', id: '31', attributes: { id: 31, status: 'late' } },
+          }),
+          { status: 200 },
+        );
+      }) as unknown as typeof fetch,
+    });
+    const { correlationId, outcomes } = await applyRevert(client, [
+      { collection: 'orders', recordId: '7', values: {}, kind: 'delete' },
+      { collection: 'orders', recordId: '8', values: {}, kind: 'delete' },
+      { collection: 'orders', recordId: '4', values: { status: 'late' }, kind: 'create' },
+    ]);
+    expect(calls.map((call) => `${call.method} ${call.url.replace(/\?.*/, '')}`).sort()).toEqual([
+      'DELETE http://agent.test/forest/orders/7',
+      'DELETE http://agent.test/forest/orders/8',
+      'POST http://agent.test/forest/orders',
+    ]);
+    for (const call of calls) {
+      expect(call.headers['x-forest-correlation-id']).toBe(correlationId);
+      expect(call.headers['x-canopy-correlation-kind']).toBe('revert');
+      expect(call.headers['if-match']).toBe(undefined);
+    }
+    const post = calls.find((call) => call.method === 'POST')!;
+    expect(post.body).toMatchObject({ data: { type: 'orders', attributes: { status: 'late' } } });
+    const byId = Object.fromEntries(outcomes.map((o) => [o.write.recordId, o]));
+    expect(byId['7']!.status).toBe('done');
+    expect(byId['8']!.status).toBe('failed');
+    expect(byId['8']!.message).toMatch(/does not allow/);
+    expect(byId['4']).toMatchObject({ status: 'done', createdId: '31' });
+  });
 });

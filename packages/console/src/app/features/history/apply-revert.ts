@@ -1,11 +1,12 @@
 /**
  * Loading what a revert needs (each record's current values and tag) and sending its writes:
- * ordinary `PUT`s by id through the agent (permissions, hooks and validation apply), all under
- * one correlation of kind `revert` (`x-forest-correlation-id`, `x-canopy-correlation-kind`,
- * agent protocol §1.6), each with `If-Match` (§8.5), a few at a time.
+ * ordinary `PUT`s by id, `DELETE`s of the records the reverted change created and `POST`s of
+ * those it deleted, through the agent (permissions, hooks and validation apply), all under one
+ * correlation of kind `revert` (`x-forest-correlation-id`, `x-canopy-correlation-kind`, agent
+ * protocol §1.6), each update with `If-Match` (§8.5), a few at a time.
  */
 import { AgentError, type AgentClient } from '../../../protocol';
-import { recordKey, type RevertTarget, type RevertWrite } from '../../../protocol/revert-plan';
+import { recordKey, type RevertWrite } from '../../../protocol/revert-plan';
 
 /** Calls in flight at once (the agent serves others too). */
 const CONCURRENCY = 6;
@@ -31,7 +32,7 @@ export interface CurrentRecords {
 /** The current values and tag of every record of `targets`. */
 export async function loadCurrentValues(
   client: AgentClient,
-  targets: readonly RevertTarget[],
+  targets: readonly { collection: string; recordId: string }[],
 ): Promise<CurrentRecords> {
   const current: CurrentRecords = { values: new Map(), tags: new Map() };
   await eachLimited(targets, async (target) => {
@@ -55,6 +56,8 @@ export interface RevertOutcome {
   /** `stale`: the record changed between the preview and the write, which was not made. */
   status: 'done' | 'approval' | 'gone' | 'stale' | 'failed';
   message?: string;
+  /** A re-created record's id (a new one when the key is not writable). */
+  createdId?: string;
 }
 
 /** Whether an agent error says the change needs an approval first (agent protocol §9.7). */
@@ -83,10 +86,20 @@ export async function applyRevert(
   const outcomes: RevertOutcome[] = [];
   await eachLimited(writes, async (write) => {
     const tag = tags.get(recordKey(write.collection, write.recordId));
-    const reverting = client.withHeaders(tag ? { ...correlation, 'if-match': tag } : correlation);
     try {
-      const record = await reverting.update(write.collection, write.recordId, write.values);
-      outcomes.push({ write, status: record ? 'done' : 'gone' });
+      if (write.kind === 'delete') {
+        await client.withHeaders(correlation).remove(write.collection, { ids: [write.recordId] });
+        outcomes.push({ write, status: 'done' });
+      } else if (write.kind === 'create') {
+        const record = await client.withHeaders(correlation).create(write.collection, write.values);
+        outcomes.push({ write, status: 'done', createdId: record.id });
+      } else {
+        const reverting = client.withHeaders(
+          tag ? { ...correlation, 'if-match': tag } : correlation,
+        );
+        const record = await reverting.update(write.collection, write.recordId, write.values);
+        outcomes.push({ write, status: record ? 'done' : 'gone' });
+      }
     } catch (error) {
       const stale = error instanceof AgentError && error.status === 412;
       outcomes.push({

@@ -119,10 +119,16 @@ export function useCsvImport(collection: SchemaCollection, schema: AgentSchema) 
     setProgress({ done: 0, failed: 0 });
     setOutcome(undefined);
     setStep('run');
+    // One correlation for the whole import (agent protocol §1.6): History shows its creations
+    // as one change, which a revert undoes in one step.
+    const importing = client.withHeaders({
+      'x-forest-correlation-id': crypto.randomUUID(),
+      'x-canopy-correlation-kind': 'import',
+    });
     const result = await runImport({
       rows: dryRun.ready,
       signal: controller.signal,
-      create: (row) => client.create(collection.name, row.values, row.toOne),
+      create: (row) => importing.create(collection.name, row.values, row.toOne),
       describe: (error) => errorText(error, { collection: collection.name }).message,
       // A withdrawn right, a lost session or an unreachable agent refuses every record alike.
       fatal: (error) => {
