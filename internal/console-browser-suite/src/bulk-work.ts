@@ -51,7 +51,8 @@ async function agentCall(
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? undefined : response.json();
 }
 
@@ -273,10 +274,7 @@ async function runInPlaceTests(
         // UNIQUE constraint, which its SQL data source answers with a 400 ValidationError.
         const reference = fixture?.agentKind === 'reference';
         const typed = reference
-          ? ((await rows(p)
-              .nth(1)
-              .locator('td[data-editable-cell="email"]')
-              .textContent()) ?? '')
+          ? ((await rows(p).nth(1).locator('td[data-editable-cell="email"]').textContent()) ?? '')
           : 'no-at-sign';
         expect(typed !== '' && typed !== before, `a value to refuse: ${typed}`);
         await editor.fill(typed);

@@ -207,58 +207,59 @@ export async function runSavedViewTests(
         () => referenceSegment(s, fixture, shot),
       );
     } else
-    await suite.test(
-      "saved views: (support) the team's new segment filters the rows, with its count",
-      async () => {
-        // The segment reaches the agent with Europe's rendering permissions, shortly after.
-        let count = '';
-        for (let attempt = 0; attempt < 10 && !count; attempt += 1) {
-          await openOrders(s, 'size=25');
-          await openViewsMenu(s);
-          const item = s.getByRole('menuitem', { name: `Segment ${SEGMENT}` });
-          if ((await item.count()) && /\d/.test(await itemCount(s, `Segment ${SEGMENT}`)))
-            count = await itemCount(s, `Segment ${SEGMENT}`);
-          else {
-            await s.keyboard.press('Escape');
-            await s.waitForTimeout(1000);
+      await suite.test(
+        "saved views: (support) the team's new segment filters the rows, with its count",
+        async () => {
+          // The segment reaches the agent with Europe's rendering permissions, shortly after.
+          let count = '';
+          for (let attempt = 0; attempt < 10 && !count; attempt += 1) {
+            await openOrders(s, 'size=25');
+            await openViewsMenu(s);
+            const item = s.getByRole('menuitem', { name: `Segment ${SEGMENT}` });
+            if ((await item.count()) && /\d/.test(await itemCount(s, `Segment ${SEGMENT}`)))
+              count = await itemCount(s, `Segment ${SEGMENT}`);
+            else {
+              await s.keyboard.press('Escape');
+              await s.waitForTimeout(1000);
+            }
           }
-        }
-        expect(count !== '', 'the segment is listed with a count');
-        await s.getByRole('menuitem', { name: `Segment ${SEGMENT}` }).click();
-        await s.waitForURL(/segment=/);
-        await settle(s);
-        const shown = await listCount(s);
-        expect(
-          String(shown) === count,
-          `the rows of the segment (${shown}) match its count (${count})`,
-        );
-        const ids = (
-          await s
-            .locator('tbody tr[data-record-id]')
-            .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-record-id'))))
-        ).filter(Number.isFinite);
-        expect(
-          ids.length > 0 && ids.every((id) => id < 31),
-          `the segment's rows are the filter's: ${ids.slice(0, 10)}`,
-        );
-        await shot(s, 'saved-views-segment-support');
-      },
-    );
+          expect(count !== '', 'the segment is listed with a count');
+          await s.getByRole('menuitem', { name: `Segment ${SEGMENT}` }).click();
+          await s.waitForURL(/segment=/);
+          await settle(s);
+          const shown = await listCount(s);
+          expect(
+            String(shown) === count,
+            `the rows of the segment (${shown}) match its count (${count})`,
+          );
+          const ids = (
+            await s
+              .locator('tbody tr[data-record-id]')
+              .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-record-id'))))
+          ).filter(Number.isFinite);
+          expect(
+            ids.length > 0 && ids.every((id) => id < 31),
+            `the segment's rows are the filter's: ${ids.slice(0, 10)}`,
+          );
+          await shot(s, 'saved-views-segment-support');
+        },
+      );
 
     if (!options.core)
       await suite.test('saved views: (support) a member cannot create segments', async () => {
-      await openOrders(s, `filters=${encodeURIComponent(FIRST_THIRTY)}`);
-      await openViewsMenu(s);
-      expect(
-        (await s.getByRole('menuitem', { name: 'Create segment from this filter…' }).count()) === 0,
-        'no segment to create for a user',
-      );
-      expect(
-        (await s.getByRole('menuitem', { name: /^Make default|^Clear default/ }).count()) === 0,
-        'no team default for a user',
-      );
-      await s.keyboard.press('Escape');
-    });
+        await openOrders(s, `filters=${encodeURIComponent(FIRST_THIRTY)}`);
+        await openViewsMenu(s);
+        expect(
+          (await s.getByRole('menuitem', { name: 'Create segment from this filter…' }).count()) ===
+            0,
+          'no segment to create for a user',
+        );
+        expect(
+          (await s.getByRole('menuitem', { name: /^Make default|^Clear default/ }).count()) === 0,
+          'no team default for a user',
+        );
+        await s.keyboard.press('Escape');
+      });
   } finally {
     await other.close();
   }
