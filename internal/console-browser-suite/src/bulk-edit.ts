@@ -30,8 +30,8 @@ const RANGE = JSON.stringify({
 
 const rows = (page: Page) => page.locator('tbody tr[data-record-id]');
 
-/** The agent, called with the page's own session token. */
-async function agentCall<T>(
+/** The agent, called with the page's own session token; its JSON answer (none for a 204). */
+export async function agentCall<T>(
   page: Page,
   fixture: Fixture,
   method: string,
@@ -53,7 +53,7 @@ async function agentCall<T>(
   );
   if (!response.ok)
     throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
 /** The statuses of the orders of the range, by id, as the agent reads them. */

@@ -7,6 +7,7 @@
  * its error, duplicate) also runs against the reference agent, and puts back what it changed.
  */
 import type { Page } from 'playwright-core';
+import { agentCall } from './bulk-edit';
 import type { Fixture } from './fixture';
 import { expect, type Suite } from './harness';
 import { openCollection, settle } from './suite';
@@ -31,29 +32,6 @@ async function editCell(page: Page, row: number, field: string) {
   const editor = rows(page).nth(row).locator('td.rt-editing input, td.rt-editing select');
   await editor.waitFor();
   return editor;
-}
-
-/** The agent, called with the page's own session token; the JSON answer, if any. */
-async function agentCall(
-  page: Page,
-  fixture: Fixture,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const token = await page.evaluate(
-    () =>
-      (JSON.parse(sessionStorage.getItem('canopy.console.session') ?? '{}') as { token?: string })
-        .token,
-  );
-  const response = await fetch(`${fixture.agentUrl}/forest${path}?timezone=UTC`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.status === 204 ? undefined : response.json();
 }
 
 export async function runBulkWorkTests(
@@ -208,9 +186,12 @@ async function runInPlaceTests(
     const id = (await rows(p).first().getAttribute('data-record-id'))!;
     // The stored comment (null in some reviews), put back at the end.
     const stored = fixture
-      ? ((await agentCall(p, fixture, 'GET', `/reviews/${id}`)) as {
-          data: { attributes: { comment: string | null } };
-        })
+      ? await agentCall<{ data: { attributes: { comment: string | null } } }>(
+          p,
+          fixture,
+          'GET',
+          `/reviews/${id}`,
+        )
       : undefined;
     const comment = `Edited in place by ${who}`;
     try {
