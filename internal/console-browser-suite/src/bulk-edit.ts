@@ -362,6 +362,11 @@ async function runFallbackTest(suite: Suite, fixture: Fixture, p: Page, shot: Sh
         // The next checks see the agent's own capabilities again.
         await p.reload();
       }
+      const back = await statusesOnAgent(p, fixture);
+      expect(
+        [...before].every(([id, value]) => back.get(id) === value),
+        'the statuses are restored',
+      );
     },
   );
 }
