@@ -1,7 +1,7 @@
 /**
  * The console's browser suite: a person's day on the demo shop, in a real Chromium, against a
  * real platform and agent. `core` is what every agent of the protocol must pass (login, list,
- * filter, record, edit); the full suite adds what the demo's customizations and roles make
+ * filter, record, edit, and the core of issue 32); the full suite adds what the demo's customizations and roles make
  * testable (CSV, create/delete, a role without delete), performance and screenshots.
  */
 import { readFileSync } from 'node:fs';
