@@ -3,9 +3,12 @@
  * pages (with exclusions) and delete them with the count in the confirmation; edit a cell in
  * place (saved, or the agent's validation error on the cell); duplicate a record. In both
  * personas: the support member may not delete orders, so the list offers no delete there.
- * Payments and reviews are what this changes (no other check counts them).
+ * Payments and reviews are what this changes (no other check counts them). The core (in place,
+ * its error, duplicate) also runs against the reference agent, and puts back what it changed.
  */
 import type { Page } from 'playwright-core';
+import { agentCall } from './bulk-edit';
+import type { Fixture } from './fixture';
 import { expect, type Suite } from './harness';
 import { openCollection, settle } from './suite';
 
@@ -32,6 +35,22 @@ async function editCell(page: Page, row: number, field: string) {
 }
 
 export async function runBulkWorkTests(
+  suite: Suite,
+  p: Page,
+  who: 'admin' | 'support',
+  shot: Shot,
+  options: {
+    /** The in-place edits and the duplicate only: what every agent runs. */
+    core?: boolean;
+    /** To tell the agents apart and to put back what the in-place checks changed. */
+    fixture?: Fixture;
+  } = {},
+): Promise<void> {
+  if (!options.core) await runSelectionTests(suite, p, who, shot);
+  await runInPlaceTests(suite, p, who, shot, options.fixture);
+}
+
+async function runSelectionTests(
   suite: Suite,
   p: Page,
   who: 'admin' | 'support',
@@ -153,45 +172,73 @@ export async function runBulkWorkTests(
     await p.getByRole('button', { name: 'Clear selection' }).click();
     await p.getByTestId('select-all-banner').waitFor({ state: 'detached' });
   });
+}
 
+async function runInPlaceTests(
+  suite: Suite,
+  p: Page,
+  who: 'admin' | 'support',
+  shot: Shot,
+  fixture: Fixture | undefined,
+): Promise<void> {
   await suite.test(`(${who}) bulk work: edits a cell in place and saves it`, async () => {
     await openView(p, 'Reviews', 'sort=id');
-    const id = await rows(p).first().getAttribute('data-record-id');
+    const id = (await rows(p).first().getAttribute('data-record-id'))!;
+    // The stored comment (null in some reviews), put back at the end.
+    const stored = fixture
+      ? await agentCall<{ data: { attributes: { comment: string | null } } }>(
+          p,
+          fixture,
+          'GET',
+          `/reviews/${id}`,
+        )
+      : undefined;
     const comment = `Edited in place by ${who}`;
-    // The keyboard: → from the row to its first editable cell, then to the comment, Enter edits.
-    await rows(p).first().focus();
-    await p.keyboard.press('ArrowRight');
-    let focused = await p.evaluate(() =>
-      document.activeElement?.getAttribute('data-editable-cell'),
-    );
-    for (let step = 0; focused !== 'comment' && step < 10; step += 1) {
+    try {
+      // The keyboard: → from the row to its first editable cell, then to the comment, Enter edits.
+      await rows(p).first().focus();
       await p.keyboard.press('ArrowRight');
-      focused = await p.evaluate(() => document.activeElement?.getAttribute('data-editable-cell'));
+      let focused = await p.evaluate(() =>
+        document.activeElement?.getAttribute('data-editable-cell'),
+      );
+      for (let step = 0; focused !== 'comment' && step < 10; step += 1) {
+        await p.keyboard.press('ArrowRight');
+        focused = await p.evaluate(() =>
+          document.activeElement?.getAttribute('data-editable-cell'),
+        );
+      }
+      expect(focused === 'comment', `the comment cell takes the focus: ${focused}`);
+      await p.keyboard.press('Enter');
+      const editor = rows(p).first().locator('td.rt-editing input');
+      await editor.waitFor();
+      await editor.fill(comment);
+      await shot(p, `inline-edit-open-${who}`);
+      await editor.press('Enter');
+      await editor.waitFor({ state: 'detached' });
+      const cell = rows(p).first().locator('td[data-editable-cell="comment"]');
+      await p.waitForFunction(
+        ([selector, text]) => document.querySelector(selector!)?.textContent === text,
+        [`tbody tr[data-record-id="${id}"] td[data-editable-cell="comment"]`, comment] as const,
+      );
+      expect((await cell.textContent()) === comment, 'the cell shows the saved value');
+      // Escape cancels: nothing sent, the value stays.
+      const again = await editCell(p, 0, 'comment');
+      await again.fill('not saved');
+      await again.press('Escape');
+      await again.waitFor({ state: 'detached' });
+      expect((await cell.textContent()) === comment, 'Escape keeps the saved value');
+      // The record agrees.
+      await rows(p).first().locator('td').nth(1).click();
+      await p.waitForURL(new RegExp(`/data/reviews/${id}$`));
+      await p.getByText(comment).first().waitFor();
+    } finally {
+      // The review's comment of before (later checks and the other persona read the first review).
+      if (fixture && stored) {
+        await agentCall(p, fixture, 'PUT', `/reviews/${id}`, {
+          data: { type: 'reviews', id, attributes: { comment: stored.data.attributes.comment } },
+        });
+      }
     }
-    expect(focused === 'comment', `the comment cell takes the focus: ${focused}`);
-    await p.keyboard.press('Enter');
-    const editor = rows(p).first().locator('td.rt-editing input');
-    await editor.waitFor();
-    await editor.fill(comment);
-    await shot(p, `inline-edit-open-${who}`);
-    await editor.press('Enter');
-    await editor.waitFor({ state: 'detached' });
-    const cell = rows(p).first().locator('td[data-editable-cell="comment"]');
-    await p.waitForFunction(
-      ([selector, text]) => document.querySelector(selector!)?.textContent === text,
-      [`tbody tr[data-record-id="${id}"] td[data-editable-cell="comment"]`, comment] as const,
-    );
-    expect((await cell.textContent()) === comment, 'the cell shows the saved value');
-    // Escape cancels: nothing sent, the value stays.
-    const again = await editCell(p, 0, 'comment');
-    await again.fill('not saved');
-    await again.press('Escape');
-    await again.waitFor({ state: 'detached' });
-    expect((await cell.textContent()) === comment, 'Escape keeps the saved value');
-    // The record agrees.
-    await rows(p).first().locator('td').nth(1).click();
-    await p.waitForURL(new RegExp(`/data/reviews/${id}$`));
-    await p.getByText(comment).first().waitFor();
   });
 
   await suite.test(
@@ -202,13 +249,27 @@ export async function runBulkWorkTests(
         await openView(p, 'Customers', 'sort=id');
         const editor = await editCell(p, 0, 'email');
         const before = await editor.inputValue();
-        await editor.fill('no-at-sign');
+        // What the agent refuses differs. The demo's Canopy agent validates the e-mail itself
+        // (a customization: "must contain @"); the reference agent has no such rule, and its
+        // refusal comes from the database: the second customer's e-mail breaks the column's
+        // UNIQUE constraint, which its SQL data source answers with a 400 ValidationError.
+        const reference = fixture?.agentKind === 'reference';
+        const typed = reference
+          ? ((await rows(p).nth(1).locator('td[data-editable-cell="email"]').textContent()) ?? '')
+          : 'no-at-sign';
+        expect(typed !== '' && typed !== before, `a value to refuse: ${typed}`);
+        await editor.fill(typed);
         await editor.press('Enter');
         const error = rows(p).first().getByTestId('cell-error');
         await error.waitFor();
         const words = (await error.textContent()) ?? '';
-        expect(words === 'Email must contain “@”.', `the agent's error in words: ${words}`);
-        expect((await editor.inputValue()) === 'no-at-sign', 'the typed value is kept');
+        expect(
+          reference
+            ? /violates a unicity constraint/.test(words)
+            : words === 'Email must contain “@”.',
+          `the agent's error in words: ${words}`,
+        );
+        expect((await editor.inputValue()) === typed, 'the typed value is kept');
         expect((await editor.getAttribute('aria-invalid')) === 'true', 'the input is invalid');
         await shot(p, `inline-edit-error-${who}`);
         await editor.press('Escape');
@@ -238,5 +299,8 @@ export async function runBulkWorkTests(
       (url) => /\/data\/reviews\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${source}`),
     );
     await p.getByText(`(copy by ${who})`).first().waitFor();
+    // The copy goes: the data is as it was.
+    const copy = p.url().split('/').pop()!;
+    if (fixture) await agentCall(p, fixture, 'DELETE', `/reviews/${copy}`);
   });
 }

@@ -89,6 +89,29 @@ describe('the notice of a list the agent refused', () => {
     });
   });
 
+  it('says that the agent does not apply a Console segment, and only for one', () => {
+    const refused = new AgentError(400, 'Invalid segment: "Late (team)"', 'ValidationError');
+    expect(listErrorNotice(refused, { consoleSegment: 'Late (team)' })).toEqual({
+      title: 'This agent does not apply Console segments',
+      message:
+        '“Late (team)” was built in the Console for your team, and this agent applies only the segments defined in its code. Its filter can be used instead.',
+      technical: 'Invalid segment: "Late (team)"',
+      color: 'orange',
+      consoleSegment: 'Late (team)',
+    });
+    // A segment of the schema the agent refuses is the agent's own answer.
+    expect(listErrorNotice(refused)).toMatchObject({
+      title: 'The agent answered with an error',
+      color: 'red',
+    });
+    // Another refusal of a list on a Console segment is not about the segment.
+    expect(
+      listErrorNotice(new AgentError(403, 'No browse right', 'ForbiddenError'), {
+        consoleSegment: 'Late (team)',
+      }),
+    ).toMatchObject({ title: 'Not allowed' });
+  });
+
   it('keeps the other errors as they were', () => {
     expect(listErrorNotice(new AgentError(403, 'No browse right', 'ForbiddenError'))).toEqual({
       title: 'Not allowed',

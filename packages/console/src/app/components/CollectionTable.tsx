@@ -8,7 +8,7 @@
  * (EditableCell.tsx), the toolbar, the bulk actions, the export, the pager; the row keyboard in
  * use-row-keys.ts.
  */
-import { Alert, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
@@ -16,7 +16,9 @@ import {
   clickedSort,
   countLeaves,
   humanize,
+  intersect,
   listErrorNotice,
+  treeFromWire,
   type SchemaCollection,
   type SchemaField,
 } from '../../protocol';
@@ -46,6 +48,7 @@ import { useProgressiveRows } from './table/use-progressive-rows';
 import { useRenderMeasure } from './table/use-render-measure';
 import { useTableSelection } from './table/use-table-selection';
 import { useInlineSave } from './table/use-inline-save';
+import { useTeamSegments } from './table/use-saved-views';
 import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
 import { LayoutButton } from '../layout/LayoutButton';
@@ -183,7 +186,19 @@ export function CollectionTable({
     listParams,
     related,
   });
-  const notice = error ? listErrorNotice(error) : undefined;
+  // The list's segment when the team built it in the Console (not one of the schema's): an agent
+  // that does not apply such segments refuses it, and its filter is offered instead.
+  const schemaSegment = (collection.segments ?? []).some((s) => s.name === view.segment);
+  const teamSegments = useTeamSegments(
+    collection.name,
+    !related && view.segment !== undefined && !schemaSegment,
+  );
+  const consoleSegment = schemaSegment
+    ? undefined
+    : teamSegments.data?.find((segment) => segment.name === view.segment);
+  const notice = error
+    ? listErrorNotice(error, { consoleSegment: consoleSegment?.name })
+    : undefined;
   const narrowed = Boolean(view.search || filterCount || view.segment);
   const emptyView = {
     text: `No ${name} ${narrowed ? 'match this view' : 'yet'}`,
@@ -252,6 +267,21 @@ export function CollectionTable({
       {notice && (
         <Alert color={notice.color} title={notice.title} role="alert">
           <ErrorMessage error={notice} />
+          {notice.consoleSegment && consoleSegment && (
+            <Button
+              mt="xs"
+              size="xs"
+              variant="light"
+              onClick={() =>
+                setView({
+                  segment: undefined,
+                  filters: intersect(view.filters, treeFromWire(consoleSegment.filter)),
+                })
+              }
+            >
+              Use its filter
+            </Button>
+          )}
         </Alert>
       )}
       <SelectAllBanner banner={picked.banner} onSelectAll={picked.selectAll} onClear={clear} />
