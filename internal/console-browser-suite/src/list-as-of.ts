@@ -6,6 +6,7 @@
  * keeps it). "Back to now" returns to today's list. The order's status is restored after.
  */
 import type { Page } from 'playwright-core';
+import { AgentClient } from '@canopy/console';
 import type { Fixture } from './fixture';
 import { expect, type Suite } from './harness';
 import { openCollection, rowIds, settle } from './suite';
@@ -14,17 +15,11 @@ const STATUSES = ['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refun
 
 /** The wall-clock parts of a moment in a time zone (what the picker shows there). */
 function wallClock(moment: Date, timeZone: string): Record<string, string> {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(moment);
-  return Object.fromEntries(parts.map((part) => [part.type, part.value]));
+  // Swedish dates read `2026-11-28 19:41:57`.
+  const [year, month, day, hour, minute, second] = moment
+    .toLocaleString('sv-SE', { timeZone, hourCycle: 'h23' })
+    .split(/[- :]/);
+  return { year, month, day, hour, minute, second } as Record<string, string>;
 }
 
 export async function runListAsOfTests(
@@ -45,31 +40,18 @@ export async function runListAsOfTests(
       await p.goto(list.toString());
       await settle(p);
       const token = await p.evaluate(
-        () =>
-          (
-            JSON.parse(sessionStorage.getItem('canopy.console.session') ?? '{}') as {
-              token?: string;
-            }
-          ).token,
+        () => JSON.parse(sessionStorage.getItem('canopy.console.session') ?? '{}').token as string,
       );
       expect(token, 'the page holds an agent session token');
-      const agent = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${fixture.agentUrl}/forest${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
-        return response.json() as Promise<{ data: { attributes: { status: string } } }>;
-      };
+      const agent = new AgentClient({
+        baseUrl: fixture.agentUrl,
+        timezone: 'UTC',
+        getToken: () => token,
+      });
       const [id] = await rowIds(p);
       expect(id, 'the orders list shows a row');
-      const statusOf = async () =>
-        (await agent('GET', `/orders/${id}?timezone=UTC`)).data.attributes.status;
-      const setStatus = (status: string) =>
-        agent('PUT', `/orders/${id}?timezone=UTC`, {
-          data: { type: 'orders', id, attributes: { status } },
-        });
+      const statusOf = async () => String((await agent.get('orders', id))?.values.status);
+      const setStatus = (status: string) => agent.update('orders', id, { status });
       const original = await statusOf();
       const changed = STATUSES.find((status) => status !== original)!;
       // A moment before the change, in whole seconds (the picker's precision).
