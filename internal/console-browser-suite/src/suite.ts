@@ -796,6 +796,7 @@ export async function runSuite(
 
     await runInsightsTests(suite, fixture, p, recordUrl, signIn, shot);
     await runHistoryTests(suite, fixture, p, recordUrl, shot);
+    await (await import('./list-as-of')).runListAsOfTests(suite, fixture, p, shot);
     await runDashboardPhoneTests(suite, fixture, p, recordUrl, signIn, shot);
     await runValuesTests(suite, fixture, signIn, shot);
     // Late: Europe's published layout (relative times, hidden columns) would change what the

@@ -33,6 +33,13 @@ export interface StoredAuditRow extends AuditRow {
   id: number;
 }
 
+/** The rows {@link AuditTable.statesAt} finds for one record (`null`: none such). */
+export interface RecordStateRows {
+  then: StoredAuditRow | null;
+  next: StoredAuditRow | null;
+  latest: StoredAuditRow | null;
+}
+
 /** Rows a history insert statement carries (14 parameters each). */
 const INSERT_CHUNK = 1000;
 
@@ -147,6 +154,53 @@ export class AuditTable {
       .orderBy('id', 'desc')
       .first()) as Record<string, unknown> | undefined;
     return row ? toRow(row) : null;
+  }
+
+  /**
+   * What the history knows of some records of a collection at `time`, in one statement: for each
+   * record with rows, its last value-changing row at or before `time` (`then`), its first one
+   * after (`next`: its values before it are the values then, when the history begins later) and
+   * its last one (`latest`). Records without rows are absent.
+   */
+  async statesAt(
+    db: Knex,
+    collection: string,
+    recordIds: readonly string[],
+    time: Date,
+  ): Promise<Map<string, RecordStateRows>> {
+    const states = new Map<string, RecordStateRows>();
+    if (recordIds.length === 0) return states;
+    const table = this.schema ? `${this.schema}.${this.table}` : this.table;
+    const summary = db(table)
+      .select('record_id')
+      .select(
+        db.raw('MAX(CASE WHEN ?? <= ? THEN ?? END) AS ??', ['occurred_at', time, 'id', 'then_id']),
+        db.raw('MIN(CASE WHEN ?? > ? THEN ?? END) AS ??', ['occurred_at', time, 'id', 'next_id']),
+        db.raw('MAX(??) AS ??', ['id', 'latest_id']),
+      )
+      .where('collection_name', collection)
+      .whereIn('record_id', [...recordIds])
+      .whereIn('operation', ['create', 'update', 'delete'])
+      .groupBy('record_id');
+    const rows = (await db
+      .select('h.*', 's.then_id', 's.next_id', 's.latest_id')
+      .from({ h: table })
+      .join(summary.as('s'), (join) => {
+        join
+          .on('h.id', '=', 's.then_id')
+          .orOn('h.id', '=', 's.next_id')
+          .orOn('h.id', '=', 's.latest_id');
+      })) as Record<string, unknown>[];
+    for (const raw of rows) {
+      const row = toRow(raw);
+      const recordId = row.recordId as string;
+      const state = states.get(recordId) ?? { then: null, next: null, latest: null };
+      if (nullableNumber(raw.then_id) === row.id) state.then = row;
+      if (nullableNumber(raw.next_id) === row.id) state.next = row;
+      if (nullableNumber(raw.latest_id) === row.id) state.latest = row;
+      states.set(recordId, state);
+    }
+    return states;
   }
 
   /** The rows of some correlation ids, in the order they were written. */

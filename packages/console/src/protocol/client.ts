@@ -19,6 +19,7 @@ import type { ApiChartSource, CollectionChartQuery } from './charts';
 import { statsBody } from './charts';
 import type { HistoryEntry, HistoryFilters, HistoryPage } from './history';
 import { HISTORY_PAGE_SIZE, historyQuery } from './history';
+import { stateBatches, type RecordStateAt } from './as-of';
 import type { FieldOperators } from './operators';
 import { parseErrorEnvelope } from './error-envelope';
 
@@ -580,6 +581,22 @@ export class AgentClient {
       `${this.tz()}&at=${encodeURIComponent(at)}`,
     );
     return ((await response.json()) as { data?: Record<string, unknown> }).data ?? {};
+  }
+
+  /**
+   * `POST /_audit-trail/{c}/states` (Canopy's agent): these records at `at` (an instant), one
+   * call per 100 ids; records outside the user's scope are not in the answer.
+   */
+  async recordStates(collection: string, ids: string[], at: string): Promise<RecordStateAt[]> {
+    const answers = await Promise.all(
+      stateBatches(ids).map(async (batch) => {
+        const path = `/_audit-trail/${segment(collection)}/states`;
+        const response = await this.send('POST', path, this.tz(), { at, ids: batch });
+        const body = (await response.json()) as { data?: RecordStateAt[] };
+        return Array.isArray(body.data) ? body.data : [];
+      }),
+    );
+    return answers.flat();
   }
 
   /**

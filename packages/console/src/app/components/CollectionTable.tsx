@@ -55,8 +55,12 @@ import { LayoutButton } from '../layout/LayoutButton';
 import { RecordsFrame } from './table/RecordsFrame';
 import { LazyBulkEditDialog } from '../features/bulk-edit/LazyBulkEditDialog';
 import { useBulkEdit } from '../features/bulk-edit/use-bulk-edit';
+import { useAsOf } from '../features/as-of/use-as-of';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';
+
+/** Selection is off while a past moment is shown. */
+const ignoreToggle = () => undefined;
 
 export interface CollectionTableProps {
   collection: SchemaCollection;
@@ -134,6 +138,19 @@ export function CollectionTable({
     save: saveCell,
     widgets: layout.widgets,
   });
+  // A past moment (`asOf=`, features/as-of/): today's rows with their values then, read-only.
+  const asOf = useAsOf({
+    collection: collection.name,
+    name,
+    prefix,
+    enabled: !related,
+    rows,
+    columns: cellColumns,
+  });
+  useEffect(() => {
+    if (asOf.active) clear();
+  }, [asOf.active]);
+  const pick = asOf.active ? ignoreToggle : toggle;
   const open = useOpenRecord({ collection: collection.name, rows, params, base });
   const rowKeys = useRowKeys({
     count: rows.length,
@@ -141,7 +158,7 @@ export function CollectionTable({
     onOpen: (index) => rows[index] && open(rows[index]),
     onSelect: (index) => {
       const id = rows[index]?.id;
-      if (id !== undefined) toggle(id, !selected.has(id));
+      if (id !== undefined) pick(id, !selected.has(id));
     },
   });
 
@@ -229,7 +246,8 @@ export function CollectionTable({
     exportCsv,
     askBulk: bulk.ask,
     associate: () => setAssociating(true),
-    bulkEdit: canBulkEdit ? bulkEdit.open : undefined,
+    bulkEdit: canBulkEdit && !asOf.active ? bulkEdit.open : undefined,
+    asOf: asOf.control,
     layoutButton: related ? null : <LayoutButton collection={collection} visible={prefs.visible} />,
   });
   const columnIds = useMemo(() => cellColumns.map((column) => column.id), [cellColumns]);
@@ -284,6 +302,7 @@ export function CollectionTable({
           )}
         </Alert>
       )}
+      {asOf.banner}
       <SelectAllBanner banner={picked.banner} onSelectAll={picked.selectAll} onClear={clear} />
       <RecordsFrame
         frameRef={frameRef}
@@ -299,16 +318,17 @@ export function CollectionTable({
             'data-loaded':
               !list.isPlaceholderData && !list.isFetching && !count.isFetching && allMounted,
           }),
+          'data-as-of': asOf.active || undefined,
         }}
         head={thead}
         spacing={layout.spacing}
         pending={list.isPending}
         rows={allMounted ? rows : rows.slice(0, mountedCount)}
         firstIndex={range.first}
-        columns={cellColumns}
+        columns={asOf.columns}
         selected={selected}
         rowKeys={rowKeys}
-        onToggle={toggle}
+        onToggle={pick}
         onOpen={open}
         empty={!list.isPending && !error && rows.length === 0 ? emptyView : undefined}
       />

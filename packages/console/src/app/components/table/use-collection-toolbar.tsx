@@ -43,6 +43,7 @@ export function useCollectionToolbar({
   associate,
   bulkEdit,
   layoutButton,
+  asOf,
 }: {
   phone: boolean;
   title: ReactNode;
@@ -69,6 +70,8 @@ export function useCollectionToolbar({
   bulkEdit?: () => void;
   /** Layout mode's button (layout/LayoutPanel.tsx), for layout editors. */
   layoutButton?: ReactNode;
+  /** The "As of" control (features/as-of/), when the agent records history; stable. */
+  asOf?: ReactNode;
 }): ReactNode {
   const name = humanize(collection.name).toLowerCase();
   return useMemo(
@@ -87,13 +90,16 @@ export function useCollectionToolbar({
           />
         }
         view={
-          <ViewControls
-            collection={collection}
-            schema={schema}
-            view={view}
-            setView={setView}
-            saved={related === undefined ? { params, prefs } : undefined}
-          />
+          <>
+            <ViewControls
+              collection={collection}
+              schema={schema}
+              view={view}
+              setView={setView}
+              saved={related === undefined ? { params, prefs } : undefined}
+            />
+            {asOf}
+          </>
         }
         actions={
           <ToolbarActions
@@ -131,6 +137,7 @@ export function useCollectionToolbar({
       can,
       related,
       bulkEdit === undefined,
+      asOf,
     ],
   );
 }
