@@ -165,6 +165,7 @@ describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) =
   it('advertises the route in the capabilities', async () => {
     const answer = await rest('POST', '/_internal/capabilities', { collectionNames: [] });
     expect(answer.body.agentCapabilities.canUseBulkUpdate).toBe(true);
+    expect(answer.body.agentCapabilities.canUseConsoleSegments).toBe(true);
   });
 
   it('updates all the records of a subset query but the excluded ones, and answers the count', async () => {

@@ -118,19 +118,21 @@ export function countQuery(
   };
 }
 
-export function useList(source: ListSource, params: ListParams) {
+export function useList(source: ListSource, params: ListParams, enabled = true) {
   const { client, workspace } = useSession();
   return useQuery({
     ...listQuery(client, workspace.id, source, params),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 
-export function useCount(source: ListSource, params: ListParams) {
+export function useCount(source: ListSource, params: ListParams, enabled = true) {
   const { client, workspace } = useSession();
   return useQuery({
     ...countQuery(client, workspace.id, source, params),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

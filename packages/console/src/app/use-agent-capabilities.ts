@@ -6,6 +6,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useSession } from './session';
 
 export function useAgentCapabilities(): Record<string, unknown> {
+  return useAgentCapabilitiesState().capabilities;
+}
+
+/** The capabilities, and whether the agent has answered (or failed: `{}` is then final). */
+export function useAgentCapabilitiesState(): {
+  capabilities: Record<string, unknown>;
+  settled: boolean;
+} {
   const { client, workspace } = useSession();
   const capabilities = useQuery({
     queryKey: ['capabilities', workspace.id],
@@ -13,5 +21,5 @@ export function useAgentCapabilities(): Record<string, unknown> {
     staleTime: Infinity,
     retry: false,
   });
-  return capabilities.data ?? {};
+  return { capabilities: capabilities.data ?? {}, settled: !capabilities.isPending };
 }

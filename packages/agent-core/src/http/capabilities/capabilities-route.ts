@@ -31,6 +31,8 @@ export function addInternalRoutes(routes: RouteTable, context: HttpContext): voi
         canUseAuditTrail: context.services.options.auditTrail === true,
         // Canopy's own: `PATCH /:collection` updates a selection in one request (§8.5.1).
         canUseBulkUpdate: true,
+        // Canopy's own: `segment=` also names the team's Console segments (§6.7).
+        canUseConsoleSegments: true,
       },
       collections: dataSource.collections
         .filter((c) => wanted.has(c.name))

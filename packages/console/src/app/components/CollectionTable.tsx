@@ -48,7 +48,7 @@ import { useProgressiveRows } from './table/use-progressive-rows';
 import { useRenderMeasure } from './table/use-render-measure';
 import { useTableSelection } from './table/use-table-selection';
 import { useInlineSave } from './table/use-inline-save';
-import { useTeamSegments } from './table/use-saved-views';
+import { useAgentListParams, useTeamSegments } from './table/use-saved-views';
 import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
 import { LayoutButton } from '../layout/LayoutButton';
@@ -101,9 +101,19 @@ export function CollectionTable({
   const searchBox = useSearchAsYouType(view.search, (search) => setView({ search }, true, true));
   const [associating, setAssociating] = useState(false);
 
-  const listParams = tableListParams(schema, collection, view, prefs.visible);
-  const list = useList(source, listParams);
-  const count = useCount(source, listParams);
+  const schemaSegments = useMemo(
+    () => (collection.segments ?? []).map((segment) => segment.name),
+    [collection.segments],
+  );
+  // A team's Console segment is sent as its filter to an agent that does not apply such segments.
+  const answerable = useAgentListParams(
+    collection.name,
+    schemaSegments,
+    tableListParams(schema, collection, view, prefs.visible),
+  );
+  const listParams = answerable.params;
+  const list = useList(source, listParams, answerable.ready);
+  const count = useCount(source, listParams, answerable.ready);
   const rows = list.data ?? [];
   const searching = searchBox.waiting || (list.isFetching && view.search !== '');
   const name = humanize(collection.name).toLowerCase();

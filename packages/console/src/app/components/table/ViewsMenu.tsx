@@ -63,12 +63,16 @@ function CountBadge({
   search,
   segment,
 }: {
-  collection: string;
+  collection: SchemaCollection;
   filters?: ConditionTree;
   search?: string;
   segment?: string;
 }) {
-  const count = useViewCount(collection, { filters, search: search ?? '', segment });
+  const count = useViewCount(
+    collection.name,
+    { filters, search: search ?? '', segment },
+    (collection.segments ?? []).map((schemaSegment) => schemaSegment.name),
+  );
   const text = count.isPending ? '…' : count.isError ? '?' : (count.data ?? '—');
   return (
     <Badge
@@ -166,7 +170,7 @@ export function ViewsMenu({
               key={`segment-${segment.id}`}
               aria-label={`Segment ${segment.name}`}
               onClick={() => setParams(segmentParams(params, segment.name))}
-              rightSection={<CountBadge collection={collection.name} segment={segment.name} />}
+              rightSection={<CountBadge collection={collection} segment={segment.name} />}
             >
               {segment.name}
             </Menu.Item>
@@ -182,7 +186,7 @@ export function ViewsMenu({
               onClick={() => open(saved)}
               rightSection={
                 <CountBadge
-                  collection={collection.name}
+                  collection={collection}
                   filters={treeFromWire(saved.filter)}
                   search={saved.search ?? undefined}
                   segment={saved.segment ?? undefined}

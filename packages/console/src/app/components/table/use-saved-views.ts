@@ -6,8 +6,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SavedView, TeamSegment } from '@canopy/platform-protocol';
-import type { SavedViewBody } from '../../../protocol';
-import type { ListParams } from '../../../protocol';
+import { intersect, treeFromWire, type ListParams, type SavedViewBody } from '../../../protocol';
+import { useAgentCapabilitiesState } from '../../use-agent-capabilities';
 import { platformJson, usePlatformPaths } from '../../platform-calls';
 import { countQuery } from '../../data';
 import { useSession } from '../../session';
@@ -69,10 +69,52 @@ export function useShareTeams(): string[] {
 }
 
 /** The number of records a view or segment shows: asked when shown, kept a minute. */
-export function useViewCount(collection: string, filtering: Partial<ListParams>) {
+/**
+ * List parameters the agent can answer. A segment built in the Console for the team goes to an
+ * agent that applies such segments (`canUseConsoleSegments`: ours reads them from the rendering,
+ * docs/agent-http-protocol.md §6.7) by name; to any other agent (the reference applies only the
+ * segments of its code) as its filter, joined to the list's, so that rows, counts, selections and
+ * exports are the same on both. `ready` is false until the agent's capabilities and, for such a
+ * segment, the team's segments are known: nothing should be asked before.
+ */
+export function useAgentListParams<T extends Partial<ListParams>>(
+  collection: string,
+  /** The names of the segments of the collection's schema (the agent's own). */
+  schemaSegments: readonly string[],
+  params: T,
+): { params: T; ready: boolean } {
+  const { capabilities, settled } = useAgentCapabilitiesState();
+  const named = params.segment;
+  const consoleSegment = named !== undefined && !schemaSegments.includes(named);
+  const byName = capabilities.canUseConsoleSegments === true;
+  const segments = useTeamSegments(collection, consoleSegment && settled && !byName);
+  if (!consoleSegment) return { params, ready: true };
+  if (!settled) return { params, ready: false };
+  if (byName) return { params, ready: true };
+  if (segments.isPending) return { params, ready: false };
+  const segment = segments.data?.find((candidate) => candidate.name === named);
+  // An unknown name stays as it is: the agent's answer says what is wrong with it.
+  if (!segment) return { params, ready: true };
+  return {
+    params: {
+      ...params,
+      segment: undefined,
+      filters: intersect(params.filters, treeFromWire(segment.filter)),
+    },
+    ready: true,
+  };
+}
+
+export function useViewCount(
+  collection: string,
+  filtering: Partial<ListParams>,
+  schemaSegments: readonly string[] = [],
+) {
   const { client, workspace } = useSession();
+  const answerable = useAgentListParams(collection, schemaSegments, filtering);
   return useQuery({
-    ...countQuery(client, workspace.id, { collection }, filtering as ListParams),
+    ...countQuery(client, workspace.id, { collection }, answerable.params as ListParams),
+    enabled: answerable.ready,
     staleTime: 60_000,
     // Right after a segment is created the agent may not know it yet (its rendering is refreshed
     // within a second): asked again a few times.
