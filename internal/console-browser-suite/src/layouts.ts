@@ -20,7 +20,7 @@ const headers = (page: Page) =>
     .then((texts) => texts.map((text) => text.trim()).filter(Boolean));
 
 /** Opens layout mode on the open list, for team `team`, and waits for its draft. */
-async function openLayout(p: Page, team: string) {
+export async function openLayout(p: Page, team: string) {
   await p.getByRole('button', { name: 'Layout', exact: true }).click();
   const panel = p.getByRole('dialog');
   await panel.waitFor();
@@ -49,7 +49,7 @@ async function openFirstRecord(page: Page) {
 }
 
 /** Runs `check` in a browser of its own, signed in as the Support member of Europe. */
-async function asSupport(fixture: Fixture, check: (support: Page) => Promise<void>) {
+export async function asSupport(fixture: Fixture, check: (support: Page) => Promise<void>) {
   const other = await openBrowser();
   other.context.setDefaultTimeout(60_000);
   try {
@@ -59,9 +59,9 @@ async function asSupport(fixture: Fixture, check: (support: Page) => Promise<voi
   }
 }
 
-const EUROPE = '/v1/project/Shop/environment/Production/teams/Europe';
+export const EUROPE = '/v1/project/Shop/environment/Production/teams/Europe';
 
-async function closeLayout(p: Page) {
+export async function closeLayout(p: Page) {
   await p.getByRole('button', { name: 'Close layout mode' }).click();
   await p.getByRole('dialog').waitFor({ state: 'detached' });
 }

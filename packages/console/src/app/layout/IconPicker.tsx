@@ -34,7 +34,6 @@ export function IconPicker({
       data={OPTIONS}
       value={value && SIDEBAR_ICONS[value] ? value : NONE}
       allowDeselect={false}
-      searchable
       leftSection={<Drawn name={value} />}
       renderOption={({ option }) => (
         <Group gap={8} wrap="nowrap">

@@ -229,7 +229,6 @@ function RowColours({
                   label: humanize(candidate.field),
                 }))}
                 value={leaf.field}
-                searchable
                 allowDeselect={false}
                 onChange={(next) => {
                   const picked = fields.find((candidate) => candidate.field === next);

@@ -1,8 +1,9 @@
 /**
  * Row colouring rules of a team's layout (`TableLayout.rowColours`, public API §7): a row takes the
  * colour of the first rule whose condition tree it matches. The tree is evaluated here, in the
- * browser, on the row's values, with the operators a condition tree allows (data-semantics §2.2,
- * §2.5): periods (`today`, `previous_week`…) in the user's time zone, weeks from Monday. A rule
+ * browser, on the row's values, with the operators a condition tree allows (data-semantics §2.2;
+ * dates as data-semantics §2.5 says: periods such as `today` or `previous_week` in the user's time
+ * zone, weeks from Monday). A rule
  * the Console cannot decide for a row — a field the row does not hold (the user may not see it, or
  * the column is not loaded), an operator it does not know, a bad value — is skipped, never an
  * error. Pure: the time zone and "now" are arguments. Loaded with the first table that has rules
@@ -273,8 +274,6 @@ function shift(date: string, days: number, months = 0): string {
   return new Date(Date.UTC(year, month - 1 + months, day + days)).toISOString().slice(0, 10);
 }
 
-const PERIODS = ['week', 'month', 'quarter', 'year'] as const;
-
 /** The period of a relative date operator: calendar dates `[from, to)`, or up to now. */
 function period(
   operator: string,
@@ -290,7 +289,7 @@ function period(
   }
   const match = /^previous_(week|month|quarter|year)(_to_date)?$/.exec(operator);
   if (!match) return undefined;
-  const unit = match[1] as (typeof PERIODS)[number];
+  const unit = match[1] as 'week' | 'month' | 'quarter' | 'year';
   const [year, month, day] = today.split('-').map(Number) as [number, number, number];
   let start: string;
   if (unit === 'week') {

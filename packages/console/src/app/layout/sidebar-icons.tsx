@@ -5,8 +5,9 @@
  */
 import { IconTable } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import type * as IconCatalogue from './icon-catalogue';
 
-type Catalogue = typeof import('./icon-catalogue');
+type Catalogue = typeof IconCatalogue;
 
 let catalogue: Catalogue | undefined;
 let loading: Promise<Catalogue> | undefined;

@@ -7,10 +7,11 @@ import type { TableLayout } from '@canopy/platform-protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { operatorLabel, type AgentRecord } from '../../protocol';
 import { userContext } from '../components/format';
+import type * as RowColours from './row-colours';
 import type { RowColour } from './row-colours';
 import './row-colours.css';
 
-type Evaluator = typeof import('./row-colours');
+type Evaluator = typeof RowColours;
 
 let loaded: Evaluator | undefined;
 

@@ -84,7 +84,6 @@ export function ViewControls({
           value={view.segment ?? null}
           onChange={(value) => setView({ segment: value ?? undefined })}
           clearable
-          clearButtonProps={{ 'aria-label': 'All records: no segment' }}
           w={170}
         />
       )}
