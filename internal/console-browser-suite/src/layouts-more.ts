@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import type { Fixture } from './fixture';
 import { expect, type Suite } from './harness';
-import { asSupport, closeLayout, EUROPE, openLayout } from './layouts';
+import { asSupport, closeLayout, EUROPE, openLayout, openSidebarLayout } from './layouts';
 import { openCollection, pick, settle } from './suite';
 
 type Shot = (page: Page, name: string) => Promise<void>;
@@ -94,14 +94,7 @@ export async function runMoreLayoutTests(
       await panel.getByText(/^Published: everyone in Europe/).waitFor();
       await closeLayout(p);
 
-      await p.getByRole('button', { name: 'Layout of the sidebar' }).click();
-      const sidebar = p.getByRole('dialog');
-      await sidebar.waitFor();
-      await pick(p, 'Team', 'Europe');
-      await sidebar
-        .getByRole('button', { name: 'Publish', exact: true })
-        .and(p.locator(':enabled'))
-        .waitFor();
+      const sidebar = await openSidebarLayout(p, 'Europe');
       await sidebar.getByRole('textbox', { name: 'Icon of Orders', exact: true }).click();
       await p.getByRole('option', { name: 'receipt', exact: true }).click();
       await p

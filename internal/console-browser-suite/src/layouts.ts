@@ -19,9 +19,9 @@ const headers = (page: Page) =>
     .allInnerTexts()
     .then((texts) => texts.map((text) => text.trim()).filter(Boolean));
 
-/** Opens layout mode on the open list, for team `team`, and waits for its draft. */
-export async function openLayout(p: Page, team: string) {
-  await p.getByRole('button', { name: 'Layout', exact: true }).click();
+/** Opens layout mode with `button` ("Layout", on a page), for team `team`, and waits for its draft. */
+export async function openLayout(p: Page, team: string, button = 'Layout') {
+  await p.getByRole('button', { name: button, exact: true }).click();
   const panel = p.getByRole('dialog');
   await panel.waitFor();
   await pick(p, 'Team', team);
@@ -60,6 +60,10 @@ export async function asSupport(fixture: Fixture, check: (support: Page) => Prom
 }
 
 export const EUROPE = '/v1/project/Shop/environment/Production/teams/Europe';
+
+/** Opens layout mode on the sidebar, for team `team`, and waits for its draft. */
+export const openSidebarLayout = (p: Page, team: string) =>
+  openLayout(p, team, 'Layout of the sidebar');
 
 export async function closeLayout(p: Page) {
   await p.getByRole('button', { name: 'Close layout mode' }).click();
@@ -307,14 +311,7 @@ export async function runLayoutTests(
   let europeSidebar: string[] = [];
   await suite.test('(layout) the admin renames and reorders Europe’s sidebar', async () => {
     const before = await navNames(p);
-    await p.getByRole('button', { name: 'Layout of the sidebar' }).click();
-    const panel = p.getByRole('dialog');
-    await panel.waitFor();
-    await pick(p, 'Team', 'Europe');
-    await panel
-      .getByRole('button', { name: 'Publish', exact: true })
-      .and(p.locator(':enabled'))
-      .waitFor();
+    const panel = await openSidebarLayout(p, 'Europe');
     const up = panel.getByRole('button', { name: 'Move Products up' });
     while (await up.isEnabled()) await up.click();
     await panel.getByLabel('Name of Orders').fill('Sales orders');

@@ -70,21 +70,12 @@ describe('the rich-text, file and map-point widgets', () => {
   it('keeps links and images to the allowed addresses (safe-url.ts)', () => {
     expect(view('url', 'javascript:alert(1)')).toBeUndefined();
     expect(view('image', 'data:image/svg+xml;base64,PHN2Zz4=')).toBeUndefined();
-    expect(
-      widgetView(
-        { type: 'link', settings: { urlTemplate: 'javascript:{{id}}' } },
-        1,
-        { id: 1 },
-        context,
-      ),
-    ).toBeUndefined();
-    expect(
-      widgetView(
-        { type: 'link', settings: { urlTemplate: 'mailto:{{email}}' } },
-        'x',
-        { email: 'a@b.c' },
-        context,
-      ),
-    ).toMatchObject({ kind: 'link', href: 'mailto:a%40b.c' });
+    const link = (urlTemplate: string, record: Record<string, unknown>) =>
+      widgetView({ type: 'link', settings: { urlTemplate } }, 'x', record, context);
+    expect(link('javascript:{{id}}', { id: 1 })).toBeUndefined();
+    expect(link('mailto:{{email}}', { email: 'a@b.c' })).toMatchObject({
+      kind: 'link',
+      href: 'mailto:a%40b.c',
+    });
   });
 });
