@@ -20,9 +20,9 @@ const headers = (page: Page) =>
     .allInnerTexts()
     .then((texts) => texts.map((text) => text.trim()).filter(Boolean));
 
-/** Opens layout mode on the open list, for team `team`, and waits for its draft. */
-async function openLayout(p: Page, team: string) {
-  await p.getByRole('button', { name: 'Layout', exact: true }).click();
+/** Opens layout mode with `button` ("Layout", on a page), for team `team`, and waits for its draft. */
+export async function openLayout(p: Page, team: string, button = 'Layout') {
+  await p.getByRole('button', { name: button, exact: true }).click();
   const panel = p.getByRole('dialog');
   await panel.waitFor();
   await pick(p, 'Team', team);
@@ -50,7 +50,7 @@ async function openFirstRecord(page: Page) {
 }
 
 /** Runs `check` in a browser of its own, signed in as the Support member of Europe. */
-async function asSupport(fixture: Fixture, check: (support: Page) => Promise<void>) {
+export async function asSupport(fixture: Fixture, check: (support: Page) => Promise<void>) {
   const other = await openBrowser();
   other.context.setDefaultTimeout(60_000);
   try {
@@ -60,9 +60,13 @@ async function asSupport(fixture: Fixture, check: (support: Page) => Promise<voi
   }
 }
 
-const EUROPE = '/v1/project/Shop/environment/Production/teams/Europe';
+export const EUROPE = '/v1/project/Shop/environment/Production/teams/Europe';
 
-async function closeLayout(p: Page) {
+/** Opens layout mode on the sidebar, for team `team`, and waits for its draft. */
+export const openSidebarLayout = (p: Page, team: string) =>
+  openLayout(p, team, 'Layout of the sidebar');
+
+export async function closeLayout(p: Page) {
   await p.getByRole('button', { name: 'Close layout mode' }).click();
   await p.getByRole('dialog').waitFor({ state: 'detached' });
 }
@@ -337,14 +341,7 @@ async function runFormAndSidebarTests(
   let europeSidebar: string[] = [];
   await suite.test('(layout) the admin renames and reorders Europe’s sidebar', async () => {
     const before = await navNames(p);
-    await p.getByRole('button', { name: 'Layout of the sidebar' }).click();
-    const panel = p.getByRole('dialog');
-    await panel.waitFor();
-    await pick(p, 'Team', 'Europe');
-    await panel
-      .getByRole('button', { name: 'Publish', exact: true })
-      .and(p.locator(':enabled'))
-      .waitFor();
+    const panel = await openSidebarLayout(p, 'Europe');
     const up = panel.getByRole('button', { name: 'Move Products up' });
     while (await up.isEnabled()) await up.click();
     await panel.getByLabel('Name of Orders').fill('Sales orders');

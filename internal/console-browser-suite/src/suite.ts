@@ -802,6 +802,7 @@ export async function runSuite(
     // Late: Europe's published layout (relative times, hidden columns) would change what the
     // value and list checks above read for its Support member.
     await runLayoutTests(suite, fixture, p, shot);
+    await (await import('./layouts-more')).runMoreLayoutTests(suite, fixture, p, shot);
     await signInAndAccountTests(suite, fixture, p, {
       chooserOrOpened,
       openEnvironment,

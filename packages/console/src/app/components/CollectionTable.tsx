@@ -52,6 +52,7 @@ import { useAgentListParams, useTeamSegments } from './table/use-saved-views';
 import { useTableLayout } from './table/use-table-layout';
 import { useTableView } from './table/use-table-view';
 import { LayoutButton } from '../layout/LayoutButton';
+import { useRowColours } from '../layout/use-row-colours';
 import { RecordsFrame } from './table/RecordsFrame';
 import { LazyBulkEditDialog } from '../features/bulk-edit/LazyBulkEditDialog';
 import { useBulkEdit } from '../features/bulk-edit/use-bulk-edit';
@@ -70,6 +71,8 @@ export interface CollectionTableProps {
   /** The relation this table shows, to dissociate/associate from the parent record. */
   relation?: SchemaField;
   title?: ReactNode;
+  /** The segment the list opens on (the team's layout, layout/first-segment.tsx). */
+  firstSegment?: string;
 }
 
 export function CollectionTable({
@@ -78,6 +81,7 @@ export function CollectionTable({
   prefix = '',
   relation,
   title,
+  firstSegment,
 }: CollectionTableProps) {
   const { workspace, session, client } = useSession();
   const schema = useSchema().data!;
@@ -94,7 +98,7 @@ export function CollectionTable({
     collection: collection.name,
     prefix,
     remember: prefix === '' && !related,
-    defaults: { sort: layout.applied.sort, size: layout.applied.pageSize },
+    defaults: { sort: layout.applied.sort, size: layout.applied.pageSize, segment: firstSegment },
   });
   const prefs = useColumnPrefs(workspace.id, session.user.id, collection, layout.prefs);
   // Searched as it is typed; each search replaces the previous one in the history.
@@ -136,6 +140,7 @@ export function CollectionTable({
   const tableRef = useRef<HTMLTableElement>(null);
   useRenderMeasure(list.data, collection.name, allMounted, tableRef);
   const frameRef = useScrollTopOnView(view);
+  const rowColour = useRowColours(layout.applied.rowColours);
 
   const saveCell = useInlineSave(client, collection.name);
   const cellColumns = useCellColumns({
@@ -332,6 +337,7 @@ export function CollectionTable({
         }}
         head={thead}
         spacing={layout.spacing}
+        rowColour={rowColour}
         pending={list.isPending}
         rows={allMounted ? rows : rows.slice(0, mountedCount)}
         firstIndex={range.first}

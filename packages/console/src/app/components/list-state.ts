@@ -69,7 +69,7 @@ export function restoredParams(
   if (hasView(params)) return undefined;
   if (lastView) {
     const last = new URLSearchParams(lastView);
-    if (hasView(last)) return writeView(params, readView(last));
+    if (hasView(last)) return keepNoSegment(last, writeView(params, readView(last)));
   }
   if (prefs.size === undefined && prefs.sort === undefined) return undefined;
   const view = readView(params);
@@ -83,5 +83,14 @@ export function restoredParams(
 
 /** The view part of the address, to keep as the tab's last view (`''` for the default view). */
 export function viewQuery(params: URLSearchParams): string {
-  return writeView(new URLSearchParams(), readView(params)).toString();
+  return keepNoSegment(params, writeView(new URLSearchParams(), readView(params))).toString();
+}
+
+/**
+ * `segment=` (no segment, chosen over the layout's first segment) carried from `from` to `to`:
+ * writeView leaves an empty segment out.
+ */
+function keepNoSegment(from: URLSearchParams, to: URLSearchParams): URLSearchParams {
+  if (from.get('segment') === '') to.set('segment', '');
+  return to;
 }

@@ -1,6 +1,7 @@
 /**
- * Layout mode's panel on a collection's list (layout editors only): the columns of the team's
- * layout — shown, order, width, widget — edited as the editor's own draft and previewed live in
+ * Layout mode's panel on a collection's list (layout editors only): the table's defaults and row
+ * colours (TableSettings.tsx) and the columns of the team's layout — shown, order, width, widget —
+ * edited as the editor's own draft and previewed live in
  * their Console, then published for the team, discarded, or the last publish undone.
  */
 import { humanize, type SchemaCollection } from '../../protocol';
@@ -16,6 +17,7 @@ import {
   type TableColumn,
 } from './layout-edit';
 import { LayoutDrawer, type LayoutEditor } from './LayoutDrawer';
+import { TableSettings } from './TableSettings';
 
 /** The panel itself (loaded with the first click on "Layout", LayoutButton.tsx). */
 export default function LayoutPanel({
@@ -62,6 +64,7 @@ function ColumnsEditor({
 
   return (
     <>
+      <TableSettings editor={editor} collection={collection} />
       {fields.map((field) => {
         const index = shownNames.indexOf(field.field);
         return (

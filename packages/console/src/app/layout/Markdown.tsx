@@ -2,15 +2,15 @@
  * The markdown widget: `marked`'s lexer reads the source, and its tokens become React elements
  * directly. No HTML string is ever built, so there is nothing to sanitize: raw HTML in the source
  * is dropped, text is text (React escapes it), and links and images keep web and mail addresses
- * only. A table page holds a hundred of these cells: parsing to tokens and creating elements is a
+ * only (safe-url.ts). A table page holds a hundred of these cells: parsing to tokens and creating elements is a
  * fraction of building HTML, then parsing it again in DOMPurify and in the page. Loaded lazily by
  * WidgetCell.tsx.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
 import { Fragment, memo, useMemo, type ReactNode } from 'react';
+import { addressRules } from './widget-format';
 
-const SAFE_HREF = /^(https?:|mailto:|#)/i;
-const SAFE_IMAGE = /^https?:/i;
+const { safeImage, safeLink } = addressRules;
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -85,7 +85,7 @@ function element(token: Token, index: number): ReactNode {
     case 'checkbox':
       return <input key={index} type="checkbox" checked={token.checked} disabled readOnly />;
     case 'link': {
-      const href = SAFE_HREF.test(token.href) ? token.href : undefined;
+      const href = safeLink(token.href, { mail: true, fragment: true });
       return (
         <a
           key={index}
@@ -98,18 +98,14 @@ function element(token: Token, index: number): ReactNode {
         </a>
       );
     }
-    case 'image':
-      return SAFE_IMAGE.test(token.href) ? (
-        <img
-          key={index}
-          src={token.href}
-          alt={token.text}
-          loading="lazy"
-          referrerPolicy="no-referrer"
-        />
+    case 'image': {
+      const src = safeImage(token.href);
+      return src ? (
+        <img key={index} src={src} alt={token.text} loading="lazy" referrerPolicy="no-referrer" />
       ) : (
         <Fragment key={index}>{decodeEntities(token.text)}</Fragment>
       );
+    }
     case 'table': {
       const table = token as Tokens.Table;
       return (

@@ -1,14 +1,15 @@
 /**
  * The sidebar's collections under the team's layout (apply-layout.ts `applySidebar`): its order,
- * groups, display names and hidden collections; today's list without a layout. The filter box
+ * groups, display names, icons (sidebar-icons.tsx) and hidden collections; today's list without a
+ * layout. The filter box
  * matches the names shown.
  */
 import { Group, NavLink, Text } from '@mantine/core';
-import { IconTable } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { humanize } from '../../protocol';
 import { applySidebar } from './apply-layout';
 import { SidebarLayoutButton } from './LayoutButton';
+import { SidebarIcon } from './sidebar-icons';
 import { useTeamLayout } from './team-layout';
 
 export function SidebarCollections({
@@ -27,7 +28,7 @@ export function SidebarCollections({
 }) {
   const { layout, canEdit } = useTeamLayout();
   const wanted = filter.trim().toLowerCase();
-  const link = (entry: { collection: string; displayName?: string }) => {
+  const link = (entry: { collection: string; displayName?: string; icon?: string }) => {
     const label = entry.displayName ?? humanize(entry.collection);
     if (wanted && !label.toLowerCase().includes(wanted)) return null;
     return (
@@ -36,7 +37,7 @@ export function SidebarCollections({
         component={Link}
         to={`${base}/${encodeURIComponent(entry.collection)}`}
         label={label}
-        leftSection={<IconTable size={16} />}
+        leftSection={<SidebarIcon name={entry.icon} />}
         active={entry.collection === current}
         onClick={onPick}
         variant="light"
@@ -49,9 +50,12 @@ export function SidebarCollections({
     if (links.length === 0) return null;
     return (
       <div key={`group:${entry.name}`} role="group" aria-label={entry.name}>
-        <Text size="xs" fw={600} c="dimmed" mt="xs" mb={2} px={4}>
-          {entry.name}
-        </Text>
+        <Group gap={6} mt="xs" mb={2} px={4} c="dimmed" wrap="nowrap">
+          {entry.icon && <SidebarIcon name={entry.icon} size={14} />}
+          <Text size="xs" fw={600} c="dimmed">
+            {entry.name}
+          </Text>
+        </Group>
         {links}
       </div>
     );

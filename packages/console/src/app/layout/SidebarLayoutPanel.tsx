@@ -1,16 +1,18 @@
 /**
  * Layout mode on the sidebar (sidebar-edit.ts): the collections in order, each with the name it
- * shows, the group it sits in, and whether it is hidden, as the editor's draft for a team,
+ * shows, its icon, the group it sits in, and whether it is hidden, and each group's icon, as the
+ * editor's draft for a team,
  * previewed live in the sidebar. A collection the user may not browse never shows, whatever the
  * layout says.
  */
-import { Button, Checkbox, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { humanize } from '../../protocol';
 import { moveItem } from './layout-edit';
 import { LayoutDrawer } from './LayoutDrawer';
+import { IconPicker } from './IconPicker';
 import { MoveButtons } from './MoveButtons';
 import { replaceItem } from './record-layout-edit';
-import { setSidebar, sidebarRows, type SidebarRow } from './sidebar-edit';
+import { groupIcons, setGroupIcon, setSidebar, sidebarRows, type SidebarRow } from './sidebar-edit';
 
 export default function SidebarLayoutPanel({
   collections,
@@ -24,8 +26,29 @@ export default function SidebarLayoutPanel({
       {(editor) => {
         const rows = sidebarRows(editor.draft, collections);
         const commit = (next: SidebarRow[]) => editor.change(setSidebar(editor.draft, next));
+        const icons = groupIcons(editor.draft);
+        const groups = [...new Set(rows.map((row) => row.group?.trim()).filter(Boolean))];
         return (
           <>
+            {groups.length > 0 && (
+              <Paper withBorder p="xs" radius="sm">
+                <Stack gap={4}>
+                  <Text size="sm" fw={500}>
+                    Icons of the groups
+                  </Text>
+                  {groups.map((group) => (
+                    <Group key={group} gap="xs" wrap="nowrap" grow>
+                      <Text size="sm">{group}</Text>
+                      <IconPicker
+                        label={`Icon of group ${group}`}
+                        value={icons[group!]}
+                        onChange={(icon) => editor.change(setGroupIcon(editor.draft, group!, icon))}
+                      />
+                    </Group>
+                  ))}
+                </Stack>
+              </Paper>
+            )}
             {rows.map((row, index) => {
               const name = humanize(row.collection);
               const set = (change: Partial<SidebarRow>) =>
@@ -64,6 +87,11 @@ export default function SidebarLayoutPanel({
                         onChange={(event) => set({ group: event.currentTarget.value })}
                       />
                     </Group>
+                    <IconPicker
+                      label={`Icon of ${name}`}
+                      value={row.icon}
+                      onChange={(icon) => set({ icon })}
+                    />
                   </Stack>
                 </Paper>
               );

@@ -9,8 +9,10 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { widgetView } from './widget-format';
 import './widgets.css';
 
-/** `marked` and DOMPurify load with the first markdown cell, not with the first screen. */
+/** `marked` loads with the first markdown cell, not with the first screen. */
 const Markdown = lazy(() => import('./Markdown'));
+/** The rich-text, file and map-point widgets load with their first cell. */
+const MoreWidgetCell = lazy(() => import('./MoreWidgetCell'));
 
 export function WidgetCell({
   widget,
@@ -108,5 +110,11 @@ export function WidgetCell({
       );
     case 'json':
       return <code className="lw-json">{view.text}</code>;
+    case 'more':
+      return (
+        <Suspense fallback={fallback}>
+          <MoreWidgetCell widget={view.widget} value={view.value} fallback={fallback} />
+        </Suspense>
+      );
   }
 }

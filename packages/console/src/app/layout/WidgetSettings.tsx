@@ -1,7 +1,7 @@
 /**
  * The settings of a column's display widget in layout mode: the currency code (or the field
  * holding it), a colour per enum value of a badge, an image's height, a progress bar's maximum,
- * a rating's maximum, a date pattern, a link template. Widgets without settings (markdown,
+ * a rating's maximum, a map's zoom, a date pattern, a link template. Widgets without settings (markdown,
  * relative time…) show nothing.
  */
 import { ColorInput, Group, NumberInput, Stack, TextInput } from '@mantine/core';
@@ -80,13 +80,17 @@ export function WidgetSettings({
     case 'long-text':
     case 'image':
     case 'progress':
-    case 'rating': {
+    case 'rating':
+    case 'map-point': {
       const image = widget.type === 'image';
+      const map = widget.type === 'map-point';
       const [name, title] = image
         ? ['height', 'Height (px)']
-        : widget.type === 'long-text'
-          ? ['rows', 'Rows']
-          : ['max', 'Maximum'];
+        : map
+          ? ['zoom', 'Map zoom (1–19)']
+          : widget.type === 'long-text'
+            ? ['rows', 'Rows']
+            : ['max', 'Maximum'];
       const held = settings[name];
       return (
         <NumberInput
@@ -94,8 +98,18 @@ export function WidgetSettings({
           label={title}
           aria-label={label(title)}
           min={image ? 16 : 1}
-          max={image ? 1024 : widget.type === 'rating' ? 10 : name === 'rows' ? 50 : undefined}
-          value={typeof held === 'number' ? held : image ? 32 : ''}
+          max={
+            image
+              ? 1024
+              : map
+                ? 19
+                : widget.type === 'rating'
+                  ? 10
+                  : name === 'rows'
+                    ? 50
+                    : undefined
+          }
+          value={typeof held === 'number' ? held : image ? 32 : map ? 15 : ''}
           onChange={(value) => set(name, typeof value === 'number' ? value : undefined)}
         />
       );

@@ -1,7 +1,7 @@
 /**
  * How a team's layout (issue 32, public API §7) shapes what the Console shows: a collection's
- * table (columns, widths, default sort, page size, density) and the sidebar (order, groups,
- * names, hidden collections). Pure. What the layout names but the user cannot see — a field the
+ * table (columns, widths, default sort, page size, density, first segment, row colours) and the
+ * sidebar (order, groups, names, icons, hidden collections). Pure. What the layout names but the user cannot see — a field the
  * schema (the user's rights) leaves out, a collection they may not browse — stays out: a layout
  * only orders and hides what is there.
  */
@@ -22,6 +22,10 @@ export interface AppliedTable {
   sort: string | undefined;
   pageSize: number | undefined;
   density: TableLayout['density'];
+  /** The segment the list opens on, when the address names none (first-segment.ts checks it). */
+  firstSegment: string | undefined;
+  /** Row colouring rules, in order (row-colours.ts). */
+  rowColours: NonNullable<TableLayout['rowColours']> | undefined;
 }
 
 export function collectionLayout(
@@ -51,6 +55,8 @@ export function applyTable(
         : undefined,
     pageSize: table?.pageSize,
     density: table?.density,
+    firstSegment: table?.firstSegment || undefined,
+    rowColours: table?.rowColours?.length ? table.rowColours : undefined,
   };
 }
 
@@ -72,8 +78,13 @@ export function densitySpacing(density: TableLayout['density']): number | undefi
 
 /** A sidebar entry: a collection (with the name it shows), or a group of them. */
 export type SidebarEntry =
-  | { type: 'collection'; collection: string; displayName?: string }
-  | { type: 'group'; name: string; collections: { collection: string; displayName?: string }[] };
+  | { type: 'collection'; collection: string; displayName?: string; icon?: string }
+  | {
+      type: 'group';
+      name: string;
+      icon?: string;
+      collections: { collection: string; displayName?: string; icon?: string }[];
+    };
 
 /**
  * The sidebar of `collections` (those the user may browse, in today's order) under the layout:
@@ -88,13 +99,19 @@ export function applySidebar(
   if (!items?.length) return collections.map((collection) => ({ type: 'collection', collection }));
   const browsable = new Set(collections);
   const placed = new Set<string>();
-  const take = (entry: { collection: string; displayName?: string; hidden?: boolean }) => {
+  const take = (entry: {
+    collection: string;
+    displayName?: string;
+    icon?: string;
+    hidden?: boolean;
+  }) => {
     if (!browsable.has(entry.collection) || placed.has(entry.collection)) return undefined;
     placed.add(entry.collection);
     if (entry.hidden) return undefined;
     return {
       collection: entry.collection,
       ...(entry.displayName ? { displayName: entry.displayName } : {}),
+      ...(entry.icon ? { icon: entry.icon } : {}),
     };
   };
   const result: SidebarEntry[] = [];
@@ -103,7 +120,13 @@ export function applySidebar(
       const inside = item.collections
         .map(take)
         .filter((entry): entry is NonNullable<typeof entry> => entry !== undefined);
-      if (inside.length > 0) result.push({ type: 'group', name: item.name, collections: inside });
+      if (inside.length > 0)
+        result.push({
+          type: 'group',
+          name: item.name,
+          ...(item.icon ? { icon: item.icon } : {}),
+          collections: inside,
+        });
     } else {
       const entry = take(item);
       if (entry) result.push({ type: 'collection', ...entry });

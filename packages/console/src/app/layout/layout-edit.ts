@@ -130,3 +130,23 @@ export function startingWidget(type: LayoutWidget['type']): LayoutWidget {
       return { type };
   }
 }
+
+/**
+ * Sets table defaults of a collection (page size, density, first segment, row colours); a value
+ * of `undefined` (or an empty list of rules) removes the setting.
+ */
+export function setTableOptions(
+  layout: ConsoleLayout | null,
+  collection: string,
+  options: Pick<TableLayout, 'pageSize' | 'density' | 'firstSegment' | 'rowColours'>,
+): ConsoleLayout {
+  return withTable(layout, collection, (table) => {
+    const next: TableLayout = { ...table };
+    for (const [key, value] of Object.entries(options) as [keyof TableLayout, unknown][]) {
+      if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
+        delete next[key];
+      else (next as Record<string, unknown>)[key] = value;
+    }
+    return next;
+  });
+}

@@ -28,6 +28,8 @@ describe('applyTable', () => {
         defaultSort: { field: 'total', ascending: false },
         pageSize: 50,
         density: 'compact',
+        firstSegment: 'Late',
+        rowColours: [{ filter: { field: 'total', operator: 'present' }, colour: '#ff0000' }],
       },
       ['id', 'total', 'status'],
     );
@@ -37,6 +39,8 @@ describe('applyTable', () => {
       sort: '-total',
       pageSize: 50,
       density: 'compact',
+      firstSegment: 'Late',
+      rowColours: [{ filter: { field: 'total', operator: 'present' }, colour: '#ff0000' }],
     });
   });
 
@@ -47,6 +51,8 @@ describe('applyTable', () => {
       sort: undefined,
       pageSize: undefined,
       density: undefined,
+      firstSegment: undefined,
+      rowColours: undefined,
     });
     expect(applyTable({ defaultSort: { field: 'secret', ascending: true } }, ['id']).sort).toBe(
       undefined,
@@ -67,10 +73,11 @@ describe('applySidebar', () => {
   const layout: ConsoleLayout = {
     sidebar: {
       items: [
-        { type: 'collection', collection: 'orders', displayName: 'Sales' },
+        { type: 'collection', collection: 'orders', displayName: 'Sales', icon: 'receipt' },
         {
           type: 'group',
           name: 'People',
+          icon: 'users',
           collections: [
             { type: 'collection', collection: 'customers' },
             { type: 'collection', collection: 'secret' },
@@ -84,8 +91,8 @@ describe('applySidebar', () => {
 
   it('orders, groups, renames and hides; unmentioned collections follow; unknown ones never show', () => {
     expect(applySidebar(layout, ['customers', 'logs', 'orders', 'products'])).toEqual([
-      { type: 'collection', collection: 'orders', displayName: 'Sales' },
-      { type: 'group', name: 'People', collections: [{ collection: 'customers' }] },
+      { type: 'collection', collection: 'orders', displayName: 'Sales', icon: 'receipt' },
+      { type: 'group', name: 'People', icon: 'users', collections: [{ collection: 'customers' }] },
       { type: 'collection', collection: 'products' },
     ]);
   });
@@ -240,7 +247,7 @@ describe('widgetView', () => {
     expect(widgetView({ type: 'currency', settings: { currency: 'EUR' } }, null, {}, context)).toBe(
       undefined,
     );
-    expect(widgetView({ type: 'map-point' }, 'x', {}, context)).toBe(undefined);
+    expect(widgetView({ type: 'has-many-count' }, 3, {}, context)).toBe(undefined);
     expect(widgetView({ type: 'nonsense' as never }, 'x', {}, context)).toBe(undefined);
     expect(widgetView({ type: 'rating' }, 'many', {}, context)).toBe(undefined);
     expect(widgetView({ type: 'markdown' }, '**hi**', {}, context)).toEqual({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applySidebar } from './apply-layout';
-import { setSidebar, sidebarRows } from './sidebar-edit';
+import { groupIcons, setGroupIcon, setSidebar, sidebarRows } from './sidebar-edit';
 
 const collections = ['orders', 'customers', 'products', 'reviews'];
 
@@ -47,5 +47,34 @@ describe('sidebar edits', () => {
       { collection: 'customers' },
       { collection: 'products' },
     ]);
+  });
+
+  it('keeps collection icons, and group icons by the group’s name', () => {
+    let layout = setSidebar(null, [
+      { collection: 'orders', group: 'Sales', icon: 'receipt' },
+      { collection: 'customers', group: 'Sales' },
+    ]);
+    layout = setGroupIcon(layout, 'Sales', 'shopping-cart');
+    expect(groupIcons(layout)).toEqual({ Sales: 'shopping-cart' });
+    // Moving a collection rewrites the items: the group keeps its icon.
+    layout = setSidebar(layout, [
+      { collection: 'customers', group: 'Sales' },
+      { collection: 'orders', group: 'Sales', icon: 'receipt' },
+    ]);
+    expect(layout.sidebar.items).toEqual([
+      {
+        type: 'group',
+        name: 'Sales',
+        icon: 'shopping-cart',
+        collections: [
+          { type: 'collection', collection: 'customers' },
+          { type: 'collection', collection: 'orders', icon: 'receipt' },
+        ],
+      },
+    ]);
+    expect(sidebarRows(layout, ['orders'])).toEqual([
+      { collection: 'orders', group: 'Sales', icon: 'receipt' },
+    ]);
+    expect(groupIcons(setGroupIcon(layout, 'Sales', undefined))).toEqual({});
   });
 });

@@ -82,6 +82,8 @@ export function useLayoutEditor(target: string) {
 
   const draft = team.preview;
   return {
+    /** The team whose layout this is. */
+    team: target,
     draft,
     busy,
     error,

@@ -12,6 +12,14 @@ import {
   userContext,
   type FormatContext,
 } from '../components/format';
+import { safeDownload, safeImage, safeLink } from './safe-url';
+
+/**
+ * The address rules of safe-url.ts, for the widgets loaded lazily (Markdown.tsx,
+ * more-widgets.ts): taken from here, safe-url.ts stays in the first screen's script rather than
+ * becoming a script of its own.
+ */
+export const addressRules = { safeDownload, safeImage, safeLink };
 
 export type WidgetView =
   | { kind: 'text'; text: string }
@@ -23,7 +31,12 @@ export type WidgetView =
   | { kind: 'colour'; colour: string }
   | { kind: 'switch'; on: boolean; text: string }
   | { kind: 'link'; href: string; text: string; newTab: boolean }
-  | { kind: 'json'; text: string };
+  | { kind: 'json'; text: string }
+  /**
+   * Widgets drawn by a module loaded with their first cell (MoreWidgetCell.tsx, which reads the
+   * value with more-widgets.ts): `rich-text`, `file`, `map-point`.
+   */
+  | { kind: 'more'; widget: LayoutWidget; value: unknown };
 
 export interface WidgetContext extends FormatContext {
   /** Epoch milliseconds "now", for relative times. */
@@ -37,7 +50,8 @@ const setting = <T>(widget: LayoutWidget, name: string, check: (value: unknown) 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 const isString = (value: unknown) => typeof value === 'string' && value !== '';
 
-function toNumber(value: unknown): number | null {
+/** A number, or a text that reads as one; null otherwise. */
+export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '') {
     const number = Number(value);
@@ -53,9 +67,6 @@ function toDate(value: unknown): Date | null {
 }
 
 const COLOUR = /^#[0-9a-f]{6}$/i;
-/** Only http(s) addresses and inline raster images: never `javascript:` nor SVG data. */
-const IMAGE_SOURCE = /^(https?:\/\/|data:image\/(png|jpe?g|gif|webp|avif);base64,)/i;
-const SAFE_LINK = /^(https?:|mailto:|tel:)/i;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -217,10 +228,12 @@ export function widgetView(
       );
       return { kind: 'badge', text: String(value), colour };
     }
-    case 'image':
-      return typeof value === 'string' && IMAGE_SOURCE.test(value.trim())
-        ? { kind: 'image', src: value.trim(), height: setting(widget, 'height', isNumber) ?? 32 }
+    case 'image': {
+      const src = safeImage(value);
+      return src
+        ? { kind: 'image', src, height: setting(widget, 'height', isNumber) ?? 32 }
         : undefined;
+    }
     case 'markdown':
       return typeof value === 'string' ? { kind: 'markdown', source: value } : undefined;
     case 'duration': {
@@ -233,15 +246,12 @@ export function widgetView(
       return typeof value === 'string' && EMAIL.test(value.trim())
         ? { kind: 'link', href: `mailto:${value.trim()}`, text: value.trim(), newTab: false }
         : undefined;
-    case 'url':
-      return typeof value === 'string' && /^https?:\/\//i.test(value.trim())
-        ? {
-            kind: 'link',
-            href: value.trim(),
-            text: value.trim(),
-            newTab: widget.settings?.openInNewTab !== false,
-          }
+    case 'url': {
+      const href = safeLink(value);
+      return href
+        ? { kind: 'link', href, text: href, newTab: widget.settings?.openInNewTab !== false }
         : undefined;
+    }
     case 'phone': {
       const dialled = typeof value === 'string' ? value.replace(/[^\d+]/g, '') : '';
       return /^\+?\d{3,}$/.test(dialled)
@@ -307,8 +317,8 @@ export function widgetView(
     case 'link': {
       const template = setting<string>(widget, 'urlTemplate', isString);
       if (!template) return undefined;
-      const href = fillTemplate(template, record);
-      if (!SAFE_LINK.test(href)) return undefined;
+      const href = safeLink(fillTemplate(template, record), { mail: true, phone: true });
+      if (!href) return undefined;
       return {
         kind: 'link',
         href,
@@ -324,6 +334,11 @@ export function widgetView(
         return undefined;
       }
     }
+    case 'rich-text':
+      return typeof value === 'string' ? { kind: 'more', widget, value } : undefined;
+    case 'file':
+    case 'map-point':
+      return { kind: 'more', widget, value };
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@ import { CollectionTable } from '../components/CollectionTable';
 import { PageLoader, UnknownCollection } from '../components/States';
 import { collectionOf, useSchema } from '../data';
 import { LiveListNotice } from '../features/live/LiveListNotice';
+import { WithFirstSegment } from '../layout/first-segment';
 
 export function CollectionPage() {
   const { collection: name } = useParams();
@@ -23,16 +24,20 @@ export function CollectionPage() {
   return (
     <>
       <LiveListNotice key={`live-${collection.name}`} collection={collection.name} />
-      <CollectionTable
-        key={collection.name}
-        collection={collection}
-        source={{ collection: collection.name }}
-        title={
-          <Title order={2} mr="sm">
-            {humanize(collection.name)}
-          </Title>
-        }
-      />
+      <WithFirstSegment key={collection.name} collection={collection}>
+        {(firstSegment) => (
+          <CollectionTable
+            collection={collection}
+            source={{ collection: collection.name }}
+            firstSegment={firstSegment}
+            title={
+              <Title order={2} mr="sm">
+                {humanize(collection.name)}
+              </Title>
+            }
+          />
+        )}
+      </WithFirstSegment>
     </>
   );
 }

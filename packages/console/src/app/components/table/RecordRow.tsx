@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type CSSProperties } from 'react';
 import type { AgentRecord } from '../../../protocol';
 import type { CellColumn } from './cell-columns';
 import { EditableCell } from './EditableCell';
@@ -15,6 +15,7 @@ export const RecordRow = memo(function RecordRow({
   active,
   onToggle,
   onOpen,
+  colour,
 }: {
   record: AgentRecord;
   /** Among all the records of the view, the header row being 1 (`aria-rowindex`). */
@@ -25,6 +26,8 @@ export const RecordRow = memo(function RecordRow({
   active: boolean;
   onToggle(id: string, checked: boolean): void;
   onOpen(record: AgentRecord): void;
+  /** The colour the team's layout gives the row, and why in words (use-row-colours.ts). */
+  colour?: { colour: string; label: string };
 }) {
   return (
     <tr
@@ -34,8 +37,12 @@ export const RecordRow = memo(function RecordRow({
       data-selected={selected || undefined}
       data-record-id={record.id}
       aria-rowindex={rowIndex}
+      data-row-colour={colour?.colour}
+      title={colour?.label}
+      style={colour ? ({ '--rt-row-colour': colour.colour } as CSSProperties) : undefined}
     >
       <td style={{ width: 36 }}>
+        {colour && <span className="rt-row-why">{colour.label}</span>}
         <input
           type="checkbox"
           className="rt-check"

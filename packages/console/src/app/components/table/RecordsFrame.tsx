@@ -26,6 +26,7 @@ export function RecordsFrame({
   onOpen,
   empty,
   spacing = 6,
+  rowColour,
 }: {
   frameRef: RefObject<HTMLDivElement | null>;
   tableRef: RefObject<HTMLTableElement | null>;
@@ -48,6 +49,8 @@ export function RecordsFrame({
   empty: { text: string; onClear?(): void } | undefined;
   /** The rows' vertical padding (the layout's density). */
   spacing?: number;
+  /** The colour of a row under the team's layout (use-row-colours.ts). */
+  rowColour?: (record: AgentRecord) => { colour: string; label: string } | undefined;
 }) {
   return (
     <Paper withBorder radius="md" className="rt-frame" ref={frameRef}>
@@ -81,6 +84,7 @@ export function RecordsFrame({
               active={index === rowKeys.active}
               onToggle={onToggle}
               onOpen={onOpen}
+              colour={rowColour?.(record)}
             />
           ))}
         </Table.Tbody>

@@ -3,7 +3,7 @@
  * table's prefix (related tabs have one), and kept beyond leaving the list (use-list-memory.ts).
  */
 import { useSearchParams } from 'react-router';
-import { DEFAULT_VIEW, readView, writeView, type ViewState } from '../../../protocol';
+import { DEFAULT_VIEW, readView, VIEW_PARAM, writeView, type ViewState } from '../../../protocol';
 import { useListMemory } from '../use-list-memory';
 import { viewChange } from './view-change';
 
@@ -23,8 +23,11 @@ export function useTableView({
   prefix: string;
   /** The top-level list of a collection remembers its view; related tabs do not. */
   remember: boolean;
-  /** The sort and page size of the team's layout, when the address sets none. */
-  defaults?: { sort?: string; size?: number };
+  /**
+   * The sort, page size and first segment of the team's layout, when the address sets none (the
+   * segment: nor a saved view; layout/first-segment.tsx checks it exists).
+   */
+  defaults?: { sort?: string; size?: number; segment?: string };
 }): { params: URLSearchParams; view: ViewState; setView: SetView } {
   const [addressParams, setParams] = useSearchParams();
   const params = useListMemory({
@@ -38,11 +41,17 @@ export function useTableView({
   const view = readView(params, prefix);
   if (defaults?.sort && !params.has(`${prefix}sort`)) view.sort = defaults.sort;
   if (defaults?.size && !params.has(`${prefix}size`)) view.size = defaults.size;
+  if (defaults?.segment && !params.has(`${prefix}segment`) && !params.has(`${prefix}${VIEW_PARAM}`))
+    view.segment = defaults.segment;
   const setView: SetView = (next, resetPage = true, replace = false) => {
-    const written = writeView(params, viewChange(view, next, resetPage), prefix);
+    const changed = viewChange(view, next, resetPage);
+    const written = writeView(params, changed, prefix);
     // The standard page size is left out of the address, which would mean the layout's.
     const size = next.size ?? view.size;
     if (defaults?.size && size === DEFAULT_VIEW.size) written.set(`${prefix}size`, String(size));
+    // So is "no segment", which would mean the layout's first segment: `segment=` says none.
+    if (!changed.segment && (defaults?.segment || params.get(`${prefix}segment`) === ''))
+      written.set(`${prefix}segment`, '');
     setParams(written, { replace });
   };
   return { params, view, setView };
