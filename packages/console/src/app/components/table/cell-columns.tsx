@@ -4,7 +4,7 @@
  * relation a link to the related record labelled by its label field.
  */
 import type { LayoutWidget } from '@canopy/platform-protocol';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import {
   isToOne,
   labelField,
@@ -15,11 +15,17 @@ import {
   type SchemaField,
 } from '../../../protocol';
 import { collectionOf } from '../../data';
-import { WidgetCell } from '../../layout/WidgetCell';
 import { CellRelationLink, CellValue } from '../Value';
 import { visibleFields } from './column-model';
 import type { SaveCell } from './EditableCell';
 import { inlineEditor, type InlineEditor } from './inline-edit';
+
+/**
+ * The display widgets' code: off the first screen, loaded as soon as a table's layout gives a
+ * field a widget (before its rows arrive), each widget cell showing the plain value until then.
+ */
+const loadWidgetCell = () => import('../../layout/WidgetCell');
+const WidgetCell = lazy(() => loadWidgetCell().then((module) => ({ default: module.WidgetCell })));
 
 /** A column of the table body: how a record's cell renders, and its editor if it has one. */
 export interface CellColumn {
@@ -52,6 +58,10 @@ export function useCellColumns({
   /** The display widgets of the team's layout, per field. */
   widgets?: Record<string, LayoutWidget>;
 }): CellColumn[] {
+  const anyWidget = widgets !== undefined && Object.keys(widgets).length > 0;
+  useEffect(() => {
+    if (anyWidget) void loadWidgetCell();
+  }, [anyWidget]);
   return useMemo<CellColumn[]>(
     () =>
       visibleFields(collection, visible).map((field) => {
@@ -66,7 +76,14 @@ export function useCellColumns({
               const cell = <CellValue field={field} value={value} search={search} />;
               if (!widget) return cell;
               return (
-                <WidgetCell widget={widget} value={value} record={record.values} fallback={cell} />
+                <Suspense fallback={cell}>
+                  <WidgetCell
+                    widget={widget}
+                    value={value}
+                    record={record.values}
+                    fallback={cell}
+                  />
+                </Suspense>
               );
             },
           };

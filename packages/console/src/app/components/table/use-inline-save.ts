@@ -18,7 +18,7 @@ import {
   type AgentRecord,
   type ConflictData,
 } from '../../../protocol';
-import { sameRevertValue } from '../../../protocol/revert-plan';
+import { sameRevertValue } from '../../../protocol/same-value';
 import { rememberDenied } from '../../data';
 
 /** A cell's save refused: what to tell the user. */
