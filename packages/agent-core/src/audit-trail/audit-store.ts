@@ -149,6 +149,22 @@ export class AuditTable {
     return row ? toRow(row) : null;
   }
 
+  /** The first row of a record that changed its values after `time`, if any. */
+  async firstChangeAfter(
+    db: Knex,
+    collection: string,
+    recordId: string,
+    time: Date,
+  ): Promise<StoredAuditRow | null> {
+    const row = (await this.from(db)
+      .where({ collection_name: collection, record_id: recordId })
+      .whereIn('operation', ['create', 'update', 'delete'])
+      .where('occurred_at', '>', time)
+      .orderBy('id', 'asc')
+      .first()) as Record<string, unknown> | undefined;
+    return row ? toRow(row) : null;
+  }
+
   /** The rows of some correlation ids, in the order they were written. */
   async correlation(db: Knex, correlationIds: readonly string[]): Promise<StoredAuditRow[]> {
     const rows = (await this.from(db)

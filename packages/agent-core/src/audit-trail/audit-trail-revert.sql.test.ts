@@ -57,7 +57,7 @@ describe.each(['postgres', 'mariadb'] as const)('reverting a correlation on %s',
     });
   const correlation = async (key: string): Promise<Entry[]> => {
     const answer = await rest('POST', '/_audit-trail/correlations', {
-      body: { collection: 'items', recordId: '1', correlationKeys: [key] },
+      body: { collection: 'items', recordId: '1', correlationKeys: [key], acrossRecords: true },
     });
     expect(answer.status).toBe(200);
     return answer.body.data as Entry[];

@@ -8,7 +8,12 @@
 import type { HistoryEntry } from './history';
 
 /** The mask the agent stores instead of a redacted value (never written back). */
-export const REDACTED_VALUE = '[REDACTED]';
+export const REDACTED_VALUE = '[redacted]';
+
+/** Whether a value is the mask (older Canopy agents wrote it in capitals). */
+function isRedacted(value: unknown): boolean {
+  return value === REDACTED_VALUE || value === '[REDACTED]';
+}
 
 /** What to go back to for one record: per field, the value to restore and the one expected now. */
 export interface RevertTarget {
@@ -71,7 +76,7 @@ export function targetsOfEntries(entries: readonly HistoryEntry[]): {
     const before = entry.previousValues ?? {};
     const after = entry.newValues ?? {};
     for (const field of Object.keys({ ...before, ...after })) {
-      if (before[field] === REDACTED_VALUE || after[field] === REDACTED_VALUE) {
+      if (isRedacted(before[field]) || isRedacted(after[field])) {
         skipped.push({ ...where, reason: `The values of “${field}” are redacted in the history.` });
         continue;
       }
@@ -90,7 +95,7 @@ export function targetOfState(
   state: Record<string, unknown>,
 ): RevertTarget {
   const restore = Object.fromEntries(
-    Object.entries(state).filter(([, value]) => value !== REDACTED_VALUE),
+    Object.entries(state).filter(([, value]) => !isRedacted(value)),
   );
   return { collection, recordId, restore };
 }
