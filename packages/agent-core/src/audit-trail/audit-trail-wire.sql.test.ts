@@ -1,10 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { DateTime } from 'luxon';
 
-import { createSqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import {
   createAgentTestClient,
@@ -15,9 +10,10 @@ import {
 } from '@canopy/testing';
 
 import type { Agent } from '../agent/agent';
-import { createAgent } from '../agent/create-agent';
 import { signSessionToken } from '../protocol/auth/session-token';
 import type { SessionClaims } from '../operations/session-claims';
+import { restClient } from '../http/test-fixtures/rest-client';
+import { startAuditAgent } from './test-fixtures/audit-agent';
 
 const ENV_SECRET = '3d'.repeat(32);
 const AUTH_SECRET = 'audit-trail-wire-secret';
@@ -66,27 +62,8 @@ describe.each(['postgres', 'mariadb'] as const)('the audit-trail wire on %s', (d
   const admin = token(1);
   const scoped = token(2);
 
-  const rest = async (
-    path: string,
-    bearer = admin,
-    init: { method?: string; body?: unknown } = {},
-  ) => {
-    const url = `${base}/forest${path}${path.includes('?') ? '&' : '?'}timezone=${
-      path.includes('timezone=') ? '' : 'UTC'
-    }`;
-    const response = await fetch(url.replace(/&timezone=$/, ''), {
-      method: init.method ?? 'GET',
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of many shapes
-      body: text ? (JSON.parse(text) as Record<string, any>) : null,
-    };
-  };
+  const rest = (path: string, bearer = admin, init: { method?: string; body?: unknown } = {}) =>
+    restClient(() => base, bearer)(init.method ?? 'GET', path, { body: init.body });
   const put = (id: number, attributes: Record<string, unknown>, bearer = admin) =>
     rest(`/parcels/${id}`, bearer, {
       method: 'PUT',
@@ -130,38 +107,32 @@ describe.each(['postgres', 'mariadb'] as const)('the audit-trail wire on %s', (d
       { id: 1, name: 'Admin' },
       { id: 2, name: 'EU only' },
     ]);
-    const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-wire-')), '.canopy-schema.json');
-    agent = createAgent({
-      authSecret: AUTH_SECRET,
-      envSecret: ENV_SECRET,
+    let schemaPath: string;
+    ({ agent, base, schemaPath } = await startAuditAgent({
+      databaseUrl: db().url,
       serverUrl: sandbox.url,
-      schemaPath,
-      isProduction: false,
-      logger: () => undefined,
+      secrets: { envSecret: ENV_SECRET, authSecret: AUTH_SECRET },
       auditTrail: { redact: ['secret'], table: `wire_history_${dialect}` },
-    })
-      .addDataSource(createSqlDataSource(db().url))
-      .customizeCollection('parcels', (parcels) =>
-        parcels
-          .addAction('Ship', {
-            scope: 'Single',
-            form: [
-              { label: 'note', type: 'String' },
-              { label: 'secret', type: 'String' },
-            ],
-            execute: async (_context, resultBuilder) => resultBuilder.success('Shipped'),
-          })
-          .addAction('Notify', {
-            scope: 'Global',
-            execute: async (_context, resultBuilder) =>
-              resultBuilder.webhook('https://bot:pw@hooks.test/notify?token=abc', 'POST', {
-                authorization: 'Bearer hidden',
-              }),
-          }),
-      )
-      .mountOnStandaloneServer(0, '127.0.0.1');
-    await agent.start();
-    base = `http://127.0.0.1:${agent.standaloneServerPort}`;
+      customize: (created) =>
+        created.customizeCollection('parcels', (parcels) =>
+          parcels
+            .addAction('Ship', {
+              scope: 'Single',
+              form: [
+                { label: 'note', type: 'String' },
+                { label: 'secret', type: 'String' },
+              ],
+              execute: async (_context, resultBuilder) => resultBuilder.success('Shipped'),
+            })
+            .addAction('Notify', {
+              scope: 'Global',
+              execute: async (_context, resultBuilder) =>
+                resultBuilder.webhook('https://bot:pw@hooks.test/notify?token=abc', 'POST', {
+                  authorization: 'Bearer hidden',
+                }),
+            }),
+        ),
+    }));
     client = await createAgentTestClient({
       agentEnvSecret: ENV_SECRET,
       agentAuthSecret: AUTH_SECRET,

@@ -358,10 +358,10 @@ export function addAuditTrailRoutes(
       if (last) {
         state = last.operation === 'delete' ? null : visible(last.collection, last.after);
       } else {
-        const next = await recorder.table.firstChangeAfter(database, collection.name, recordId, at);
-        if (next)
-          state = next.operation === 'create' ? null : visible(next.collection, next.before);
-        else state = await currentValues(claims, collection, recordId, scope);
+        const table = recorder.table;
+        const next = await table.nearestChange(database, collection.name, recordId, at, 'after');
+        if (!next) state = await currentValues(claims, collection, recordId, scope);
+        else state = next.operation === 'create' ? null : visible(next.collection, next.before);
       }
       if (!state) throw new NotFoundError(missing);
       sendJson(response, { data: state });
