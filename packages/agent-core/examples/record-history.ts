@@ -28,13 +28,13 @@ export interface HistoryEntry {
   id: number;
   timestamp: string;
   operation: 'create' | 'update' | 'delete' | 'action' | 'action_failed';
-  recordId: string | null;
+  recordId: string; // '' for an action run on no record
   userId: number | null;
   userEmail: string | null;
   actionName: string | null;
   correlationKey: string;
-  previousValues: Record<string, unknown> | null;
-  newValues: Record<string, unknown> | null;
+  previousValues: Record<string, unknown>; // {} for a create; an action's form
+  newValues: Record<string, unknown>; // {} for a delete; an action's answer summary
 }
 
 /** Reads a record's history as the user whose session token is `token`. */
@@ -54,9 +54,10 @@ export async function readHistory(origin: string, token: string, collection: str
     asItWas: await read<Record<string, unknown>>(
       `${collection}/${id}/state?at=${oldest.timestamp}`,
     ),
-    // Every entry of the request that made that change (its x-forest-correlation-id).
+    // Every entry of the request that made that change (its x-forest-correlation-id), on any
+    // record: Canopy's `acrossRecords` (without it, the entries of this record, as the reference).
     sameRequest: await read<HistoryEntry[]>(
-      `correlation/${oldest.correlationKey}?collection=${collection}&recordId=${id}`,
+      `correlation/${oldest.correlationKey}?collection=${collection}&recordId=${id}&acrossRecords=true`,
     ),
   };
 }

@@ -12,7 +12,7 @@ import { ValidationError } from '../toolkit/errors/canopy-error';
 import { schemaVersionOf } from '../customizer/decorators/collection-decorator';
 import { type AuditOperation, type AuditRow, AuditTable } from './audit-store';
 import type { ResolvedAuditTrailOptions } from './audit-trail-options';
-import { snapshot, toJsonValue } from './audit-values';
+import { REDACTED, snapshot, toJsonValue } from './audit-values';
 import { baseCollection } from '../customizer/decorators/audit/audit-layers';
 
 /** The rows of one request (or one action run) not yet written, and where they will go. */
@@ -179,12 +179,14 @@ export class AuditRecorder {
     caller: Caller,
     actionName: string,
     ids: readonly (string | null)[],
+    formValues: RecordData = {},
   ): Promise<void> {
     try {
       await this.run(collection, { ...caller, transaction: undefined }, async (inner, unit) => {
+        const form = this.actionForm(collection, formValues);
         for (const id of ids) {
           unit.rows.push(
-            this.row(inner, unit, collection, 'action_failed', id, null, null, actionName),
+            this.row(inner, unit, collection, 'action_failed', id, form, {}, actionName),
           );
         }
       });
@@ -205,11 +207,8 @@ export class AuditRecorder {
     actionName: string | null = null,
   ): AuditRow {
     const fields = this.storedProjection(collection);
-    const isRedacted = (field: string) =>
-      this.redacted.has(field) ||
-      this.redacted.has(`${collection.name}.${field}`) ||
-      this.redacted.has(this.exposedName(collection.name, field)) ||
-      this.redacted.has(`${collection.name}.${this.exposedName(collection.name, field)}`);
+    const isRedacted = (field: string) => this.isRedacted(collection, field);
+    const action = operation === 'action' || operation === 'action_failed';
     return {
       correlationId: unit.correlationId,
       correlationKind: unit.correlationKind,
@@ -223,10 +222,11 @@ export class AuditRecorder {
       recordId,
       operation,
       actionName,
-      before: before ? snapshot(before, fields, isRedacted) : null,
-      after: after ? snapshot(after, fields, isRedacted) : null,
+      // An action row's values are its form and result summary (already masked), not columns.
+      before: before && !action ? snapshot(before, fields, isRedacted) : before,
+      after: after && !action ? snapshot(after, fields, isRedacted) : after,
       changedFields:
-        before && after
+        before && after && !action
           ? fields.filter(
               (field) =>
                 JSON.stringify(toJsonValue(before[field])) !==
@@ -234,6 +234,24 @@ export class AuditRecorder {
             )
           : null,
     };
+  }
+
+  /** Whether a field's values are masked (`field` or `collection.field`, stored or shown name). */
+  private isRedacted(collection: Collection, field: string): boolean {
+    const shown = this.exposedName(collection.name, field);
+    return [field, shown].some(
+      (name) => this.redacted.has(name) || this.redacted.has(`${collection.name}.${name}`),
+    );
+  }
+
+  /** An action row's "before": the submitted form, JSON-safe, redacted fields masked. */
+  actionForm(collection: Collection, formValues: RecordData): RecordData {
+    return Object.fromEntries(
+      Object.entries(formValues ?? {}).map(([field, value]) => [
+        field,
+        this.isRedacted(collection, field) ? REDACTED : toJsonValue(value),
+      ]),
+    );
   }
 
   /** The stored columns of a collection (those of its data source, not computed ones). */

@@ -141,17 +141,28 @@ export class AuditTable {
   }
 
   /** The last row of a record that changed its values at or before `time`, if any. */
-  async lastChangeAt(
+  lastChangeAt(
     db: Knex,
     collection: string,
     recordId: string,
     time: Date,
   ): Promise<StoredAuditRow | null> {
+    return this.nearestChange(db, collection, recordId, time, 'before');
+  }
+
+  /** The nearest value-changing row of a record: at or before `time`, or after it. */
+  async nearestChange(
+    db: Knex,
+    collection: string,
+    recordId: string,
+    time: Date,
+    side: 'before' | 'after',
+  ): Promise<StoredAuditRow | null> {
     const row = (await this.from(db)
       .where({ collection_name: collection, record_id: recordId })
       .whereIn('operation', ['create', 'update', 'delete'])
-      .where('occurred_at', '<=', time)
-      .orderBy('id', 'desc')
+      .where('occurred_at', side === 'before' ? '<=' : '>', time)
+      .orderBy('id', side === 'before' ? 'desc' : 'asc')
       .first()) as Record<string, unknown> | undefined;
     return row ? toRow(row) : null;
   }

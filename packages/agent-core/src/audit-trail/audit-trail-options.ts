@@ -17,7 +17,7 @@ export interface AuditTrailOptions {
   /** Name of the table, created by the agent at start; default `canopy_audit_trail`. */
   table?: string;
   /**
-   * Fields whose values are masked (`"[REDACTED]"`) in the rows: `field` in every collection,
+   * Fields whose values are masked (`"[redacted]"`) in the rows: `field` in every collection,
    * or `collection.field`.
    */
   redact?: string[];

@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { createSqlDataSource } from '@canopy/datasource-sql';
 import { useTestDatabase } from '@canopy/test-databases';
 import { createServerSandbox, TEST_USER, type ServerSandbox } from '@canopy/testing';
 
 import type { Agent } from '../agent/agent';
-import { createAgent } from '../agent/create-agent';
 import { signSessionToken } from '../protocol/auth/session-token';
 import type { SessionClaims } from '../operations/session-claims';
 import { restClient } from '../http/test-fixtures/rest-client';
+import { startAuditAgent } from './test-fixtures/audit-agent';
 
 const ENV_SECRET = '7c'.repeat(32);
 const AUTH_SECRET = 'audit-trail-revert-secret';
@@ -57,7 +52,7 @@ describe.each(['postgres', 'mariadb'] as const)('reverting a correlation on %s',
     });
   const correlation = async (key: string): Promise<Entry[]> => {
     const answer = await rest('POST', '/_audit-trail/correlations', {
-      body: { collection: 'items', recordId: '1', correlationKeys: [key] },
+      body: { collection: 'items', recordId: '1', correlationKeys: [key], acrossRecords: true },
     });
     expect(answer.status).toBe(200);
     return answer.body.data as Entry[];
@@ -108,31 +103,24 @@ describe.each(['postgres', 'mariadb'] as const)('reverting a correlation on %s',
       }
     });
     sandbox = await createServerSandbox(0);
-    const schemaPath = join(mkdtempSync(join(tmpdir(), 'canopy-revert-')), '.canopy-schema.json');
-    agent = createAgent({
-      authSecret: AUTH_SECRET,
-      envSecret: ENV_SECRET,
+    ({ agent, base } = await startAuditAgent({
+      databaseUrl: db().url,
       serverUrl: sandbox.url,
-      schemaPath,
-      isProduction: false,
-      logger: () => undefined,
+      secrets: { envSecret: ENV_SECRET, authSecret: AUTH_SECRET },
       auditTrail: { table: `revert_history_${dialect}` },
-    })
-      .addDataSource(createSqlDataSource(db().url))
-      .customizeCollection('items', (items) =>
-        items.addAction('Restock everything', {
-          scope: 'Global',
-          execute: async (context, resultBuilder) => {
-            // One update of every record: one correlation of 500 history rows, each with its
-            // record's own "before".
-            await context.collection.update({}, { label: 'restocked' });
-            return resultBuilder.success('Restocked');
-          },
-        }),
-      )
-      .mountOnStandaloneServer(0, '127.0.0.1');
-    await agent.start();
-    base = `http://127.0.0.1:${agent.standaloneServerPort}`;
+      customize: (created) =>
+        created.customizeCollection('items', (items) =>
+          items.addAction('Restock everything', {
+            scope: 'Global',
+            execute: async (context, resultBuilder) => {
+              // One update of every record: one correlation of 500 history rows, each with its
+              // record's own "before".
+              await context.collection.update({}, { label: 'restocked' });
+              return resultBuilder.success('Restocked');
+            },
+          }),
+        ),
+    }));
   }, 120_000);
 
   afterAll(async () => {

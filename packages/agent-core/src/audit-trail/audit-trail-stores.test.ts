@@ -125,8 +125,8 @@ describe('audit trail stores', () => {
       expect(entries).toMatchObject([
         {
           operation: 'update',
-          previousValues: { body: '[REDACTED]' },
-          newValues: { body: '[REDACTED]' },
+          previousValues: { body: '[redacted]' },
+          newValues: { body: '[redacted]' },
         },
       ]);
     });
@@ -156,9 +156,9 @@ describe('audit trail stores', () => {
       await started.client.collection('notes').delete([id]);
       const { rows } = await started.client.auditTrail.history('notes', id, { oldestFirst: true });
       expect(rows.map((row) => [row.operation, row.previousValues, row.newValues])).toEqual([
-        ['create', null, { id, body: 'new' }],
+        ['create', {}, { id, body: 'new' }],
         ['update', { body: 'new' }, { body: 'changed' }],
-        ['delete', { id, body: 'changed' }, null],
+        ['delete', { id, body: 'changed' }, {}],
       ]);
       expect(
         await data()

@@ -244,8 +244,8 @@ describe('audit trail on PostgreSQL', () => {
       userId: 1,
       userEmail: 'user1@canopy.test',
       status: 'done',
-      previousValues: null,
-      newValues: { id: Number(id), holder: 'Dee', balance: 70, pin: '[REDACTED]', region: 'EU' },
+      previousValues: {},
+      newValues: { id: Number(id), holder: 'Dee', balance: 70, pin: '[redacted]', region: 'EU' },
     });
     expect(inserted?.newValues).not.toHaveProperty('internal_note');
     expect(inserted?.newValues).not.toHaveProperty('owner');
@@ -257,7 +257,7 @@ describe('audit trail on PostgreSQL', () => {
     expect(deleted).toMatchObject({
       operation: 'delete',
       previousValues: { balance: 80, holder: 'Dee' },
-      newValues: null,
+      newValues: {},
     });
     const stored = await db().knex(`${HISTORY}.record_history`).where({ record_id: id });
     expect(
@@ -347,10 +347,11 @@ describe('audit trail on PostgreSQL', () => {
     expect(answer.status).toBe(204);
     const key = answer.headers.get('x-forest-correlation-id') as string;
     expect(key).toBeTruthy();
-    const rows = await client.auditTrail.correlation(key, {
-      collection: 'accounts',
-      recordId: ids[0] as string,
-    });
+    const rows = await client.auditTrail.correlation(
+      key,
+      { collection: 'accounts', recordId: ids[0] as string },
+      { acrossRecords: true },
+    );
     expect(rows.map((row) => [row.operation, row.recordId, row.previousValues?.holder])).toEqual(
       expect.arrayContaining([
         ['delete', ids[0], 'Temp 1'],
@@ -386,13 +387,14 @@ describe('audit trail on PostgreSQL', () => {
     expect(run).toMatchObject({
       actionName: 'Move 5 to Cy',
       recordId: '1',
-      previousValues: null,
-      newValues: null,
+      previousValues: {},
+      newValues: { type: 'Success', message: 'Moved' },
     });
-    const together = await client.auditTrail.correlation(run?.correlationKey as string, {
-      collection: 'accounts',
-      recordId: 1,
-    });
+    const together = await client.auditTrail.correlation(
+      run?.correlationKey as string,
+      { collection: 'accounts', recordId: 1 },
+      { acrossRecords: true },
+    );
     expect(
       together.map((row) => [row.operation, row.recordId, row.newValues?.balance ?? null]),
     ).toEqual([
@@ -406,6 +408,7 @@ describe('audit trail on PostgreSQL', () => {
         collection: 'accounts',
         recordId: '1',
         correlationKeys: [run?.correlationKey, 'unknown-key'],
+        acrossRecords: true,
       }),
     });
     expect(many.body?.data).toHaveLength(3);
@@ -428,10 +431,11 @@ describe('audit trail on PostgreSQL', () => {
     await action.execute();
     const { rows } = await client.auditTrail.history('accounts', ids[0] as number);
     const key = rows[0]?.correlationKey as string;
-    const together = await client.auditTrail.correlation(key, {
-      collection: 'accounts',
-      recordId: ids[0] as number,
-    });
+    const together = await client.auditTrail.correlation(
+      key,
+      { collection: 'accounts', recordId: ids[0] as number },
+      { acrossRecords: true },
+    );
     const summary = together.map((row) => [
       row.operation,
       row.recordId,
@@ -457,7 +461,11 @@ describe('audit trail on PostgreSQL', () => {
     const t1 = new Date();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await client.collection('accounts').update(2, { balance: 70, holder: 'Bobby' });
-    expect(await client.auditTrail.state('accounts', 2, t0)).toBeNull();
+    // Before its first recorded change, the record was as that change found it.
+    expect(await client.auditTrail.state('accounts', 2, t0)).toMatchObject({
+      balance: 50,
+      holder: 'Bob',
+    });
     expect(await client.auditTrail.state('accounts', 2, t1)).toMatchObject({
       balance: 60,
       holder: 'Bob',
@@ -489,7 +497,7 @@ describe('audit trail on PostgreSQL', () => {
     const badDate = await rest('/_audit-trail/accounts/2?startDate=yesterday');
     expect(badDate.status).toBe(400);
     expect(badDate.body?.errors[0].detail).toMatch(/^Invalid startDate 'yesterday'/);
-    const before = await rest(`/_audit-trail/accounts/2/state?at=${t0.toISOString()}`);
+    const before = await rest(`/_audit-trail/accounts/999/state?at=${t0.toISOString()}`);
     expect(before.status).toBe(404);
     expect(before.body?.errors[0].detail).toBe('Record did not exist at this timestamp');
     expect((await rest('/_audit-trail/nope/2')).status).toBe(404);

@@ -1,7 +1,7 @@
 import type { RecordData } from '../toolkit/record/record-utils';
 
-/** The mask written instead of a redacted value. */
-export const REDACTED = '[REDACTED]';
+/** The mask written instead of a redacted value (the reference agent's, agent-http-protocol §13.1). */
+export const REDACTED = '[redacted]';
 
 /** A value as JSON can hold it: buffers as base64, big integers as strings, nested objects walked. */
 export function toJsonValue(value: unknown): unknown {

@@ -275,7 +275,7 @@ describe.each(['postgres', 'mariadb'] as const)('bulk update on %s', (dialect) =
     expect(key).toBeTruthy();
     const entries = await rest(
       'GET',
-      `/_audit-trail/correlation/${encodeURIComponent(key)}?collection=orders&recordId=1`,
+      `/_audit-trail/correlation/${encodeURIComponent(key)}?collection=orders&recordId=1&acrossRecords=true`,
     );
     expect(entries.status).toBe(200);
     const rows = entries.body.data as {

@@ -601,13 +601,14 @@ export class AgentClient {
 
   /**
    * `POST /_audit-trail/correlations`: every entry of these correlations the user may read,
-   * across records; the record (`collection`, `id`) is the one the user looks at.
+   * across records (`acrossRecords`); the record (`collection`, `id`) is the one the user looks at.
    */
   async correlations(collection: string, id: string, keys: string[]): Promise<HistoryEntry[]> {
     const response = await this.send('POST', '/_audit-trail/correlations', this.tz(), {
       collection,
       recordId: id,
       correlationKeys: keys,
+      acrossRecords: true,
     });
     const body = (await response.json()) as { data?: HistoryEntry[] };
     return Array.isArray(body.data) ? body.data : [];

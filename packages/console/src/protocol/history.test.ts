@@ -52,6 +52,15 @@ describe('record history', () => {
     expect(
       historyChanges(entry({ operation: 'delete', previousValues: { id: 5 }, newValues: null })),
     ).toEqual([{ field: 'id', before: 5, after: undefined }]);
+    expect(
+      historyChanges(
+        entry({
+          operation: 'action',
+          previousValues: { note: 'fragile' },
+          newValues: { type: 'Success', message: 'Shipped' },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('says who and what', () => {

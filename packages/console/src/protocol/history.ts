@@ -117,9 +117,11 @@ export interface HistoryChange {
 
 /**
  * The fields an entry changed, in the order the agent sent them: an update's changed fields
- * (the agent sends only those), every value of a create (after) or of a delete (before).
+ * (the agent sends only those), every value of a create (after) or of a delete (before). An
+ * action run changes no field itself: its values are the form sent and a summary of the answer.
  */
 export function historyChanges(entry: HistoryEntry): HistoryChange[] {
+  if (entry.operation === 'action' || entry.operation === 'action_failed') return [];
   const before = entry.previousValues ?? {};
   const after = entry.newValues ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];

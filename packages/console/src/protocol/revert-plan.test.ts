@@ -113,21 +113,27 @@ describe('revert planning', () => {
   it('skips action runs, redacted values and records that are gone', () => {
     const { targets, skipped } = targetsOfEntries([
       entry({ operation: 'action', actionName: 'Ship' }),
+      // The reference agent's mask, and the capitals older Canopy agents wrote.
       entry({
         recordId: '2',
+        previousValues: { pin: '[redacted]' },
+        newValues: { pin: '[redacted]' },
+      }),
+      entry({
+        recordId: '4',
         previousValues: { pin: '[REDACTED]' },
         newValues: { pin: '[REDACTED]' },
       }),
       entry({ recordId: '3', previousValues: { status: 'a' }, newValues: { status: 'b' } }),
     ]);
-    expect(skipped.map((skip) => skip.recordId)).toEqual(['2']);
+    expect(skipped.map((skip) => skip.recordId)).toEqual(['2', '4']);
     const plan = planRevert(targets, new Map([[recordKey('orders', '3'), null]]), skipped);
     expect(plan.changes).toEqual([]);
-    expect(plan.skipped.map((skip) => skip.recordId)).toEqual(['2', '3']);
+    expect(plan.skipped.map((skip) => skip.recordId)).toEqual(['2', '4', '3']);
   });
 
   it('lists only the fields a state at a time changes, without conflicts', () => {
-    const target = targetOfState('orders', '1', { status: 'late', total: 10, pin: '[REDACTED]' });
+    const target = targetOfState('orders', '1', { status: 'late', total: 10, pin: '[redacted]' });
     const plan = planRevert(
       [target],
       new Map([[recordKey('orders', '1'), { status: 'paid', total: 10, pin: '1234' }]]),

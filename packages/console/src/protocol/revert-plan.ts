@@ -14,7 +14,12 @@ import type { SchemaCollection } from './schema';
 export { sameRevertValue };
 
 /** The mask the agent stores instead of a redacted value (never written back). */
-export const REDACTED_VALUE = '[REDACTED]';
+export const REDACTED_VALUE = '[redacted]';
+
+/** Whether a value is the mask (older Canopy agents wrote it in capitals). */
+function isRedacted(value: unknown): boolean {
+  return value === REDACTED_VALUE || value === '[REDACTED]';
+}
 
 /** What to go back to for one record: per field, the value to restore and the one expected now. */
 export interface RevertTarget {
@@ -117,7 +122,7 @@ export function targetsOfEntries(entries: readonly HistoryEntry[]): Required<Rev
     const before = entry.previousValues ?? {};
     const after = entry.newValues ?? {};
     for (const field of Object.keys({ ...before, ...after })) {
-      if (before[field] === REDACTED_VALUE || after[field] === REDACTED_VALUE) {
+      if (isRedacted(before[field]) || isRedacted(after[field])) {
         skipped.push({ ...where, reason: `The values of “${field}” are redacted in the history.` });
         continue;
       }
@@ -141,7 +146,7 @@ export function targetOfState(
   state: Record<string, unknown>,
 ): RevertTarget {
   const restore = Object.fromEntries(
-    Object.entries(state).filter(([, value]) => value !== REDACTED_VALUE),
+    Object.entries(state).filter(([, value]) => !isRedacted(value)),
   );
   return { collection, recordId, restore };
 }
@@ -231,7 +236,7 @@ export function planRevert(
     );
     if (!values) continue;
     const changed = Object.entries(removal.expected)
-      .filter(([field, expected]) => field in values && expected !== REDACTED_VALUE)
+      .filter(([field, expected]) => field in values && !isRedacted(expected))
       .filter(([field, expected]) => !sameRevertValue(values[field], expected))
       .map(([field]) => field);
     plan.removals.push({
@@ -266,7 +271,7 @@ export function planRevert(
         continue;
       }
       const value = recreation.values[field.field];
-      if (value === REDACTED_VALUE) redacted.push(field.field);
+      if (isRedacted(value)) redacted.push(field.field);
       else values[field.field] = value;
     }
     plan.recreations.push({ ...where, values, keepsId, redacted, conflict: redacted.length > 0 });

@@ -81,10 +81,14 @@ export interface AuditTrailClient {
     id: string | number,
     time: Date | string,
   ): Promise<Record<string, unknown> | null>;
-  /** The entries of one request (its `x-forest-correlation-id`), seen from one of its records. */
+  /**
+   * The entries of one request (its `x-forest-correlation-id`) on one of its records, or with
+   * `acrossRecords` (Canopy's agent) every entry of it the user may read.
+   */
   correlation(
     correlationKey: string,
     record: { collection: string; recordId: string | number },
+    options?: { acrossRecords?: boolean },
   ): Promise<AuditTrailRow[]>;
 }
 
@@ -196,11 +200,15 @@ export async function createAgentTestClient(
         throw error;
       }
     },
-    async correlation(correlationKey, record) {
+    async correlation(correlationKey, record, options = {}) {
       const answer = await http.json<{ data: AuditTrailRow[] }>({
         method: 'GET',
         path: `${audit}/correlation/${encodeURIComponent(correlationKey)}`,
-        query: { collection: record.collection, recordId: String(record.recordId) },
+        query: {
+          collection: record.collection,
+          recordId: String(record.recordId),
+          acrossRecords: options.acrossRecords ? 'true' : undefined,
+        },
       });
       return answer.data;
     },

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { HistoryEntry } from '@canopy/platform-protocol';
 
 import { getSessionClaims } from '../auth/authenticate';
@@ -23,45 +22,26 @@ import { getPrimaryKeys } from '../../toolkit/schema/schema-utils';
 import type { AuditRecorder } from '../../audit-trail/audit-recorder';
 import type { StoredAuditRow } from '../../audit-trail/audit-store';
 import { idsInScope, readableRecords, readStateIds, recordState } from './record-states';
-
-const DEFAULT_HISTORY_PAGE = 20;
-const MAX_HISTORY_PAGE = 100;
+import type { ConditionTree } from '../../toolkit/query/condition-tree/condition-tree';
+import { matchRecord } from '../../toolkit/evaluator/match-record';
+import { columnTypeResolver } from '../../toolkit/validation/field-path';
+import {
+  acrossRecords,
+  correlationKeysOf,
+  correlationTarget,
+  historyBound,
+  historyFields,
+  historyPage,
+  historyUserIds,
+  searchMatches,
+} from './audit-wire';
 
 /** A history entry as the routes answer it (agent-http-protocol §13.1): always written. */
-export type AuditEntry = HistoryEntry<RecordData> & { status: 'done' };
-
-/** A page parameter: an integer in range, else the default (the protocol falls back). */
-function pageParameter(value: string | null, fallback: number, max: number): number {
-  const number = value !== null && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(number) && number >= 1 && number <= max ? number : fallback;
-}
-
-/** `startDate`/`endDate`: a date, a local date-time in `timezone`, or an instant with offset. */
-function parseBound(
-  name: string,
-  value: string | null,
-  timezone: string,
-  end: boolean,
-): Date | null {
-  if (value === null || value === '') return null;
-  const local = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/.test(value);
-  const withOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(
-    value,
-  );
-  let date: DateTime | null = null;
-  if (local) {
-    date = DateTime.fromISO(value, { zone: timezone });
-    if (end && value.length === 10) date = date.endOf('day');
-  } else if (withOffset) {
-    date = DateTime.fromISO(value, { setZone: true });
-  }
-  if (!date || !date.isValid) {
-    throw new ValidationError(
-      `Invalid ${name} '${value}': use YYYY-MM-DD, YYYY-MM-DDTHH:mm[:ss] (in the request's timezone) or an ISO date-time with offset.`,
-    );
-  }
-  return date.toJSDate();
-}
+export type AuditEntry = HistoryEntry<RecordData> & {
+  previousValues: RecordData;
+  newValues: RecordData;
+  status: 'done';
+};
 
 function callerOf(claims: SessionClaims): Caller {
   return { ...callerIdentity(claims), timezone: 'UTC' };
@@ -112,11 +92,15 @@ export function addAuditTrailRoutes(
     return result;
   };
 
-  /** An entry; an update shows only the fields it changed. */
+  /**
+   * An entry; an update shows only the fields it changed; an action shows its form and result
+   * summary; a side with no values is `{}`, and a record-less action's `recordId` is `''`.
+   */
   const present = (row: StoredAuditRow): AuditEntry => {
-    let previousValues = visible(row.collection, row.before);
-    let newValues = visible(row.collection, row.after);
-    if (row.operation === 'update' && previousValues && newValues) {
+    const action = row.operation === 'action' || row.operation === 'action_failed';
+    let previousValues = (action ? row.before : visible(row.collection, row.before)) ?? {};
+    let newValues = (action ? row.after : visible(row.collection, row.after)) ?? {};
+    if (row.operation === 'update') {
       const changed = new Set(
         (row.changedFields ?? Object.keys(newValues)).map((field) =>
           recorder.exposedName(row.collection, field),
@@ -137,7 +121,7 @@ export function addAuditTrailRoutes(
       timestamp: row.occurredAt.toISOString(),
       operation: row.operation,
       collection: row.collection,
-      recordId: row.recordId,
+      recordId: row.recordId ?? '',
       userId: row.callerId,
       userFirstName: row.callerFirstName,
       userLastName: row.callerLastName,
@@ -151,15 +135,13 @@ export function addAuditTrailRoutes(
     };
   };
 
-  /** Read right, and the record visible within the caller's scope now. */
-  const assertCanRead = async (
+  /** Whether the record exists, within `scope` when given. */
+  const exists = async (
     claims: SessionClaims,
     collection: Collection,
     packedId: string,
-  ): Promise<void> => {
-    await permissions.assertCollectionRight(claims, collection.name, 'read');
-    const scope = await permissions.getScope(claims, collection);
-    if (!scope) return;
+    scope: ConditionTree | null,
+  ): Promise<boolean> => {
     const id = unpackRecordId(collection, packedId);
     const [found] = await collection.list(
       callerOf(claims),
@@ -172,11 +154,73 @@ export function addAuditTrailRoutes(
       }),
       new Projection(...getPrimaryKeys(collection.schema)),
     );
-    if (!found) throw new NotFoundError('Record does not exists');
+    return found !== undefined;
+  };
+
+  /**
+   * Read right, then the record under the caller's scope: refused (`404 <refusal>`) only when it
+   * still exists outside the scope; a record gone entirely has nothing left to check a scope
+   * against, so its history is readable by anyone who may read the collection (`gone`).
+   */
+  const visibility = async (
+    claims: SessionClaims,
+    collection: Collection,
+    packedId: string,
+    refusal = 'Record does not exists',
+  ): Promise<{ scope: ConditionTree | null; gone: boolean }> => {
+    await permissions.assertCollectionRight(claims, collection.name, 'read');
+    unpackRecordId(collection, packedId);
+    const scope = await permissions.getScope(claims, collection);
+    if (!scope || (await exists(claims, collection, packedId, scope)))
+      return { scope, gone: false };
+    if (await exists(claims, collection, packedId, null)) throw new NotFoundError(refusal);
+    return { scope, gone: true };
+  };
+
+  /** Read right, and the record visible within the caller's scope (or gone). */
+  const assertCanRead = async (
+    claims: SessionClaims,
+    collection: Collection,
+    packedId: string,
+  ): Promise<void> => {
+    await visibility(claims, collection, packedId);
+  };
+
+  /**
+   * A gone record's entry seen through a scope: values that would fail it are withheld (`{}`) —
+   * a delete's last state, a create's first, and an update's changes (a partial record, which the
+   * scope cannot be checked on). Who did what and when stays.
+   */
+  const withhold = (
+    entry: AuditEntry,
+    collection: Collection,
+    scope: ConditionTree,
+    timezone: string,
+  ): AuditEntry => {
+    const inScope = (values: RecordData) => {
+      try {
+        return matchRecord(scope, values, columnTypeResolver(collection), { timezone });
+      } catch {
+        return false;
+      }
+    };
+    if (entry.operation === 'delete' && !inScope(entry.previousValues)) {
+      return { ...entry, previousValues: {} };
+    }
+    if (entry.operation === 'create' && !inScope(entry.newValues)) {
+      return { ...entry, newValues: {} };
+    }
+    if (entry.operation === 'update') return { ...entry, previousValues: {}, newValues: {} };
+    return entry;
   };
 
   /** The checked record of a request, and the database of its history. */
-  const openRecord = async (claims: SessionClaims, collectionName: unknown, recordId: unknown) => {
+  const openRecord = async (
+    claims: SessionClaims,
+    collectionName: unknown,
+    recordId: unknown,
+    refusal?: string,
+  ) => {
     if (typeof collectionName !== 'string' || collectionName === '') {
       throw new ValidationError('Missing collection');
     }
@@ -185,20 +229,19 @@ export function addAuditTrailRoutes(
     }
     const collection = findPublished(collectionName);
     const packed = String(recordId);
-    unpackRecordId(collection, packed);
-    await assertCanRead(claims, collection, packed);
+    const { scope, gone } = await visibility(claims, collection, packed, refusal);
     const database = recorder.databaseOf(layer.getCollection(collection.name));
     if (!database) throw new NotFoundError(`No history for '${collection.name}'`);
-    return { collection, recordId: packed, database };
+    return { collection, recordId: packed, database, scope, gone };
   };
 
   const queryOf = (request: HttpRequest) =>
     new URL(request.originalUrl ?? request.url ?? '/', 'http://agent').searchParams;
 
-  const correlationEntries = async (keys: readonly string[]) => {
-    if (keys.some((key) => key.length > 64)) {
-      throw new ValidationError('A correlation key has at most 64 characters.');
-    }
+  const correlationEntries = async (allKeys: readonly string[]) => {
+    // A correlation id has at most 64 characters: a longer key has no entries.
+    const keys = allKeys.filter((key) => key.length <= 64);
+    if (keys.length === 0) return [];
     const rows = (
       await Promise.all(
         recorder.databases(layer).map((database) => recorder.table.correlation(database, keys)),
@@ -233,48 +276,100 @@ export function addAuditTrailRoutes(
       .map((row) => present(row));
   };
 
-  routes.addFeature('GET', '/_audit-trail/correlation/:key', async (request, response, [key]) => {
-    const claims = getSessionClaims(request);
-    const query = queryOf(request);
-    await openRecord(claims, query.get('collection'), query.get('recordId'));
-    const rows = await correlationEntries([String(key)]);
-    sendJson(response, { data: await readableEntries(claims, rows) });
-  });
+  /**
+   * A correlation route: the record named opens it; the answer is that record's entries of the
+   * keys, or with Canopy's `acrossRecords=true` every entry of them the caller may read.
+   */
+  const correlationRoute =
+    (keysOf: (body: Record<string, unknown>, query: URLSearchParams, key?: string) => string[]) =>
+    async (...[request, response, params]: Parameters<TableRouteHandler>) => {
+      const claims = getSessionClaims(request);
+      const query = queryOf(request);
+      const raw = (request as { body?: unknown }).body;
+      const body =
+        raw && typeof raw === 'object' && !Array.isArray(raw)
+          ? (raw as Record<string, unknown>)
+          : {};
+      const target = correlationTarget(body, query);
+      const { collection, recordId } = await openRecord(claims, target.collection, target.recordId);
+      const keys = keysOf(body, query, params[0]);
+      const rows = keys.length === 0 ? [] : await correlationEntries(keys);
+      const data = acrossRecords(body, query)
+        ? await readableEntries(claims, rows)
+        : rows
+            .filter((row) => row.collection === collection.name && row.recordId === recordId)
+            .map(present);
+      sendJson(response, { data });
+    };
 
-  const correlations: TableRouteHandler = async (request, response) => {
-    const claims = getSessionClaims(request);
-    const query = queryOf(request);
-    const body = (request.method === 'POST' ? (request as { body?: unknown }).body : {}) as
-      Record<string, unknown> | undefined;
-    const collection = body?.collection ?? query.get('collection');
-    const recordId = body?.recordId ?? query.get('recordId');
-    await openRecord(claims, collection, recordId);
-    const rawKeys = body?.correlationKeys ?? query.get('correlationKeys')?.split(',') ?? [];
-    if (!Array.isArray(rawKeys) || rawKeys.some((key) => typeof key !== 'string')) {
-      throw new ValidationError('correlationKeys must be a list of strings');
-    }
-    const keys = (rawKeys as string[]).map((key) => key.trim()).filter(Boolean);
-    const rows = keys.length === 0 ? [] : await correlationEntries(keys);
-    sendJson(response, { data: await readableEntries(claims, rows) });
-  };
+  routes.addFeature(
+    'GET',
+    '/_audit-trail/correlation/:key',
+    correlationRoute((_body, _query, key) => [String(key)]),
+  );
+  const correlations = correlationRoute((body, query) =>
+    correlationKeysOf(body, query.get('correlationKeys')),
+  );
   routes.addFeature('GET', '/_audit-trail/correlations', correlations);
   routes.addFeature('POST', '/_audit-trail/correlations', correlations);
+
+  /** The record's audited values now (writable columns and keys), within `scope`. */
+  const currentValues = async (
+    claims: SessionClaims,
+    collection: Collection,
+    packedId: string,
+    scope: ConditionTree | null,
+  ): Promise<RecordData | null> => {
+    const keys = getPrimaryKeys(collection.schema);
+    const columns = Object.entries(collection.schema.fields)
+      .filter(
+        ([name, field]) => field.type === 'Column' && (!field.isReadOnly || keys.includes(name)),
+      )
+      .map(([name]) => name);
+    const [found] = await collection.list(
+      callerOf(claims),
+      new PaginatedFilter({
+        conditionTree: ConditionTreeFactory.intersect(
+          scope,
+          ConditionTreeFactory.matchIds(collection.schema, [unpackRecordId(collection, packedId)]),
+        ),
+        page: new Page(0, 1),
+      }),
+      new Projection(...columns),
+    );
+    return found ?? null;
+  };
 
   routes.addFeature(
     'GET',
     '/_audit-trail/:collection/:id/state',
     async (request, response, params) => {
       const claims = getSessionClaims(request);
-      const raw = queryOf(request).get('at');
+      const query = queryOf(request);
+      const missing = 'Record did not exist at this timestamp';
+      const { collection, recordId, database, scope } = await openRecord(
+        claims,
+        params[0],
+        params[1],
+        missing,
+      );
+      const raw = query.get('at');
       if (raw === null || raw === '') throw new ValidationError('Missing "at" query parameter');
-      const timezone = queryOf(request).get('timezone') || 'UTC';
-      const at = parseBound('at', raw, timezone, false) as Date;
-      const { collection, recordId, database } = await openRecord(claims, params[0], params[1]);
-      const row = await recorder.table.lastChangeAt(database, collection.name, recordId, at);
-      if (!row || row.operation === 'delete') {
-        throw new NotFoundError('Record did not exist at this timestamp');
+      const at = historyBound('at', raw, query.get('timezone') || 'UTC', 'start') as Date;
+      // The last change at or before `at` says what the record was; else the first change after
+      // it says what it was before (nothing, if that was its creation); else it is as it is now.
+      const last = await recorder.table.lastChangeAt(database, collection.name, recordId, at);
+      let state: RecordData | null;
+      if (last) {
+        state = last.operation === 'delete' ? null : visible(last.collection, last.after);
+      } else {
+        const table = recorder.table;
+        const next = await table.nearestChange(database, collection.name, recordId, at, 'after');
+        if (!next) state = await currentValues(claims, collection, recordId, scope);
+        else state = next.operation === 'create' ? null : visible(next.collection, next.before);
       }
-      sendJson(response, { data: visible(row.collection, row.after) });
+      if (!state) throw new NotFoundError(missing);
+      sendJson(response, { data: state });
     },
   );
 
@@ -290,7 +385,7 @@ export function addAuditTrailRoutes(
         throw new ValidationError('Missing "at"');
       if (typeof raw !== 'string') throw new ValidationError('"at" must be a date-time string');
       const timezone = queryOf(request).get('timezone') || 'UTC';
-      const at = parseBound('at', raw, timezone, false) as Date;
+      const at = historyBound('at', raw, timezone, 'start') as Date;
       const collection = findPublished(String(params[0]));
       await permissions.assertCollectionRight(claims, collection.name, 'read');
       let ids = readStateIds(collection, body?.ids);
@@ -313,57 +408,58 @@ export function addAuditTrailRoutes(
   routes.addFeature('GET', '/_audit-trail/:collection/:id', async (request, response, params) => {
     const claims = getSessionClaims(request);
     const query = queryOf(request);
-    const { collection, recordId, database } = await openRecord(claims, params[0], params[1]);
+    const { collection, recordId, database, scope, gone } = await openRecord(
+      claims,
+      params[0],
+      params[1],
+    );
     const timezone = query.get('timezone') || 'UTC';
-    const start = parseBound('startDate', query.get('startDate'), timezone, false);
-    const end = parseBound('endDate', query.get('endDate'), timezone, true);
-    const userIds = (query.get('userIds') ?? '')
-      .split(',')
-      .map((value) => value.trim())
-      .filter(Boolean)
-      .map(Number);
-    const fields = (query.get('fields') ?? '')
-      .split(',')
-      .map((value) => value.trim())
-      .filter(Boolean);
+    const start = historyBound('startDate', query.get('startDate'), timezone, 'start');
+    const end = historyBound('endDate', query.get('endDate'), timezone, 'end');
+    const userIds = historyUserIds(query.get('userIds'));
+    const fields = historyFields(query.get('fields'));
     const search = (query.get('search') ?? '').trim().toLowerCase();
     const all = (await recorder.table.history(database, collection.name, recordId)).map((row) => ({
       row,
       entry: present(row),
     }));
     let matching = all.filter(({ row, entry }) => {
-      if (userIds.length > 0 && !userIds.includes(row.callerId as number)) return false;
+      if (userIds && !userIds.includes(row.callerId as number)) return false;
       if (start && row.occurredAt < start) return false;
       if (end && row.occurredAt > end) return false;
       if (
         fields.length > 0 &&
-        !fields.some(
-          (field) => field in (entry.previousValues ?? {}) || field in (entry.newValues ?? {}),
-        )
+        !fields.some((field) => field in entry.previousValues || field in entry.newValues)
       ) {
         return false;
       }
-      if (search) {
-        const text = JSON.stringify([
-          entry.previousValues,
-          entry.newValues,
+      if (
+        search &&
+        !searchMatches(search, [
           entry.actionName,
-          entry.userEmail,
           entry.userFirstName,
           entry.userLastName,
-        ]).toLowerCase();
-        if (!text.includes(search)) return false;
+          entry.userEmail,
+          JSON.stringify(entry.previousValues),
+          JSON.stringify(entry.newValues),
+        ])
+      ) {
+        return false;
       }
       return true;
     });
     if (query.get('sort') !== 'timestamp') matching = matching.reverse();
-    const number = pageParameter(query.get('page[number]'), 1, 1_000_000);
-    const size = pageParameter(query.get('page[size]'), DEFAULT_HISTORY_PAGE, MAX_HISTORY_PAGE);
-    const page = matching.slice((number - 1) * size, number * size).map(({ entry }) => entry);
+    const { number, size } = historyPage(query.get('page[number]'), query.get('page[size]'));
+    const page = matching
+      .slice((number - 1) * size, number * size)
+      .map(({ entry }) =>
+        scope && gone ? withhold(entry, findPublished(collection.name), scope, timezone) : entry,
+      );
     const meta: Record<string, unknown> = { count: matching.length };
     if (query.get('page[number]') === null) {
+      // The authors of the entries the filters keep, whatever the page.
       const users = new Map<number, Record<string, unknown>>();
-      for (const { row } of all) {
+      for (const { row } of matching) {
         if (row.callerId === null || users.has(row.callerId)) continue;
         users.set(row.callerId, {
           id: row.callerId,

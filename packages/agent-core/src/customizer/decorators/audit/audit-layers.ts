@@ -32,7 +32,9 @@ export interface AuditRecorderPort {
     before: RecordData | null,
     after: RecordData | null,
     actionName?: string | null,
-  ): { operation: HistoryOperation };
+  ): { operation: HistoryOperation; after: RecordData | null };
+  /** An action row's "before": the submitted form, redacted fields masked. */
+  actionForm(collection: Collection, formValues: RecordData): RecordData;
   /** The fields stored for a record of `collection`. */
   storedProjection(collection: Collection): Projection;
   /** Records that an action failed on `ids`. */
@@ -41,7 +43,44 @@ export interface AuditRecorderPort {
     caller: Caller,
     actionName: string,
     ids: readonly (string | null)[],
+    formValues?: RecordData,
   ): Promise<void>;
+}
+
+/** Keeps only the origin and path of a URL an action answered (no credentials, no token). */
+function withoutSecrets(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.toString();
+  } catch {
+    // Not a URL `URL` reads (relative, or a bad host): cut the query and any `user:pass@`.
+    const base = url.split(/[?#]/)[0] ?? '';
+    const scheme = base.indexOf('://');
+    const at = base.indexOf('@', scheme + 3);
+    const authority = scheme >= 0 ? base.slice(scheme + 3, at) : '';
+    return scheme >= 0 && at > scheme && !authority.includes('/')
+      ? base.slice(0, scheme + 3) + base.slice(at + 1)
+      : base;
+  }
+}
+
+/**
+ * An action row's "after": what the action answered, without its html, headers, body or file
+ * contents (agent-http-protocol §13.1).
+ */
+export function actionSummary(result: ActionResult): RecordData {
+  const summary: RecordData = { type: result.type };
+  if ('message' in result) summary.message = result.message;
+  if ('name' in result) summary.name = result.name;
+  if ('mimeType' in result) summary.mimeType = result.mimeType;
+  if ('method' in result) summary.method = result.method;
+  if ('url' in result) summary.url = withoutSecrets(result.url);
+  if ('path' in result) summary.path = withoutSecrets(result.path);
+  return summary;
 }
 
 /** The parts of a filter, as a paginated filter without sort or page (for reading matches). */
@@ -163,17 +202,20 @@ export class AuditActionCollectionDecorator extends CollectionDecorator {
                 new Projection(...keys),
               );
         if (records.length > 0) ids = records.map((record) => packId(keys, record));
-        const rows = ids.map((id) =>
-          recorder.row(inner, unit, this, 'action', id, null, null, name),
-        );
+        const form = recorder.actionForm(this, formValues);
+        const rows = ids.map((id) => recorder.row(inner, unit, this, 'action', id, form, {}, name));
         unit.rows.push(...rows);
         const result = await this.childCollection.execute(inner, name, formValues, filter);
-        if (result.type === 'Error') for (const row of rows) row.operation = 'action_failed';
+        const summary = actionSummary(result);
+        for (const row of rows) {
+          row.after = summary;
+          if (result.type === 'Error') row.operation = 'action_failed';
+        }
         return result;
       });
     } catch (error) {
       // The run was rolled back: its failure is recorded on its own.
-      await recorder.recordFailure(this, caller, name, ids);
+      await recorder.recordFailure(this, caller, name, ids, formValues);
       throw error;
     }
   }
