@@ -32,7 +32,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (this.keeps(filter) && !projection.some((path) => this.avoidable(path, projection))) {
+    if (this.keepsFilter(filter) && !projection.some((path) => this.avoidable(path, projection))) {
       return this.childCollection.list(caller, filter, projection);
     }
     return this.listJoined(caller, filter, projection);
@@ -72,7 +72,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter is kept when none of its leaves reads a target key through a relation. */
-  private keeps(filter: Filter): boolean {
+  protected override keepsFilter(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       filter.conditionTree.everyLeaf(
@@ -85,7 +85,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     _caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree || this.keeps(filter)) return filter;
+    if (!filter?.conditionTree || this.keepsFilter(filter)) return filter;
     const conditionTree = filter.conditionTree.replaceLeafs((leaf) => this.replaceLeaf(leaf));
     return filter.override({ conditionTree }) as F;
   }
