@@ -192,7 +192,20 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     return super.delete(caller, await this.convertFilter(filter));
   }
 
-  override async aggregate(
+  /** Aggregates go straight down when no collection of the data source has binary columns. */
+  override aggregate(
+    caller: Caller,
+    filter: Filter,
+    aggregation: Aggregation,
+    limit?: number,
+  ): Promise<AggregateResult[]> {
+    if (!this.dataSourceHasBinary) {
+      return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    }
+    return this.aggregateConverted(caller, filter, aggregation, limit);
+  }
+
+  private async aggregateConverted(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,

@@ -189,7 +189,20 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     return super.delete(caller, this.filter(filter));
   }
 
-  override async aggregate(
+  /** Aggregates go straight down when this collection renames no field, as lists do. */
+  override aggregate(
+    caller: Caller,
+    filter: Filter,
+    aggregation: Aggregation,
+    limit?: number,
+  ): Promise<AggregateResult[]> {
+    if (this.renamesNothing) {
+      return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    }
+    return this.aggregateRenamed(caller, filter, aggregation, limit);
+  }
+
+  private async aggregateRenamed(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
