@@ -192,25 +192,14 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     return super.delete(caller, await this.convertFilter(filter));
   }
 
-  /** Aggregates go straight down when no collection of the data source has binary columns. */
-  override aggregate(
+  override async aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (!this.dataSourceHasBinary) {
-      return this.childCollection.aggregate(caller, filter, aggregation, limit);
-    }
-    return this.aggregateConverted(caller, filter, aggregation, limit);
-  }
-
-  private async aggregateConverted(
-    caller: Caller,
-    filter: Filter,
-    aggregation: Aggregation,
-    limit?: number,
-  ): Promise<AggregateResult[]> {
+    // As lists: nothing to convert when no collection of the data source has binary columns.
+    if (!this.dataSourceHasBinary) return super.aggregate(caller, filter, aggregation, limit);
     const rows = await super.aggregate(
       caller,
       await this.convertFilter(filter),

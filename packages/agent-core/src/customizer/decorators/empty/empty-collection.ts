@@ -63,14 +63,14 @@ export class EmptyCollectionDecorator extends CollectionDecorator {
     if (!matchesNothing(filter.conditionTree)) await super.delete(caller, filter);
   }
 
-  /** Aggregates go straight down unless their filter obviously matches nothing, as lists do. */
-  override aggregate(
+  override async aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (matchesNothing(filter.conditionTree)) return Promise.resolve([]);
-    return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    return matchesNothing(filter.conditionTree)
+      ? []
+      : super.aggregate(caller, filter, aggregation, limit);
   }
 }

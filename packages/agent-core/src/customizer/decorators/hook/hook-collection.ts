@@ -125,26 +125,14 @@ export class HookCollectionDecorator extends CollectionDecorator {
     await this.run('After', 'Delete', new HookDeleteContext(child, caller, filter));
   }
 
-  /** Aggregates go straight down when no aggregate hook is registered, as lists do. */
-  override aggregate(
-    caller: Caller,
-    filter: Filter,
-    aggregation: Aggregation,
-    limit?: number,
-  ): Promise<AggregateResult[]> {
-    if (!this.hasHooks('Aggregate')) {
-      return this.childCollection.aggregate(caller, filter, aggregation, limit);
-    }
-    return this.aggregateHooked(caller, filter, aggregation, limit);
-  }
-
-  private async aggregateHooked(
+  override async aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
     const child = this.childCollection;
+    if (!this.hasHooks('Aggregate')) return child.aggregate(caller, filter, aggregation, limit);
     await this.run(
       'Before',
       'Aggregate',

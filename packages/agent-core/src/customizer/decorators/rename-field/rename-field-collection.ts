@@ -189,25 +189,14 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     return super.delete(caller, this.filter(filter));
   }
 
-  /** Aggregates go straight down when this collection renames no field, as lists do. */
-  override aggregate(
+  override async aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (this.renamesNothing) {
-      return this.childCollection.aggregate(caller, filter, aggregation, limit);
-    }
-    return this.aggregateRenamed(caller, filter, aggregation, limit);
-  }
-
-  private async aggregateRenamed(
-    caller: Caller,
-    filter: Filter,
-    aggregation: Aggregation,
-    limit?: number,
-  ): Promise<AggregateResult[]> {
+    // As lists: nothing to translate when this collection renames no field.
+    if (this.renamesNothing) return super.aggregate(caller, filter, aggregation, limit);
     const rows = await super.aggregate(
       caller,
       this.filter(filter),

@@ -136,20 +136,15 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     return super.delete(caller, filter);
   }
 
-  /** Aggregates go straight down once their filter and aggregation are valid, as lists do. */
-  override aggregate(
+  override async aggregate(
     caller: Caller,
     filter: Filter,
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    try {
-      validateConditionTreeOnce(this, filter.conditionTree);
-      validateAggregation(this, aggregation);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    validateConditionTreeOnce(this, filter.conditionTree);
+    validateAggregation(this, aggregation);
+    return super.aggregate(caller, filter, aggregation, limit);
   }
 
   /** On create every rule applies (even to absent fields); on update only patched fields. */
