@@ -41,4 +41,34 @@ describe('lazy joins', () => {
     expect(withName).toEqual([{ writer: { id: 3, lastName: 'Pratchett' } }, { writer: null }]);
     expect(authorsList).toHaveBeenCalledTimes(1);
   });
+
+  it('plans each projection once, by its paths: the same paths in another object read the same way', async () => {
+    const { dataSource, bottom } = await buildBookshop((c) =>
+      c.customizeCollection('books', (books) =>
+        books.addManyToOneRelation('writer', 'authors', { foreignKey: 'authorId' }),
+      ),
+    );
+    const authorsList = jest.spyOn(bottom.getCollection('authors'), 'list');
+    const books = dataSource.getCollection('books');
+    const filter = new PaginatedFilter({
+      conditionTree: new ConditionTreeLeaf('id', 'In', [1, 4]),
+      sort: new Sort({ field: 'id', ascending: true }),
+    });
+    const projection = new Projection('id', 'writer:id');
+    const first = await books.list(caller, filter, projection);
+    // The same object with a path added after its first list: planned again, by its new paths.
+    projection.push('writer:lastName');
+    const second = await books.list(caller, filter, projection);
+    const third = await books.list(caller, filter, new Projection('id', 'writer:id'));
+    expect(first).toEqual([
+      { id: 1, writer: { id: 1 } },
+      { id: 4, writer: { id: 3 } },
+    ]);
+    expect(second).toEqual([
+      { id: 1, writer: { id: 1, lastName: expect.any(String) } },
+      { id: 4, writer: { id: 3, lastName: 'Pratchett' } },
+    ]);
+    expect(third).toEqual(first);
+    expect(authorsList).toHaveBeenCalledTimes(1);
+  });
 });
