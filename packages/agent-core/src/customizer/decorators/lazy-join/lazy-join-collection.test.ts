@@ -6,15 +6,22 @@ import { Sort } from '../../../toolkit/query/sort';
 
 const caller = makeCaller();
 
+/** The bookshop's books with a `writer` relation, and a spy on the authors' list. */
+async function booksWithWriter() {
+  const { dataSource, bottom } = await buildBookshop((c) =>
+    c.customizeCollection('books', (books) =>
+      books.addManyToOneRelation('writer', 'authors', { foreignKey: 'authorId' }),
+    ),
+  );
+  return {
+    books: dataSource.getCollection('books'),
+    authorsList: jest.spyOn(bottom.getCollection('authors'), 'list'),
+  };
+}
+
 describe('lazy joins', () => {
   it('reads and filters the target key of a ManyToOne from the foreign key, without querying the relation', async () => {
-    const { dataSource, bottom } = await buildBookshop((c) =>
-      c.customizeCollection('books', (books) =>
-        books.addManyToOneRelation('writer', 'authors', { foreignKey: 'authorId' }),
-      ),
-    );
-    const authorsList = jest.spyOn(bottom.getCollection('authors'), 'list');
-    const books = dataSource.getCollection('books');
+    const { books, authorsList } = await booksWithWriter();
     const records = await books.list(
       caller,
       new PaginatedFilter({
@@ -43,13 +50,7 @@ describe('lazy joins', () => {
   });
 
   it('plans each projection once, by its paths: the same paths in another object read the same way', async () => {
-    const { dataSource, bottom } = await buildBookshop((c) =>
-      c.customizeCollection('books', (books) =>
-        books.addManyToOneRelation('writer', 'authors', { foreignKey: 'authorId' }),
-      ),
-    );
-    const authorsList = jest.spyOn(bottom.getCollection('authors'), 'list');
-    const books = dataSource.getCollection('books');
+    const { books, authorsList } = await booksWithWriter();
     const filter = new PaginatedFilter({
       conditionTree: new ConditionTreeLeaf('id', 'In', [1, 4]),
       sort: new Sort({ field: 'id', ascending: true }),
