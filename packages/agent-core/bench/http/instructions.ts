@@ -9,7 +9,9 @@
 // per request of each case. The database must already be seeded (run bench once).
 // Run: tsx bench/http/instructions.ts [agent|raw] [list,get,count]
 // Settings: PG_URL, INSTRUCTIONS_WARMUP (default 300), INSTRUCTIONS_REQUESTS (default 600),
-// INSTRUCTIONS_CONNECTIONS (default 1), BENCH_AGENT_NODE_FLAGS (node flags of the server).
+// INSTRUCTIONS_CONNECTIONS (default 1), BENCH_AGENT_NODE_FLAGS (node flags of the server):
+// `--single-threaded` runs V8's collector and compilers on the main thread, which makes counts
+// repeatable (with background threads, runs of the same code differ by 15% and more).
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
