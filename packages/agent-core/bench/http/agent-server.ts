@@ -12,6 +12,7 @@ import { createSqlDataSource } from '@canopy/datasource-sql';
 import { createAgent } from '../../src/agent/create-agent';
 import { signSessionToken } from '../../src/http';
 import { serveAllocationProfile } from './alloc-profile';
+import { serveInstructionMarks } from './instruction-marks';
 import { benchUrl } from './seed';
 
 const AUTH_SECRET = 'http-bench-auth-secret';
@@ -25,7 +26,15 @@ async function main(): Promise<void> {
     isProduction: false,
     loggerLevel: 'Error',
   })
-    .addDataSource(createSqlDataSource(benchUrl(process.env.PG_URL as string)))
+    .addDataSource(
+      createSqlDataSource({
+        uri: benchUrl(process.env.PG_URL as string),
+        // Under instructions.ts (callgrind runs ~50 times slower): a longer connection timeout.
+        ...(process.env.BENCH_DB_TIMEOUT_MS
+          ? { connectionTimeoutInMs: Number(process.env.BENCH_DB_TIMEOUT_MS) }
+          : {}),
+      }),
+    )
     .mountOnStandaloneServer(0, '127.0.0.1');
   if (process.env.BENCH_MCP === '1') agent.mountAiMcpServer();
   await agent.start();
@@ -48,11 +57,14 @@ async function main(): Promise<void> {
 
 // Where the agent's memory is at its RSS peak: sampled here, sent when bench.ts asks. The sample
 // reads the RSS alone (`memoryUsage()` walks the heap's spaces: 1–2 % of the agent's CPU under
-// load, which the raw server does not pay), and the whole usage only at a new peak.
+// load, which the raw server does not pay), and the whole usage only at a new peak. Off under
+// instructions.ts (BENCH_MEMORY_SAMPLER=off), where its cost would grow with callgrind's slowness.
 let atPeak: NodeJS.MemoryUsage = process.memoryUsage();
-setInterval(() => {
-  if (process.memoryUsage.rss() > atPeak.rss) atPeak = process.memoryUsage();
-}, 100).unref();
+if (process.env.BENCH_MEMORY_SAMPLER !== 'off') {
+  setInterval(() => {
+    if (process.memoryUsage.rss() > atPeak.rss) atPeak = process.memoryUsage();
+  }, 100).unref();
+}
 process.on('message', (message) => {
   if (message === 'memory') process.send?.({ memory: atPeak });
   // heap-snapshot.ts: a snapshot of the running agent, written in the working directory.
@@ -60,6 +72,7 @@ process.on('message', (message) => {
 });
 
 serveAllocationProfile();
+serveInstructionMarks();
 
 process.on('SIGTERM', () => process.exit(0));
 

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 import pg from 'pg';
 
+import { serveAllocationProfile } from './alloc-profile';
+import { serveInstructionMarks } from './instruction-marks';
 import { BENCH_SCHEMA } from './seed';
 
 const pool = new pg.Pool({ connectionString: process.env.PG_URL, max: 10 });
@@ -33,6 +35,9 @@ const server = createServer(async (request, response) => {
     response.writeHead(500).end(String(error));
   }
 });
+
+serveAllocationProfile();
+serveInstructionMarks();
 
 process.on('SIGTERM', () => process.exit(0));
 

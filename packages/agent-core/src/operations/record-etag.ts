@@ -27,22 +27,37 @@ function columnsOf(collection: Collection): string[] {
   return columns;
 }
 
+/** The replacer of {@link canonicalJson}: bigints as text, object keys sorted. */
+function canonicalValue(_key: string, item: unknown): unknown {
+  if (typeof item === 'bigint') return item.toString();
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+  return sorted;
+}
+
 /** JSON with object keys sorted, so equal values always give the same text. */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'bigint') return item.toString();
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(item).sort())
-      sorted[key] = (item as Record<string, unknown>)[key];
-    return sorted;
-  });
+  return JSON.stringify(value, canonicalValue);
 }
+
+/** {@link coversColumns} per collection and projection (routes reuse their projections). */
+const COVERS = new WeakMap<Collection, WeakMap<Projection, boolean>>();
 
 /** Whether `projection` reads every column of `collection` (a GET that can carry a tag). */
 export function coversColumns(collection: Collection, projection: Projection): boolean {
-  const read = new Set(projection);
-  return columnsOf(collection).every((column) => read.has(column));
+  let byProjection = COVERS.get(collection);
+  if (!byProjection) {
+    byProjection = new WeakMap();
+    COVERS.set(collection, byProjection);
+  }
+  let covers = byProjection.get(projection);
+  if (covers === undefined) {
+    const read = new Set(projection);
+    covers = columnsOf(collection).every((column) => read.has(column));
+    byProjection.set(projection, covers);
+  }
+  return covers;
 }
 
 /** The strong ETag of `record` (its columns), quoted as the header carries it. */

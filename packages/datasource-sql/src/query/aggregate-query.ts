@@ -182,7 +182,7 @@ export async function aggregateRecords(
   const shape = environment.statements
     ? aggregateShape(model, aggregation, limit, options)
     : undefined;
-  const key = shape && condition.cacheable ? shapeKey(shape.concat(condition.shape)) : undefined;
+  const key = shape && condition.cacheable ? shapeKey(shape, condition.shape) : undefined;
   const values = condition.values;
   if (key !== undefined && aggregation.groups.length > 0 && limit !== undefined && limit !== null) {
     values.push(limit);

@@ -145,7 +145,7 @@ export async function listRecords(
   const shape = environment.statements
     ? listShape(model, filter, projection, page.shape)
     : undefined;
-  const key = shape && condition.cacheable ? shapeKey(shape.concat(condition.shape)) : undefined;
+  const key = shape && condition.cacheable ? shapeKey(shape, condition.shape) : undefined;
   const { rows, reader } = await runCachedSelect<RowReader>(
     environment,
     key,

@@ -29,6 +29,8 @@ describe('shapeKey', () => {
     expect(shapeKey(['ab', 'c'])).not.toBe(shapeKey(['a', 'bc']));
     expect(shapeKey(['a:1', ''])).not.toBe(shapeKey(['a', '1:']));
     expect(shapeKey(['x', 'y'])).toBe(shapeKey(['x', 'y']));
+    expect(shapeKey(['a', 'b'], ['c'])).not.toBe(shapeKey(['a'], ['b', 'c']));
+    expect(shapeKey(['a"', ''])).not.toBe(shapeKey(['a', '"']));
   });
 });
 

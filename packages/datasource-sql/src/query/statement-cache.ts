@@ -55,11 +55,10 @@ export class StatementCache<T> {
 }
 
 /**
- * One key for a list of parts, each prefixed by its length so that no two different lists give
- * the same key whatever characters identifiers or SQL fragments hold.
+ * One key for lists of parts: their JSON text, so that no two different lists give the same key
+ * whatever characters identifiers or SQL fragments hold (written in one flat string, where
+ * concatenating the parts made a string per part).
  */
-export function shapeKey(parts: readonly string[]): string {
-  let key = '';
-  for (const part of parts) key += `${part.length}:${part}`;
-  return key;
+export function shapeKey(...lists: readonly (readonly string[])[]): string {
+  return JSON.stringify(lists);
 }

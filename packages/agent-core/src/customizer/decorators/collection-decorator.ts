@@ -51,10 +51,11 @@ export function schemaVersionOf(collection: Collection): number {
  * `refineFilter` (applied to list, update, delete, aggregate, execute and getForm); or it
  * overrides whole operations.
  *
- * A layer that does not override `refineFilter` hands list and aggregate calls to its child as
- * they are, returning the child's promise (no promise or suspended frame of its own per layer and
- * call). A layer that overrides an operation for speed does the same: a cheap synchronous check,
- * then either the child's promise or its own async work, errors always as a rejected promise.
+ * A layer that does not override `refineFilter`, or whose `keepsFilter` says it keeps a filter,
+ * hands list and aggregate calls to its child as they are, returning the child's promise (no
+ * promise or suspended frame of its own per layer and call). A layer that overrides an operation
+ * for speed does the same: a cheap synchronous check, then either the child's promise or its own
+ * async work, errors always as a rejected promise.
  */
 export class CollectionDecorator implements Collection {
   private cachedSchema: CollectionSchema | null = null;
@@ -75,6 +76,16 @@ export class CollectionDecorator implements Collection {
    */
   private get refinesFilter(): boolean {
     return this.refineFilter !== CollectionDecorator.prototype.refineFilter;
+  }
+
+  /**
+   * Whether {@link refineFilter} would hand `filter` down as it is, known without awaiting
+   * anything: list and aggregate then pass it to the child directly, without a promise of their
+   * own. A layer that refines filters overrides it with the cheap check its `refineFilter` starts
+   * with; by default, only a layer that does not refine filters keeps them.
+   */
+  protected keepsFilter(_filter: Filter): boolean {
+    return !this.refinesFilter;
   }
 
   /**
@@ -130,7 +141,11 @@ export class CollectionDecorator implements Collection {
 
   /** Not an async function: a layer that does not refine filters returns its child's promise. */
   list(caller: Caller, filter: PaginatedFilter, projection: Projection): Promise<RecordData[]> {
-    if (!this.refinesFilter) return this.childCollection.list(caller, filter, projection);
+    try {
+      if (this.keepsFilter(filter)) return this.childCollection.list(caller, filter, projection);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.refineFilter(caller, filter).then((refined) =>
       this.childCollection.list(caller, refined, projection),
     );
@@ -155,8 +170,12 @@ export class CollectionDecorator implements Collection {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
-    if (!this.refinesFilter) {
-      return this.childCollection.aggregate(caller, filter, aggregation, limit);
+    try {
+      if (this.keepsFilter(filter)) {
+        return this.childCollection.aggregate(caller, filter, aggregation, limit);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
     return this.refineFilter(caller, filter).then((refined) =>
       this.childCollection.aggregate(caller, refined, aggregation, limit),

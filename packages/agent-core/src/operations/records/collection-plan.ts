@@ -14,8 +14,11 @@ export interface CollectionPlan {
   readonly columns: ReadonlySet<string>;
   /** To-one relations: name → target collection. */
   readonly toOne: ReadonlyMap<string, Collection>;
-  /** Names of to-many relations (rendered as links). */
-  readonly toMany: readonly string[];
+  /**
+   * To-many relations (rendered as links): name, and the end of its link after the record's id
+   * (`/relationships/<name>`, encoded).
+   */
+  readonly toMany: readonly { readonly name: string; readonly linkSuffix: string }[];
   /** `/forest/<collection>/` with the name encoded, the start of every relationship link. */
   readonly linkPrefix: string;
 }
@@ -28,12 +31,12 @@ export function getCollectionPlan(collection: Collection): CollectionPlan {
   if (plan) return plan;
   const columns = new Set<string>();
   const toOne = new Map<string, Collection>();
-  const toMany: string[] = [];
+  const toMany: { name: string; linkSuffix: string }[] = [];
   for (const [name, field] of Object.entries(collection.schema.fields)) {
     if (field.type === 'Column') columns.add(name);
     else if (field.type === 'ManyToOne' || field.type === 'OneToOne') {
       toOne.set(name, collection.dataSource.getCollection(field.foreignCollection));
-    } else toMany.push(name);
+    } else toMany.push({ name, linkSuffix: `/relationships/${encodeURIComponent(name)}` });
   }
   const primaryKeys = getPrimaryKeys(collection.schema);
   const sortableKeys = primaryKeys.filter((name) => {

@@ -21,7 +21,9 @@ export interface JsonApiDocument {
 }
 
 class DocumentBuilder {
-  private readonly included = new Map<string, JsonApiResource>();
+  /** Included resources in first-seen order, and the same by type then id. */
+  private readonly included: JsonApiResource[] = [];
+  private readonly includedByType = new Map<string, Map<string, JsonApiResource>>();
 
   resource(plan: CollectionPlan, record: RecordData): JsonApiResource {
     const id = packRecordId(plan, record);
@@ -43,21 +45,24 @@ class DocumentBuilder {
       this.include(resource);
     }
     if (plan.toMany.length > 0) {
-      const base = `${plan.linkPrefix}${encodeURIComponent(id)}/relationships/`;
-      for (const name of plan.toMany) {
-        relationships[name] = {
-          links: { related: { href: `${base}${encodeURIComponent(name)}` } },
-        };
+      const base = plan.linkPrefix + encodeURIComponent(id);
+      for (const { name, linkSuffix } of plan.toMany) {
+        relationships[name] = { links: { related: { href: base + linkSuffix } } };
       }
     }
     return { type: plan.collection.name, id, attributes, relationships };
   }
 
   private include(resource: JsonApiResource): void {
-    const key = `${resource.type}\u0000${resource.id}`;
-    const existing = this.included.get(key);
+    let byId = this.includedByType.get(resource.type);
+    if (!byId) {
+      byId = new Map();
+      this.includedByType.set(resource.type, byId);
+    }
+    const existing = byId.get(resource.id);
     if (!existing) {
-      this.included.set(key, resource);
+      byId.set(resource.id, resource);
+      this.included.push(resource);
       return;
     }
     Object.assign(existing.attributes, resource.attributes);
@@ -66,7 +71,7 @@ class DocumentBuilder {
 
   document(data: JsonApiResource | JsonApiResource[] | null): JsonApiDocument {
     const document: JsonApiDocument = { jsonapi: { version: '1.0' }, data };
-    if (this.included.size > 0) document.included = [...this.included.values()];
+    if (this.included.length > 0) document.included = this.included;
     return document;
   }
 }

@@ -198,6 +198,8 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
+    // As lists: nothing to convert when no collection of the data source has binary columns.
+    if (!this.dataSourceHasBinary) return super.aggregate(caller, filter, aggregation, limit);
     const rows = await super.aggregate(
       caller,
       await this.convertFilter(filter),

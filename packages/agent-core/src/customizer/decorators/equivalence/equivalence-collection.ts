@@ -13,6 +13,14 @@ import { CollectionDecorator } from '../collection-decorator';
 
 const NO_OPERATORS: ReadonlySet<Operator> = new Set();
 
+/** Field paths described per layer at most (a schema has far fewer filterable paths). */
+const MAX_DESCRIBED = 1000;
+
+interface FieldDescription {
+  readonly native: ReadonlySet<Operator>;
+  readonly columnType: ColumnType;
+}
+
 /**
  * Layers 14, 19, 22 — operator equivalences: advertises every operator derivable from the
  * child's operators (data-semantics §2.4) and rewrites leaves on the way down, in the caller's
@@ -34,7 +42,7 @@ export class EquivalenceCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter whose operators are all native below is passed down as it is. */
-  private keeps(filter: Filter): boolean {
+  protected override keepsFilter(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       filter.conditionTree.everyLeaf((leaf) => this.describe(leaf.field).native.has(leaf.operator))
@@ -45,15 +53,35 @@ export class EquivalenceCollectionDecorator extends CollectionDecorator {
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree || this.keeps(filter)) return filter;
+    if (!filter?.conditionTree || this.keepsFilter(filter)) return filter;
     const tree = rewriteTree(filter.conditionTree, (path) => this.describe(path), {
       timezone: caller.timezone,
     });
     return filter.override({ conditionTree: tree }) as F;
   }
 
-  private describe(path: string): { native: ReadonlySet<Operator>; columnType: ColumnType } {
-    const { schema } = resolveColumnPath(this.childCollection, path);
-    return { native: schema.filterOperators ?? NO_OPERATORS, columnType: schema.columnType };
+  /**
+   * The native operators and type of a field path below this layer, found once per path and
+   * schema version (every filtered request asks for the same few paths).
+   */
+  private describe(path: string): FieldDescription {
+    const version = this.dataSource.clock.version;
+    if (this.describedVersion !== version) {
+      this.described.clear();
+      this.describedVersion = version;
+    }
+    let description = this.described.get(path);
+    if (!description) {
+      const { schema } = resolveColumnPath(this.childCollection, path);
+      description = {
+        native: schema.filterOperators ?? NO_OPERATORS,
+        columnType: schema.columnType,
+      };
+      if (this.described.size < MAX_DESCRIBED) this.described.set(path, description);
+    }
+    return description;
   }
+
+  private readonly described = new Map<string, FieldDescription>();
+  private describedVersion = -1;
 }

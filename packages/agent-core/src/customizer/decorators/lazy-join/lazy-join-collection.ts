@@ -7,6 +7,17 @@ import type { RecordData } from '../../../toolkit/record/record-utils';
 import type { ManyToOneSchema } from '../../../toolkit/schema/field-schema';
 import { CollectionDecorator } from '../collection-decorator';
 
+/** Distinct projections planned per collection at most (the oldest is dropped first). */
+const MAX_PLANS = 500;
+
+/** How a projection is read below this layer (see `planOf`). */
+interface ProjectionPlan {
+  readonly version: number;
+  /** Relations read from a foreign key: `{ [relation]: { [target]: record[foreignKey] } }`. */
+  readonly replaced: readonly { relation: string; target: string; foreignKey: string }[];
+  readonly childProjection: Projection;
+}
+
 /**
  * Layer 17 — lazy joins: reading or filtering only the target key of a ManyToOne relation
  * (`author:id` when the foreign key targets `id`) uses the foreign key of this collection
@@ -32,29 +43,24 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (this.keeps(filter) && !projection.some((path) => this.avoidable(path, projection))) {
+    const plan = this.planOf(projection);
+    if (this.keepsFilter(filter) && plan.replaced.length === 0) {
       return this.childCollection.list(caller, filter, projection);
     }
-    return this.listJoined(caller, filter, projection);
+    return this.listJoined(caller, filter, projection, plan);
   }
 
   private async listJoined(
     caller: Caller,
     filter: PaginatedFilter,
     projection: Projection,
+    plan: ProjectionPlan,
   ): Promise<RecordData[]> {
     const refined = await this.refineFilter(caller, filter);
-    const replaced = projection.filter((path) => this.avoidable(path, projection));
-    if (replaced.length === 0) return this.childCollection.list(caller, refined, projection);
+    if (plan.replaced.length === 0) return this.childCollection.list(caller, refined, projection);
 
-    const childProjection = projection.replace((path) => {
-      const relation = this.avoidable(path, projection);
-      return relation ? relation.foreignKey : path;
-    });
-    const records = await this.childCollection.list(caller, refined, childProjection);
-    for (const path of replaced) {
-      const [relation, target] = path.split(':') as [string, string];
-      const { foreignKey } = this.avoidable(path) as ManyToOneSchema;
+    const records = await this.childCollection.list(caller, refined, plan.childProjection);
+    for (const { relation, target, foreignKey } of plan.replaced) {
       for (const record of records) {
         const value = record[foreignKey];
         record[relation] = value === null || value === undefined ? null : { [target]: value };
@@ -62,6 +68,35 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     }
     return projection.apply(records);
   }
+
+  /**
+   * The relations a projection reads from foreign keys, and the projection sent down instead:
+   * worked out once per distinct projection and schema version (requests repeat a few).
+   */
+  private planOf(projection: Projection): ProjectionPlan {
+    const version = this.dataSource.clock.version;
+    const key = projection.join('\u0000');
+    let plan = this.plans.get(key);
+    if (plan?.version !== version) {
+      const replaced: ProjectionPlan['replaced'][number][] = [];
+      for (const path of projection) {
+        const relation = this.avoidable(path, projection);
+        if (!relation) continue;
+        const [name, target] = path.split(':') as [string, string];
+        replaced.push({ relation: name, target, foreignKey: relation.foreignKey });
+      }
+      const childProjection =
+        replaced.length === 0
+          ? projection
+          : projection.replace((path) => this.avoidable(path, projection)?.foreignKey ?? path);
+      plan = { version, replaced, childProjection };
+      if (this.plans.size >= MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private readonly plans = new Map<string, ProjectionPlan>();
 
   /** The leaf on the foreign key that replaces `leaf`, or `leaf` itself. */
   private replaceLeaf(leaf: ConditionTreeLeaf): ConditionTreeLeaf {
@@ -72,7 +107,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter is kept when none of its leaves reads a target key through a relation. */
-  private keeps(filter: Filter): boolean {
+  protected override keepsFilter(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       filter.conditionTree.everyLeaf(
@@ -85,7 +120,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     _caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree || this.keeps(filter)) return filter;
+    if (!filter?.conditionTree || this.keepsFilter(filter)) return filter;
     const conditionTree = filter.conditionTree.replaceLeafs((leaf) => this.replaceLeaf(leaf));
     return filter.override({ conditionTree }) as F;
   }

@@ -98,7 +98,7 @@ export class OperatorsEmulateCollectionDecorator extends CollectionDecorator {
   }
 
   /** A filter is kept when none of its leaves uses an operator handled by this layer. */
-  private keeps(filter: Filter): boolean {
+  protected override keepsFilter(filter: Filter): boolean {
     return (
       !filter.conditionTree ||
       !this.layerHandlesAnything ||
@@ -110,7 +110,7 @@ export class OperatorsEmulateCollectionDecorator extends CollectionDecorator {
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter?.conditionTree || this.keeps(filter)) return filter;
+    if (!filter?.conditionTree || this.keepsFilter(filter)) return filter;
     const tree = await this.replaceTree(caller, filter.conditionTree, []);
     return filter.override({ conditionTree: tree }) as F;
   }

@@ -117,11 +117,16 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     return aggregateRecords(records, aggregation, { timezone: caller.timezone }, limit);
   }
 
+  /** Filters are rewritten only where this layer has relations. */
+  protected override keepsFilter(_filter: Filter): boolean {
+    return !this.layerHasRelations;
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    if (!filter || !this.layerHasRelations) return filter;
+    if (!filter || this.keepsFilter(filter)) return filter;
     const conditionTree = filter.conditionTree
       ? await filter.conditionTree.replaceLeafsAsync((leaf) => this.rewriteLeaf(caller, leaf))
       : null;

@@ -195,6 +195,8 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     aggregation: Aggregation,
     limit?: number,
   ): Promise<AggregateResult[]> {
+    // As lists: nothing to translate when this collection renames no field.
+    if (this.renamesNothing) return super.aggregate(caller, filter, aggregation, limit);
     const rows = await super.aggregate(
       caller,
       this.filter(filter),

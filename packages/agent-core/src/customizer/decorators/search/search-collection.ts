@@ -72,6 +72,11 @@ export class SearchCollectionDecorator extends CollectionDecorator {
     };
   }
 
+  /** Only searches are refined here. */
+  protected override keepsFilter(filter: Filter): boolean {
+    return !filter.search;
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,

@@ -66,12 +66,16 @@ export class SegmentCollectionDecorator extends CollectionDecorator {
     return { ...childSchema, segments };
   }
 
+  /** Only segments (named or live SQL) are refined here. */
+  protected override keepsFilter(filter: Filter): boolean {
+    return !filter.segment && !filter.liveQuerySegment;
+  }
+
   protected override async refineFilter<F extends Filter | undefined>(
     caller: Caller,
     filter: F,
   ): Promise<F> {
-    // Only segments (named or live SQL) are refined here.
-    if (!filter || (!filter.segment && !filter.liveQuerySegment)) return filter;
+    if (!filter || this.keepsFilter(filter)) return filter;
     let { conditionTree } = filter;
     let segment = filter.segment;
     if (segment && this.segments.has(segment)) {
