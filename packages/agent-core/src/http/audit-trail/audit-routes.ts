@@ -177,15 +177,6 @@ export function addAuditTrailRoutes(
     return { scope, gone: true };
   };
 
-  /** Read right, and the record visible within the caller's scope (or gone). */
-  const assertCanRead = async (
-    claims: SessionClaims,
-    collection: Collection,
-    packedId: string,
-  ): Promise<void> => {
-    await visibility(claims, collection, packedId);
-  };
-
   /**
    * A gone record's entry seen through a scope: values that would fail it are withheld (`{}`) —
    * a delete's last state, a create's first, and an update's changes (a partial record, which the

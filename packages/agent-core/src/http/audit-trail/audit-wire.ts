@@ -54,7 +54,7 @@ export function historyFields(value: string | null): string[] {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 const WITH_OFFSET = /[Zz]$|[+-]\d{2}:?\d{2}$/;
 
 /**
@@ -79,9 +79,12 @@ export function historyBound(
   } else {
     const match = LOCAL_DATE_TIME.exec(value);
     if (match) {
-      const [, day, hours, minutes, seconds] = match;
+      const [, day, hours, minutes, seconds, fraction] = match;
       const base = DateTime.fromISO(`${day}T${hours}:${minutes}`, { zone: timezone });
-      if (seconds !== undefined) date = base.set({ second: Number(seconds), millisecond: 0 });
+      // Milliseconds are Canopy's leniency (the Console's pickers send them); the reference
+      // reads seconds at most.
+      const millisecond = fraction === undefined ? 0 : Number(fraction.padEnd(3, '0'));
+      if (seconds !== undefined) date = base.set({ second: Number(seconds), millisecond });
       else date = boundary === 'end' ? base.set({ second: 59, millisecond: 999 }) : base;
     } else {
       date = DateTime.invalid('unparsable');

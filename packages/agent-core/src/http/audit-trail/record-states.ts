@@ -32,7 +32,8 @@ const SCOPE_CHUNK = 1000;
 export async function idsInScope(
   collection: Collection,
   caller: Caller,
-  scope: ConditionTree,
+  /** `null`: the ids of records that exist at all. */
+  scope: ConditionTree | null,
   packedIds: readonly string[],
 ): Promise<Set<string>> {
   const plan = getCollectionPlan(collection);
@@ -66,7 +67,8 @@ export async function idsInScope(
 
 /**
  * A predicate telling which records of a collection the caller may read the history of: none
- * without the read right, all without a scope, else those its scope shows now (one query).
+ * without the read right, all without a scope, else those its scope shows now and those that no
+ * longer exist (one query, and one more for the ids the scope hides).
  */
 export async function readableRecords(
   permissions: PermissionChecker,
@@ -83,7 +85,13 @@ export async function readableRecords(
   const scope = await permissions.getScope(claims, collection);
   if (!scope) return () => true;
   const visible = await idsInScope(collection, caller, scope, packedIds);
-  return (recordId) => recordId === null || visible.has(recordId);
+  const hidden = [...new Set(packedIds)].filter((id) => !visible.has(id));
+  // A record gone entirely has nothing to check a scope on: its history is for anyone who may
+  // read the collection (agent-http-protocol §13.1). One more query, only when some are hidden.
+  const existing = hidden.length
+    ? await idsInScope(collection, caller, null, hidden)
+    : new Set<string>();
+  return (recordId) => recordId === null || visible.has(recordId) || !existing.has(recordId);
 }
 
 /**
