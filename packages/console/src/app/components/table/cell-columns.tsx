@@ -4,7 +4,7 @@
  * relation a link to the related record labelled by its label field.
  */
 import type { LayoutWidget } from '@canopy/platform-protocol';
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   isToOne,
   labelField,
@@ -15,6 +15,7 @@ import {
   type SchemaField,
 } from '../../../protocol';
 import { collectionOf } from '../../data';
+import type { WidgetCell as WidgetCellType } from '../../layout/WidgetCell';
 import { CellRelationLink, CellValue } from '../Value';
 import { visibleFields } from './column-model';
 import type { SaveCell } from './EditableCell';
@@ -22,10 +23,14 @@ import { inlineEditor, type InlineEditor } from './inline-edit';
 
 /**
  * The display widgets' code: off the first screen, loaded as soon as a table's layout gives a
- * field a widget (before its rows arrive), each widget cell showing the plain value until then.
+ * field a widget (before its rows arrive); until then a widget cell shows the plain value. Kept
+ * here once loaded and drawn directly: a lazy component would put a suspense boundary in every
+ * widget cell, which costs more to render than the widgets themselves.
  */
-const loadWidgetCell = () => import('../../layout/WidgetCell');
-const WidgetCell = lazy(() => loadWidgetCell().then((module) => ({ default: module.WidgetCell })));
+type WidgetCellComponent = typeof WidgetCellType;
+let loadedWidgetCell: WidgetCellComponent | undefined;
+const loadWidgetCell = () =>
+  import('../../layout/WidgetCell').then((module) => (loadedWidgetCell = module.WidgetCell));
 
 /** A column of the table body: how a record's cell renders, and its editor if it has one. */
 export interface CellColumn {
@@ -59,9 +64,11 @@ export function useCellColumns({
   widgets?: Record<string, LayoutWidget>;
 }): CellColumn[] {
   const anyWidget = widgets !== undefined && Object.keys(widgets).length > 0;
+  const [WidgetCell, setWidgetCell] = useState(() => loadedWidgetCell);
   useEffect(() => {
-    if (anyWidget) void loadWidgetCell();
-  }, [anyWidget]);
+    if (anyWidget && !WidgetCell)
+      void loadWidgetCell().then((loaded) => setWidgetCell(() => loaded));
+  }, [anyWidget, WidgetCell]);
   return useMemo<CellColumn[]>(
     () =>
       visibleFields(collection, visible).map((field) => {
@@ -74,16 +81,9 @@ export function useCellColumns({
             render: (record: AgentRecord) => {
               const value = record.values[field.field];
               const cell = <CellValue field={field} value={value} search={search} />;
-              if (!widget) return cell;
+              if (!widget || !WidgetCell) return cell;
               return (
-                <Suspense fallback={cell}>
-                  <WidgetCell
-                    widget={widget}
-                    value={value}
-                    record={record.values}
-                    fallback={cell}
-                  />
-                </Suspense>
+                <WidgetCell widget={widget} value={value} record={record.values} fallback={cell} />
               );
             },
           };
@@ -105,6 +105,6 @@ export function useCellColumns({
           },
         };
       }),
-    [collection, visible, schema, base, search, canEdit, save, widgets],
+    [collection, visible, schema, base, search, canEdit, save, widgets, WidgetCell],
   );
 }
