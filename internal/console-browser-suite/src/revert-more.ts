@@ -142,6 +142,55 @@ export async function runRevertMoreTests(
     },
   );
 
+  await suite.test(
+    'revert: a deleted review’s page keeps its History, and its deletion is reverted from there',
+    async () => {
+      const marker = `Revert delete ${Date.now()
+        .toString(36)
+        .replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+      const mine = leaf('comment', 'starts_with', marker);
+      const client = await agentClient(p, fixture);
+      try {
+        const created = await client.create(
+          'reviews',
+          { comment: `${marker} (to delete)`, rating: 3, created_at: '2025-01-01T10:00:00.000Z' },
+          { product: { type: 'products', id: '1' }, customer: { type: 'customers', id: '1' } },
+        );
+        const id = created.id;
+        await client.remove('reviews', { ids: [id] });
+
+        await p.goto(recordPage(p, 'reviews', id));
+        await p.getByRole('alert').getByText('Record not found').waitFor();
+        const deletion = p.locator('tr', { hasText: /delete/i }).filter({
+          has: p.getByRole('button', { name: 'Revert…' }),
+        });
+        await deletion.first().waitFor();
+        await shot(p, 'revert-deleted-history');
+        await deletion.first().getByRole('button', { name: 'Revert…' }).click();
+        const dialog = p.getByRole('dialog');
+        await dialog.getByTestId('revert-summary').waitFor();
+        const summary = (await dialog.getByTestId('revert-summary').textContent()) ?? '';
+        expect(summary.includes('will be created again'), `the preview: ${summary}`);
+        await p.waitForTimeout(300); // The dialog fades in.
+        await shot(p, 'revert-deleted-preview');
+        await dialog.getByRole('button', { name: /^Revert: create 1 record again/ }).click();
+        await dialog
+          .getByTestId('revert-results')
+          .getByText(/1 record created again/)
+          .waitFor();
+        const back = await client.list('reviews', { fields: ['id', 'comment'], filters: mine });
+        expect(
+          back.length === 1 && back[0]!.values.comment === `${marker} (to delete)`,
+          `the review is back: ${JSON.stringify(back.map((record) => record.values))}`,
+        );
+        await shot(p, 'revert-deleted-done');
+        await dialog.getByRole('button', { name: 'Close' }).click();
+      } finally {
+        await client.remove('reviews', { ids: [], allRecords: true, filters: mine });
+      }
+    },
+  );
+
   const adaBrowser = await openBrowser();
   const bobBrowser = await openBrowser();
   adaBrowser.context.setDefaultTimeout(60_000);

@@ -148,7 +148,7 @@ export async function runExamples(postgresUrl: string): Promise<string[]> {
         JSON.stringify(history.entries.map((entry) => [entry.operation, entry.newValues])),
         JSON.stringify([
           ['update', { last_name: 'Turing' }],
-          ['update', { last_name: 'M. Turing', password_hash: '[REDACTED]' }],
+          ['update', { last_name: 'M. Turing', password_hash: '[redacted]' }],
         ]),
       );
       assert.equal(history.asItWas?.last_name, 'M. Turing');

@@ -251,7 +251,12 @@ describe('reverting creations and deletions', () => {
 
   it('creates a deleted record again: a new id when the key is not writable, the same otherwise', () => {
     const sources = targetsOfEntries([
-      entry({ operation: 'delete', recordId: '4', previousValues: { id: 4, status: 'late' } }),
+      entry({
+        operation: 'delete',
+        recordId: '4',
+        // The foreign key as the history stores it: sent as the `customer` relation.
+        previousValues: { id: 4, status: 'late', customer_id: 7 },
+      }),
       entry({
         operation: 'delete',
         collection: 'codes',
@@ -269,6 +274,7 @@ describe('reverting creations and deletions', () => {
         collection: 'orders',
         recordId: '4',
         values: { status: 'late' },
+        toOne: { customer: { type: 'customers', id: '7' } },
         keepsId: false,
         redacted: [],
         conflict: false,
@@ -278,17 +284,25 @@ describe('reverting creations and deletions', () => {
         recordId: 'EU',
         // A field the schema no longer has is not sent.
         values: { code: 'EU', label: 'Europe' },
+        toOne: {},
         keepsId: true,
         redacted: [],
         conflict: false,
       },
     ]);
     expect(allRevertWrites(plan)).toEqual([
-      { collection: 'orders', recordId: '4', values: { status: 'late' }, kind: 'create' },
+      {
+        collection: 'orders',
+        recordId: '4',
+        values: { status: 'late' },
+        toOne: { customer: { type: 'customers', id: '7' } },
+        kind: 'create',
+      },
       {
         collection: 'codes',
         recordId: 'EU',
         values: { code: 'EU', label: 'Europe' },
+        toOne: {},
         kind: 'create',
       },
     ]);
@@ -314,7 +328,13 @@ describe('reverting creations and deletions', () => {
     expect(allRevertWrites(plan)).toEqual([]);
     const proceed = new Map<string, ConflictChoice>([[recordChoiceKey('orders', '5'), 'revert']]);
     expect(allRevertWrites(plan, proceed)).toEqual([
-      { collection: 'orders', recordId: '5', values: { status: 'late' }, kind: 'create' },
+      {
+        collection: 'orders',
+        recordId: '5',
+        values: { status: 'late' },
+        toOne: {},
+        kind: 'create',
+      },
     ]);
   });
 

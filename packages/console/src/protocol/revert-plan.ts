@@ -9,7 +9,7 @@
  */
 import type { HistoryEntry } from './history';
 import { sameRevertValue } from './same-value';
-import type { SchemaCollection } from './schema';
+import { isToOne, targetCollection, type SchemaCollection } from './schema';
 
 export { sameRevertValue };
 
@@ -182,6 +182,8 @@ export interface RevertRecreation {
   recordId: string;
   /** What the creation sends: the values before the deletion the agent may be sent. */
   values: Record<string, unknown>;
+  /** Its to-one relations, from the foreign keys the history holds. */
+  toOne: Record<string, { type: string; id: string }>;
   /** `true`: the same primary key; `false`: the key is not writable, the record gets a new one. */
   keepsId: boolean;
   /** Fields whose values are redacted in the history: they cannot be restored. */
@@ -264,6 +266,19 @@ export function planRevert(
     const values: Record<string, unknown> = {};
     const redacted: string[] = [];
     let keepsId = collection.fields.some((field) => field.isPrimaryKey);
+    // A to-one relation is sent as a relationship: its foreign key column (`<name>_id` or
+    // `<name>Id`, as the history stores it) is no attribute of the collection the agent accepts.
+    const toOne: Record<string, { type: string; id: string }> = {};
+    for (const field of collection.fields) {
+      if (!isToOne(field)) continue;
+      const target = targetCollection(field);
+      const key = [`${field.field}_id`, `${field.field}Id`].find(
+        (name) => name in recreation.values && !collection.fields.some((f) => f.field === name),
+      );
+      const id = key === undefined ? undefined : recreation.values[key];
+      if (target && id !== undefined && id !== null && !isRedacted(id))
+        toOne[field.field] = { type: target, id: String(id) };
+    }
     for (const field of collection.fields) {
       if (field.relationship || !(field.field in recreation.values)) continue;
       if (field.isPrimaryKey && field.isReadOnly) {
@@ -274,7 +289,14 @@ export function planRevert(
       if (isRedacted(value)) redacted.push(field.field);
       else values[field.field] = value;
     }
-    plan.recreations.push({ ...where, values, keepsId, redacted, conflict: redacted.length > 0 });
+    plan.recreations.push({
+      ...where,
+      values,
+      toOne,
+      keepsId,
+      redacted,
+      conflict: redacted.length > 0,
+    });
   }
   for (const target of targets) {
     const values = valuesOf(target, 'The record no longer exists, or is outside what you may see.');
@@ -336,6 +358,8 @@ export interface RevertWrite {
   recordId: string;
   values: Record<string, unknown>;
   kind?: 'delete' | 'create';
+  /** A creation's to-one relations. */
+  toOne?: Record<string, { type: string; id: string }>;
 }
 
 /**
@@ -383,6 +407,7 @@ export function allRevertWrites(
       collection: recreation.collection,
       recordId: recreation.recordId,
       values: recreation.values,
+      toOne: recreation.toOne,
       kind: 'create' as const,
     })),
   ];

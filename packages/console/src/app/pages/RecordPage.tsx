@@ -58,7 +58,12 @@ export function RecordPage() {
   const collection = collectionOf(schema.data, name);
   const pageTabs = useRecordTabs(collection);
 
-  if (schema.isPending || record.isPending) return <PageLoader label="Loading the record" />;
+  // A record the agent said is missing stays so while the query asks again (the History below
+  // reads it too): a refetch without data is `pending` again, which would unmount the History
+  // and mount it anew, in a loop.
+  const missing = record.data === undefined && record.errorUpdatedAt > 0;
+  if (schema.isPending || (record.isPending && !missing))
+    return <PageLoader label="Loading the record" />;
   if (!collection) return <UnknownCollection name={name} />;
   const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
   const context = readListContext(collection.name);
@@ -66,7 +71,7 @@ export function RecordPage() {
   // Duplicate: the create form prefilled with this record (form-values.ts), for who may create.
   const canDuplicate = can(collection.name, 'addEnabled') && !collection.isReadOnly;
   const duplicateUrl = `${listUrl}/new?from=${encodeURIComponent(record.data?.id ?? '')}`;
-  if (record.isError || !record.data) {
+  if (record.isError || missing || !record.data) {
     const forbidden = record.error instanceof AgentError && record.error.status === 403;
     return (
       <Stack>
@@ -84,6 +89,14 @@ export function RecordPage() {
             'This record does not exist, or it is outside what your team may see.'
           )}
         </Alert>
+        {/* A deleted record keeps its history (agent protocol §13.1: readable by anyone who may
+            read the collection), and with it the revert of its deletion. */}
+        {!forbidden && hasHistory && id !== undefined && (
+          <Stack gap="xs">
+            <Title order={3}>History</Title>
+            <RecordHistory collection={collection.name} recordId={id} />
+          </Stack>
+        )}
       </Stack>
     );
   }

@@ -91,7 +91,9 @@ export async function applyRevert(
         await client.withHeaders(correlation).remove(write.collection, { ids: [write.recordId] });
         outcomes.push({ write, status: 'done' });
       } else if (write.kind === 'create') {
-        const record = await client.withHeaders(correlation).create(write.collection, write.values);
+        const record = await client
+          .withHeaders(correlation)
+          .create(write.collection, write.values, write.toOne);
         outcomes.push({ write, status: 'done', createdId: record.id });
       } else {
         const reverting = client.withHeaders(
