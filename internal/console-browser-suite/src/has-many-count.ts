@@ -37,16 +37,16 @@ async function agentCount(page: Page, fixture: Fixture, id: string): Promise<unk
 export async function runHasManyCountTests(
   suite: Suite,
   fixture: Fixture,
-  p: Page,
+  admin: Page,
   shot: Shot,
 ): Promise<void> {
-  const europeBefore = await fixture.manage<Published>('GET', `${EUROPE}/layout`);
+  const before = (await fixture.manage<Published>('GET', `${EUROPE}/layout`)).published?.layout;
   try {
     const set = await suite.test(
       '(has-many count) the admin shows Europe’s orders’ payments as a count column',
       async () => {
-        await openCollection(p, 'Orders');
-        const panel = await openLayout(p, 'Europe');
+        await openCollection(admin, 'Orders');
+        const panel = await openLayout(admin, 'Europe');
         const row = panel.locator('[data-layout-column="payments"]');
         await row.getByRole('checkbox').check();
         const widget = row.getByRole('textbox', { name: 'Widget of Payments', exact: true });
@@ -55,18 +55,18 @@ export async function runHasManyCountTests(
           `payments is shown as its count: ${await widget.inputValue()}`,
         );
         await widget.click();
-        const options = await p.getByRole('option').allTextContents();
+        const options = await admin.getByRole('option').allTextContents();
         expect(
           JSON.stringify(options) === '["Has many count"]',
           `a to-many relation is offered its count only: ${JSON.stringify(options)}`,
         );
         await widget.press('Escape');
         // The preview, in the admin's own Console.
-        await p.locator('td [data-has-many-count="payments"]').first().waitFor();
-        await shot(p, 'has-many-count-editor');
+        await admin.locator('td [data-has-many-count="payments"]').first().waitFor();
+        await shot(admin, 'has-many-count-editor');
         await panel.getByRole('button', { name: 'Publish', exact: true }).click();
         await panel.getByText(/^Published: everyone in Europe/).waitFor();
-        await closeLayout(p);
+        await closeLayout(admin);
         const europe = await fixture.manage<{
           published: {
             layout: {
@@ -137,15 +137,14 @@ export async function runHasManyCountTests(
     );
   } finally {
     await suite.test('(has-many count) Europe’s layout is put back', async () => {
-      await putBack(fixture, EUROPE, europeBefore.published?.layout ?? {});
+      await putBack(fixture, EUROPE, before ?? {});
       const now = await fixture.manage<Published>('GET', `${EUROPE}/layout`);
       expect(
-        JSON.stringify(now.published?.layout) ===
-          JSON.stringify(europeBefore.published?.layout ?? {}),
+        JSON.stringify(now.published?.layout) === JSON.stringify(before ?? {}),
         'Europe has its layout back',
       );
-      await p.reload();
-      await p.locator('tbody tr[data-record-id]').first().waitFor();
+      await admin.reload();
+      await admin.locator('tbody tr[data-record-id]').first().waitFor();
     });
   }
 }
