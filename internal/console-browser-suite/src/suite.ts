@@ -803,6 +803,7 @@ export async function runSuite(
     // value and list checks above read for its Support member.
     await runLayoutTests(suite, fixture, p, shot);
     await (await import('./layouts-more')).runMoreLayoutTests(suite, fixture, p, shot);
+    await (await import('./has-many-count')).runHasManyCountTests(suite, fixture, p, shot);
     await signInAndAccountTests(suite, fixture, p, {
       chooserOrOpened,
       openEnvironment,

@@ -3,9 +3,11 @@
  * localStorage, or the defaults) and the list request they make: the table and the first
  * screen's prefetch build the same request, so the prefetched answer is the table's.
  */
+import type { LayoutWidget } from '@canopy/platform-protocol';
 import {
   effectiveSort,
   isRelation,
+  isToMany,
   isToOne,
   labelField,
   typeName,
@@ -43,9 +45,33 @@ export function defaultColumns(collection: SchemaCollection): string[] {
     .map(({ field }) => field.field);
 }
 
-/** The fields a table can show: plain fields and to-one relations. */
-export function availableColumns(collection: SchemaCollection): string[] {
-  return collection.fields.filter((f) => !isRelation(f) || isToOne(f)).map((f) => f.field);
+/**
+ * The fields a table can show: plain fields and to-one relations, and the to-many relations the
+ * team's layout shows as a count (`widgets`: its display widgets, per field).
+ */
+export function availableColumns(
+  collection: SchemaCollection,
+  widgets?: Record<string, LayoutWidget>,
+): string[] {
+  return collection.fields
+    .filter(
+      (f) =>
+        !isRelation(f) ||
+        isToOne(f) ||
+        (isToMany(f) && widgets?.[f.field]?.type === 'has-many-count'),
+    )
+    .map((f) => f.field);
+}
+
+/** The to-many relations the layout may show as a count column (layout mode offers them). */
+export function countableRelations(collection: SchemaCollection): string[] {
+  return collection.fields.filter(isToMany).map((f) => f.field);
+}
+
+/** The visible columns that are the record's own fields (a to-many count is asked apart). */
+export function projectedColumns(collection: SchemaCollection, visible: readonly string[]) {
+  const toMany = new Set(countableRelations(collection));
+  return visible.filter((name) => !toMany.has(name));
 }
 
 export function columnsKey(workspace: string, user: number, collection: SchemaCollection): string {
@@ -82,7 +108,7 @@ export function tableListParams(
   visible: string[],
 ): ListParams {
   const pks = collection.fields.filter((f) => f.isPrimaryKey).map((f) => f.field);
-  const fields = [...new Set([...pks, ...visible])];
+  const fields = [...new Set([...pks, ...projectedColumns(collection, visible)])];
   return {
     fields,
     relationFields: relationProjection(schema, collection, fields),

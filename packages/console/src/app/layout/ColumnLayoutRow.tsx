@@ -4,15 +4,24 @@
  */
 import { Checkbox, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
 import { LAYOUT_WIDGETS, type LayoutWidget } from '@canopy/platform-protocol';
-import { humanize, type SchemaField } from '../../protocol';
+import { humanize, isToMany, type SchemaField } from '../../protocol';
 import { startingWidget } from './layout-edit';
 import { MoveButtons } from './MoveButtons';
 import { WidgetSettings } from './WidgetSettings';
 
-const WIDGET_OPTIONS = [
-  { value: 'default', label: 'Default' },
-  ...LAYOUT_WIDGETS.map((type) => ({ value: type, label: humanize(type.replace(/-/g, '_')) })),
-];
+const widgetOption = (type: LayoutWidget['type']) => ({
+  value: type,
+  label: humanize(type.replace(/-/g, '_')),
+});
+
+/** The widgets offered for a field: a to-many relation is shown only as its count. */
+export function widgetOptions(field: SchemaField): { value: string; label: string }[] {
+  if (isToMany(field)) return [widgetOption('has-many-count')];
+  return [
+    { value: 'default', label: 'Default' },
+    ...LAYOUT_WIDGETS.filter((type) => type !== 'has-many-count').map(widgetOption),
+  ];
+}
 
 export function ColumnLayoutRow({
   field,
@@ -67,7 +76,7 @@ export function ColumnLayoutRow({
               size="xs"
               label="Shown as"
               aria-label={`Widget of ${name}`}
-              data={WIDGET_OPTIONS}
+              data={widgetOptions(field)}
               value={widget?.type ?? 'default'}
               allowDeselect={false}
               onChange={(type) =>

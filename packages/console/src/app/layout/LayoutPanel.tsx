@@ -4,8 +4,8 @@
  * edited as the editor's own draft and previewed live in
  * their Console, then published for the team, discarded, or the last publish undone.
  */
-import { humanize, type SchemaCollection } from '../../protocol';
-import { availableColumns } from '../components/columns';
+import { humanize, isToMany, type SchemaCollection } from '../../protocol';
+import { availableColumns, countableRelations } from '../components/columns';
 import { ColumnLayoutRow } from './ColumnLayoutRow';
 import {
   editedColumns,
@@ -13,6 +13,7 @@ import {
   setColumns,
   setDisplayWidget,
   setWidth,
+  startingWidget,
   toggleColumn,
   type TableColumn,
 } from './layout-edit';
@@ -51,7 +52,9 @@ function ColumnsEditor({
   const columns = editedColumns(doc, name, visible);
   const widgets = doc?.collections?.[name]?.fields ?? {};
   const shownNames = columns.map((column) => column.field);
-  const fields = availableColumns(collection)
+  // To-many relations are columns only as a count (the `has-many-count` widget), hidden until
+  // shown.
+  const fields = [...availableColumns(collection), ...countableRelations(collection)]
     .map((field) => collection.fields.find((candidate) => candidate.field === field)!)
     .sort((a, b) => {
       const at = (field: string) => {
@@ -76,7 +79,19 @@ function ColumnsEditor({
             widget={widgets[field.field]?.display}
             first={index === 0}
             last={index === columns.length - 1}
-            onShow={(shown) => changeColumns(toggleColumn(columns, field.field, shown))}
+            onShow={(shown) => {
+              const next = setColumns(doc, name, toggleColumn(columns, field.field, shown));
+              // A to-many relation is a column only with its count widget.
+              const counted =
+                shown &&
+                isToMany(field) &&
+                widgets[field.field]?.display?.type !== 'has-many-count';
+              editor.change(
+                counted
+                  ? setDisplayWidget(next, name, field.field, startingWidget('has-many-count'))
+                  : next,
+              );
+            }}
             onMove={(by) => changeColumns(moveColumn(columns, index, by))}
             onWidth={(width) => changeColumns(setWidth(columns, field.field, width))}
             onWidget={(widget) => editor.change(setDisplayWidget(doc, name, field.field, widget))}

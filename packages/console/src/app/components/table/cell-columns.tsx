@@ -1,11 +1,13 @@
 /**
  * How each chosen column renders a record's cell: its value (highlighting the search), or with
  * the display widget the team's layout gives the field (layout/WidgetCell.tsx), or for a to-one
- * relation a link to the related record labelled by its label field.
+ * relation a link to the related record labelled by its label field, or for a to-many relation
+ * (with the `has-many-count` widget) the number of related records (HasManyCountCell.tsx).
  */
 import type { LayoutWidget } from '@canopy/platform-protocol';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
+  isToMany,
   isToOne,
   labelField,
   targetCollection,
@@ -18,6 +20,7 @@ import { collectionOf } from '../../data';
 import type { WidgetCell as WidgetCellType } from '../../layout/WidgetCell';
 import { CellRelationLink, CellValue } from '../Value';
 import { visibleFields } from './column-model';
+import { HasManyCountCell } from './HasManyCountCell';
 import type { SaveCell } from './EditableCell';
 import { inlineEditor, type InlineEditor } from './inline-edit';
 
@@ -72,6 +75,23 @@ export function useCellColumns({
   return useMemo<CellColumn[]>(
     () =>
       visibleFields(collection, visible).map((field) => {
+        if (isToMany(field)) {
+          // Only with the layout's `has-many-count` widget (columns.ts availableColumns); never
+          // edited in place.
+          const target = targetCollection(field) ?? '';
+          return {
+            id: field.field,
+            render: (record: AgentRecord) => (
+              <HasManyCountCell
+                base={base}
+                collection={collection.name}
+                id={record.id}
+                relation={field.field}
+                target={target}
+              />
+            ),
+          };
+        }
         if (!isToOne(field)) {
           const editor = inlineEditor(collection, field, canEdit);
           const widget = widgets?.[field.field];

@@ -18,10 +18,11 @@ export function useTableLayout(collection: SchemaCollection) {
   const own = collectionLayout(team.layout, collection.name);
   const previewing = team.preview !== null;
   return useMemo(() => {
-    const applied = applyTable(own?.table, availableColumns(collection));
+    const widgets = displayWidgets(own);
+    const applied = applyTable(own?.table, availableColumns(collection, widgets));
     return {
       applied,
-      widgets: displayWidgets(own),
+      widgets,
       spacing: densitySpacing(applied.density),
       prefs: { columns: applied.columns, previewing },
     };
