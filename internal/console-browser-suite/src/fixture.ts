@@ -41,6 +41,11 @@ export interface Fixture {
   seedDashboard(): Promise<void>;
   /** Calls the management API as the admin (to check what the console stored). */
   manage<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Runs SQL on the shop's database (the agent's data), for setting up and restoring checks. */
+  shopSql<T = Record<string, unknown>>(
+    sql: string,
+    bindings?: readonly (string | number)[],
+  ): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -152,6 +157,10 @@ export async function startFixture(
         ),
       seedDashboard: () => seedDashboard(platform),
       manage: platform.manage,
+      shopSql: async <T>(sql: string, bindings: readonly (string | number)[] = []) => {
+        const answer = await shop.knex.raw(sql, bindings);
+        return (answer as { rows?: T[] }).rows ?? [];
+      },
       close,
     };
   } catch (error) {

@@ -812,6 +812,7 @@ export async function runSuite(
     });
     await runLiveTests(suite, fixture, shot);
     await (await import('./revert-more')).runRevertMoreTests(suite, fixture, p, shot);
+    await (await import('./bulk-edit-all')).runBulkEditAllTests(suite, fixture, p, shot);
   } finally {
     await browser.close();
   }

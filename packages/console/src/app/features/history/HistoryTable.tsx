@@ -18,6 +18,9 @@ import { personName } from '../../components/format';
 import { formatWhen } from '../../components/when';
 import { fieldLabel, recordLabel, valueText } from './history-text';
 
+/** The most entries of one correlation the agent answers (agent-core's audit store). */
+const CORRELATION_CAP = 10_000;
+
 /** Other records' entries listed under a group (a bulk edit may have written thousands). */
 const OTHERS_SHOWN = 50;
 
@@ -166,7 +169,10 @@ export function HistoryTable({
           const all = correlations?.get(group.correlationKey) ?? group.entries;
           const others = all.filter((entry) => !isHere(entry) && entry.recordId !== null);
           const records = new Set(others.map((entry) => `${entry.collection}/${entry.recordId}`));
-          const revertible = all.some((entry) => REVERTIBLE.has(entry.operation));
+          // The agent answers at most CORRELATION_CAP entries of a correlation: a group that
+          // reaches it is only partly known, and is not offered for a whole revert.
+          const partial = all.length >= CORRELATION_CAP;
+          const revertible = !partial && all.some((entry) => REVERTIBLE.has(entry.operation));
           const grouped = others.length > 0 || group.entries.length > 1;
           return (
             <Fragment key={`${group.correlationKey}-${index}`}>
@@ -180,9 +186,11 @@ export function HistoryTable({
                           : all.every((entry) => entry.correlationKind === 'import')
                             ? 'One import'
                             : 'One request'}
-                        : {all.length} entr{all.length === 1 ? 'y' : 'ies'}
+                        : {partial ? `${all.length.toLocaleString()}+ entries` : all.length}
+                        {!partial && ` entr${all.length === 1 ? 'y' : 'ies'}`}
                         {records.size > 0 &&
-                          `, ${records.size} other record${records.size === 1 ? '' : 's'}`}
+                          `, ${partial ? 'more than ' : ''}${records.size.toLocaleString()} other record${records.size === 1 ? '' : 's'}`}
+                        {partial && ' — too large to revert in one step from here'}
                       </Text>
                       <Group gap={4}>
                         {others.length > 0 && (
