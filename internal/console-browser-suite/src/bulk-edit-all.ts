@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Fixture } from './fixture';
+import { waitForUpdateActivity } from './bulk-edit';
 import { expect, type Suite } from './harness';
 import { openCollection, pick, settle } from './suite';
 
@@ -88,21 +89,7 @@ export async function runBulkEditAllTests(
           'no whole revert of a request only partly known',
         );
         await shot(p, 'bulk-edit-all-history');
-        const activity = p
-          .locator('[data-testid="activity-row"]')
-          .filter({ hasText: 'update' })
-          .first();
-        for (let attempt = 0; attempt < 15 && !(await activity.count()); attempt += 1) {
-          // The agent sends its activity logs in batches, about a second apart.
-          await p.goto(`${recordUrl}?tab=activity`);
-          await p
-            .getByRole('table', { name: 'Activity' })
-            .or(p.getByText('No activity'))
-            .first()
-            .waitFor();
-          if (!(await activity.count())) await p.waitForTimeout(1000);
-        }
-        await activity.waitFor();
+        await waitForUpdateActivity(p, recordUrl);
         await shot(p, 'bulk-edit-all-activity');
       } finally {
         await fixture.shopSql(

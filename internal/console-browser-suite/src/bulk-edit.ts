@@ -100,6 +100,27 @@ async function selectRange(page: Page, ordersUrl: string): Promise<void> {
   await page.getByRole('button', { name: 'Select all 40 orders' }).click();
 }
 
+/**
+ * Opens a record's Activity tab until it lists an update: the agent sends its activity logs in
+ * batches, about a second apart.
+ */
+export async function waitForUpdateActivity(page: Page, recordUrl: string): Promise<void> {
+  const activity = page
+    .locator('[data-testid="activity-row"]')
+    .filter({ hasText: 'update' })
+    .first();
+  for (let attempt = 0; attempt < 15 && !(await activity.count()); attempt += 1) {
+    await page.goto(`${recordUrl}?tab=activity`);
+    await page
+      .getByRole('table', { name: 'Activity' })
+      .or(page.getByText('No activity'))
+      .first()
+      .waitFor();
+    if (!(await activity.count())) await page.waitForTimeout(1000);
+  }
+  await activity.waitFor();
+}
+
 /** Opens "Edit `count`", picks the status field and `status`, and asks for the preview. */
 async function previewStatus(page: Page, shot: Shot, count: number, status: string, name: string) {
   await page.getByRole('button', { name: `Edit ${count}` }).click();
@@ -240,21 +261,7 @@ export async function runBulkEditTests(
         ([id, value]) => id !== excluded && value !== status,
       )!;
       const recordUrl = `${ordersUrl}/${changed}`;
-      const activity = p
-        .locator('[data-testid="activity-row"]')
-        .filter({ hasText: 'update' })
-        .first();
-      for (let attempt = 0; attempt < 15 && !(await activity.count()); attempt += 1) {
-        // The agent sends its activity logs in batches, about a second apart.
-        await p.goto(`${recordUrl}?tab=activity`);
-        await p
-          .getByRole('table', { name: 'Activity' })
-          .or(p.getByText('No activity'))
-          .first()
-          .waitFor();
-        if (!(await activity.count())) await p.waitForTimeout(1000);
-      }
-      await activity.waitFor();
+      await waitForUpdateActivity(p, recordUrl);
       await shot(p, 'bulk-edit-activity');
       await p.goto(`${recordUrl}?tab=history`);
       const change = p

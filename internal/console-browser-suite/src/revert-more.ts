@@ -25,6 +25,16 @@ async function agentClient(page: Page, fixture: Fixture): Promise<AgentClient> {
   return new AgentClient({ baseUrl: fixture.agentUrl, timezone: 'UTC', getToken: () => token });
 }
 
+/**
+ * A text to find a test's records by, unique to the run, in letters only (a long number in a
+ * search would also be read as an id).
+ */
+function letterMarker(prefix: string): string {
+  return `${prefix} ${Date.now()
+    .toString(36)
+    .replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+}
+
 /** The address of a record's page, from a page of the same environment. */
 function recordPage(page: Page, collection: string, id: string): string {
   return page
@@ -44,10 +54,7 @@ export async function runRevertMoreTests(
   await suite.test(
     'revert: an import of two reviews is reverted from History in one step, both deleted',
     async () => {
-      // Letters only: a long number in a search is also read as an id (the search checks it).
-      const marker = `Revert import ${Date.now()
-        .toString(36)
-        .replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+      const marker = letterMarker('Revert import');
       const mine = leaf('comment', 'starts_with', marker);
       const client = await agentClient(p, fixture);
       try {
@@ -145,9 +152,7 @@ export async function runRevertMoreTests(
   await suite.test(
     'revert: a deleted review’s page keeps its History, and its deletion is reverted from there',
     async () => {
-      const marker = `Revert delete ${Date.now()
-        .toString(36)
-        .replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+      const marker = letterMarker('Revert delete');
       const mine = leaf('comment', 'starts_with', marker);
       const client = await agentClient(p, fixture);
       try {
