@@ -1,9 +1,9 @@
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Shell } from './Shell';
 import { HomeRedirect } from './pages/HomeRedirect';
-import { LoginPage } from './pages/LoginPage';
+import { PageLoader } from './components/States';
 import { featureRoutes } from './routes';
 import { storePlatformToken } from './platform';
 import { readStoredSession, SessionProvider, storeSession, type StoredSession } from './session';
@@ -11,6 +11,11 @@ import { onSignOutElsewhere } from './tab-session';
 import { TeamLayoutProvider } from './layout/team-layout';
 import { WorkspaceProvider } from './workspace';
 import { LiveProvider } from './features/live/LiveProvider';
+
+/** The sign-in page: off a signed-in user's first screen, which is the one the budget counts. */
+const LoginPage = lazy(() =>
+  import('./pages/LoginPage').then((module) => ({ default: module.LoginPage })),
+);
 
 /**
  * `/` signs in (platform, then the environment's agent); `/:project/:environment/…` are the
@@ -42,13 +47,15 @@ export function App() {
 
   if (!session || !workspace) {
     return (
-      <LoginPage
-        key={signOuts}
-        onSignedIn={(next) => {
-          setSession(next);
-          setWorkspace(next.workspace);
-        }}
-      />
+      <Suspense fallback={<PageLoader label="Loading the sign-in page" />}>
+        <LoginPage
+          key={signOuts}
+          onSignedIn={(next) => {
+            setSession(next);
+            setWorkspace(next.workspace);
+          }}
+        />
+      </Suspense>
     );
   }
   return (

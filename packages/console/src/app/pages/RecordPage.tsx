@@ -92,10 +92,7 @@ export function RecordPage() {
         {/* A deleted record keeps its history (agent protocol §13.1: readable by anyone who may
             read the collection), and with it the revert of its deletion. */}
         {!forbidden && hasHistory && id !== undefined && (
-          <Stack gap="xs">
-            <Title order={3}>History</Title>
-            <RecordHistory collection={collection.name} recordId={id} />
-          </Stack>
+          <RecordHistory collection={collection.name} recordId={id} gone />
         )}
       </Stack>
     );

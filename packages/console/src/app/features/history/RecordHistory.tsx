@@ -5,7 +5,7 @@
  * records), with time travel and revert. The tab is shown only when the agent advertises
  * `canUseAuditTrail`.
  */
-import { Stack } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
@@ -47,7 +47,19 @@ function useCorrelations(collection: string, recordId: string, entries: HistoryE
 }
 
 /** The history of one record, newest first, 20 entries a page. */
-export function RecordHistory({ collection, recordId }: { collection: string; recordId: string }) {
+export function RecordHistory({
+  collection,
+  recordId,
+  gone = false,
+}: {
+  collection: string;
+  recordId: string;
+  /**
+   * The record no longer exists (its page says so): the History, under its own title, is shown
+   * only when the agent has entries of it, never an empty list or a second error.
+   */
+  gone?: boolean;
+}) {
   const { client, workspace } = useSession();
   const schema = useSchema();
   const can = useCan();
@@ -87,8 +99,11 @@ export function RecordHistory({ collection, recordId }: { collection: string; re
       load: async () =>
         targetsOfEntries(await client.correlations(collection, recordId, [correlationKey])),
     });
+  const firstPage = history.data?.pages[0]?.data.length ?? 0;
+  if (gone && (history.isError || firstPage === 0)) return null;
   return (
     <Stack>
+      {gone && <Title order={3}>History</Title>}
       <TimeTravel
         collection={collection}
         recordId={recordId}
