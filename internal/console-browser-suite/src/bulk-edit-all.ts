@@ -81,7 +81,7 @@ export async function runBulkEditAllTests(
         const group = p.getByTestId('history-group').first();
         const said = (await group.textContent()) ?? '';
         expect(
-          /10,000\+ entries/.test(said) && /too large to revert/.test(said),
+          /\d[\d,]*\+ entries/.test(said) && /too large to revert/.test(said),
           `the group: ${said}`,
         );
         expect(

@@ -171,7 +171,9 @@ export function HistoryTable({
           const records = new Set(others.map((entry) => `${entry.collection}/${entry.recordId}`));
           // The agent answers at most CORRELATION_CAP entries of a correlation: a group that
           // reaches it is only partly known, and is not offered for a whole revert.
-          const partial = all.length >= CORRELATION_CAP;
+          // (it reads that many rows, then leaves out those the caller may not read: a group near
+          // the cap may be cut too).
+          const partial = all.length >= CORRELATION_CAP * 0.9;
           const revertible = !partial && all.some((entry) => REVERTIBLE.has(entry.operation));
           const grouped = others.length > 0 || group.entries.length > 1;
           return (
