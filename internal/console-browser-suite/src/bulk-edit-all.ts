@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Fixture } from './fixture';
-import { waitForUpdateActivity } from './bulk-edit';
+import { historyChangeOf, waitForUpdateActivity } from './bulk-edit';
 import { expect, type Suite } from './harness';
 import { openCollection, pick, settle } from './suite';
 
@@ -65,13 +65,7 @@ export async function runBulkEditAllTests(
 
         // One of them: its History shows its change, its Activity the update.
         const recordUrl = `${ordersUrl}/${sample!.id}`;
-        await p.goto(`${recordUrl}?tab=history`);
-        const change = p
-          .getByRole('table', { name: 'History' })
-          .locator('[data-testid="history-change"][data-field="status"]')
-          .first();
-        await change.waitFor();
-        const text = (await change.textContent()) ?? '';
+        const text = await historyChangeOf(p, recordUrl, 'status');
         expect(
           text.includes(`${sample!.status} → ${STATUS}`),
           `order ${sample!.id}'s history shows the change: ${text}`,

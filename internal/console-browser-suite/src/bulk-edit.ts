@@ -121,6 +121,21 @@ export async function waitForUpdateActivity(page: Page, recordUrl: string): Prom
   await activity.waitFor();
 }
 
+/** Opens a record's History tab and reads its latest change of `field` ("was → now"). */
+export async function historyChangeOf(
+  page: Page,
+  recordUrl: string,
+  field: string,
+): Promise<string> {
+  await page.goto(`${recordUrl}?tab=history`);
+  const change = page
+    .getByRole('table', { name: 'History' })
+    .locator(`[data-testid="history-change"][data-field="${field}"]`)
+    .first();
+  await change.waitFor();
+  return (await change.textContent()) ?? '';
+}
+
 /** Opens "Edit `count`", picks the status field and `status`, and asks for the preview. */
 async function previewStatus(page: Page, shot: Shot, count: number, status: string, name: string) {
   await page.getByRole('button', { name: `Edit ${count}` }).click();
@@ -263,13 +278,7 @@ export async function runBulkEditTests(
       const recordUrl = `${ordersUrl}/${changed}`;
       await waitForUpdateActivity(p, recordUrl);
       await shot(p, 'bulk-edit-activity');
-      await p.goto(`${recordUrl}?tab=history`);
-      const change = p
-        .getByRole('table', { name: 'History' })
-        .locator('[data-testid="history-change"][data-field="status"]')
-        .first();
-      await change.waitFor();
-      const text = (await change.textContent()) ?? '';
+      const text = await historyChangeOf(p, recordUrl, 'status');
       expect(text.includes(`${was} → ${status}`), `the history shows the change: ${text}`);
       await shot(p, 'bulk-edit-history');
 
