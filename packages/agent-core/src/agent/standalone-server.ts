@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
-
 import type { ToExpress } from '../http/agent-pipeline';
+import { loadExpress } from '../http/pipeline/load-express';
 import type { RouterSlot } from './router-slot';
 
 /** Default port when neither the call nor `PORT` gives one (platform protocol §12). */
@@ -17,11 +16,11 @@ export type StandaloneRoutes = Pick<RouterSlot, 'serve' | 'express' | 'answerUns
  * takes is a JSON:API 404. The one exception is the origin routes of the MCP server, written for
  * express (its SDK's transport and the OAuth handlers use express's request and response API): the
  * pipeline hands the requests they claim to an express application that serves nothing else,
- * created on the first such request. It listens at `start()` and stops at `stop()`.
+ * created (and express loaded) on the first such request. It listens at `start()` and stops at `stop()`.
  */
 export class StandaloneServer {
   private server: Server | null = null;
-  private originApp: ToExpress | null = null;
+  private originApp: Promise<ToExpress> | null = null;
 
   constructor(
     private readonly routes: StandaloneRoutes,
@@ -61,14 +60,14 @@ export class StandaloneServer {
 
   /** Runs the origin routes (MCP, OAuth) in an express application of their own. */
   private readonly toExpress: ToExpress = (request, response, next) => {
-    if (!this.originApp) {
+    this.originApp ??= loadExpress().then((express) => {
       const app = express();
       app.disable('x-powered-by');
       app.set('query parser', 'extended');
       app.use(this.routes.express);
-      this.originApp = app as unknown as ToExpress;
-    }
-    this.originApp(request, response, next);
+      return app as unknown as ToExpress;
+    });
+    this.originApp.then((app) => app(request, response, next), next);
   };
 
   /**

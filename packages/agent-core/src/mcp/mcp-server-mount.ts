@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 import type { AgentPipeline } from '../http/agent-pipeline';
+import { loadExpress } from '../http/pipeline/load-express';
 import type { HttpRequest } from '../http/request/node-http';
 import type { AgentServices } from '../platform/agent-services';
 import type { PlatformHttpClient } from '../platform/platform-http-client';
@@ -126,6 +127,7 @@ export class McpServerMount {
       });
     };
     if (!options.standalone) return;
+    const express = await loadExpress();
     const app = express();
     app.disable('x-powered-by');
     app.use((await this.loadRoutes()) as RequestHandler);

@@ -56,7 +56,8 @@ interface PgConnection {
   __knexUid?: string;
   __knexTxId?: string;
   query(
-    config: { text: string; values: unknown[] },
+    text: string,
+    values: unknown[],
     callback: (error: Error | null, result: { rows: Record<string, unknown>[] }) => void,
   ): void;
 }
@@ -90,7 +91,8 @@ async function runOnPostgres(
   try {
     client.emit('query', query);
     const result = await new Promise<{ rows: Record<string, unknown>[] }>((resolve, reject) => {
-      connection.query({ text: sql, values: bindings }, (error, response) =>
+      // Text and values as arguments: pg copies a config object, property descriptors and all.
+      connection.query(sql, bindings, (error, response) =>
         error ? reject(error) : resolve(response),
       );
     });

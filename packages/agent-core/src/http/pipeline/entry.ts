@@ -1,10 +1,9 @@
-import express from 'express';
-
 import type { Logger, LoggerLevel } from '../../toolkit/interfaces/logger';
 import { assertJsonBounds } from '../../toolkit/validation/json-bounds';
 import { type AccessLogStep, accessLogStep } from './access-log';
 import { answerBodyError, DEFAULT_BODY_LIMIT } from './body-parser';
 import { type CorsStep, corsStep } from './cors';
+import { loadExpress } from './load-express';
 import type { HttpRequest, HttpResponse } from '../request/node-http';
 
 /**
@@ -38,25 +37,33 @@ export function entrySteps(
  */
 export type BodyStep = (request: HttpRequest, response: HttpResponse) => Promise<boolean>;
 
+type JsonParser = (
+  request: HttpRequest,
+  response: HttpResponse,
+  done: (error?: unknown) => void,
+) => void;
+
 /**
  * JSON body parsing for the methods that carry a body (§1.2), with its plain-text 400 and 413
  * (past `limit`), and a JSON:API 400 for a body nested deeper than {@link BODY_MAX_DEPTH} levels.
  * The pipeline runs it after the session check, so that nobody reads or buffers a body for a
  * caller who is not authenticated (the login route runs its own, with a small limit). The reader
- * is body-parser's JSON parser, as express exports it; it works on node's objects.
+ * is body-parser's JSON parser, as express exports it (loaded with express on the first body);
+ * it works on node's objects.
  */
 export function bodyStep(limit = DEFAULT_BODY_LIMIT): BodyStep {
-  const parse = express.json({
-    limit,
-    strict: true,
-    type: ['application/json', 'application/*+json'],
-  }) as unknown as (
-    request: HttpRequest,
-    response: HttpResponse,
-    done: (error?: unknown) => void,
-  ) => void;
-  return (request, response) =>
-    new Promise((resolve, reject) => {
+  let parser: Promise<JsonParser> | null = null;
+  return async (request, response) => {
+    parser ??= loadExpress().then(
+      (express) =>
+        express.json({
+          limit,
+          strict: true,
+          type: ['application/json', 'application/*+json'],
+        }) as unknown as JsonParser,
+    );
+    const parse = await parser;
+    return new Promise((resolve, reject) => {
       parse(request, response, (error?: unknown) => {
         if (error !== undefined && error !== null) {
           if (answerBodyError(error, response)) resolve(true);
@@ -72,4 +79,5 @@ export function bodyStep(limit = DEFAULT_BODY_LIMIT): BodyStep {
         }
       });
     });
+  };
 }

@@ -1,5 +1,4 @@
 import { neutralizeCsvCell } from '@canopy/platform-protocol';
-import { stringify } from 'csv-stringify/sync';
 
 import { ValidationError } from '../../toolkit/errors/canopy-error';
 import type { ExportReader } from '../../operations/csv';
@@ -41,6 +40,9 @@ const CSV_OPTIONS = {
   },
 } as const;
 
+/** csv-stringify, loaded on the first export: an agent nobody exports from never loads it. */
+const loadStringify = () => import('csv-stringify/sync').then((module) => module.stringify);
+
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
@@ -61,6 +63,7 @@ export async function streamCsv(
   if (header === undefined) {
     throw new ValidationError('Missing header: the CSV export needs "header=<label>,<label>,..."');
   }
+  const stringify = await loadStringify();
   const headerValue = data.request.headers['forest-projection'];
   const projection =
     readRequestedProjection(
