@@ -1,0 +1,360 @@
+/**
+ * Instructions per request of the public API's list, counted by valgrind's callgrind in the
+ * `serve` process: instructions executed (JavaScript, V8, node, libuv), not time, so the figure
+ * does not move with the machine's load as req/s and CPU time do. For comparing two versions of
+ * the server on the same request, or a change against its base, on a shared machine.
+ *
+ *   BENCH_DATABASE_URL=postgres://…?schema=canopy_admin_api_bench \
+ *     pnpm exec tsx bench/list-instructions.ts [first,deep]
+ *
+ * Runs `canopy-admin-api serve`, bundled from the sources of BENCH_TREE (a checkout's
+ * packages/admin-api-server; default this one, so another commit's worktree can be measured with
+ * this script), under callgrind with `node --single-threaded` (V8's collector and compilers on
+ * the main thread: repeatable counts). For each page of list-activity-logs.bench.ts (the first
+ * page, a deep cursor page; the same query and token) it sends INSTRUCTIONS_WARMUP requests (JIT,
+ * pools, caches), zeroes callgrind's counters, sends INSTRUCTIONS_REQUESTS requests one at a time
+ * on one keep-alive connection, dumps the counters, and prints instructions per request. The
+ * zero and dump marks are two native calls (`os.getPriority`, `os.hostname`) that a preloaded
+ * script makes on SIGUSR2 and SIGWINCH, so the server's code is measured unchanged.
+ *
+ * With INSTRUCTIONS_KEEP=<dir>, the dumps are kept there for `callgrind_annotate` (node's C++
+ * and V8's builtins by name; JIT-compiled JavaScript is not named). The database must be seeded
+ * by list-activity-logs.bench.ts (same BENCH_DATABASE_URL and BENCH_ROWS). Not part of the test
+ * suite.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const TREE = resolve(process.env.BENCH_TREE ?? join(__dirname, '..'));
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test?schema=canopy_admin_api_bench';
+const CASES = (process.argv[2] ?? 'first,deep').split(',');
+const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 300);
+const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
+const KEEP = process.env.INSTRUCTIONS_KEEP;
+const PROFILE = process.env.INSTRUCTIONS_PROFILE;
+const T0 = Date.parse('2025-01-01T00:00:00.000Z');
+const SPAN_MS = 365 * 86_400_000;
+
+/** The preloaded marks: a native call callgrind zeroes before, one it dumps before. */
+const MARKS = `
+const os = require('node:os');
+process.on('SIGUSR2', () => { os.getPriority(); process.stderr.write('instructions-zeroed\\n'); });
+process.on('SIGWINCH', () => { os.hostname(); process.stderr.write('instructions-dumped\\n'); });
+`;
+
+/**
+ * With PROFILE set: the marks start and stop V8's sampling profiler in the process (one profile
+ * per measured page, written to the directory) and report the process's CPU time between them.
+ */
+const PROFILE_MARKS = `
+const { Session } = require('node:inspector');
+const { writeFileSync } = require('node:fs');
+const sampling = process.env.PROFILE_SAMPLING !== '0';
+const session = new Session();
+session.connect();
+let started;
+let count = 0;
+const post = (method, params) =>
+  new Promise((done, fail) => session.post(method, params, (error, result) => (error ? fail(error) : done(result))));
+process.on('SIGUSR2', async () => {
+  if (sampling) {
+    await post('HeapProfiler.enable');
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: ${Number(process.env.INSTRUCTIONS_PROFILE_INTERVAL_US ?? 100)} });
+    await post('Profiler.start');
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  started = process.cpuUsage();
+  process.stderr.write('instructions-zeroed\\n');
+});
+process.on('SIGWINCH', async () => {
+  const used = process.cpuUsage(started);
+  count += 1;
+  if (sampling) {
+    const { profile } = await post('Profiler.stop');
+    writeFileSync(process.env.PROFILE_DIR + '/' + count + '.cpuprofile', JSON.stringify(profile));
+    const heap = await post('HeapProfiler.stopSampling');
+    writeFileSync(process.env.PROFILE_DIR + '/' + count + '.heapprofile', JSON.stringify(heap.profile));
+  }
+  process.stderr.write('cpu ' + (used.user + used.system) + ' ' + used.system + '\\n');
+  process.stderr.write('instructions-dumped\\n');
+});
+`;
+
+/** Sends `count` GET requests one after another on one keep-alive connection. */
+async function send(url: string, count: number, headers: Record<string, string>): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (let sent = 0; sent < count; sent += 1) {
+      await new Promise<void>((done, fail) => {
+        request(url, { agent, headers }, (response) => {
+          response.resume();
+          response.once('end', () =>
+            (response.statusCode ?? 0) < 300
+              ? done()
+              : fail(new Error(`${url}: ${response.statusCode}`)),
+          );
+        })
+          .once('error', fail)
+          .end();
+      });
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The instructions (`Ir`) a callgrind dump file totals. */
+function totalInstructions(file: string): number {
+  const total = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(file, 'utf8'));
+  if (!total) throw new Error(`no instruction total in ${file}`);
+  return Number(total[1]);
+}
+
+/** Builds the tree's `src/cli.ts` as its cli-bundle helper does, into `outDir`. */
+function bundle(outDir: string): void {
+  const build = spawnSync(
+    process.execPath,
+    [
+      require.resolve('tsup/dist/cli-default.js', { paths: [TREE] }),
+      'src/cli.ts',
+      '--no-config',
+      '--format',
+      'cjs',
+      '--target',
+      'node20',
+      '--platform',
+      'node',
+      '--out-dir',
+      outDir,
+    ],
+    { cwd: TREE, encoding: 'utf8' },
+  );
+  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
+}
+
+/**
+ * Resolves when the child writes `wanted` as a line on stderr (read from start to end); `cpu()`
+ * is the last CPU time in µs the profile marks reported.
+ */
+function stderrWaiter(child: ChildProcess): {
+  line(wanted: string): Promise<void>;
+  cpu(): number;
+  system(): number;
+} {
+  const waiting = new Map<string, () => void>();
+  let cpu = NaN;
+  let system = NaN;
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (process.env.INSTRUCTIONS_STDERR) process.stderr.write(`${line}\n`);
+    if (line.startsWith('cpu ')) {
+      [cpu, system] = line.slice(4).split(' ').map(Number) as [number, number];
+    }
+    waiting.get(line)?.();
+    waiting.delete(line);
+  });
+  return {
+    line: (wanted) => new Promise((done) => waiting.set(wanted, done)),
+    cpu: () => cpu,
+    system: () => system,
+  };
+}
+
+async function main(): Promise<void> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the measured tree's own modules */
+  const data = require(join(TREE, 'bench', 'bench-data.ts'));
+  const { issueApplicationToken } = require(join(TREE, 'src'));
+  const { activityLogQuery } = require(join(TREE, 'src', 'store', 'activity-log-queries.ts'));
+  const { encodeTimeCursor } = require(join(TREE, 'src', 'store', 'cursor.ts'));
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const work = mkdtempSync(join(tmpdir(), 'canopy-list-instructions-'));
+  const dumps = KEEP ?? join(work, 'dumps');
+  mkdirSync(dumps, { recursive: true });
+  const server = await data.benchServer(URL_, 2);
+  let child: ChildProcess | undefined;
+  try {
+    const knex = server.knex;
+    const project = await knex('projects').where({ name: 'Bench' }).first();
+    if (!project) throw new Error('no Bench project: run list-activity-logs.bench.ts first');
+    const environment = await knex('environments')
+      .where({ project_id: project.id, name: 'Production' })
+      .first();
+    const user = await knex('users').where({ email: 'user7@bench.example' }).first();
+    const { token } = await issueApplicationToken(knex, data.BENCH_KEYS, {
+      project,
+      userId: user.id,
+      name: 'instructions',
+      scopes: ['activity_logs:read'],
+      expiresAt: new Date(Date.now() + 3_600_000),
+      viaSso: false,
+    });
+    const since = new Date(T0 + SPAN_MS / 4).toISOString();
+    const filters = {
+      projectId: project.id,
+      environmentId: environment.id,
+      userId: user.id,
+      action: 'update',
+      createdAt: { gte: since },
+    };
+    const matching = Number(
+      (await activityLogQuery(knex, filters).clearSelect().clearOrder().count({ n: '*' }))[0].n,
+    );
+    const deepOffset = Math.max(0, Math.min(matching - 100, Math.floor(matching * 0.8)));
+    const deepRow = await activityLogQuery(knex, filters).offset(deepOffset).first();
+    const cursor = encodeTimeCursor({ createdAt: deepRow.created_at, id: String(deepRow.id) });
+    const path = `/v1/project/Bench/environment/Production/activity-logs?limit=100&userId=${user.id}&action=update&createdAt.gte=${encodeURIComponent(since)}`;
+    const paths: Record<string, string> = { first: path, deep: `${path}&cursor=${cursor}` };
+
+    const outDir = join(work, 'bundle');
+    bundle(outDir);
+    const preload = join(work, 'marks.cjs');
+    writeFileSync(preload, PROFILE ? PROFILE_MARKS : MARKS);
+    const serve = [
+      ...(process.env.INSTRUCTIONS_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      '-r',
+      preload,
+      join(outDir, 'cli.js'),
+      'serve',
+    ];
+    child = spawn(
+      PROFILE ? process.execPath : 'valgrind',
+      PROFILE
+        ? serve
+        : [
+            '--tool=callgrind',
+            `--callgrind-out-file=${join(dumps, 'callgrind.out')}`,
+            '--zero-before=uv_os_getpriority',
+            '--dump-before=uv_os_gethostname',
+            '--dump-instr=no',
+            '--compress-strings=no',
+            process.execPath,
+            '--single-threaded',
+            ...serve,
+          ],
+      {
+        env: {
+          PROFILE_DIR: PROFILE,
+          PROFILE_SAMPLING: process.env.INSTRUCTIONS_PROFILE_SAMPLING,
+          PATH: process.env.PATH,
+          // The bundle lives outside the tree: its dependencies resolve from the tree's.
+          NODE_PATH: join(TREE, 'node_modules'),
+          DATABASE_URL: URL_,
+          DATABASE_POOL_SIZE: '2',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          CANOPY_TOKEN_SIGNING_KEYS: `${data.BENCH_KEYS[0].id}:${data.BENCH_KEYS[0].secret}`,
+          RATE_LIMIT_POINTS: '1000000000',
+          RATE_LIMIT_DURATION_SECONDS: '3600',
+          NODE_ENV: 'production',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const stderr = stderrWaiter(child);
+    const port = await new Promise<number>((done, fail) => {
+      const lines = createInterface({ input: child!.stdout! });
+      lines.on('line', (line) => {
+        try {
+          const entry = JSON.parse(line) as { port?: number };
+          if (typeof entry.port === 'number') {
+            done(entry.port);
+            lines.close();
+            if (process.env.INSTRUCTIONS_STDOUT) {
+              child!.stdout!.pipe(createWriteStream(process.env.INSTRUCTIONS_STDOUT));
+            } else child!.stdout!.resume();
+          }
+        } catch {
+          // not a JSON line
+        }
+      });
+      child!.once('exit', (code) => fail(new Error(`serve exited with ${code}`)));
+    });
+    const headers = { Authorization: `Bearer ${token}` };
+    const rows: Record<string, string | number>[] = [];
+    for (const name of CASES) {
+      const url = `http://127.0.0.1:${port}${paths[name]}`;
+      await send(url, WARMUP, headers);
+      const zeroed = stderr.line('instructions-zeroed');
+      child.kill('SIGUSR2');
+      await zeroed;
+      const strace = process.env.INSTRUCTIONS_STRACE
+        ? spawn(
+            'strace',
+            [
+              '-c',
+              '-f',
+              '-o',
+              `${process.env.INSTRUCTIONS_STRACE}.${name}`,
+              '-p',
+              String(child.pid),
+            ],
+            { stdio: 'ignore' },
+          )
+        : undefined;
+      if (strace) await new Promise((done) => setTimeout(done, 1000));
+      await send(url, REQUESTS, headers);
+      if (strace) {
+        const exited = new Promise((done) => strace.once('exit', done));
+        strace.kill('SIGINT');
+        await exited;
+      }
+      const before = new Set(readdirSync(dumps));
+      const dumped = stderr.line('instructions-dumped');
+      child.kill('SIGWINCH');
+      await dumped;
+      if (PROFILE) {
+        rows.push({
+          tree: TREE,
+          page: name,
+          requests: REQUESTS,
+          'CPU µs per request': Math.round(stderr.cpu() / REQUESTS),
+          'of which system': Math.round(stderr.system() / REQUESTS),
+        });
+        continue;
+      }
+      const files = readdirSync(dumps).filter((file) => !before.has(file));
+      if (files.length !== 1) throw new Error(`expected one new dump, found ${files.join(', ')}`);
+      rows.push({
+        tree: TREE,
+        page: name,
+        requests: REQUESTS,
+        'instructions per request': Math.round(
+          totalInstructions(join(dumps, files[0]!)) / REQUESTS,
+        ),
+        dump: KEEP ? files[0]! : '',
+      });
+    }
+    console.table(rows);
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((done) => child!.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
