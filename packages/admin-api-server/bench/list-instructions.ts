@@ -21,21 +21,23 @@
  * and V8's builtins by name; JIT-compiled JavaScript is not named). The database must be seeded
  * by list-activity-logs.bench.ts (same BENCH_DATABASE_URL and BENCH_ROWS). Not part of the test
  * suite.
+ *
+ * Without callgrind: INSTRUCTIONS_PROFILE=<dir> runs the server as it is and, between the marks,
+ * takes V8's CPU profile (sampling every INSTRUCTIONS_PROFILE_INTERVAL_US, default 100) and its
+ * allocation-sampling profile (objects collected since included) into that directory, and prints
+ * the process's CPU time per request (INSTRUCTIONS_PROFILE_SAMPLING=0: the CPU time only).
+ * INSTRUCTIONS_STRACE=<file> counts the measured requests' system calls (`strace -c`, into
+ * <file>.<page>); INSTRUCTIONS_NODE_FLAGS adds node options to the server (`--trace-deopt`,
+ * `-r <preload>`), and INSTRUCTIONS_STDERR=1 echoes its standard error.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { Agent, request } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { buildCliBundle } from '../test/helpers/cli-bundle';
+import { listCase } from './list-case';
+import { startChild } from './serve-child';
 
 const TREE = resolve(process.env.BENCH_TREE ?? join(__dirname, '..'));
 const URL_ =
@@ -46,8 +48,6 @@ const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 300);
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
 const KEEP = process.env.INSTRUCTIONS_KEEP;
 const PROFILE = process.env.INSTRUCTIONS_PROFILE;
-const T0 = Date.parse('2025-01-01T00:00:00.000Z');
-const SPAN_MS = 365 * 86_400_000;
 
 /** The preloaded marks: a native call callgrind zeroes before, one it dumps before. */
 const MARKS = `
@@ -90,65 +90,29 @@ process.on('SIGWINCH', async () => {
   count += 1;
   if (sampling) {
     const { profile } = await post('Profiler.stop');
-    writeFileSync(process.env.PROFILE_DIR + '/' + count + '.cpuprofile', JSON.stringify(profile));
+    fs.writeFileSync(process.env.PROFILE_DIR + '/' + count + '.cpuprofile', JSON.stringify(profile));
     const heap = await post('HeapProfiler.stopSampling');
-    writeFileSync(process.env.PROFILE_DIR + '/' + count + '.heapprofile', JSON.stringify(heap.profile));
+    fs.writeFileSync(process.env.PROFILE_DIR + '/' + count + '.heapprofile', JSON.stringify(heap.profile));
   }
   process.stderr.write('cpu ' + (used.user + used.system) + ' ' + used.system + '\\n');
   process.stderr.write('instructions-dumped\\n');
 });
 `;
 
-/** Sends `count` GET requests one after another on one keep-alive connection. */
+/** Sends `count` GET requests one after another (fetch keeps its one connection alive). */
 async function send(url: string, count: number, headers: Record<string, string>): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    for (let sent = 0; sent < count; sent += 1) {
-      await new Promise<void>((done, fail) => {
-        request(url, { agent, headers }, (response) => {
-          response.resume();
-          response.once('end', () =>
-            (response.statusCode ?? 0) < 300
-              ? done()
-              : fail(new Error(`${url}: ${response.statusCode}`)),
-          );
-        })
-          .once('error', fail)
-          .end();
-      });
-    }
-  } finally {
-    agent.destroy();
+  for (let sent = 0; sent < count; sent += 1) {
+    const answer = await fetch(url, { headers });
+    await answer.arrayBuffer();
+    if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
   }
 }
 
 /** The instructions (`Ir`) a callgrind dump file totals. */
 function totalInstructions(file: string): number {
-  const total = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(file, 'utf8'));
+  const total = /^(?:summary|totals):\s+(\d+)/m.exec(fs.readFileSync(file, 'utf8'));
   if (!total) throw new Error(`no instruction total in ${file}`);
   return Number(total[1]);
-}
-
-/** Builds the tree's `src/cli.ts` as its cli-bundle helper does, into `outDir`. */
-function bundle(outDir: string): void {
-  const build = spawnSync(
-    process.execPath,
-    [
-      require.resolve('tsup/dist/cli-default.js', { paths: [TREE] }),
-      'src/cli.ts',
-      '--no-config',
-      '--format',
-      'cjs',
-      '--target',
-      'node20',
-      '--platform',
-      'node',
-      '--out-dir',
-      outDir,
-    ],
-    { cwd: TREE, encoding: 'utf8' },
-  );
-  if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
 }
 
 /**
@@ -185,48 +149,25 @@ async function main(): Promise<void> {
   const { activityLogQuery } = require(join(TREE, 'src', 'store', 'activity-log-queries.ts'));
   const { encodeTimeCursor } = require(join(TREE, 'src', 'store', 'cursor.ts'));
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const work = mkdtempSync(join(tmpdir(), 'canopy-list-instructions-'));
+  const work = fs.mkdtempSync(join(tmpdir(), 'canopy-list-instructions-'));
   const dumps = KEEP ?? join(work, 'dumps');
-  mkdirSync(dumps, { recursive: true });
+  fs.mkdirSync(dumps, { recursive: true });
   const server = await data.benchServer(URL_, 2);
-  let child: ChildProcess | undefined;
+  let stop = async () => {};
   try {
-    const knex = server.knex;
-    const project = await knex('projects').where({ name: 'Bench' }).first();
-    if (!project) throw new Error('no Bench project: run list-activity-logs.bench.ts first');
-    const environment = await knex('environments')
-      .where({ project_id: project.id, name: 'Production' })
-      .first();
-    const user = await knex('users').where({ email: 'user7@bench.example' }).first();
-    const { token } = await issueApplicationToken(knex, data.BENCH_KEYS, {
-      project,
-      userId: user.id,
-      name: 'instructions',
-      scopes: ['activity_logs:read'],
-      expiresAt: new Date(Date.now() + 3_600_000),
-      viaSso: false,
-    });
-    const since = new Date(T0 + SPAN_MS / 4).toISOString();
-    const filters = {
-      projectId: project.id,
-      environmentId: environment.id,
-      userId: user.id,
-      action: 'update',
-      createdAt: { gte: since },
-    };
-    const matching = Number(
-      (await activityLogQuery(knex, filters).clearSelect().clearOrder().count({ n: '*' }))[0].n,
+    const request = await listCase(
+      server.knex,
+      data.BENCH_KEYS,
+      { issueApplicationToken, activityLogQuery, encodeTimeCursor },
+      'instructions',
     );
-    const deepOffset = Math.max(0, Math.min(matching - 100, Math.floor(matching * 0.8)));
-    const deepRow = await activityLogQuery(knex, filters).offset(deepOffset).first();
-    const cursor = encodeTimeCursor({ createdAt: deepRow.created_at, id: String(deepRow.id) });
-    const path = `/v1/project/Bench/environment/Production/activity-logs?limit=100&userId=${user.id}&action=update&createdAt.gte=${encodeURIComponent(since)}`;
+    const { token, path } = request;
+    const cursor = request.cursor;
     const paths: Record<string, string> = { first: path, deep: `${path}&cursor=${cursor}` };
 
-    const outDir = join(work, 'bundle');
-    bundle(outDir);
+    const outDir = buildCliBundle(TREE, join(work, 'bundle'));
     const preload = join(work, 'marks.cjs');
-    writeFileSync(preload, PROFILE ? PROFILE_MARKS : MARKS);
+    fs.writeFileSync(preload, PROFILE ? PROFILE_MARKS : MARKS);
     const serve = [
       ...(process.env.INSTRUCTIONS_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       '-r',
@@ -234,7 +175,7 @@ async function main(): Promise<void> {
       join(outDir, 'cli.js'),
       'serve',
     ];
-    child = spawn(
+    const serving = startChild(
       PROFILE ? process.execPath : 'valgrind',
       PROFILE
         ? serve
@@ -250,43 +191,25 @@ async function main(): Promise<void> {
             ...serve,
           ],
       {
-        env: {
-          PROFILE_DIR: PROFILE,
-          PROFILE_SAMPLING: process.env.INSTRUCTIONS_PROFILE_SAMPLING,
-          PATH: process.env.PATH,
-          // The bundle lives outside the tree: its dependencies resolve from the tree's.
-          NODE_PATH: join(TREE, 'node_modules'),
-          DATABASE_URL: URL_,
-          DATABASE_POOL_SIZE: '2',
-          PORT: '0',
-          HOST: '127.0.0.1',
-          CANOPY_TOKEN_SIGNING_KEYS: `${data.BENCH_KEYS[0].id}:${data.BENCH_KEYS[0].secret}`,
-          RATE_LIMIT_POINTS: '1000000000',
-          RATE_LIMIT_DURATION_SECONDS: '3600',
-          NODE_ENV: 'production',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        PROFILE_DIR: PROFILE,
+        PROFILE_SAMPLING: process.env.INSTRUCTIONS_PROFILE_SAMPLING,
+        PATH: process.env.PATH,
+        // The bundle lives outside the tree: its dependencies resolve from the tree's.
+        NODE_PATH: join(TREE, 'node_modules'),
+        DATABASE_URL: URL_,
+        DATABASE_POOL_SIZE: '2',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CANOPY_TOKEN_SIGNING_KEYS: `${data.BENCH_KEYS[0].id}:${data.BENCH_KEYS[0].secret}`,
+        RATE_LIMIT_POINTS: '1000000000',
+        RATE_LIMIT_DURATION_SECONDS: '3600',
+        NODE_ENV: 'production',
       },
     );
+    stop = serving.stop;
+    const child = serving.child;
     const stderr = stderrWaiter(child);
-    const port = await new Promise<number>((done, fail) => {
-      const lines = createInterface({ input: child!.stdout! });
-      lines.on('line', (line) => {
-        try {
-          const entry = JSON.parse(line) as { port?: number };
-          if (typeof entry.port === 'number') {
-            done(entry.port);
-            lines.close();
-            if (process.env.INSTRUCTIONS_STDOUT) {
-              child!.stdout!.pipe(createWriteStream(process.env.INSTRUCTIONS_STDOUT));
-            } else child!.stdout!.resume();
-          }
-        } catch {
-          // not a JSON line
-        }
-      });
-      child!.once('exit', (code) => fail(new Error(`serve exited with ${code}`)));
-    });
+    const port = await serving.port;
     const headers = { Authorization: `Bearer ${token}` };
     const rows: Record<string, string | number>[] = [];
     for (const name of CASES) {
@@ -316,7 +239,7 @@ async function main(): Promise<void> {
         strace.kill('SIGINT');
         await exited;
       }
-      const before = new Set(readdirSync(dumps));
+      const before = new Set(fs.readdirSync(dumps));
       const dumped = stderr.line('instructions-dumped');
       child.kill('SIGWINCH');
       await dumped;
@@ -330,7 +253,7 @@ async function main(): Promise<void> {
         });
         continue;
       }
-      const files = readdirSync(dumps).filter((file) => !before.has(file));
+      const files = fs.readdirSync(dumps).filter((file) => !before.has(file));
       if (files.length !== 1) throw new Error(`expected one new dump, found ${files.join(', ')}`);
       rows.push({
         tree: TREE,
@@ -344,13 +267,9 @@ async function main(): Promise<void> {
     }
     console.table(rows);
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((done) => child!.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stop();
     await server.close();
-    rmSync(work, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
