@@ -13,9 +13,10 @@
  * the main thread: repeatable counts). For each page of list-activity-logs.bench.ts (the first
  * page, a deep cursor page; the same query and token) it sends INSTRUCTIONS_WARMUP requests (JIT,
  * pools, caches), zeroes callgrind's counters, sends INSTRUCTIONS_REQUESTS requests one at a time
- * on one keep-alive connection, dumps the counters, and prints instructions per request. The
- * zero and dump marks are two native calls (`os.getPriority`, `os.hostname`) that a preloaded
- * script makes on SIGUSR2 and SIGWINCH, so the server's code is measured unchanged.
+ * on one keep-alive connection (INSTRUCTIONS_CONNECTIONS at a time if set), dumps the counters,
+ * and prints instructions per request. The zero and dump marks are two native calls
+ * (`os.getPriority`, `os.hostname`) that a preloaded script makes on SIGUSR2 and SIGWINCH, so the
+ * server's code is measured unchanged.
  *
  * With INSTRUCTIONS_KEEP=<dir>, the dumps are kept there for `callgrind_annotate` (node's C++
  * and V8's builtins by name; JIT-compiled JavaScript is not named). The database must be seeded
@@ -46,6 +47,7 @@ const URL_ =
 const CASES = (process.argv[2] ?? 'first,deep').split(',');
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 300);
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
+const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 1);
 const KEEP = process.env.INSTRUCTIONS_KEEP;
 const PROFILE = process.env.INSTRUCTIONS_PROFILE;
 
@@ -99,13 +101,21 @@ process.on('SIGWINCH', async () => {
 });
 `;
 
-/** Sends `count` GET requests one after another (fetch keeps its one connection alive). */
+/**
+ * Sends `count` GET requests, INSTRUCTIONS_CONNECTIONS at a time (default 1: one after another,
+ * fetch keeping its connection alive).
+ */
 async function send(url: string, count: number, headers: Record<string, string>): Promise<void> {
-  for (let sent = 0; sent < count; sent += 1) {
-    const answer = await fetch(url, { headers });
-    await answer.arrayBuffer();
-    if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
-  }
+  let sent = 0;
+  const loop = async () => {
+    while (sent < count) {
+      sent += 1;
+      const answer = await fetch(url, { headers });
+      await answer.arrayBuffer();
+      if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
 }
 
 /** The instructions (`Ir`) a callgrind dump file totals. */
