@@ -20,11 +20,9 @@
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
  * endpoint would flag them); ingestion through the service, measured separately, is.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import {
   createEnvironment,
@@ -38,7 +36,9 @@ import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
 import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
+import { listCase, SPAN_MS, T0 } from './list-case';
 import { planReadsThroughIndexes } from './plan-check';
+import { startChild } from './serve-child';
 
 const URL_ =
   process.env.BENCH_DATABASE_URL ??
@@ -51,8 +51,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const KEYS = BENCH_KEYS;
-const T0 = Date.parse('2025-01-01T00:00:00.000Z');
-const SPAN_MS = 365 * 86_400_000;
 
 async function generate(server: AdminApiServer): Promise<void> {
   const knex = server.knex;
@@ -138,39 +136,6 @@ function cpuMs(pid: number): number {
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS = 100;
 
-/** Starts a child whose first stdout line with a `port` (a JSON log line) names its port. */
-function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  const port = new Promise<number>((resolvePort, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { port?: number; msg?: string };
-        if (typeof entry.port === 'number') {
-          resolvePort(entry.port);
-          // Keep draining stdout (request logs) without reading it.
-          lines.close();
-          child.stdout!.resume();
-        }
-      } catch {
-        // not a JSON line
-      }
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`${args[0]} exited with ${code}: ${stderr.join('')}`)),
-    );
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { child, port, stop };
-}
-
 async function main(): Promise<void> {
   const server = await benchServer(URL_, 2, {
     rateLimit: { points: 1, durationSeconds: 1, burstPoints: 0, burstDurationSeconds: 1 },
@@ -180,41 +145,17 @@ async function main(): Promise<void> {
   try {
     await generate(server);
     if (process.env.BENCH_INGESTION !== '0') await measureIngestion(server);
-    const project = await server.knex('projects').where({ name: 'Bench' }).first();
-    const environment = await server
-      .knex('environments')
-      .where({ project_id: project.id, name: 'Production' })
-      .first();
-    const user = await server.knex('users').where({ email: 'user7@bench.example' }).first();
-    const { token } = await issueApplicationToken(server.knex, KEYS, {
-      project,
-      userId: user.id,
-      name: 'bench',
-      scopes: ['activity_logs:read'],
-      expiresAt: new Date(Date.now() + 3_600_000),
-      viaSso: false,
-    });
-    const since = new Date(T0 + SPAN_MS / 4).toISOString();
-    const filters = {
-      projectId: project.id,
-      environmentId: environment.id,
-      userId: user.id,
-      action: 'update',
-      createdAt: { gte: since },
-    };
-    const matching = Number(
-      (
-        await activityLogQuery(server.knex, filters).clearSelect().clearOrder().count({ n: '*' })
-      )[0]!.n,
-    );
-    const deepOffset = Math.max(0, Math.min(matching - 100, Math.floor(matching * 0.8)));
-    const deepRow = await activityLogQuery(server.knex, filters).offset(deepOffset).first();
-    const cursor = encodeTimeCursor({ createdAt: deepRow.created_at, id: String(deepRow.id) });
+    const { token, userId, since, filters, matching, deepOffset, deepRow, path, cursor } =
+      await listCase(
+        server.knex,
+        KEYS,
+        { issueApplicationToken, activityLogQuery, encodeTimeCursor },
+        'bench',
+      );
     log(
-      `query: userId=${user.id} action=update createdAt.gte=${since}: ${matching.toLocaleString()} matching rows; deep page after row ${deepOffset.toLocaleString()}`,
+      `query: userId=${userId} action=update createdAt.gte=${since}: ${matching.toLocaleString()} matching rows; deep page after row ${deepOffset.toLocaleString()}`,
     );
 
-    const path = `/v1/project/Bench/environment/Production/activity-logs?limit=100&userId=${user.id}&action=update&createdAt.gte=${encodeURIComponent(since)}`;
     const cases = [
       {
         name: 'first page',

@@ -1,7 +1,14 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import express from 'express';
 import { expressServerOptions } from '../src/http/express-objects';
+
+// V8's own test of an object's mode: fast (fixed shape) or dictionary (a hash table).
+setFlagsFromString('--allow-natives-syntax');
+const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (
+  o: object,
+) => boolean;
 
 // Node's server builds each request's objects with the express application's prototypes, so
 // express's Object.setPrototypeOf changes nothing (src/http/express-objects.ts), and express's
@@ -24,6 +31,26 @@ app.post('/stream', (req, res) => {
   req.on('data', (chunk: string) => (body += chunk));
   req.on('end', () => res.type('text').send(body.toUpperCase()));
 });
+
+// The pipeline's own properties, set as src/logging/logger.ts and src/auth set them, on a route in
+// a router of its own, as the public API's routes are.
+const shapes: boolean[] = [];
+app.use((req, _res, next) => {
+  req.requestId = 'id';
+  req.log = undefined;
+  next();
+});
+app.use(
+  express
+    .Router()
+    .get('/v1/project/:projectName/environment/:environmentName/things', (req, res) => {
+      req.project = { id: 1 } as never;
+      req.platformAuth = { kind: 'application', userId: 1, scopes: [], sso: false };
+      req.environment = { id: 2 } as never;
+      shapes.push(hasFastProperties(req));
+      res.json(req.params);
+    }),
+);
 
 let server: Server;
 let origin: string;
@@ -65,4 +92,13 @@ it('keeps them node objects: streaming bodies, instanceof, unknown routes', asyn
   });
   expect(req).toBeInstanceOf(IncomingMessage);
   expect(res).toBeInstanceOf(ServerResponse);
+});
+
+it("keeps a request in V8's fast mode through express and the pipeline's properties", async () => {
+  shapes.length = 0;
+  for (let round = 0; round < 3; round += 1) {
+    const answer = await fetch(`${origin}/v1/project/p/environment/e/things?x=1`);
+    expect(await answer.json()).toEqual({ projectName: 'p', environmentName: 'e' });
+  }
+  expect(shapes).toEqual([true, true, true]);
 });

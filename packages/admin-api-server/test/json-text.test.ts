@@ -49,6 +49,15 @@ it('answers 304 to a matching If-None-Match, as res.send does', async () => {
   expect(stale.text).toBe(long);
 });
 
+it('answers If-Modified-Since as res.send does: no Last-Modified, so the full answer', async () => {
+  const since = new Date(Date.now() + 86_400_000).toUTCString();
+  const ours = await request(app).get('/ours/long').set('If-Modified-Since', since);
+  const theirs = await request(app).get('/express/long').set('If-Modified-Since', since);
+  expect(ours.status).toBe(theirs.status);
+  expect(ours.status).toBe(200);
+  expect(ours.text).toBe(long);
+});
+
 it('answers HEAD with the headers and no body, as res.send does', async () => {
   const ours = await request(app).head('/ours/long');
   const theirs = await request(app).head('/express/long');

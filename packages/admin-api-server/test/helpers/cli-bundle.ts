@@ -10,16 +10,19 @@ export const PACKAGE_DIR = resolve(__dirname, '..', '..');
  * Builds src/cli.ts the way tsup.config.ts builds dist/cli.js (CommonJS, node20), so a test runs
  * the same `node cli.js serve` the Dockerfile runs, from the current sources. The bundle goes
  * inside the package's node_modules so it resolves its dependencies as dist/ does. Returns the
- * directory holding `cli.js`; the caller removes it.
+ * directory holding `cli.js`; the caller removes it. A bench may build another checkout's package
+ * (`packageDir`, with its own tsup) into a directory of its choice (`outDir`).
  */
-export function buildCliBundle(): string {
-  const cache = join(PACKAGE_DIR, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  const outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
+export function buildCliBundle(packageDir = PACKAGE_DIR, outDir?: string): string {
+  if (outDir === undefined) {
+    const cache = join(packageDir, 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    outDir = mkdtempSync(join(cache, 'canopy-admin-api-cli-'));
+  }
   const build = spawnSync(
     process.execPath,
     [
-      require.resolve('tsup/dist/cli-default.js', { paths: [PACKAGE_DIR] }),
+      require.resolve('tsup/dist/cli-default.js', { paths: [packageDir] }),
       'src/cli.ts',
       '--no-config',
       '--format',
@@ -31,7 +34,7 @@ export function buildCliBundle(): string {
       '--out-dir',
       outDir,
     ],
-    { cwd: PACKAGE_DIR, encoding: 'utf8' },
+    { cwd: packageDir, encoding: 'utf8' },
   );
   if (build.status !== 0) throw new Error(`tsup failed: ${build.stderr}`);
   return outDir;
