@@ -35,6 +35,7 @@ app.post('/stream', (req, res) => {
 // The pipeline's own properties, set as src/logging/logger.ts and src/auth set them, on a route in
 // a router of its own, as the public API's routes are.
 const shapes: boolean[] = [];
+const responseShapes: boolean[] = [];
 app.use((req, _res, next) => {
   req.requestId = 'id';
   req.log = undefined;
@@ -48,6 +49,8 @@ app.use(
       req.platformAuth = { kind: 'application', userId: 1, scopes: [], sso: false };
       req.environment = { id: 2 } as never;
       shapes.push(hasFastProperties(req));
+      res.setHeader('X-Seen', '1');
+      responseShapes.push(hasFastProperties(res));
       res.json(req.params);
     }),
 );
@@ -94,11 +97,13 @@ it('keeps them node objects: streaming bodies, instanceof, unknown routes', asyn
   expect(res).toBeInstanceOf(ServerResponse);
 });
 
-it("keeps a request in V8's fast mode through express and the pipeline's properties", async () => {
+it("keeps a request and its response in V8's fast mode through express and the pipeline", async () => {
   shapes.length = 0;
+  responseShapes.length = 0;
   for (let round = 0; round < 3; round += 1) {
     const answer = await fetch(`${origin}/v1/project/p/environment/e/things?x=1`);
     expect(await answer.json()).toEqual({ projectName: 'p', environmentName: 'e' });
   }
   expect(shapes).toEqual([true, true, true]);
+  expect(responseShapes).toEqual([true, true, true]);
 });

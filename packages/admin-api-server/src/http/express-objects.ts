@@ -21,8 +21,9 @@ type Constructor = (this: object, ...args: unknown[]) => void;
  * read after that a hash lookup, in node's HTTP code as in express and ours. Born with them, a
  * request keeps one fixed shape and each later assignment writes a field it already has.
  *
- * Node's own `IncomingMessage` and `ServerResponse` are plain constructor functions, which these
- * call as their parents.
+ * Node's own `IncomingMessage` is a plain constructor function, which the request's calls as its
+ * parent; the response's class extends `ServerResponse` and takes the place of `app.response`
+ * (express's documented prototype of responses, which code may still extend).
  */
 export function expressServerOptions(app: Express): ServerOptions {
   const Request = function (this: Record<string, unknown>, socket: unknown) {
@@ -42,10 +43,15 @@ export function expressServerOptions(app: Express): ServerOptions {
     this.environment = undefined;
   };
   Request.prototype = app.request;
-  const Response = function (this: object, req: unknown, options: unknown) {
-    (ServerResponse as unknown as Constructor).call(this, req, options);
-  };
-  Response.prototype = app.response;
+  // The response is a subclass of node's, whose prototype becomes the application's `response`
+  // (express's response methods and `app`, over node's `ServerResponse.prototype` as before).
+  // Built by a plain function calling `ServerResponse`, a response started in V8's dictionary
+  // mode: node's constructor stores more symbol-keyed properties than V8 keeps fast on an
+  // object a foreign constructor made. A subclass instance is node's own shape.
+  class Response extends ServerResponse {}
+  Object.setPrototypeOf(Response.prototype, Object.getPrototypeOf(app.response));
+  Object.defineProperties(Response.prototype, Object.getOwnPropertyDescriptors(app.response));
+  app.response = Response.prototype as typeof app.response;
   return {
     IncomingMessage: Request as unknown as typeof IncomingMessage,
     ServerResponse: Response as unknown as typeof ServerResponse,
