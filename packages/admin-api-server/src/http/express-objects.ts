@@ -1,7 +1,6 @@
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Express } from 'express';
-
-type Constructor = (this: object, ...args: unknown[]) => void;
 
 /**
  * The request and response classes for node's server of an express application: their objects
@@ -21,39 +20,45 @@ type Constructor = (this: object, ...args: unknown[]) => void;
  * read after that a hash lookup, in node's HTTP code as in express and ours. Born with them, a
  * request keeps one fixed shape and each later assignment writes a field it already has.
  *
- * Node's own `IncomingMessage` is a plain constructor function, which the request's calls as its
- * parent; the response's class extends `ServerResponse` and takes the place of `app.response`
- * (express's documented prototype of responses, which code may still extend).
+ * Both are subclasses of node's classes, whose prototypes take the place of `app.request` and
+ * `app.response` (express's prototypes of requests and responses, which code may still extend).
+ * Objects built by a plain function calling node's constructor started in V8's dictionary mode
+ * (node's constructors store more symbol-keyed properties than V8 keeps fast on an object a
+ * foreign constructor made); a subclass instance has node's own shape.
  */
 export function expressServerOptions(app: Express): ServerOptions {
-  const Request = function (this: Record<string, unknown>, socket: unknown) {
-    (IncomingMessage as unknown as Constructor).call(this, socket);
-    // Express's (application.js and the router), in the order it sets them.
-    this.res = undefined;
-    this.next = undefined;
-    this.baseUrl = '';
-    this.originalUrl = '';
-    this.params = undefined;
-    this.route = undefined;
-    // The pipeline's (src/context.ts).
-    this.requestId = undefined;
-    this.log = undefined;
-    this.project = undefined;
-    this.platformAuth = undefined;
-    this.environment = undefined;
-  };
-  Request.prototype = app.request;
-  // The response is a subclass of node's, whose prototype becomes the application's `response`
-  // (express's response methods and `app`, over node's `ServerResponse.prototype` as before).
-  // Built by a plain function calling `ServerResponse`, a response started in V8's dictionary
-  // mode: node's constructor stores more symbol-keyed properties than V8 keeps fast on an
-  // object a foreign constructor made. A subclass instance is node's own shape.
+  class Request extends IncomingMessage {
+    constructor(socket: Socket) {
+      super(socket);
+      const self = this as unknown as Record<string, unknown>;
+      // Express's (application.js and the router), in the order it sets them.
+      self.res = undefined;
+      self.next = undefined;
+      self.baseUrl = '';
+      self.originalUrl = '';
+      self.params = undefined;
+      self.route = undefined;
+      // The pipeline's (src/context.ts).
+      self.requestId = undefined;
+      self.log = undefined;
+      self.project = undefined;
+      self.platformAuth = undefined;
+      self.environment = undefined;
+    }
+  }
   class Response extends ServerResponse {}
-  Object.setPrototypeOf(Response.prototype, Object.getPrototypeOf(app.response));
-  Object.defineProperties(Response.prototype, Object.getOwnPropertyDescriptors(app.response));
-  app.response = Response.prototype as typeof app.response;
-  return {
-    IncomingMessage: Request as unknown as typeof IncomingMessage,
-    ServerResponse: Response as unknown as typeof ServerResponse,
-  };
+  app.request = adoptPrototype(Request, app.request);
+  app.response = adoptPrototype(Response, app.response);
+  return { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse };
+}
+
+/**
+ * Makes `subclass.prototype` the application's prototype in place of `current` (express's
+ * `app.request` / `app.response`: its methods and `app`, over node's prototype as before), and
+ * returns it, for the application to use from now on.
+ */
+function adoptPrototype<T extends object>(subclass: { prototype: object }, current: T): T {
+  Object.setPrototypeOf(subclass.prototype, Object.getPrototypeOf(current));
+  Object.defineProperties(subclass.prototype, Object.getOwnPropertyDescriptors(current));
+  return subclass.prototype as T;
 }
