@@ -83,16 +83,19 @@ export async function checkFailedInActivityLog(page: Page, home: string): Promis
   );
 }
 
+/** Opens a record's Activity tab and waits until it shows its entries, or that it has none. */
+export async function openRecordActivity(page: Page, recordUrl: string): Promise<void> {
+  await page.goto(`${recordUrl}?tab=activity`);
+  await page
+    .getByRole('table', { name: 'Activity' })
+    .or(page.getByText('No activity'))
+    .first()
+    .waitFor();
+}
+
 /** The record's own Activity tab (what a member without the environment-wide log sees). */
 export async function checkFailedOnRecord(page: Page, recordUrl: string, who: string) {
-  const load = async () => {
-    await page.goto(`${recordUrl}?tab=activity`);
-    await page
-      .getByRole('table', { name: 'Activity' })
-      .or(page.getByText('No activity'))
-      .first()
-      .waitFor();
-  };
+  const load = () => openRecordActivity(page, recordUrl);
   await load();
   await expectFailedWithReason(await failedRestockRow(page, load), who);
 }

@@ -11,6 +11,7 @@
  * agent: the reference agent has no bulk route) is the bulk edit by one PUT per record.
  */
 import type { Page } from 'playwright-core';
+import { openRecordActivity } from './activity-outcome';
 import type { Fixture } from './fixture';
 import { expect, type Suite } from './harness';
 import { openCollection, pick, settle } from './suite';
@@ -110,12 +111,7 @@ export async function waitForUpdateActivity(page: Page, recordUrl: string): Prom
     .filter({ hasText: 'update' })
     .first();
   for (let attempt = 0; attempt < 15 && !(await activity.count()); attempt += 1) {
-    await page.goto(`${recordUrl}?tab=activity`);
-    await page
-      .getByRole('table', { name: 'Activity' })
-      .or(page.getByText('No activity'))
-      .first()
-      .waitFor();
+    await openRecordActivity(page, recordUrl);
     if (!(await activity.count())) await page.waitForTimeout(1000);
   }
   await activity.waitFor();
