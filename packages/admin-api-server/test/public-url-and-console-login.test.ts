@@ -263,3 +263,53 @@ describe('finding 2: an agent cannot obtain a Console token', () => {
     }
   });
 });
+
+describe('cross-origin calls to the OIDC provider', () => {
+  /** A token request for the Console's client sent with `origin`; the CORS header it got. */
+  function tokenFrom(origin: string): Promise<{ status: number; allowOrigin: unknown }> {
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'canopy-console',
+      code: 'not-a-code',
+      redirect_uri: `${url}/oidc/callback`,
+      code_verifier: pkce().verifier,
+    }).toString();
+    return new Promise((resolve, reject) => {
+      const call = httpRequest(
+        new URL('/oidc/token', url),
+        {
+          method: 'POST',
+          headers: {
+            origin,
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode!,
+              allowOrigin: response.headers['access-control-allow-origin'],
+            }),
+          );
+        },
+      );
+      call.on('error', reject);
+      call.end(body);
+    });
+  }
+
+  it("answers the Console's own origin, and no other site nor an opaque origin", async () => {
+    const own = await tokenFrom(url);
+    expect(own.allowOrigin).toBe(url);
+    expect(own.status).toBe(400);
+
+    for (const origin of ['https://evil.example', 'null', `http://localhost:${port}`]) {
+      const other = await tokenFrom(origin);
+      expect(other.allowOrigin).toBeUndefined();
+      expect(other.status).toBeGreaterThanOrEqual(400);
+      expect(other.status).toBeLessThan(500);
+    }
+  });
+});

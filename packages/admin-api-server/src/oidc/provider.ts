@@ -142,6 +142,16 @@ export async function createOidcProvider(
         metadata[ENVIRONMENT_CLAIM] = registration.environmentId;
       },
     },
+    // Cross-origin calls from a browser (token, userinfo, revocation): a public client only from
+    // the origin of one of its redirect URIs, a confidential one only to userinfo and from there
+    // too; never from an opaque (`null`) origin. Written here rather than left to the library's
+    // default, which says the same today.
+    clientBasedCORS: (ctx, origin, client) =>
+      origin !== 'null' &&
+      (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') &&
+      (client.redirectUris ?? []).some(
+        (uri) => URL.canParse(uri) && new URL(uri).origin === origin,
+      ),
     // Agents send no PKCE; the console (a public browser client) must.
     pkce: { required: (_ctx, client) => client.clientId === CONSOLE_CLIENT_ID },
     ttl: {
