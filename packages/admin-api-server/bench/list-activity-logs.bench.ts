@@ -15,6 +15,12 @@
  * BENCH_CPU_PROF=<dir> runs the server processes (raw and platform) with `node --cpu-prof` into that
  * directory.
  *
+ * Before/after in one run: BENCH_BEFORE_TREE=<a checkout's packages/admin-api-server> adds that
+ * version of the platform (built from its sources, limits in PostgreSQL) and a raw server of its
+ * own to every round, on BENCH_BEFORE_DATABASE_URL (a schema that tree's own bench seeded: each
+ * version migrates its own). Each platform's ratio is to the raw server on its schema, loaded in
+ * the same round seconds apart, so the two ratios compare the versions, not two runs' machines.
+ *
  * Uses its own schema (BENCH_DATABASE_URL, default the local PostgreSQL, schema canopy_admin_api_bench),
  * generated once with `generate_series` and kept for later runs. Not part of the test suite.
  * Generated rows carry placeholder hashes: they are not a valid hash chain (the integrity
@@ -22,8 +28,9 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import type { Knex } from 'knex';
 import {
   createEnvironment,
   createProject,
@@ -36,7 +43,7 @@ import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
 import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
-import { listCase, SPAN_MS, T0 } from './list-case';
+import { listCase, SPAN_MS, T0, type ListCase } from './list-case';
 import { planReadsThroughIndexes } from './plan-check';
 import { startChild } from './serve-child';
 
@@ -51,6 +58,12 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const KEYS = BENCH_KEYS;
+const BEFORE_TREE = process.env.BENCH_BEFORE_TREE
+  ? resolve(process.env.BENCH_BEFORE_TREE)
+  : undefined;
+const BEFORE_URL =
+  process.env.BENCH_BEFORE_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test?schema=canopy_admin_api_bench_before';
 
 async function generate(server: AdminApiServer): Promise<void> {
   const knex = server.knex;
@@ -136,6 +149,128 @@ function cpuMs(pid: number): number {
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS = 100;
 
+/** The two pages the bench loads: their paths, and their SQL for the raw server. */
+function listCases(
+  knex: Knex,
+  query: typeof activityLogQuery,
+  request: Pick<ListCase, 'filters' | 'path' | 'cursor' | 'deepRow'>,
+) {
+  const { filters, path, cursor, deepRow } = request;
+  return [
+    {
+      name: 'first page',
+      key: 'first',
+      path,
+      sql: query(knex, filters).limit(101).toSQL(),
+    },
+    {
+      name: 'deep cursor page',
+      key: 'deep',
+      path: `${path}&cursor=${cursor}`,
+      sql: query(knex, {
+        ...filters,
+        after: { createdAt: deepRow.created_at, id: String(deepRow.id) },
+      })
+        .limit(101)
+        .toSQL(),
+    },
+  ];
+}
+
+/** The raw baseline server, answering `cases`' SQL on the schema of `databaseUrl`. */
+function startRawServer(
+  databaseUrl: string,
+  cases: ReturnType<typeof listCases>,
+  profile: string[],
+): ReturnType<typeof startChild> {
+  return startChild(process.execPath, [...profile, join(__dirname, 'raw-pg-server.mjs')], {
+    PATH: process.env.PATH,
+    RAW_DATABASE_URL: databaseUrl.replace(/\?.*$/, ''),
+    RAW_SCHEMA: new URL(databaseUrl).searchParams.get('schema') ?? undefined,
+    RAW_POOL_SIZE: String(CONNECTIONS),
+    RAW_QUERIES: JSON.stringify(Object.fromEntries(cases.map((c) => [c.key, c.sql.toNative()]))),
+  });
+}
+
+/** The environment of a `serve` process under load, on `databaseUrl`. */
+function platformEnv(databaseUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(CONNECTIONS),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CANOPY_TOKEN_SIGNING_KEYS: `${KEYS[0]!.id}:${KEYS[0]!.secret}`,
+    // Limits that never refuse during the run, so every request is still charged.
+    RATE_LIMIT_POINTS: '1000000000',
+    RATE_LIMIT_DURATION_SECONDS: '3600',
+    NODE_ENV: 'production',
+    ...extra,
+  };
+}
+
+interface Target {
+  name: string;
+  process: ReturnType<typeof startChild>;
+  /** The path of each page on this server. */
+  paths: Record<string, string>;
+  headers: Record<string, string>;
+  /** The index of the raw server this one's ratio is to (none for a raw server). */
+  raw?: number;
+}
+
+/**
+ * The BENCH_BEFORE_TREE version: its own code issues the token and writes the cursor and SQL on
+ * its own schema, its sources are bundled with its own tsup, and it gets a raw server of its own.
+ */
+async function beforeTargets(
+  first: number,
+  profile: string[],
+  closers: { stop(): Promise<void> }[],
+): Promise<Target[]> {
+  const tree = BEFORE_TREE!;
+  /* eslint-disable @typescript-eslint/no-require-imports -- the other version's own modules */
+  const data = require(join(tree, 'bench', 'bench-data.ts'));
+  const code = {
+    issueApplicationToken: require(join(tree, 'src')).issueApplicationToken,
+    activityLogQuery: require(join(tree, 'src', 'store', 'activity-log-queries.ts'))
+      .activityLogQuery,
+    encodeTimeCursor: require(join(tree, 'src', 'store', 'cursor.ts')).encodeTimeCursor,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const server = await data.benchServer(BEFORE_URL, 2);
+  closers.push({ stop: () => server.close() });
+  const request = await listCase(server.knex, data.BENCH_KEYS, code, 'bench-before');
+  const cases = listCases(server.knex, code.activityLogQuery, request);
+  const raw = startRawServer(BEFORE_URL, cases, profile);
+  closers.push(raw);
+  const bundle = buildCliBundle(tree);
+  closers.push({ stop: async () => rmSync(bundle, { recursive: true, force: true }) });
+  const platform = startChild(
+    process.execPath,
+    [...profile, join(bundle, 'cli.js'), 'serve'],
+    // The bundle resolves its dependencies from the other tree.
+    { ...platformEnv(BEFORE_URL, {}), NODE_PATH: join(tree, 'node_modules') },
+  );
+  closers.push(platform);
+  const label = basename(dirname(dirname(tree)));
+  return [
+    {
+      name: `raw pg server (${label})`,
+      process: raw,
+      paths: Object.fromEntries(cases.map((c) => [c.key, `/${c.key}`])),
+      headers: {},
+    },
+    {
+      name: `platform (${label})`,
+      process: platform,
+      paths: Object.fromEntries(cases.map((c) => [c.key, c.path])),
+      headers: { Authorization: `Bearer ${request.token}` },
+      raw: first,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const server = await benchServer(URL_, 2, {
     rateLimit: { points: 1, durationSeconds: 1, burstPoints: 0, burstDurationSeconds: 1 },
@@ -156,25 +291,7 @@ async function main(): Promise<void> {
       `query: userId=${userId} action=update createdAt.gte=${since}: ${matching.toLocaleString()} matching rows; deep page after row ${deepOffset.toLocaleString()}`,
     );
 
-    const cases = [
-      {
-        name: 'first page',
-        key: 'first',
-        path,
-        sql: activityLogQuery(server.knex, filters).limit(101).toSQL(),
-      },
-      {
-        name: 'deep cursor page',
-        key: 'deep',
-        path: `${path}&cursor=${cursor}`,
-        sql: activityLogQuery(server.knex, {
-          ...filters,
-          after: { createdAt: deepRow.created_at, id: String(deepRow.id) },
-        })
-          .limit(101)
-          .toSQL(),
-      },
-    ];
+    const cases = listCases(server.knex, activityLogQuery, { filters, path, cursor, deepRow });
     for (const c of cases) {
       const plan = await server.knex.raw(`EXPLAIN (ANALYZE, BUFFERS) ${c.sql.sql}`, c.sql.bindings);
       const lines: string[] = plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']);
@@ -187,58 +304,35 @@ async function main(): Promise<void> {
     }
 
     // The processes under load: the raw baseline, then the platform with each limiter store.
-    const schema = new URL(URL_).searchParams.get('schema') ?? undefined;
-    const databaseUrl = URL_.replace(/\?.*$/, '');
     // `node --cpu-prof` writes each server process's profile when it exits (BENCH_CPU_PROF).
     const profile = process.env.BENCH_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
       : [];
-    const raw = startChild(process.execPath, [...profile, join(__dirname, 'raw-pg-server.mjs')], {
-      PATH: process.env.PATH,
-      RAW_DATABASE_URL: databaseUrl,
-      RAW_SCHEMA: schema,
-      RAW_POOL_SIZE: String(CONNECTIONS),
-      RAW_QUERIES: JSON.stringify(Object.fromEntries(cases.map((c) => [c.key, c.sql.toNative()]))),
-    });
+    const raw = startRawServer(URL_, cases, profile);
     children.push(raw);
     bundle = buildCliBundle();
-    const platformEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-      PATH: process.env.PATH,
-      DATABASE_URL: URL_,
-      DATABASE_POOL_SIZE: String(CONNECTIONS),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CANOPY_TOKEN_SIGNING_KEYS: `${KEYS[0]!.id}:${KEYS[0]!.secret}`,
-      // Limits that never refuse during the run, so every request is still charged.
-      RATE_LIMIT_POINTS: '1000000000',
-      RATE_LIMIT_DURATION_SECONDS: '3600',
-      NODE_ENV: 'production',
-      ...extra,
-    });
-    const targets: {
-      name: string;
-      process: ReturnType<typeof startChild>;
-      url: (c: (typeof cases)[number]) => string;
-      headers: Record<string, string>;
-    }[] = [{ name: 'raw pg server', process: raw, url: (c) => `/${c.key}`, headers: {} }];
+    const paths = Object.fromEntries(cases.map((c) => [c.key, c.path]));
     const auth = { Authorization: `Bearer ${token}` };
     const pgLimited = startChild(
       process.execPath,
       [...profile, join(bundle, 'cli.js'), 'serve'],
-      platformEnv({}),
+      platformEnv(URL_, {}),
     );
     children.push(pgLimited);
-    targets.push({
-      name: 'platform, limits in PostgreSQL',
-      process: pgLimited,
-      url: (c) => c.path,
-      headers: auth,
-    });
+    const targets: Target[] = [
+      {
+        name: 'raw pg server',
+        process: raw,
+        paths: Object.fromEntries(cases.map((c) => [c.key, `/${c.key}`])),
+        headers: {},
+      },
+      { name: 'platform, limits in PostgreSQL', process: pgLimited, paths, headers: auth, raw: 0 },
+    ];
     if (process.env.BENCH_REDIS !== '0') {
       const redisLimited = startChild(
         process.execPath,
         [...profile, join(bundle, 'cli.js'), 'serve'],
-        platformEnv({
+        platformEnv(URL_, {
           CANOPY_REDIS_URL: REDIS_URL,
           CANOPY_REDIS_KEY_PREFIX: `canopy-bench:${Date.now()}:`,
         }),
@@ -247,10 +341,12 @@ async function main(): Promise<void> {
       targets.push({
         name: 'platform, limits in Redis',
         process: redisLimited,
-        url: (c) => c.path,
+        paths,
         headers: auth,
+        raw: 0,
       });
     }
+    if (BEFORE_TREE) targets.push(...(await beforeTargets(targets.length, profile, children)));
     const ports = await Promise.all(targets.map((t) => t.process.port));
 
     for (const c of cases) {
@@ -258,7 +354,7 @@ async function main(): Promise<void> {
         `\n== ${c.name}: ${CONNECTIONS} connections, ${DURATION} s each in ${ROUNDS} interleaved rounds`,
       );
       const urls = targets.map(
-        (target, index) => `http://127.0.0.1:${ports[index]}${target.url(c)}`,
+        (target, index) => `http://127.0.0.1:${ports[index]}${target.paths[c.key]}`,
       );
       // Warm up (JIT, pools, prepared plans) before measuring.
       for (const [index, target] of targets.entries()) {
@@ -283,7 +379,7 @@ async function main(): Promise<void> {
         ratios: [] as number[],
       }));
       for (let round = 0; round < ROUNDS; round += 1) {
-        let rawRound = 0;
+        const rates: number[] = [];
         for (const [index, target] of targets.entries()) {
           const pid = target.process.child.pid!;
           const cpuBefore = cpuMs(pid);
@@ -306,20 +402,22 @@ async function main(): Promise<void> {
           total.rss = Math.max(total.rss, rss);
           total.non2xx += result.non2xx;
           total.errors += result.errors;
-          const perSecond = result.requests.total / result.duration;
-          if (index === 0) rawRound = perSecond;
-          else total.ratios.push(perSecond / rawRound);
+          rates[index] = result.requests.total / result.duration;
+        }
+        for (const [index, target] of targets.entries()) {
+          if (target.raw !== undefined)
+            totals[index]!.ratios.push(rates[index]! / rates[target.raw]!);
         }
       }
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-      const rawPerSecond = totals[0]!.requests / totals[0]!.seconds;
+      const perSecondOf = (index: number) => totals[index]!.requests / totals[index]!.seconds;
       for (const [index, target] of targets.entries()) {
         const total = totals[index]!;
-        const perSecond = total.requests / total.seconds;
+        const perSecond = perSecondOf(index);
         const ratio =
-          index === 0
+          target.raw === undefined
             ? ''
-            : `, ${(perSecond / rawPerSecond).toFixed(2)}x raw (rounds ${total.ratios.map((r) => r.toFixed(2)).join(', ')})`;
+            : `, ${(perSecond / perSecondOf(target.raw)).toFixed(2)}x raw (rounds ${total.ratios.map((r) => r.toFixed(2)).join(', ')})`;
         log(
           `   ${target.name.padEnd(32)} ${Math.round(perSecond).toLocaleString().padStart(6)} req/s${ratio}, p50 ${median(total.p50)} ms, p99 ${median(total.p99)} ms (medians of rounds), server CPU ${(total.cpuMs / total.requests).toFixed(2)} ms/request, peak RSS ${Math.round(total.rss)} MB, non-2xx ${total.non2xx}, errors ${total.errors}`,
         );
