@@ -13,6 +13,7 @@ import {
 import type { Right } from './config';
 import { useSession } from './session';
 import { rememberDenied, useWorkspace } from './workspace';
+import { dataBase } from './data-paths';
 
 export { rememberDenied };
 
@@ -151,7 +152,5 @@ export function useRecord(collection: string, id: string | undefined) {
 export function useDataBase(): string {
   const { project, environment } = useParams();
   const { workspace } = useSession();
-  return `/${encodeURIComponent(project ?? workspace.project)}/${encodeURIComponent(
-    environment ?? workspace.environment,
-  )}/data`;
+  return dataBase(project ?? workspace.project, environment ?? workspace.environment);
 }

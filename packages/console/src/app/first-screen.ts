@@ -10,6 +10,7 @@ import { allowed, type Right } from './config';
 import { countQuery, listQuery } from './data';
 import { fetchEnvironment, type MeEnvironmentDetail } from './platform';
 import { timezone, type StoredSession } from './session';
+import { collectionPath, dataBase } from './data-paths';
 
 /** The collection the console opens first: the first by name the user may browse. */
 export function firstCollection(
@@ -47,7 +48,7 @@ export function firstScreenPath(
     const first = detail && firstOf(detail);
     return (
       first &&
-      `/${encodeURIComponent(workspace.project)}/${encodeURIComponent(workspace.environment)}/data/${encodeURIComponent(first.collection.name)}`
+      collectionPath(dataBase(workspace.project, workspace.environment), first.collection.name)
     );
   } catch {
     return undefined;

@@ -17,6 +17,7 @@ import { RelationLink, Value } from '../components/Value';
 import { collectionOf, useDataBase, useSchema } from '../data';
 import { SectionBox } from './SectionBox';
 import { WidgetCell } from './WidgetCell';
+import { recordPath } from '../data-paths';
 
 function FieldValue({
   collection,
@@ -45,7 +46,7 @@ function FieldValue({
     }
     return (
       <RelationLink
-        to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
+        to={recordPath(base, related.type, related.id)}
         label={String((target && related.values[labelField(target)]) ?? `#${related.id}`)}
       />
     );

@@ -11,6 +11,7 @@ import { applySidebar } from './apply-layout';
 import { SidebarLayoutButton } from './LayoutButton';
 import { SidebarIcon } from './sidebar-icons';
 import { useTeamLayout } from './team-layout';
+import { collectionPath } from '../data-paths';
 
 export function SidebarCollections({
   collections,
@@ -35,7 +36,7 @@ export function SidebarCollections({
       <NavLink
         key={entry.collection}
         component={Link}
-        to={`${base}/${encodeURIComponent(entry.collection)}`}
+        to={collectionPath(base, entry.collection)}
         label={label}
         leftSection={<SidebarIcon name={entry.icon} />}
         active={entry.collection === current}

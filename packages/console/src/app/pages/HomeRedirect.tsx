@@ -4,6 +4,7 @@ import { Navigate } from 'react-router';
 import { useCan, useSchema } from '../data';
 import { firstCollection } from '../first-screen';
 import { useSession } from '../session';
+import { collectionPath, dataBase } from '../data-paths';
 
 /** Opens the first collection the user may browse. */
 export function HomeRedirect() {
@@ -16,7 +17,7 @@ export function HomeRedirect() {
   return (
     <Navigate
       replace
-      to={`/${encodeURIComponent(workspace.project)}/${encodeURIComponent(workspace.environment)}/data/${encodeURIComponent(first.name)}`}
+      to={collectionPath(dataBase(workspace.project, workspace.environment), first.name)}
     />
   );
 }

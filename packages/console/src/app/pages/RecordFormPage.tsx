@@ -56,6 +56,7 @@ import { FormSections, useFormLayout } from '../layout/FormSections';
 import { FormLayoutButton } from '../layout/LayoutButton';
 import { EditWidget } from '../layout/EditWidget';
 import type { LayoutWidget } from '@canopy/platform-protocol';
+import { collectionPath, recordPath } from '../data-paths';
 
 type Values = Record<string, unknown>;
 
@@ -315,7 +316,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
       </Alert>
     );
   }
-  const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
+  const listUrl = collectionPath(base, collection.name);
   const fields = collection.fields.filter((f) => {
     if (isRelation(f) && !isToOne(f)) return false;
     if (mode === 'create' && f.isReadOnly && !isToOne(f)) return false;
@@ -385,7 +386,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         color: 'teal',
         message: mode === 'create' ? 'Record created.' : 'Changes saved.',
       });
-      navigate(`${listUrl}/${encodeURIComponent(savedId!)}`);
+      navigate(recordPath(base, collection.name, savedId!));
     } catch (error) {
       if (conflict.handle(error)) return;
       const message = (error as Error).message;
@@ -424,7 +425,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
     >
       <Anchor
         component={Link}
-        to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+        to={mode === 'edit' ? recordPath(base, collection.name, id!) : listUrl}
         size="sm"
       >
         ← {mode === 'edit' ? 'Back to the record' : humanize(collection.name)}
@@ -482,7 +483,7 @@ export function RecordFormPage({ mode }: { mode: 'create' | 'edit' }) {
         <Button
           variant="default"
           component={Link}
-          to={mode === 'edit' ? `${listUrl}/${encodeURIComponent(id!)}` : listUrl}
+          to={mode === 'edit' ? recordPath(base, collection.name, id!) : listUrl}
         >
           Cancel
         </Button>

@@ -42,6 +42,7 @@ import { RecordHistory, useHasRecordHistory } from '../features/history/RecordHi
 import { RecordLiveBar } from '../features/live/RecordLiveBar';
 import { RecordTabList, RecordTabPanels, useRecordTabs } from '../layout/RecordTabs';
 import { RecordLayoutButton } from '../layout/LayoutButton';
+import { collectionPath, duplicatePath, recordEditPath, recordPath } from '../data-paths';
 
 export function RecordPage() {
   const { collection: name, id } = useParams();
@@ -65,12 +66,12 @@ export function RecordPage() {
   if (schema.isPending || (record.isPending && !missing))
     return <PageLoader label="Loading the record" />;
   if (!collection) return <UnknownCollection name={name} />;
-  const listUrl = `${base}/${encodeURIComponent(collection.name)}`;
+  const listUrl = collectionPath(base, collection.name);
   const context = readListContext(collection.name);
   const backUrl = context ? `${listUrl}?${context.search}` : listUrl;
   // Duplicate: the create form prefilled with this record (form-values.ts), for who may create.
   const canDuplicate = can(collection.name, 'addEnabled') && !collection.isReadOnly;
-  const duplicateUrl = `${listUrl}/new?from=${encodeURIComponent(record.data?.id ?? '')}`;
+  const duplicateUrl = duplicatePath(base, collection.name, record.data?.id ?? '');
   if (record.isError || missing || !record.data) {
     const forbidden = record.error instanceof AgentError && record.error.status === 403;
     return (
@@ -150,7 +151,7 @@ export function RecordPage() {
               variant="default"
               disabled={!previous}
               aria-label="Previous record"
-              onClick={() => navigate(`${listUrl}/${encodeURIComponent(previous!)}`)}
+              onClick={() => navigate(recordPath(base, collection.name, previous!))}
             >
               <IconChevronLeft size={16} />
             </Button>
@@ -158,7 +159,7 @@ export function RecordPage() {
               variant="default"
               disabled={!next}
               aria-label="Next record"
-              onClick={() => navigate(`${listUrl}/${encodeURIComponent(next!)}`)}
+              onClick={() => navigate(recordPath(base, collection.name, next!))}
             >
               <IconChevronRight size={16} />
             </Button>
@@ -169,7 +170,7 @@ export function RecordPage() {
           {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
             <Button
               component={Link}
-              to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
+              to={recordEditPath(base, collection.name, data.id)}
               leftSection={<IconEdit size={16} />}
               variant="light"
               visibleFrom="sm"
@@ -212,7 +213,7 @@ export function RecordPage() {
                 {can(collection.name, 'editEnabled') && !collection.isReadOnly && (
                   <Menu.Item
                     component={Link}
-                    to={`${listUrl}/${encodeURIComponent(data.id)}/edit`}
+                    to={recordEditPath(base, collection.name, data.id)}
                     leftSection={<IconEdit size={16} />}
                   >
                     Edit

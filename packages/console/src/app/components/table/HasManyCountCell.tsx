@@ -8,12 +8,8 @@ import { useQuery } from '@tanstack/react-query';
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { countQuery } from '../../data';
+import { recordPath } from '../../data-paths';
 import { useSession } from '../../session';
-
-/** The record page's tab of a relation: `…/data/{collection}/{id}?tab={relation}`. */
-export function relatedTabPath(base: string, collection: string, id: string, relation: string) {
-  return `${base}/${encodeURIComponent(collection)}/${encodeURIComponent(id)}?tab=${encodeURIComponent(relation)}`;
-}
 
 /** What the cell says: "…" while asked, "—" when the agent refused or cannot count. */
 export function countText(state: { isPending: boolean; isError: boolean; data?: number | null }) {
@@ -57,7 +53,7 @@ export const HasManyCountCell = memo(function HasManyCountCell({
     <Link
       className="cv-link"
       data-has-many-count={relation}
-      to={relatedTabPath(base, collection, id, relation)}
+      to={recordPath(base, collection, id, relation)}
       onClick={(event) => event.stopPropagation()}
     >
       {text}

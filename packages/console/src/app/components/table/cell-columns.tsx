@@ -23,6 +23,7 @@ import { visibleFields } from './column-model';
 import { HasManyCountCell } from './HasManyCountCell';
 import type { SaveCell } from './EditableCell';
 import { inlineEditor, type InlineEditor } from './inline-edit';
+import { recordPath } from '../../data-paths';
 
 /**
  * The display widgets' code: off the first screen, loaded as soon as a table's layout gives a
@@ -117,7 +118,7 @@ export function useCellColumns({
             if (!related) return <span className="cv-dim">—</span>;
             return (
               <CellRelationLink
-                to={`${base}/${encodeURIComponent(related.type)}/${encodeURIComponent(related.id)}`}
+                to={recordPath(base, related.type, related.id)}
                 label={String((label && related.values[label]) ?? related.id)}
                 search={search}
               />

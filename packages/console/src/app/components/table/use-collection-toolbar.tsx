@@ -20,6 +20,7 @@ import { ToolbarActions, type ToolbarRights } from './ToolbarActions';
 import type { useColumnPrefs } from './use-column-prefs';
 import type { SetView, useTableView } from './use-table-view';
 import { ViewControls } from './ViewControls';
+import { collectionPath } from '../../data-paths';
 
 export function useCollectionToolbar({
   phone,
@@ -113,7 +114,7 @@ export function useCollectionToolbar({
             onAsk={askBulk}
             onAssociate={associate}
             onBulkEdit={bulkEdit}
-            newUrl={`${base}/${encodeURIComponent(collection.name)}/new`}
+            newUrl={collectionPath(base, collection.name, 'new')}
             layout={layoutButton}
           />
         }

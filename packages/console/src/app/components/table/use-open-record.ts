@@ -7,6 +7,7 @@ import { useCallback, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { humanize, type AgentRecord } from '../../../protocol';
 import { saveListContext } from './list-context';
+import { recordPath } from '../../data-paths';
 
 export function useOpenRecord({
   collection,
@@ -27,7 +28,7 @@ export function useOpenRecord({
       search: params.toString(),
       label: humanize(collection),
     });
-    navigate(`${base}/${encodeURIComponent(collection)}/${encodeURIComponent(record.id)}`);
+    navigate(recordPath(base, collection, record.id));
   };
   return useCallback((record: AgentRecord) => openRef.current(record), []);
 }

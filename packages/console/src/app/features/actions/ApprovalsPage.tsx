@@ -38,6 +38,7 @@ import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';
 import { formatWhen } from '../../components/when';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { recordPath } from '../../data-paths';
 
 const STATUS_COLOR = { pending: 'yellow', approved: 'green', rejected: 'red' } as const;
 
@@ -251,7 +252,7 @@ function ApprovalCard({
               key={id}
               component={Link}
               size="sm"
-              to={`${base}/${encodeURIComponent(approval.collectionName)}/${encodeURIComponent(id)}`}
+              to={recordPath(base, approval.collectionName, id)}
             >
               #{id}
             </Anchor>

@@ -6,13 +6,14 @@ import { Button } from '@mantine/core';
 import { IconFileImport } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useDataBase } from '../../data';
+import { collectionPath } from '../../data-paths';
 
 export function ImportCsvButton({ collection }: { collection: string }) {
   const base = useDataBase();
   return (
     <Button
       component={Link}
-      to={`${base}/${encodeURIComponent(collection)}/import`}
+      to={collectionPath(base, collection, 'import')}
       variant="default"
       leftSection={<IconFileImport size={16} />}
     >

@@ -16,13 +16,14 @@ import { FileStep } from './FileStep';
 import { MappingStep } from './MappingStep';
 import { RunStep } from './RunStep';
 import { useCsvImport, type ImportStep } from './use-csv-import';
+import { collectionPath } from '../../data-paths';
 
 const STEPS: ImportStep[] = ['file', 'mapping', 'check', 'run'];
 
 function ImportFlow({ collection, schema }: { collection: SchemaCollection; schema: AgentSchema }) {
   const csv = useCsvImport(collection, schema);
   const can = useCan();
-  const listUrl = `${useDataBase()}/${encodeURIComponent(collection.name)}`;
+  const listUrl = collectionPath(useDataBase(), collection.name);
   const name = humanize(collection.name).toLowerCase();
   const { file, dryRun, outcome } = csv;
   // Checked at every step but the run: a right withdrawn mid-run leaves its summary in view.
@@ -113,7 +114,7 @@ export function ImportPage() {
   }
   return (
     <Stack gap="md" maw={1100} miw={0}>
-      <Anchor component={Link} to={`${base}/${encodeURIComponent(collection.name)}`} size="sm">
+      <Anchor component={Link} to={collectionPath(base, collection.name)} size="sm">
         ← {humanize(collection.name)}
       </Anchor>
       <Title order={2}>Import {humanize(collection.name).toLowerCase()} from a CSV file</Title>

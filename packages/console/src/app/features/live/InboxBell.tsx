@@ -26,6 +26,7 @@ import { useDataBase } from '../../data';
 import { platformFetch, platformJson, usePlatformPaths } from '../../platform-calls';
 import { inboxText } from './inbox-text';
 import { useLivePoll } from './use-live-poll';
+import { recordPath } from '../../data-paths';
 
 export function InboxBell() {
   const paths = usePlatformPaths();
@@ -57,9 +58,7 @@ export function InboxBell() {
     }
     if (item.kind === 'mention' && item.note.collectionName) {
       const { collectionName, recordId } = item.note;
-      navigate(
-        `${base}/${encodeURIComponent(collectionName)}/${encodeURIComponent(recordId)}?tab=notes`,
-      );
+      navigate(recordPath(base, collectionName, recordId, 'notes'));
     } else if (item.kind === 'approval') {
       navigate(`${base.replace(/\/data$/, '')}/approvals`);
     } else {
