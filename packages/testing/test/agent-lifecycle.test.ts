@@ -91,7 +91,9 @@ describe('restart', () => {
     await agent.restart();
     expect(agent.standaloneServerPort).toBe(port);
     expect(sandbox.schemaUploads(ENV_SECRET)).toBe(1);
-  });
+    // A restart is a whole start (schema, typings, the platform's answers): more than jest's
+    // default 5 s on a loaded CI machine.
+  }, 30_000);
 
   it('replays customizations added since, uploads the new schema and serves it', async () => {
     agent.customizeCollection('orders', (orders) =>
@@ -109,7 +111,7 @@ describe('restart', () => {
       fields: ['id', 'label'],
     });
     expect(order).toEqual({ id: 101, label: 'SO-0101 (paid)' });
-  });
+  }, 30_000);
 });
 
 describe('activity logs', () => {
