@@ -86,8 +86,11 @@ function compilerInstructions(file: string): number {
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   const inclusive = (name: string): number => {
-    const line = annotated.split('\n').find((row) => row.includes(name));
-    return line ? Number(line.trim().split(/\s+/)[0]?.replace(/,/g, '')) : 0;
+    for (const row of annotated.split('\n')) {
+      const count = /^\s*([\d,]+) \(/.exec(row);
+      if (count && row.includes(name)) return Number((count[1] as string).replace(/,/g, ''));
+    }
+    return 0;
   };
   return inclusive('Runtime_CompileOptimized(') + inclusive('pthread_create.c:start_thread');
 }
