@@ -6,13 +6,14 @@
 // (JIT warm-up, caches filled), zeroes callgrind's counters, sends INSTRUCTIONS_REQUESTS requests
 // over INSTRUCTIONS_CONNECTIONS keep-alive connections, and dumps the counters
 // (instruction-marks.ts): start-up and warm-up are left out of the count. Prints the instructions
-// per request of each case. The database must already be seeded (run bench once).
+// per request of each case, with and without V8's optimizing compiler (see compilerInstructions).
+// The database must already be seeded (run bench once).
 // Run: tsx bench/http/instructions.ts [agent|raw] [list,get,count]
 // Settings: PG_URL, INSTRUCTIONS_WARMUP (default 300), INSTRUCTIONS_REQUESTS (default 600),
 // INSTRUCTIONS_CONNECTIONS (default 1), BENCH_AGENT_NODE_FLAGS (node flags of the server):
 // `--single-threaded` runs V8's collector and compilers on the main thread, which makes counts
 // repeatable (with background threads, runs of the same code differ by 15% and more).
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,30 @@ function totalInstructions(file: string): number {
   const total = /^(?:summary|totals):\s+(\d+)/m.exec(text);
   if (!total) throw new Error(`no instruction total in ${file}`);
   return Number(total[1]);
+}
+
+/**
+ * The instructions of a dump spent by V8's optimizing compiler: the inclusive cost of
+ * `Runtime_CompileOptimized` (compilations run on the main thread) plus every other thread's
+ * (the compiler's jobs left on a worker thread), read with `callgrind_annotate`. Functions still
+ * reach the optimizing tier after a thousand requests (those called by time rather than per
+ * request: timers, the activity-log batches), so this part of a count moves with how fast
+ * callgrind ran, i.e. with the machine's load; the count without it does not.
+ */
+function compilerInstructions(file: string): number {
+  const annotated = execFileSync(
+    'callgrind_annotate',
+    ['--inclusive=yes', '--threshold=100', '--auto=no', file],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const inclusive = (name: string): number => {
+    for (const row of annotated.split('\n')) {
+      const count = /^\s*([\d,]+) \(/.exec(row);
+      if (count && row.includes(name)) return Number((count[1] as string).replace(/,/g, ''));
+    }
+    return 0;
+  };
+  return inclusive('Runtime_CompileOptimized(') + inclusive('pthread_create.c:start_thread');
 }
 
 async function main(): Promise<void> {
@@ -126,13 +151,16 @@ async function main(): Promise<void> {
       await ask(child, 'instructions-dump');
       const dumped = readdirSync(outdir).filter((file) => !before.has(file));
       if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ')}`);
-      const instructions = totalInstructions(join(outdir, dumped[0] as string));
+      const dump = join(outdir, dumped[0] as string);
+      const instructions = totalInstructions(dump);
+      const compiler = compilerInstructions(dump);
       rows.push({
         server: SERVER,
         case: name,
         connections: CONNECTIONS,
         requests: REQUESTS,
         'instructions per request': Math.round(instructions / REQUESTS),
+        'without the optimizing compiler': Math.round((instructions - compiler) / REQUESTS),
       });
     }
     console.table(rows);

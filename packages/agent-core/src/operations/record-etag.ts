@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PreconditionFailedError } from '../toolkit/errors/canopy-error';
 import type { Collection } from '../toolkit/interfaces/collection';
 import { Projection } from '../toolkit/query/projection';
@@ -27,18 +27,23 @@ function columnsOf(collection: Collection): string[] {
   return columns;
 }
 
-/** The replacer of {@link canonicalJson}: bigints as text, object keys sorted. */
-function canonicalValue(_key: string, item: unknown): unknown {
-  if (typeof item === 'bigint') return item.toString();
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+/**
+ * `value` with every object's keys sorted and bigints as text, so that equal values always give
+ * the same JSON text: a copy where a value needs one, the value itself otherwise (`JSON.stringify`
+ * then writes it without calling back into JavaScript per value). A value with `toJSON` (a date, a
+ * buffer) is replaced by what it gives, as `JSON.stringify` would.
+ */
+function canonical(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return canonical(toJson.call(value));
+  if (Array.isArray(value)) return value.map(canonical);
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+  for (const key of Object.keys(value).sort()) {
+    sorted[key] = canonical((value as Record<string, unknown>)[key]);
+  }
   return sorted;
-}
-
-/** JSON with object keys sorted, so equal values always give the same text. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, canonicalValue);
 }
 
 /** {@link coversColumns} per collection and projection (routes reuse their projections). */
@@ -62,8 +67,8 @@ export function coversColumns(collection: Collection, projection: Projection): b
 
 /** The strong ETag of `record` (its columns), quoted as the header carries it. */
 export function recordEtag(collection: Collection, record: RecordData): string {
-  const values = columnsOf(collection).map((column) => record[column] ?? null);
-  return `"${createHash('sha1').update(canonicalJson(values)).digest('base64url')}"`;
+  const values = columnsOf(collection).map((column) => canonical(record[column] ?? null));
+  return `"${hash('sha1', JSON.stringify(values), 'base64url')}"`;
 }
 
 /** Whether an `If-Match` value (`*`, or a list of quoted tags) matches `etag` (strong comparison). */

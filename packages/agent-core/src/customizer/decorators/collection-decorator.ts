@@ -55,7 +55,9 @@ export function schemaVersionOf(collection: Collection): number {
  * hands list and aggregate calls to its child as they are, returning the child's promise (no
  * promise or suspended frame of its own per layer and call). A layer that overrides an operation
  * for speed does the same: a cheap synchronous check, then either the child's promise or its own
- * async work, errors always as a rejected promise.
+ * async work, errors always as a rejected promise. A layer whose class changes neither lists,
+ * aggregates nor filters is not called for them at all: the layer above reads from
+ * {@link readTarget}, past it.
  */
 export class CollectionDecorator implements Collection {
   private cachedSchema: CollectionSchema | null = null;
@@ -63,12 +65,20 @@ export class CollectionDecorator implements Collection {
   private cachedName = '';
   private cachedNameVersion = -1;
 
+  /**
+   * Where this layer's lists and aggregates go: its child, or past it when the child is a layer
+   * that would forward them as they are ({@link forwardsReads}), where that layer's go.
+   */
+  protected readonly readTarget: Collection;
+
   constructor(
     /** The collection this layer wraps. */
     readonly childCollection: Collection,
     /** The data source of this layer (relations resolve their foreign collections here). */
     readonly dataSource: DataSourceDecorator,
-  ) {}
+  ) {
+    this.readTarget = forwardsReads(childCollection) ? childCollection.readTarget : childCollection;
+  }
 
   /**
    * Whether this layer overrides {@link refineFilter}: layers that do not pass filters down
@@ -142,12 +152,12 @@ export class CollectionDecorator implements Collection {
   /** Not an async function: a layer that does not refine filters returns its child's promise. */
   list(caller: Caller, filter: PaginatedFilter, projection: Projection): Promise<RecordData[]> {
     try {
-      if (this.keepsFilter(filter)) return this.childCollection.list(caller, filter, projection);
+      if (this.keepsFilter(filter)) return this.readTarget.list(caller, filter, projection);
     } catch (error) {
       return Promise.reject(error);
     }
     return this.refineFilter(caller, filter).then((refined) =>
-      this.childCollection.list(caller, refined, projection),
+      this.readTarget.list(caller, refined, projection),
     );
   }
 
@@ -172,13 +182,13 @@ export class CollectionDecorator implements Collection {
   ): Promise<AggregateResult[]> {
     try {
       if (this.keepsFilter(filter)) {
-        return this.childCollection.aggregate(caller, filter, aggregation, limit);
+        return this.readTarget.aggregate(caller, filter, aggregation, limit);
       }
     } catch (error) {
       return Promise.reject(error);
     }
     return this.refineFilter(caller, filter).then((refined) =>
-      this.childCollection.aggregate(caller, refined, aggregation, limit),
+      this.readTarget.aggregate(caller, refined, aggregation, limit),
     );
   }
 
@@ -211,4 +221,21 @@ export class CollectionDecorator implements Collection {
   ): Promise<Chart> {
     return this.childCollection.renderChart(caller, name, recordId, parameters);
   }
+}
+
+/**
+ * Whether `collection` is a layer that hands every list and aggregate to its child as it is: its
+ * class overrides none of `list`, `aggregate`, `refineFilter` and `keepsFilter` (what a layer
+ * does with reads is its class's, fixed when it is built). Such a layer is read past.
+ */
+function forwardsReads(collection: Collection): collection is CollectionDecorator {
+  if (!(collection instanceof CollectionDecorator)) return false;
+  const base = CollectionDecorator.prototype;
+  const layer = collection as unknown as Record<string, unknown>;
+  return (
+    layer.list === base.list &&
+    layer.aggregate === base.aggregate &&
+    layer.refineFilter === (base as unknown as Record<string, unknown>).refineFilter &&
+    layer.keepsFilter === (base as unknown as Record<string, unknown>).keepsFilter
+  );
 }

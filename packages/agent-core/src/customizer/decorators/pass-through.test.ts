@@ -119,6 +119,63 @@ describe('layers that pass requests through', () => {
   });
 });
 
+describe('layers whose class does nothing with reads', () => {
+  const filter = () =>
+    new PaginatedFilter({
+      conditionTree: new ConditionTreeLeaf('id', 'In', [1, 3]),
+      sort: new Sort({ field: 'id', ascending: true }),
+    });
+
+  it('are read past: lists and aggregates reach the layer below them, with the same answers', async () => {
+    const stack = new DecoratorStack(makeBookshop());
+    const top = books(stack);
+    const expected = await top.list(caller, filter(), new Projection('id', 'title'));
+    const counted = await top.aggregate(caller, filter(), new Aggregation({ operation: 'Count' }));
+
+    // Publication and actions change neither lists nor aggregates; hooks and validation do.
+    const passed = [stack.publication, stack.action, stack.chart].map((layer) => {
+      const collection = layer.getCollection('books');
+      return [jest.spyOn(collection, 'list'), jest.spyOn(collection, 'aggregate')];
+    });
+    const internalHook = jest.spyOn(stack.internalHook.getCollection('books'), 'list');
+    const validation = jest.spyOn(stack.validation.getCollection('books'), 'aggregate');
+
+    expect(await top.list(caller, filter(), new Projection('id', 'title'))).toEqual(expected);
+    expect(await top.aggregate(caller, filter(), new Aggregation({ operation: 'Count' }))).toEqual(
+      counted,
+    );
+    expect(expected.map((record) => record.id)).toEqual([1, 3]);
+    for (const spy of passed.flat()) expect(spy).not.toHaveBeenCalled();
+    expect(internalHook).toHaveBeenCalledTimes(1);
+    expect(validation).toHaveBeenCalledTimes(1);
+  });
+
+  it('still reach a layer above them that overrides list, with the same arguments', async () => {
+    const stack = new DecoratorStack(makeBookshop());
+    const seen: unknown[][] = [];
+    class Recording extends CollectionDecorator {
+      override list(...args: Parameters<CollectionDecorator['list']>) {
+        seen.push(args);
+        return super.list(...args);
+      }
+    }
+    // A recording layer over a layer that forwards reads, under another that forwards them.
+    const recording = new DataSourceDecorator(
+      new DataSourceDecorator(stack.dataSource, CollectionDecorator),
+      Recording,
+    );
+    const outer = new DataSourceDecorator(recording, CollectionDecorator);
+    const asked = filter();
+    const projection = new Projection('id');
+    expect(await outer.getCollection('books').list(caller, asked, projection)).toEqual([
+      { id: 1 },
+      { id: 3 },
+    ]);
+    expect(seen).toEqual([[caller, asked, projection]]);
+    expect(seen[0]?.[1]).toBe(asked);
+  });
+});
+
 describe('errors of layers that are not async functions', () => {
   it('come out of every layer as a rejected promise, never as a throw', async () => {
     const stack = new DecoratorStack(makeBookshop());

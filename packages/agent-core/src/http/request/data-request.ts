@@ -46,15 +46,17 @@ export function openDataRequest(
   // The pipeline's correlation stage has set it (§1.5).
   const requestId = correlationIdOf(request, response);
   const kind = headerOf(request, 'x-canopy-correlation-kind')?.toLowerCase();
-  const caller: Caller = {
-    ...callerIdentity(claims),
+  // Added to the identity in place: in node 20's V8, a literal spreading an object then adding
+  // properties (`{...identity, timezone}`) takes a slow path, microseconds per request (more than
+  // the rest of this function).
+  const caller: Caller = Object.assign(callerIdentity(claims), {
     timezone,
     requestId,
-    ...(kind && CORRELATION_KIND.test(kind) ? { correlationKind: kind } : {}),
     request: {
       ip: String(request.headers['x-forwarded-for'] ?? request.socket.remoteAddress ?? ''),
     },
-  };
+  });
+  if (kind && CORRELATION_KIND.test(kind)) caller.correlationKind = kind;
   const contextUrl = request.headers['forest-context-url'];
   const match = typeof contextUrl === 'string' ? CONTEXT_URL.exec(contextUrl) : null;
   if (match) {

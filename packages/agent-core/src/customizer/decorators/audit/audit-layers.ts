@@ -127,14 +127,14 @@ export class AuditWriteCollectionDecorator extends CollectionDecorator {
     if (!recorder) return this.childCollection.update(caller, filter, patch);
     return recorder.run(this, caller, async (inner, unit) => {
       const projection = recorder.storedProjection(this);
-      const before = await this.childCollection.list(inner, asListFilter(filter), projection);
+      const before = await this.readTarget.list(inner, asListFilter(filter), projection);
       await this.childCollection.update(inner, filter, patch);
       if (before.length === 0) return;
       const keys = getPrimaryKeys(this.schema);
       const ids: CompositeId[] = before.map(
         (record) => keys.map((key) => (key in patch ? patch[key] : record[key])) as CompositeId,
       );
-      const after = await this.childCollection.list(
+      const after = await this.readTarget.list(
         inner,
         new PaginatedFilter({ conditionTree: ConditionTreeFactory.matchIds(this.schema, ids) }),
         projection,
@@ -152,7 +152,7 @@ export class AuditWriteCollectionDecorator extends CollectionDecorator {
     if (!recorder) return this.childCollection.delete(caller, filter);
     return recorder.run(this, caller, async (inner, unit) => {
       const projection = recorder.storedProjection(this);
-      const before = await this.childCollection.list(inner, asListFilter(filter), projection);
+      const before = await this.readTarget.list(inner, asListFilter(filter), projection);
       await this.childCollection.delete(inner, filter);
       const keys = getPrimaryKeys(this.schema);
       for (const record of before) {
@@ -196,7 +196,7 @@ export class AuditActionCollectionDecorator extends CollectionDecorator {
         const records =
           scope === 'Global' || keys.length === 0
             ? []
-            : await this.childCollection.list(
+            : await this.readTarget.list(
                 inner,
                 asListFilter(filter).override({ page: null }),
                 new Projection(...keys),

@@ -155,7 +155,7 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.dataSourceHasBinary) return this.childCollection.list(caller, filter, projection);
+    if (!this.dataSourceHasBinary) return this.readTarget.list(caller, filter, projection);
     return this.listConverted(caller, filter, projection);
   }
 
@@ -164,7 +164,7 @@ export class BinaryCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const records = await this.childCollection.list(
+    const records = await this.readTarget.list(
       caller,
       await this.convertFilter(filter),
       projection,

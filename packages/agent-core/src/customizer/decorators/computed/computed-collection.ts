@@ -99,7 +99,7 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.layerHasComputeds) return this.childCollection.list(caller, filter, projection);
+    if (!this.layerHasComputeds) return this.readTarget.list(caller, filter, projection);
     return this.listComputed(caller, filter, projection);
   }
 
@@ -109,7 +109,7 @@ export class ComputedCollectionDecorator extends CollectionDecorator {
     projection: Projection,
   ): Promise<RecordData[]> {
     const childProjection = projection.replace((path) => this.rewritePath(path));
-    const records = await this.childCollection.list(caller, filter, childProjection);
+    const records = await this.readTarget.list(caller, filter, childProjection);
     if (childProjection.equals(projection)) return records;
     return this.computeFromRecords(caller, records, childProjection, projection);
   }

@@ -52,7 +52,7 @@ export class EmptyCollectionDecorator extends CollectionDecorator {
     projection: Projection,
   ): Promise<RecordData[]> {
     if (matchesNothing(filter.conditionTree)) return Promise.resolve([]);
-    return this.childCollection.list(caller, filter, projection);
+    return this.readTarget.list(caller, filter, projection);
   }
 
   override async update(caller: Caller, filter: Filter, patch: RecordData): Promise<void> {

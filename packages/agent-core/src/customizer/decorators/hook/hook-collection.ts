@@ -59,7 +59,7 @@ export class HookCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.hasHooks('List')) return this.childCollection.list(caller, filter, projection);
+    if (!this.hasHooks('List')) return this.readTarget.list(caller, filter, projection);
     return this.listHooked(caller, filter, projection);
   }
 
@@ -74,7 +74,7 @@ export class HookCollectionDecorator extends CollectionDecorator {
       'List',
       new HookBeforeListContext(child, caller, filter, Object.freeze(projection)),
     );
-    const records = await child.list(caller, filter, projection);
+    const records = await this.readTarget.list(caller, filter, projection);
     await this.run(
       'After',
       'List',
@@ -132,13 +132,14 @@ export class HookCollectionDecorator extends CollectionDecorator {
     limit?: number,
   ): Promise<AggregateResult[]> {
     const child = this.childCollection;
-    if (!this.hasHooks('Aggregate')) return child.aggregate(caller, filter, aggregation, limit);
+    if (!this.hasHooks('Aggregate'))
+      return this.readTarget.aggregate(caller, filter, aggregation, limit);
     await this.run(
       'Before',
       'Aggregate',
       new HookBeforeAggregateContext(child, caller, filter, Object.freeze(aggregation), limit),
     );
-    const result = await child.aggregate(caller, filter, aggregation, limit);
+    const result = await this.readTarget.aggregate(caller, filter, aggregation, limit);
     await this.run(
       'After',
       'Aggregate',

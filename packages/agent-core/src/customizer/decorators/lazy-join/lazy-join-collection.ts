@@ -45,7 +45,7 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
   ): Promise<RecordData[]> {
     const plan = this.planOf(projection);
     if (this.keepsFilter(filter) && plan.replaced.length === 0) {
-      return this.childCollection.list(caller, filter, projection);
+      return this.readTarget.list(caller, filter, projection);
     }
     return this.listJoined(caller, filter, projection, plan);
   }
@@ -57,9 +57,9 @@ export class LazyJoinCollectionDecorator extends CollectionDecorator {
     plan: ProjectionPlan,
   ): Promise<RecordData[]> {
     const refined = await this.refineFilter(caller, filter);
-    if (plan.replaced.length === 0) return this.childCollection.list(caller, refined, projection);
+    if (plan.replaced.length === 0) return this.readTarget.list(caller, refined, projection);
 
-    const records = await this.childCollection.list(caller, refined, plan.childProjection);
+    const records = await this.readTarget.list(caller, refined, plan.childProjection);
     for (const { relation, target, foreignKey } of plan.replaced) {
       for (const record of records) {
         const value = record[foreignKey];

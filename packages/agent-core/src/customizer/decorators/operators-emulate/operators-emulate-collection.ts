@@ -176,7 +176,7 @@ export class OperatorsEmulateCollectionDecorator extends CollectionDecorator {
 
   private async emulate(caller: Caller, leaf: ConditionTreeLeaf): Promise<ConditionTree> {
     const pks = getPrimaryKeys(this.schema);
-    const records = await this.childCollection.list(
+    const records = await this.readTarget.list(
       caller,
       new PaginatedFilter(),
       new Projection(...pks, leaf.field),

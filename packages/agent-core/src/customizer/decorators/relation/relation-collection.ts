@@ -83,7 +83,7 @@ export class RelationCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (!this.layerHasRelations) return this.childCollection.list(caller, filter, projection);
+    if (!this.layerHasRelations) return this.readTarget.list(caller, filter, projection);
     return this.listRelated(caller, filter, projection);
   }
 
@@ -94,7 +94,7 @@ export class RelationCollectionDecorator extends CollectionDecorator {
   ): Promise<RecordData[]> {
     const refined = await this.refineFilter(caller, filter);
     const childProjection = projection.replace((path) => this.rewritePath(path));
-    const records = await this.childCollection.list(caller, refined, childProjection);
+    const records = await this.readTarget.list(caller, refined, childProjection);
     if (childProjection.equals(projection)) return records;
     await this.reprojectInPlace(caller, records, projection);
     return projection.apply(records);

@@ -156,7 +156,7 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    if (this.renamesNothing) return this.childCollection.list(caller, filter, projection);
+    if (this.renamesNothing) return this.readTarget.list(caller, filter, projection);
     return this.listRenamed(caller, filter, projection);
   }
 
@@ -165,7 +165,7 @@ export class RenameFieldCollectionDecorator extends CollectionDecorator {
     filter: PaginatedFilter,
     projection: Projection,
   ): Promise<RecordData[]> {
-    const records = await this.childCollection.list(
+    const records = await this.readTarget.list(
       caller,
       this.filter(filter),
       projection.replace((path) => this.path(path, 'down')),

@@ -98,7 +98,7 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     projection: Projection,
   ): Promise<RecordData[]> {
     if (!filter.sort || !this.layerSortsAnything) {
-      return this.childCollection.list(caller, filter, projection);
+      return this.readTarget.list(caller, filter, projection);
     }
     return this.listSorted(caller, filter, projection);
   }
@@ -111,10 +111,10 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     const sort = filter.sort ? this.replaceClauses(filter.sort) : null;
     const refined = sort ? filter.override({ sort }) : filter;
     if (!sort || !sort.some((clause) => this.isEmulated(clause.field))) {
-      return this.childCollection.list(caller, refined, projection);
+      return this.readTarget.list(caller, refined, projection);
     }
     const pks = getPrimaryKeys(this.schema);
-    const all = await this.childCollection.list(
+    const all = await this.readTarget.list(
       caller,
       refined.override({ sort: null, page: null }),
       new Projection(...pks).union(sort.projection),
@@ -122,7 +122,7 @@ export class SortEmulateCollectionDecorator extends CollectionDecorator {
     const sorted = sortRecords(all, sort, columnTypeResolver(this), caller.timezone);
     const page = refined.page ? refined.page.apply(sorted) : sorted;
     if (page.length === 0) return [];
-    const records = await this.childCollection.list(
+    const records = await this.readTarget.list(
       caller,
       new PaginatedFilter({ conditionTree: ConditionTreeFactory.matchRecords(this.schema, page) }),
       projection.union(pks),

@@ -113,7 +113,7 @@ export class ValidationCollectionDecorator extends CollectionDecorator {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.childCollection.list(caller, filter, projection);
+    return this.readTarget.list(caller, filter, projection);
   }
 
   override async create(caller: Caller, data: RecordData[]): Promise<RecordData[]> {
