@@ -1,7 +1,7 @@
 import type { DataSourceFactory, Logger } from '@canopy/agent-core/toolkit';
 import { connect } from './connection/connect';
 import { parseConnection } from './connection/parse-connection';
-import { describeConnection } from './connection/resolved-connection';
+import { describeConnection, type ResolvedConnection } from './connection/resolved-connection';
 import { PgTypeParsers } from './connection/pg-type-parsers';
 import type { SqlConnectionParams, SqlDialect } from './connection/sql-connection-params';
 import type { Knex } from 'knex';
@@ -9,6 +9,7 @@ import { introspect as introspectDatabase } from './introspection/introspect';
 import type { SqlIntrospection } from './introspection/introspection';
 import { readIntrospection } from './introspection/read-introspection';
 import { buildModels } from './schema/build-models';
+import { PreparedStatements } from './query/prepared-statements';
 import { StatementCache } from './query/statement-cache';
 import type { CompiledStatement } from './query/statement-runner';
 import { SqlDataSource } from './sql-data-source';
@@ -29,7 +30,19 @@ export interface SqlDataSourceOptions {
    * 0 builds every query anew.
    */
   statementCacheSize?: number;
+  /**
+   * PostgreSQL: run cached SELECTs as named prepared statements, parsed and planned once per
+   * connection (at most 100 per connection, least recently used deallocated first). Default
+   * true; set it to false behind a connection pooler in transaction mode (PgBouncer's
+   * `pool_mode = transaction` without its own prepared-statement support), where the next query
+   * may reach a server session that never saw the statement. Ignored on other databases and on
+   * the embedded PostgreSQL.
+   */
+  preparedStatements?: boolean;
 }
+
+/** Most statements kept prepared on one PostgreSQL connection. */
+const PREPARED_PER_CONNECTION = 100;
 
 /**
  * A data-source factory for `agent.addDataSource(...)`: connects, introspects the schema (or
@@ -65,6 +78,24 @@ function statementCacheSize(options: SqlDataSourceOptions): number {
   return size;
 }
 
+function preparedStatements(
+  options: SqlDataSourceOptions,
+  connection: ResolvedConnection,
+): PreparedStatements | undefined {
+  const enabled = options.preparedStatements ?? true;
+  if (typeof enabled !== 'boolean') {
+    throw new SqlDataSourceError(
+      'INVALID_CONNECTION_OPTIONS',
+      `Invalid preparedStatements ${String(enabled)}: use true or false.`,
+    );
+  }
+  // Not on the embedded PostgreSQL: its one session is shared by every connection and outlives
+  // them, with the statements prepared in it.
+  return enabled && connection.dialect === 'postgres' && !connection.embedded
+    ? new PreparedStatements(PREPARED_PER_CONNECTION)
+    : undefined;
+}
+
 /**
  * Replaces the pool's connections by new ones. A PostgreSQL backend that ran the introspection's
  * catalog queries stays slower for the queries that follow (a parallel COUNT over 250,000 rows
@@ -83,6 +114,7 @@ export async function openSqlDataSource(
 ): Promise<SqlDataSource> {
   const connection = parseConnection(uriOrParams);
   const cacheSize = statementCacheSize(options);
+  const prepared = preparedStatements(options, connection);
   const parsers = new PgTypeParsers();
   const { knex } = await connect(connection, parsers);
   try {
@@ -105,6 +137,7 @@ export async function openSqlDataSource(
         models,
         mariadbReturning: await hasMariadbReturning(knex, connection.dialect),
         statements: cacheSize > 0 ? new StatementCache<CompiledStatement>(cacheSize) : undefined,
+        prepared,
       },
       introspection,
       options.liveQueryConnections,

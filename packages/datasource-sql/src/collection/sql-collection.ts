@@ -216,13 +216,21 @@ export class SqlCollection extends BaseCollection {
         `Invalid time zone '${zone}' for the caller: use an IANA name such as 'Europe/Paris'.`,
       );
     }
-    // "Now" is read when a relative date operator first needs it, then fixed for the query.
-    let now: DateTime | undefined;
-    return {
-      timezone: zone,
-      get now() {
-        return (now ??= DateTime.utc());
-      },
-    };
+    return new QueryTranslation(zone);
+  }
+}
+
+/**
+ * The translation options of one query: the caller's zone, and "now", read when a relative date
+ * operator first needs it, then fixed for the query. A class, whose getter is defined once on its
+ * prototype: an object literal with a getter defines an accessor on every object it makes.
+ */
+class QueryTranslation implements TranslationOptions {
+  private fixedNow: DateTime | undefined;
+
+  constructor(readonly timezone: string) {}
+
+  get now(): DateTime {
+    return (this.fixedNow ??= DateTime.utc());
   }
 }

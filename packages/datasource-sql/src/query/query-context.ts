@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { SqlDialect } from '../connection/sql-connection-params';
 import type { IntrospectedColumn } from '../introspection/introspection';
 import type { TableModel } from '../schema/table-model';
+import type { PreparedStatements } from './prepared-statements';
 import type { StatementCache } from './statement-cache';
 import type { CompiledStatement } from './statement-runner';
 
@@ -37,6 +38,8 @@ export interface SqlEnvironment {
   mariadbReturning?: boolean;
   /** Compiled SELECTs by query shape (lists and aggregations); absent, every query is built. */
   statements?: StatementCache<CompiledStatement>;
+  /** PostgreSQL: cached statements run as named prepared statements (absent: unnamed). */
+  prepared?: PreparedStatements;
 }
 
 /** `schema.table` on PostgreSQL, `table` elsewhere. */

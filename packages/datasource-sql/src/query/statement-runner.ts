@@ -1,4 +1,9 @@
 import type { Knex } from 'knex';
+import {
+  isStalePreparedStatement,
+  type PgSession,
+  type PreparedStatements,
+} from './prepared-statements';
 import type { SqlEnvironment } from './query-context';
 
 /**
@@ -52,14 +57,15 @@ function nativeSql(knex: Knex, sql: string): string {
   return native !== sql && native.includes('?') ? sql : native;
 }
 
-interface PgConnection {
+interface PgConnection extends PgSession {
   __knexUid?: string;
   __knexTxId?: string;
   query(
-    text: string,
-    values: unknown[],
+    text: string | { name: string; text: string; values: unknown[] },
+    values: unknown[] | undefined,
     callback: (error: Error | null, result: { rows: Record<string, unknown>[] }) => void,
   ): void;
+  query(text: string, callback: (error: Error | null) => void): void;
 }
 
 interface PgKnexClient {
@@ -68,15 +74,41 @@ interface PgKnexClient {
   emit(event: string, ...values: unknown[]): boolean;
 }
 
+/** One round trip of a SELECT, named when `prepared` gives it a name on this connection. */
+function queryRows(
+  connection: PgConnection,
+  sql: string,
+  bindings: unknown[],
+  prepared: PreparedStatements | undefined,
+): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, response: { rows: Record<string, unknown>[] }) =>
+      error ? reject(error) : resolve(response.rows);
+    if (prepared) {
+      connection.query(
+        { name: prepared.name(connection, sql), text: sql, values: bindings },
+        undefined,
+        done,
+      );
+    } else {
+      // Text and values as arguments: pg copies a config object, property descriptors and all.
+      connection.query(sql, bindings, done);
+    }
+  });
+}
+
 /**
  * A cached SELECT on PostgreSQL, on a connection of knex's pool, without knex's runner (query
  * object rewriting, start/response events, response post-processing): what knex would do for a
- * compiled `$n` statement, with the `query` and `query-error` events knex emits.
+ * compiled `$n` statement, with the `query` and `query-error` events knex emits. With `prepared`,
+ * the statement is prepared once per connection; one the server refuses as stale (a table was
+ * altered since) is prepared again and run once more.
  */
 async function runOnPostgres(
   knex: Knex,
   sql: string,
   bindings: unknown[],
+  prepared: PreparedStatements | undefined,
 ): Promise<Record<string, unknown>[]> {
   const client = knex.client as PgKnexClient;
   const connection = await client.acquireConnection();
@@ -90,13 +122,13 @@ async function runOnPostgres(
   };
   try {
     client.emit('query', query);
-    const result = await new Promise<{ rows: Record<string, unknown>[] }>((resolve, reject) => {
-      // Text and values as arguments: pg copies a config object, property descriptors and all.
-      connection.query(sql, bindings, (error, response) =>
-        error ? reject(error) : resolve(response),
-      );
-    });
-    return result.rows;
+    try {
+      return await queryRows(connection, sql, bindings, prepared);
+    } catch (error) {
+      if (!prepared || !isStalePreparedStatement(error)) throw error;
+      prepared.forget(connection, sql);
+      return await queryRows(connection, sql, bindings, prepared);
+    }
   } catch (error) {
     // knex prefixes driver errors with the statement (values stay out of the message here).
     if (error instanceof Error) error.message = `${sql} - ${error.message}`;
@@ -139,7 +171,7 @@ export async function runCachedSelect<R>(
     const bindings = cached.prefix.length > 0 ? [...cached.prefix, ...values] : values;
     const rows =
       environment.dialect === 'postgres' && !cached.sql.includes('?')
-        ? await runOnPostgres(knex, cached.sql, bindings)
+        ? await runOnPostgres(knex, cached.sql, bindings, environment.prepared)
         : ((await runCompiledSelect(knex, cached.sql, bindings)) as Record<string, unknown>[]);
     return { rows, reader: cached.reader as R };
   }
