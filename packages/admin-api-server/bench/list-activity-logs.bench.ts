@@ -43,7 +43,7 @@ import { encodeTimeCursor } from '../src/store/cursor';
 import { activityLogQuery } from '../src/store/activity-log-queries';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
 import { BENCH_KEYS, benchProject, benchServer, loadActivityLogs, log } from './bench-data';
-import { listCase, SPAN_MS, T0, type ListCase } from './list-case';
+import { checkoutCode, listCase, SPAN_MS, T0, type ListCase } from './list-case';
 import { planReadsThroughIndexes } from './plan-check';
 import { startChild } from './serve-child';
 
@@ -220,8 +220,8 @@ interface Target {
 }
 
 /**
- * The BENCH_BEFORE_TREE version: its own code issues the token and writes the cursor and SQL on
- * its own schema, its sources are bundled with its own tsup, and it gets a raw server of its own.
+ * The BENCH_BEFORE_TREE version ({@link checkoutCode}: its own code issues the token and writes
+ * the cursor and SQL on its own schema), bundled with its own tsup, with a raw server of its own.
  */
 async function beforeTargets(
   first: number,
@@ -229,19 +229,11 @@ async function beforeTargets(
   closers: { stop(): Promise<void> }[],
 ): Promise<Target[]> {
   const tree = BEFORE_TREE!;
-  /* eslint-disable @typescript-eslint/no-require-imports -- the other version's own modules */
-  const data = require(join(tree, 'bench', 'bench-data.ts'));
-  const code = {
-    issueApplicationToken: require(join(tree, 'src')).issueApplicationToken,
-    activityLogQuery: require(join(tree, 'src', 'store', 'activity-log-queries.ts'))
-      .activityLogQuery,
-    encodeTimeCursor: require(join(tree, 'src', 'store', 'cursor.ts')).encodeTimeCursor,
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const server = await data.benchServer(BEFORE_URL, 2);
+  const checkout = checkoutCode(tree);
+  const server = await checkout.benchServer(BEFORE_URL, 2);
   closers.push({ stop: () => server.close() });
-  const request = await listCase(server.knex, data.BENCH_KEYS, code, 'bench-before');
-  const cases = listCases(server.knex, code.activityLogQuery, request);
+  const request = await listCase(server.knex, checkout.keys, checkout.code, 'bench-before');
+  const cases = listCases(server.knex, checkout.code.activityLogQuery, request);
   const raw = startRawServer(BEFORE_URL, cases, profile);
   closers.push(raw);
   const bundle = buildCliBundle(tree);
@@ -250,7 +242,12 @@ async function beforeTargets(
     process.execPath,
     [...profile, join(bundle, 'cli.js'), 'serve'],
     // The bundle resolves its dependencies from the other tree.
-    { ...platformEnv(BEFORE_URL, {}), NODE_PATH: join(tree, 'node_modules') },
+    {
+      ...platformEnv(BEFORE_URL, {}),
+      // Its tokens are signed with its own bench keys.
+      CANOPY_TOKEN_SIGNING_KEYS: `${checkout.keys[0]!.id}:${checkout.keys[0]!.secret}`,
+      NODE_PATH: join(tree, 'node_modules'),
+    },
   );
   closers.push(platform);
   const label = basename(dirname(dirname(tree)));

@@ -3,7 +3,9 @@
  * environment since a quarter into the generated year, 100 a page, with a bench application
  * token; the first page and a deep cursor page 80% down the matching rows.
  */
+import { join } from 'node:path';
 import type { Knex } from 'knex';
+import type { AdminApiServer } from '../src';
 import type { issueApplicationToken } from '../src';
 import type { SigningKey } from '../src/config';
 import type { activityLogQuery, ActivityLogFilters } from '../src/store/activity-log-queries';
@@ -21,6 +23,31 @@ export interface ListCaseCode {
   issueApplicationToken: typeof issueApplicationToken;
   activityLogQuery: typeof activityLogQuery;
   encodeTimeCursor: typeof encodeTimeCursor;
+}
+
+/**
+ * What a bench needs of the checkout whose `packages/admin-api-server` is `tree` (this one or
+ * another worktree): its bench server and keys, and its {@link ListCaseCode}, loaded from its own
+ * sources so that each version issues its token and writes its cursor and SQL its own way.
+ */
+export function checkoutCode(tree: string): {
+  benchServer(url: string, poolSize: number): Promise<AdminApiServer>;
+  keys: readonly SigningKey[];
+  code: ListCaseCode;
+} {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the measured checkout's own modules */
+  const data = require(join(tree, 'bench', 'bench-data.ts'));
+  return {
+    benchServer: data.benchServer,
+    keys: data.BENCH_KEYS,
+    code: {
+      issueApplicationToken: require(join(tree, 'src')).issueApplicationToken,
+      activityLogQuery: require(join(tree, 'src', 'store', 'activity-log-queries.ts'))
+        .activityLogQuery,
+      encodeTimeCursor: require(join(tree, 'src', 'store', 'cursor.ts')).encodeTimeCursor,
+    },
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 export interface ListCase {

@@ -37,7 +37,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildCliBundle } from '../test/helpers/cli-bundle';
-import { listCase } from './list-case';
+import { checkoutCode, listCase } from './list-case';
 import { startChild } from './serve-child';
 
 const TREE = resolve(process.env.BENCH_TREE ?? join(__dirname, '..'));
@@ -153,24 +153,14 @@ function stderrWaiter(child: ChildProcess): {
 }
 
 async function main(): Promise<void> {
-  /* eslint-disable @typescript-eslint/no-require-imports -- the measured tree's own modules */
-  const data = require(join(TREE, 'bench', 'bench-data.ts'));
-  const { issueApplicationToken } = require(join(TREE, 'src'));
-  const { activityLogQuery } = require(join(TREE, 'src', 'store', 'activity-log-queries.ts'));
-  const { encodeTimeCursor } = require(join(TREE, 'src', 'store', 'cursor.ts'));
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  const checkout = checkoutCode(TREE);
   const work = fs.mkdtempSync(join(tmpdir(), 'canopy-list-instructions-'));
   const dumps = KEEP ?? join(work, 'dumps');
   fs.mkdirSync(dumps, { recursive: true });
-  const server = await data.benchServer(URL_, 2);
+  const server = await checkout.benchServer(URL_, 2);
   let stop = async () => {};
   try {
-    const request = await listCase(
-      server.knex,
-      data.BENCH_KEYS,
-      { issueApplicationToken, activityLogQuery, encodeTimeCursor },
-      'instructions',
-    );
+    const request = await listCase(server.knex, checkout.keys, checkout.code, 'instructions');
     const { token, path } = request;
     const cursor = request.cursor;
     const paths: Record<string, string> = { first: path, deep: `${path}&cursor=${cursor}` };
@@ -210,7 +200,7 @@ async function main(): Promise<void> {
         DATABASE_POOL_SIZE: '2',
         PORT: '0',
         HOST: '127.0.0.1',
-        CANOPY_TOKEN_SIGNING_KEYS: `${data.BENCH_KEYS[0].id}:${data.BENCH_KEYS[0].secret}`,
+        CANOPY_TOKEN_SIGNING_KEYS: `${checkout.keys[0]!.id}:${checkout.keys[0]!.secret}`,
         RATE_LIMIT_POINTS: '1000000000',
         RATE_LIMIT_DURATION_SECONDS: '3600',
         NODE_ENV: 'production',
