@@ -41,6 +41,35 @@ const result = spawnSync(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Every failure by name, printed again just above the last line: a long run's log is often read
+// from its end only, and the counts alone do not say what to look at.
+const failures = [];
+const firstLines = (text, count = 4) =>
+  String(text ?? '')
+    // Colour codes from jest's and Vitest's messages.
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, count);
+const relative = (file) => (file.startsWith(root) ? file.slice(root.length + 1) : file);
+// jest's and Vitest's JSON reports share this shape.
+const collectFailures = (runner, summary) => {
+  for (const file of summary.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests)
+      failures.push({
+        where: `${runner} ${relative(file.name)} › ${test.fullName ?? test.title}`,
+        lines: firstLines((test.failureMessages ?? []).join('\n')),
+      });
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push({
+        where: `${runner} ${relative(file.name)} (the file did not run)`,
+        lines: firstLines(file.message),
+      });
+  }
+};
 if (existsSync(outFile)) {
   const summary = JSON.parse(readFileSync(outFile, 'utf8'));
   passed = summary.numPassedTests;
@@ -48,7 +77,8 @@ if (existsSync(outFile)) {
   skipped = summary.numPendingTests + summary.numTodoTests;
   // A suite that fails to load has no failed test but must still fail the run.
   failed += summary.numRuntimeErrorTestSuites;
-}
+  collectFailures('jest', summary);
+} else failures.push({ where: 'jest wrote no results', lines: [] });
 let status = result.status ?? 1;
 
 // The repository's own scripts (node:test): counted from the TAP summary.
@@ -72,6 +102,9 @@ if (process.argv.length === 2) {
   );
   const count = (name) =>
     Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(scripts.stdout)?.[1] ?? 0);
+  for (const line of scripts.stdout.split('\n'))
+    if (/^\s*not ok/.test(line) && !/# SKIP/.test(line))
+      failures.push({ where: `node:test ${line.trim()}`, lines: [] });
   passed += count('pass');
   failed += count('fail');
   if (scripts.status !== 0) {
@@ -100,7 +133,11 @@ if (process.argv.length === 2) {
     const summary = JSON.parse(readFileSync(vitestFile, 'utf8'));
     passed += summary.numPassedTests;
     failed += summary.numFailedTests + (summary.numFailedTestSuites ?? 0);
-  } else failed += 1;
+    collectFailures('vitest', summary);
+  } else {
+    failed += 1;
+    failures.push({ where: 'vitest wrote no results', lines: [] });
+  }
   if (vitest.status !== 0) status = status || 1;
 
   // Each browser run writes its counts to a results file, added to the final line.
@@ -122,7 +159,13 @@ if (process.argv.length === 2) {
       const summary = JSON.parse(readFileSync(browserFile, 'utf8'));
       passed += summary.passed;
       failed += summary.failed;
-    } else failed += 1;
+      for (const test of summary.results ?? [])
+        if (!test.ok)
+          failures.push({ where: `browser (${name}) ${test.name}`, lines: firstLines(test.error) });
+    } else {
+      failed += 1;
+      failures.push({ where: `browser (${name}) wrote no results`, lines: [] });
+    }
     if (browser.status !== 0) status = status || 1;
   };
   // The browser suite against our agent, then its core against the reference agent from npm, so
@@ -136,5 +179,13 @@ if (process.argv.length === 2) {
 rmSync(outDir, { recursive: true, force: true });
 
 if (status !== 0 && failed === 0) failed = 1;
+if (failures.length > 0) {
+  console.log(`\nWhat failed (${failures.length}):`);
+  for (const failure of failures) {
+    console.log(`  ✕ ${failure.where}`);
+    for (const line of failure.lines) console.log(`      ${line.slice(0, 300)}`);
+  }
+  console.log('');
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(status);
