@@ -7,40 +7,33 @@
  * form says so before anything is sent and its button requests the approval directly. Values are
  * checked against the form's limits first; the first error is scrolled to and focused.
  */
-import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  changeBody,
   executeAttributes,
   formPages,
-  isDynamicSearch,
-  loadBody,
   missingRequired,
   redirectTarget,
-  searchBody,
-  staticForm,
   valueProblem,
-  withValue,
-  type ActionField,
   type ActionForm,
   type ActionResult,
   type ActionSelection,
-  type LayoutElement,
   type SchemaAction,
 } from '../../../protocol';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { recordCount } from '../../components/table/selection';
 import { useSession } from '../../session';
 import { useWorkspace } from '../../workspace';
-import { ActionFieldInput } from './ActionFieldInput';
+import { ActionFormPage } from './ActionFormPage';
 import { useApprovals } from './platform-access';
 import { focusFirstError } from './focus-error';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';
+import { useActionForm } from './use-action-form';
 
 export interface ActionDialogProps {
   collection: string;
@@ -88,16 +81,15 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
   const approvals = useApprovals();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [form, setFormState] = useState<ActionForm | undefined>(() => staticForm(action));
-  // The form as last set, for hook answers that arrive after later edits.
-  const formRef = useRef(form);
-  const setForm = (next: ActionForm | undefined) => {
-    formRef.current = next;
-    setFormState(next);
-  };
-  const [loadError, setLoadError] = useState<unknown>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<Failure>();
+  const { form, loadError, searching, change, search } = useActionForm({
+    collection,
+    action,
+    selection,
+    onEdit: (field) => setErrors(({ [field]: _, ...rest }) => rest),
+    onFailure: (error) => setFailure({ error }),
+  });
   const body = useRef<HTMLDivElement>(null);
   /** Bumped when a submit finds errors: the first one is then scrolled to and focused. */
   const [refused, setRefused] = useState(0);
@@ -108,86 +100,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
   const [page, setPage] = useState(0);
   const [shown, setShown] = useState<Shown>({ kind: 'form' });
   const [comment, setComment] = useState('');
-  const [searching, setSearching] = useState<string>();
-  /** Change-hook calls sent, and the user's edits: an answer is applied only when it is the
-   * answer to the last call and nothing was edited since that call was sent. */
-  const hookCalls = useRef(0);
-  const edits = useRef(0);
-  const searchTimer = useRef<number>(undefined);
-  const changeTimer = useRef<number>(undefined);
   const tz = client.timezone;
-
-  useEffect(() => {
-    if (form) return;
-    let cancelled = false;
-    client
-      .actionHook(action.endpoint, 'load', loadBody(collection, selection, tz))
-      .then((loaded) => !cancelled && setForm(loaded))
-      .catch((error: Error) => !cancelled && setLoadError(error));
-    return () => {
-      cancelled = true;
-    };
-    // The form loads once per dialog.
-  }, []);
-
-  const runChangeHook = (changed: string) => {
-    const sent = formRef.current;
-    if (!sent) return;
-    const call = ++hookCalls.current;
-    const edit = edits.current;
-    client
-      .actionHook(action.endpoint, 'change', changeBody(collection, selection, tz, sent, changed))
-      .then((answer) => {
-        if (call !== hookCalls.current) return;
-        // Edited while the agent computed: its answer would undo the edit; ask again.
-        if (edit !== edits.current) return runChangeHook(changed);
-        setForm(answer);
-      })
-      .catch((error: Error) => setFailure({ error }));
-  };
-
-  const change = (field: ActionField, value: unknown) => {
-    const current = formRef.current;
-    if (!current) return;
-    const next = withValue(current, field.field, value);
-    edits.current += 1;
-    setForm(next);
-    setErrors(({ [field.field]: _, ...rest }) => rest);
-    if (field.hook) {
-      window.clearTimeout(changeTimer.current);
-      // Typing calls the hook once the user pauses; choices call it at once.
-      const typed = ['String', 'Number', 'Json'].includes(String(field.type)) && !field.widgetEdit;
-      changeTimer.current = window.setTimeout(() => runChangeHook(field.field), typed ? 300 : 0);
-    }
-  };
-
-  const search = (field: ActionField, text: string) => {
-    if (!form) return;
-    window.clearTimeout(searchTimer.current);
-    searchTimer.current = window.setTimeout(() => {
-      setSearching(field.field);
-      client
-        .actionHook(
-          action.endpoint,
-          'search',
-          searchBody(collection, selection, tz, form, field.field, text),
-        )
-        .then((answer) => {
-          const options = answer.fields.find((item) => item.field === field.field);
-          if (!options) return;
-          const current = formRef.current;
-          if (!current) return;
-          setForm({
-            ...current,
-            fields: current.fields.map((item) =>
-              item.field === field.field ? { ...options, value: item.value } : item,
-            ),
-          });
-        })
-        .catch((error: Error) => setFailure({ error }))
-        .finally(() => setSearching(undefined));
-    }, 250);
-  };
 
   const apply = async (result: ActionResult) => {
     switch (result.kind) {
@@ -312,39 +225,6 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
     />
   );
   const pages = form ? formPages(form) : [];
-  const fieldsById = new Map(form?.fields.map((field) => [field.field, field]));
-  const input = (id: string) => {
-    const field = fieldsById.get(id);
-    if (!field) return null;
-    return (
-      <ActionFieldInput
-        key={id}
-        field={field}
-        error={errors[id]}
-        onChange={(value) => change(field, value)}
-        onSearch={isDynamicSearch(field) ? (text) => search(field, text) : undefined}
-        searching={searching === id}
-      />
-    );
-  };
-  const element = (item: LayoutElement, index: number) => {
-    switch (item.component) {
-      case 'input':
-        return input(item.fieldId);
-      case 'separator':
-        return <Divider key={`s${index}`} />;
-      case 'htmlBlock':
-        return <SafeHtml key={`h${index}`} html={item.content} />;
-      case 'row':
-        return (
-          <Group key={`r${index}`} grow align="flex-start">
-            {item.fields.map((field) => input(field.fieldId))}
-          </Group>
-        );
-      default:
-        return null;
-    }
-  };
   const layoutPage = form?.layout.find((item) => item.component === 'page') as
     { nextButtonLabel?: string; previousButtonLabel?: string } | undefined;
   const lastPage = page >= pages.length - 1;
@@ -427,7 +307,16 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
                 Run “{action.name}”{target ? ` on ${target.slice(3)}` : ''}?
               </Text>
             )}
-            {form && <Stack gap="sm">{(pages[page] ?? []).map(element)}</Stack>}
+            {form && (
+              <ActionFormPage
+                form={form}
+                elements={pages[page] ?? []}
+                errors={errors}
+                searching={searching}
+                onChange={change}
+                onSearch={search}
+              />
+            )}
             {form && needsApproval && lastPage && commentField}
             <Group justify="space-between">
               <Group>
