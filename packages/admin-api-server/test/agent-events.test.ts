@@ -38,13 +38,14 @@ it('tells agents connected to another server process about a change within a sec
     sso: false,
     expiresAt: new Date(Date.now() + 60_000),
   });
-  const changedAt = Date.now();
   const created = await fetch(`http://127.0.0.1:${secondPort}/v1/project/Shop/teams`, {
     method: 'POST',
     headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Support' }),
   });
   const team = (await created.json()) as { id: number };
+  // Timed from the rename that sends the event, not from the team's creation before it.
+  const changedAt = Date.now();
   await fetch(`http://127.0.0.1:${secondPort}/v1/project/Shop/teams/Support`, {
     method: 'PATCH',
     headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
