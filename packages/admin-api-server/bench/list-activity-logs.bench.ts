@@ -192,6 +192,11 @@ function startRawServer(
   });
 }
 
+/** Each page's path on the raw server: its key. */
+function rawPaths(cases: ReturnType<typeof listCases>): Record<string, string> {
+  return Object.fromEntries(cases.map((c) => [c.key, `/${c.key}`]));
+}
+
 /** The environment of a `serve` process under load, on `databaseUrl`. */
 function platformEnv(databaseUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -242,12 +247,11 @@ async function beforeTargets(
     process.execPath,
     [...profile, join(bundle, 'cli.js'), 'serve'],
     // The bundle resolves its dependencies from the other tree.
-    {
-      ...platformEnv(BEFORE_URL, {}),
+    platformEnv(BEFORE_URL, {
       // Its tokens are signed with its own bench keys.
       CANOPY_TOKEN_SIGNING_KEYS: `${checkout.keys[0]!.id}:${checkout.keys[0]!.secret}`,
       NODE_PATH: join(tree, 'node_modules'),
-    },
+    }),
   );
   closers.push(platform);
   const label = basename(dirname(dirname(tree)));
@@ -255,7 +259,7 @@ async function beforeTargets(
     {
       name: `raw pg server (${label})`,
       process: raw,
-      paths: Object.fromEntries(cases.map((c) => [c.key, `/${c.key}`])),
+      paths: rawPaths(cases),
       headers: {},
     },
     {
@@ -320,7 +324,7 @@ async function main(): Promise<void> {
       {
         name: 'raw pg server',
         process: raw,
-        paths: Object.fromEntries(cases.map((c) => [c.key, `/${c.key}`])),
+        paths: rawPaths(cases),
         headers: {},
       },
       { name: 'platform, limits in PostgreSQL', process: pgLimited, paths, headers: auth, raw: 0 },

@@ -28,10 +28,10 @@ function columnsOf(collection: Collection): string[] {
 }
 
 /**
- * `value` with every object's keys sorted and bigints as text, so that equal values always give
- * the same JSON text: a copy where a value needs one, the value itself otherwise (`JSON.stringify`
- * then writes it without calling back into JavaScript per value). A value with `toJSON` (a date, a
- * buffer) is replaced by what it gives, as `JSON.stringify` would.
+ * A copy of `value` with every object's keys sorted and bigints as text, so that equal values
+ * always give the same JSON text (`JSON.stringify` then writes it without calling back into
+ * JavaScript per value, as a replacer would). A value with `toJSON` (a date, a buffer) is replaced
+ * by what it gives, as `JSON.stringify` would.
  */
 function canonical(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();

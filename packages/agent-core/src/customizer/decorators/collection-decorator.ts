@@ -223,6 +223,9 @@ export class CollectionDecorator implements Collection {
   }
 }
 
+/** What a layer does with reads: a class that overrides none of these forwards them. */
+const READ_METHODS = ['list', 'aggregate', 'refineFilter', 'keepsFilter'] as const;
+
 /**
  * Whether `collection` is a layer that hands every list and aggregate to its child as it is: its
  * class overrides none of `list`, `aggregate`, `refineFilter` and `keepsFilter` (what a layer
@@ -230,12 +233,8 @@ export class CollectionDecorator implements Collection {
  */
 function forwardsReads(collection: Collection): collection is CollectionDecorator {
   if (!(collection instanceof CollectionDecorator)) return false;
-  const base = CollectionDecorator.prototype;
+  // `refineFilter` and `keepsFilter` are protected: compared by name, on both sides alike.
+  const base = CollectionDecorator.prototype as unknown as Record<string, unknown>;
   const layer = collection as unknown as Record<string, unknown>;
-  return (
-    layer.list === base.list &&
-    layer.aggregate === base.aggregate &&
-    layer.refineFilter === (base as unknown as Record<string, unknown>).refineFilter &&
-    layer.keepsFilter === (base as unknown as Record<string, unknown>).keepsFilter
-  );
+  return READ_METHODS.every((name) => layer[name] === base[name]);
 }
