@@ -113,6 +113,23 @@ describe('prepared statements (PostgreSQL)', () => {
     expect(after).not.toContain('canopy_2');
   }, 60_000);
 
+  it('deallocates the least recently used statement, not the first prepared', async () => {
+    const dataSource = await open();
+    for (let size = 1; size <= 100; size += 1) {
+      await list(dataSource, anyOf(size));
+      await list(dataSource, anyOf(size));
+    }
+    // The first statement runs again: the second is now the one used longest ago.
+    expect(await list(dataSource, anyOf(1))).toEqual([{ id: 1, n: 10 }]);
+    await list(dataSource, anyOf(101));
+    await list(dataSource, anyOf(101));
+    const names = await prepared(dataSource);
+    expect(names).toHaveLength(100);
+    expect(names).toContain('canopy_1');
+    expect(names).not.toContain('canopy_2');
+    expect(names).toContain('canopy_101');
+  }, 60_000);
+
   it('runs cached statements unnamed with preparedStatements: false', async () => {
     const dataSource = await open({ preparedStatements: false });
     for (const id of [1, 2, 3]) expect(await list(dataSource, equal(id))).toHaveLength(1);

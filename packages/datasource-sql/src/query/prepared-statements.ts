@@ -10,10 +10,18 @@ export interface PgSession {
   };
 }
 
-/** The names given on one connection: SQL text → name, least recently used first. */
+/** A statement's name on one connection, and when it was last used there. */
+interface Named {
+  readonly name: string;
+  used: number;
+}
+
+/** The names given on one connection, by SQL text. */
 interface Names {
-  byText: Map<string, string>;
+  byText: Map<string, Named>;
   next: number;
+  /** Stamps uses: the least recently used statement is the one with the smallest stamp. */
+  clock: number;
 }
 
 /**
@@ -41,23 +49,23 @@ export class PreparedStatements {
   name(connection: PgSession, text: string): string {
     let names = this.connections.get(connection);
     if (names === undefined) {
-      names = { byText: new Map(), next: 1 };
+      names = { byText: new Map(), next: 1, clock: 0 };
       this.connections.set(connection, names);
     }
     const known = names.byText.get(text);
     if (known !== undefined) {
-      // Most recently used last.
-      names.byText.delete(text);
-      names.byText.set(text, known);
-      return known;
+      // A use only stamps the entry (no reordering of the map, whose tables a delete-and-set
+      // per query would keep reallocating): the oldest is looked for when one must go.
+      known.used = ++names.clock;
+      return known.name;
     }
     if (names.byText.size >= this.perConnection) {
-      const [oldest] = names.byText.keys();
+      const oldest = leastRecentlyUsed(names.byText);
       if (oldest !== undefined) this.forget(connection, oldest);
     }
     const name = `${this.prefix}${names.next}`;
     names.next += 1;
-    names.byText.set(text, name);
+    names.byText.set(text, { name, used: ++names.clock });
     return name;
   }
 
@@ -72,7 +80,7 @@ export class PreparedStatements {
    */
   forget(connection: PgSession, text: string): void {
     const names = this.connections.get(connection);
-    const name = names?.byText.get(text);
+    const name = names?.byText.get(text)?.name;
     if (names === undefined || name === undefined) return;
     names.byText.delete(text);
     // Queued before the connection's next query. A failure (the statement was already gone, or
@@ -82,6 +90,19 @@ export class PreparedStatements {
     delete connection.connection?.parsedStatements?.[name];
     delete connection.connection?.submittedNamedStatements?.[name];
   }
+}
+
+/** The text of the statement used longest ago (a scan, when a full connection needs room). */
+function leastRecentlyUsed(byText: ReadonlyMap<string, Named>): string | undefined {
+  let oldest: string | undefined;
+  let used = Infinity;
+  for (const [text, named] of byText) {
+    if (named.used < used) {
+      used = named.used;
+      oldest = text;
+    }
+  }
+  return oldest;
 }
 
 /**
