@@ -28,7 +28,7 @@ import { recordCount } from '../../components/table/selection';
 import { useSession } from '../../session';
 import { useWorkspace } from '../../workspace';
 import { ActionFormPage } from './ActionFormPage';
-import { useApprovals } from './platform-access';
+import { useApprovals } from './use-approvals';
 import { focusFirstError } from './focus-error';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';

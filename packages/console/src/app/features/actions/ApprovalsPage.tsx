@@ -32,7 +32,7 @@ import {
 import { collectionOf, useDataBase, useSchema } from '../../data';
 import { useSession } from '../../session';
 import { FieldValueText } from './ActionFieldInput';
-import { useApprovals } from './platform-access';
+import { useApprovals } from './use-approvals';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
 import { SafeHtml } from './SafeHtml';

@@ -1,23 +1,19 @@
 /**
- * The approvals of the signed-in workspace: through the Console's one platform client
- * (`platform`, platform.ts), the environment by project and environment names, the team.
+ * Where the approvals of the signed-in workspace are: through the Console's one platform client
+ * (`platform`, platform.ts), the environment by project and environment names, the team. The
+ * approvals API itself (protocol/approvals.ts) is built with them by the pages that use it
+ * (use-approvals.ts), and loaded on first use by the sidebar's count, off the first screen.
  */
-import { useMemo } from 'react';
-import { ApprovalsApi } from '../../../protocol';
+import type { ApprovalsApiOptions } from '../../../protocol';
+import type { Workspace } from '../../config';
 import { platform } from '../../platform';
-import { useSession } from '../../session';
 
-/** The approvals API of the signed-in workspace and team. */
-export function useApprovals(): ApprovalsApi {
-  const { workspace, session } = useSession();
-  return useMemo(
-    () =>
-      new ApprovalsApi({
-        platform,
-        project: workspace.project,
-        environment: workspace.environment,
-        renderingId: session.renderingId,
-      }),
-    [workspace.project, workspace.environment, session.renderingId],
-  );
+/** The approvals API's options for `workspace` and the team `renderingId`. */
+export function approvalsOptions(workspace: Workspace, renderingId?: number): ApprovalsApiOptions {
+  return {
+    platform,
+    project: workspace.project,
+    environment: workspace.environment,
+    renderingId,
+  };
 }
