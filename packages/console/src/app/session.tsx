@@ -3,9 +3,10 @@
  * login flow, agent protocol §3), the agent client, and re-authentication when the token expires
  * (a dialog over the page, so nothing being typed is lost).
  */
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import {
   createContext,
+  lazy,
+  Suspense,
   useCallback,
   useContext,
   useLayoutEffect,
@@ -29,6 +30,11 @@ import {
   writeTabStorage,
 } from './platform';
 import { SESSION_KEY, signOutEverywhere } from './tab-session';
+
+// The expired session's dialog loads when first needed: the first screen does without it.
+const ReauthModal = lazy(() =>
+  import('./ReauthModal').then((module) => ({ default: module.ReauthModal })),
+);
 
 export interface StoredSession {
   workspaceId: string;
@@ -224,42 +230,20 @@ export function SessionProvider({
       value={{ workspace, session, client, signOut, switchWorkspace, requestReauth }}
     >
       {children}
-      <Modal
-        opened={reauth !== undefined}
-        onClose={() => undefined}
-        withCloseButton={false}
-        closeOnClickOutside={false}
-        closeOnEscape={false}
-        title="Your session has expired"
-        centered
-      >
-        <Stack>
-          <Text size="sm">
-            Sign in again to continue. What you were doing stays on the page and is sent once you
-            are back.
-          </Text>
-          {reauthError && (
-            <Text c="red" size="sm" role="alert">
-              {reauthError}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                reauth?.resolve(false);
-                setReauth(undefined);
-                signOut();
-              }}
-            >
-              Sign out
-            </Button>
-            <Button loading={busy} onClick={renew}>
-              Sign in again
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {reauth && (
+        <Suspense>
+          <ReauthModal
+            error={reauthError}
+            busy={busy}
+            onSignOut={() => {
+              reauth.resolve(false);
+              setReauth(undefined);
+              signOut();
+            }}
+            onSignIn={renew}
+          />
+        </Suspense>
+      )}
     </SessionContext.Provider>
   );
 }

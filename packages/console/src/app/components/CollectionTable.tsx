@@ -10,7 +10,7 @@
  */
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   AgentError,
   clickedSort,
@@ -30,8 +30,6 @@ import { ErrorMessage } from './ErrorMessage';
 import { tableListParams } from './columns';
 import { useRowKeys } from './use-row-keys';
 import { useSearchAsYouType } from './use-search-as-you-type';
-import { AssociateModal } from './table/AssociateModal';
-import { BulkConfirmModal } from './table/BulkActions';
 import { useCellColumns } from './table/cell-columns';
 import { useOpenRecord } from './table/use-open-record';
 import { useScrollTopOnView } from './table/use-scroll-top';
@@ -59,6 +57,14 @@ import { useBulkEdit } from '../features/bulk-edit/use-bulk-edit';
 import { useAsOf } from '../features/as-of/use-as-of';
 
 export { readListContext, saveListContext, type ListContext } from './table/list-context';
+
+// The dialogs load when first opened: the first screen does without them (and Mantine's modal).
+const BulkConfirmModal = lazy(() =>
+  import('./table/BulkConfirmModal').then((module) => ({ default: module.BulkConfirmModal })),
+);
+const AssociateModal = lazy(() =>
+  import('./table/AssociateModal').then((module) => ({ default: module.AssociateModal })),
+);
 
 /** Selection is off while a past moment is shown. */
 const ignoreToggle = () => undefined;
@@ -355,26 +361,32 @@ export function CollectionTable({
         </Text>
         {pager}
       </Group>
-      <BulkConfirmModal
-        mode={bulk.confirm}
-        count={bulkSelection.count ?? 0}
-        onCancel={bulk.cancel}
-        onConfirm={(mode) => void bulk.run(mode)}
-      />
+      {bulk.confirm && (
+        <Suspense>
+          <BulkConfirmModal
+            mode={bulk.confirm}
+            count={bulkSelection.count ?? 0}
+            onCancel={bulk.cancel}
+            onConfirm={(mode) => void bulk.run(mode)}
+          />
+        </Suspense>
+      )}
       <LazyBulkEditDialog
         {...bulkEdit.dialog}
         collection={collection}
         selected={bulkSelection.count ?? 0}
       />
-      {related && relation && (
-        <AssociateModal
-          opened={associating}
-          onClose={() => setAssociating(false)}
-          client={client}
-          collection={collection}
-          related={related}
-          onDone={refetch}
-        />
+      {related && relation && associating && (
+        <Suspense>
+          <AssociateModal
+            opened
+            onClose={() => setAssociating(false)}
+            client={client}
+            collection={collection}
+            related={related}
+            onDone={refetch}
+          />
+        </Suspense>
       )}
     </Stack>
   );

@@ -1,7 +1,7 @@
-/** The bulk actions bar's buttons on the selection, and their confirmation dialog. */
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+/** The bulk actions bar's buttons on the selection (their confirmation: BulkConfirmModal.tsx). */
+import { Button } from '@mantine/core';
 import { IconTrash, IconUnlink } from '@tabler/icons-react';
-import { bulkConfirmText, type BulkMode } from './bulk-change';
+import type { BulkMode } from './bulk-change';
 import { formatCount } from './selection';
 
 export function BulkButtons({
@@ -43,38 +43,5 @@ export function BulkButtons({
         </Button>
       )}
     </>
-  );
-}
-
-export function BulkConfirmModal({
-  mode,
-  count,
-  onCancel,
-  onConfirm,
-}: {
-  mode: BulkMode | undefined;
-  count: number;
-  onCancel(): void;
-  onConfirm(mode: BulkMode): void;
-}) {
-  const words = bulkConfirmText(mode, count);
-  return (
-    <Modal opened={mode !== undefined} onClose={onCancel} title={words.title} centered>
-      <Stack>
-        <Text size="sm">{words.text}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button
-            color={mode === 'dissociate' ? 'orange' : 'red'}
-            onClick={() => onConfirm(mode!)}
-            data-autofocus
-          >
-            {words.button}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
