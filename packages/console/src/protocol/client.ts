@@ -11,14 +11,13 @@ import {
   type JsonApiDocument,
   type ResourceIdentifier,
 } from '@canopy/platform-protocol';
+// The actions', charts' and history's own code is imported by the calls that need it: the
+// screens that make them load it anyway, and the first screen (a list) does without it.
 import type { ActionForm, ActionResult } from './actions';
-import { mergeForm, readActionResult } from './actions';
 import type { ListParams, Selection } from './query';
 import { countQuery, csvQuery, listQuery, segment, selectionBody } from './query';
 import type { ApiChartSource, CollectionChartQuery } from './charts';
-import { statsBody } from './charts';
 import type { HistoryEntry, HistoryFilters, HistoryPage } from './history';
-import { HISTORY_PAGE_SIZE, historyQuery } from './history';
 import { stateBatches, type RecordStateAt } from './as-of';
 import type { FieldOperators } from './operators';
 import { parseErrorEnvelope } from './error-envelope';
@@ -420,6 +419,7 @@ export class AgentClient {
       this.tz(),
       body,
     );
+    const { mergeForm } = await import('./actions');
     return mergeForm((await response.json()) as ActionForm);
   }
 
@@ -429,6 +429,7 @@ export class AgentClient {
    */
   async executeAction(endpoint: string, body: unknown): Promise<ActionResult> {
     const response = await this.sendRaw('POST', this.actionPath(endpoint), this.tz(), body);
+    const { readActionResult } = await import('./actions');
     const result = await readActionResult(response);
     if (result.kind === 'error' && response.status !== 400 && response.status >= 401) {
       throw new AgentError(response.status, result.message);
@@ -489,6 +490,7 @@ export class AgentClient {
    * as stored in the rendering's `stats` (the agent matches it for the chart permission, §15.3).
    */
   async stats(query: CollectionChartQuery): Promise<unknown> {
+    const { statsBody } = await import('./charts');
     const response = await this.send(
       'POST',
       `/stats/${segment(query.sourceCollectionName)}`,
@@ -548,18 +550,22 @@ export class AgentClient {
     return (await response.json()) as CapabilitiesAnswer;
   }
 
-  /** `GET /_audit-trail/{c}/{id}`: one page of a record's history, newest first. */
+  /**
+   * `GET /_audit-trail/{c}/{id}`: one page of a record's history, newest first (`size` entries,
+   * `HISTORY_PAGE_SIZE` when absent).
+   */
   async recordHistory(
     collection: string,
     id: string,
     page = 1,
-    size = HISTORY_PAGE_SIZE,
+    size?: number,
     filters: HistoryFilters = {},
   ): Promise<HistoryPage> {
+    const { HISTORY_PAGE_SIZE, historyQuery } = await import('./history');
     const response = await this.send(
       'GET',
       `/_audit-trail/${segment(collection)}/${segment(id)}`,
-      historyQuery(this.timezone, page, size, filters),
+      historyQuery(this.timezone, page, size ?? HISTORY_PAGE_SIZE, filters),
     );
     const body = (await response.json()) as Partial<HistoryPage>;
     const data = Array.isArray(body.data) ? body.data : [];
