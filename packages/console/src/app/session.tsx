@@ -9,6 +9,7 @@ import {
   Suspense,
   useCallback,
   useContext,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -31,10 +32,14 @@ import {
 } from './platform';
 import { SESSION_KEY, signOutEverywhere } from './tab-session';
 
-// The expired session's dialog loads when first needed: the first screen does without it.
+// The expired session's dialog is not on the first screen, but it is fetched soon after sign-in
+// (SessionProvider): a session expires after hours, by which time a new deployment may have
+// replaced the Console's files, or the network may be gone, and the dialog must still open.
+const loadReauthModal = () => import('./ReauthModal');
 const ReauthModal = lazy(() =>
-  import('./ReauthModal').then((module) => ({ default: module.ReauthModal })),
+  loadReauthModal().then((module) => ({ default: module.ReauthModal })),
 );
+const REAUTH_PREFETCH_MS = 2000;
 
 export interface StoredSession {
   workspaceId: string;
@@ -154,6 +159,15 @@ export function SessionProvider({
   const [reauthError, setReauthError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const pending = useRef<Promise<boolean> | undefined>(undefined);
+
+  useEffect(() => {
+    // A failure here is not the user's concern: the dialog tries again when it is needed.
+    const timer = setTimeout(
+      () => void loadReauthModal().catch(() => undefined),
+      REAUTH_PREFETCH_MS,
+    );
+    return () => clearTimeout(timer);
+  }, []);
 
   const signOut = useCallback(() => {
     // Before the platform token is dropped: the agents refuse this user's session tokens.
