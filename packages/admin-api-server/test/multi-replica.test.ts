@@ -163,20 +163,25 @@ async function nextRefresh(stream: Stream): Promise<{ event: string; data: strin
   }
 }
 
-it('a change made through any replica reaches the agents of every replica within a second', async () => {
+it('a change made through any replica reaches the agents of every replica on NOTIFY, not the 5 s poll', async () => {
   const opened = [await openStream(), await openStream(), await openStream()];
   expect(new Set(opened.map((stream) => stream.replica)).size).toBe(3);
-  const { teamId, committedAt } = await renameATeam();
-  const received = await Promise.all(opened.map(nextRefresh));
-  const latency = Date.now() - committedAt;
-  for (const event of received) {
-    expect(event).toEqual({
-      event: 'refresh-renderings',
-      data: JSON.stringify({ renderingIds: [teamId] }),
-    });
+  // Each replica reads the events on NOTIFY, or else every 5 s. The second change is made as soon
+  // as the first reached every agent: were they polling, the last replica to deliver the first
+  // would have just read, and would deliver the second only about 5 s later. Both within 2 s
+  // therefore means NOTIFY, with room for a loaded machine (tens of milliseconds when idle).
+  for (let round = 0; round < 2; round += 1) {
+    const { teamId, committedAt } = await renameATeam();
+    const received = await Promise.all(opened.map(nextRefresh));
+    const latency = Date.now() - committedAt;
+    for (const event of received) {
+      expect(event).toEqual({
+        event: 'refresh-renderings',
+        data: JSON.stringify({ renderingIds: [teamId] }),
+      });
+    }
+    expect(latency).toBeLessThan(2_000);
   }
-  // Each replica reads the events only on NOTIFY or every 5 s: under a second means NOTIFY.
-  expect(latency).toBeLessThan(1_000);
 }, 30_000);
 
 it('sessions work whichever replica answers', async () => {
