@@ -131,9 +131,16 @@ export async function eventually<T>(
 }
 
 /**
+ * How long a permission change may take to reach the running agent. The agent keeps what it read
+ * for 15 minutes unless the platform's event stream tells it of a change: seen within 10 s means
+ * the event (tens of milliseconds when idle), with room for a loaded machine.
+ */
+const PERMISSION_CHANGE_MS = 10_000;
+
+/**
  * The scenario both platforms must pass: list, read, update and an action through the agent,
  * the matching activity logs on the platform, then a role change and a team scope change that
- * reach the running agent within a second.
+ * reach the running agent through the platform's events.
  */
 export function defineAgentScenario(name: string, setup: () => Promise<ScenarioPlatform>): void {
   describe(`an agent against ${name}`, () => {
@@ -204,27 +211,25 @@ export function defineAgentScenario(name: string, setup: () => Promise<ScenarioP
       });
     }, 20_000);
 
-    it('applies a role change to the running agent within a second', async () => {
+    it('applies a role change to the running agent on its event', async () => {
       const body = { data: { type: 'orders', id: '1', attributes: { amount: 130 } } };
       expect((await call('PUT', '/orders/1', body)).status).toBe(200);
-      const changedAt = Date.now();
       await platform.denyOrderEdits();
       await eventually(
         async () => (await call('PUT', '/orders/1', body)).status === 403,
-        1_000,
+        PERMISSION_CHANGE_MS,
         'the edit refusal',
       );
-      expect(Date.now() - changedAt).toBeLessThan(1_500);
     });
 
-    it('applies a team scope change to the running agent within a second', async () => {
+    it('applies a team scope change to the running agent on its event', async () => {
       await platform.scopeOrdersToEu();
       const ids = await eventually(
         async () => {
           const listed = (await call('GET', '/orders')).body.data as { id: string }[];
           return listed.length === 2 && listed.map((record) => record.id);
         },
-        1_000,
+        PERMISSION_CHANGE_MS,
         'the scope',
       );
       expect(ids.sort()).toEqual(['1', '3']);
