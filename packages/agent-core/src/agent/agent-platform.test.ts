@@ -13,6 +13,12 @@ import { Agent } from './agent';
 import { resolveAgentOptions } from './agent-options';
 
 const ENV_SECRET = '2'.repeat(64);
+// `eventually` waits up to 10 s for what takes milliseconds, so that a loaded machine does not
+// fail it; the tests' own time limit is above that.
+jest.setTimeout(30_000);
+
+/** Called when a request to `/forest/slow` has reached its handler. */
+let slowStarted: () => void = () => {};
 
 /**
  * A stand-in for the REST interface that exposes what the lifecycle hands to it: each request
@@ -37,6 +43,7 @@ function probePipeline(services: AgentServices): AgentPipeline {
       );
     })
     .add('GET', '/slow', async (_request, response) => {
+      slowStarted();
       await new Promise((resolve) => setTimeout(resolve, 200));
       services.activityLogs.record({
         type: 'write',
@@ -114,9 +121,11 @@ describe('Agent and the platform', () => {
 
   it('lets requests in flight finish on stop and flushes their activity logs', async () => {
     await agent.start();
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
     const slow = request(app).get('/forest/slow');
     const answered = slow.then((response) => response);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stopped once the request is in its handler (a fixed wait could end before it got there).
+    await started;
     await agent.stop();
     expect((await answered).body).toEqual({ done: true });
     expect(sandbox.activityLogs(ENV_SECRET).map((log) => log.label)).toEqual(['slow update']);
@@ -154,7 +163,7 @@ describe('Agent and the platform', () => {
   });
 });
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000) {
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
