@@ -8,7 +8,11 @@ const SECRET = 'd'.repeat(64);
 const lines: string[] = [];
 const logger = (level: string, message: string) => lines.push(`${level} ${message}`);
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000) {
+// `eventually` waits up to 10 s for what takes milliseconds, so that a loaded machine does not
+// fail it; the tests' own time limit is above that.
+jest.setTimeout(30_000);
+
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -20,6 +20,15 @@ function change(index: number): RecordChangedEvent {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits until `check()` holds, 10 s at most: far above the milliseconds it takes, so that a loaded
+ * machine does not fail it (the tests' own time limit is above that).
+ */
+async function until(check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !check() && Date.now() < deadline;) await sleep(10);
+}
+jest.setTimeout(30_000);
+
 /** One sandbox for the file; each test reports its own record ids and reads only those. */
 describe('RecordChangeReporter against the sandbox', () => {
   let sandbox: ServerSandbox;
@@ -68,8 +77,7 @@ describe('RecordChangeReporter against the sandbox', () => {
     expect((await received(['11', '12'])).map((c) => c.recordId)).toEqual(['11', '12']);
     // The sandbox has them; the reporter counts them pending until the platform's answer reaches
     // it, a moment later (well before the 10 s interval).
-    for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 10)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => reporter.pending === 0);
     expect(reporter.pending).toBe(0);
     await reporter.close();
   });
@@ -83,11 +91,11 @@ describe('RecordChangeReporter against the sandbox', () => {
       maxAttempts: 3,
     });
     reporter.record(change(21));
-    for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
+    await until(() => reporter.pending === 0);
     expect(reporter.pending).toBe(0);
     expect(send).toHaveBeenCalledTimes(3);
     reporter.record(change(22));
-    for (let waited = 0; reporter.pending > 0 && waited < 2000; waited += 20) await sleep(20);
+    await until(() => reporter.pending === 0);
     const warnings = lines.filter((line) => line.startsWith('Warn'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^Warn Sending 1 record changes failed 3 times .*dropped/);
