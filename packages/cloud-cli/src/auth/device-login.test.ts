@@ -27,7 +27,10 @@ describe('device login (RFC 8628)', () => {
       expect(prompt.verificationUriComplete).toBe(
         `${platform.url}/oidc/device?user_code=${prompt.userCode}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Approved once a poll was answered "pending" (a fixed wait could end before the first).
+      const polled = platform.polls.length;
+      while (platform.polls.length === polled)
+        await new Promise((resolve) => setTimeout(resolve, 5));
       await platform.decide(prompt.userCode, true);
     });
     const token = await run;
