@@ -224,16 +224,30 @@ describe.each([
     }, 60_000);
 
     it('gives back what each server reserved and did not spend once its lease ends', async () => {
-      const { token, key } = await newToken('three leases');
       const apis = servers.map((server) => apiClient(server.app));
-      // One request per server, each charged alone (the server knows nothing of the token yet)...
-      for (const api of apis) expect((await api.get(url(), { token })).status).toBe(200);
-      // ...then one more per server, together: each reserves a block of 9 (a sixteenth of the
-      // 149, 148 or 147 it saw left) and spends one unit of it. Read at once (a lease lasts a
-      // second): the counter holds the 6 units admitted and the 24 reserved and not spent.
-      const reserving = await Promise.all(apis.map((api) => api.get(url(), { token })));
-      expect(reserving.map((res) => res.status)).toEqual([200, 200, 200]);
-      expect(await handedOut(key)).toBe(6 + 3 * 8);
+      /**
+       * One request per server, each charged alone (the server knows nothing of the token yet),
+       * then one more per server, together: each reserves a block of 9 (a sixteenth of the 149,
+       * 148 or 147 it saw left) and spends one unit of it. Read before the leases (1 s) can end,
+       * the counter holds the 6 units admitted and the 24 reserved and not spent. A round slower
+       * than that (a stalled machine) says nothing either way: it is played again on a new token.
+       */
+      const reserveBlocks = async (attempt: number) => {
+        const { token, key } = await newToken(`three leases ${attempt}`);
+        for (const api of apis) expect((await api.get(url(), { token })).status).toBe(200);
+        const started = Date.now();
+        const reserving = await Promise.all(apis.map((api) => api.get(url(), { token })));
+        expect(reserving.map((res) => res.status)).toEqual([200, 200, 200]);
+        const count = await handedOut(key);
+        return { token, key, count, inTime: Date.now() - started < 800 };
+      };
+      let round = await reserveBlocks(1);
+      for (let attempt = 2; !round.inTime && attempt <= 3; attempt += 1) {
+        round = await reserveBlocks(attempt);
+      }
+      expect(round.inTime).toBe(true);
+      expect(round.count).toBe(6 + 3 * 8);
+      const { token, key } = round;
       // The leases end and each server gives its 8 unspent units back: the 6 admitted are left.
       expect(await settled(key, 6)).toBe(6);
       // So later bursts get the 144 left, and no more. A server may still hold units of a burst
