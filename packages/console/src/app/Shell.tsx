@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { humanize } from '../protocol';
 import { useAccountMenu } from './AccountMenu';
-import { useCan, useDataBase, useSchema } from './data';
+import { useCan, useDataBase, useSchema, useWorkspaceBase } from './data';
 import { featureRoutes } from './routes';
 import { useSession } from './session';
 import { useWorkspace } from './workspace';
@@ -55,10 +55,7 @@ export function Shell() {
   const { collection: current } = useParams();
   const [filter, setFilter] = useState('');
   const team = workspace.rendering.name || session.user.team;
-  const { project: projectParam, environment: environmentParam } = useParams();
-  const root = `/${encodeURIComponent(projectParam ?? workspace.project)}/${encodeURIComponent(
-    environmentParam ?? workspace.environment.name,
-  )}`;
+  const root = useWorkspaceBase();
   const location = useLocation();
   const features = featureRoutes.filter(
     (route) => route.nav && (route.nav.visible?.(workspace) ?? true),

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { collectionPath, dataBase, duplicatePath, recordEditPath, recordPath } from './data-paths';
+import {
+  collectionPath,
+  dataBase,
+  duplicatePath,
+  recordEditPath,
+  recordPath,
+  workspaceBase,
+} from './data-paths';
 
 describe('the Console data paths', () => {
   it("names a workspace's data base", () => {
     expect(dataBase('Shop', 'Production')).toBe('/Shop/Production/data');
     expect(dataBase('Acme & Co', 'eu/prod')).toBe('/Acme%20%26%20Co/eu%2Fprod/data');
+    // The workspace's own pages (approvals, notes) sit beside its data, one segment per name.
+    expect(workspaceBase('Acme & Co', 'eu/prod')).toBe('/Acme%20%26%20Co/eu%2Fprod');
   });
 
   it("names a collection's list and its pages", () => {

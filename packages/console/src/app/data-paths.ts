@@ -5,9 +5,14 @@
  * names one record.
  */
 
+/** `/{project}/{environment}`: the base of a workspace's pages (approvals, notes, settings…). */
+export function workspaceBase(project: string, environment: string): string {
+  return `/${encodeURIComponent(project)}/${encodeURIComponent(environment)}`;
+}
+
 /** `/{project}/{environment}/data`: the base of a workspace's data pages. */
 export function dataBase(project: string, environment: string): string {
-  return `/${encodeURIComponent(project)}/${encodeURIComponent(environment)}/data`;
+  return `${workspaceBase(project, environment)}/data`;
 }
 
 /** `{base}/{collection}`, or `{base}/{collection}/{page}` (the new-record form, the CSV import). */

@@ -13,7 +13,7 @@ import {
 import type { Right } from './config';
 import { useSession } from './session';
 import { rememberDenied, useWorkspace } from './workspace';
-import { dataBase } from './data-paths';
+import { dataBase, workspaceBase } from './data-paths';
 
 export { rememberDenied };
 
@@ -148,9 +148,19 @@ export function useRecord(collection: string, id: string | undefined) {
   });
 }
 
-/** `/:project/:environment/data` of the current workspace. */
-export function useDataBase(): string {
+/** The current workspace's project and environment names: from the route, else the session. */
+function useWorkspaceNames(): [project: string, environment: string] {
   const { project, environment } = useParams();
   const { workspace } = useSession();
-  return dataBase(project ?? workspace.project, environment ?? workspace.environment);
+  return [project ?? workspace.project, environment ?? workspace.environment];
+}
+
+/** `/:project/:environment/data` of the current workspace. */
+export function useDataBase(): string {
+  return dataBase(...useWorkspaceNames());
+}
+
+/** `/:project/:environment` of the current workspace: the base of its own pages (approvals…). */
+export function useWorkspaceBase(): string {
+  return workspaceBase(...useWorkspaceNames());
 }

@@ -22,7 +22,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatWhen } from '../../components/when';
-import { useDataBase } from '../../data';
+import { useDataBase, useWorkspaceBase } from '../../data';
 import { platformFetch, platformJson, usePlatformPaths } from '../../platform-calls';
 import { inboxText } from './inbox-text';
 import { useLivePoll } from './use-live-poll';
@@ -31,6 +31,7 @@ import { recordPath } from '../../data-paths';
 export function InboxBell() {
   const paths = usePlatformPaths();
   const base = useDataBase();
+  const pages = useWorkspaceBase();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
@@ -60,9 +61,9 @@ export function InboxBell() {
       const { collectionName, recordId } = item.note;
       navigate(recordPath(base, collectionName, recordId, 'notes'));
     } else if (item.kind === 'approval') {
-      navigate(`${base.replace(/\/data$/, '')}/approvals`);
+      navigate(`${pages}/approvals`);
     } else {
-      navigate(`${base.replace(/\/data$/, '')}/notes`);
+      navigate(`${pages}/notes`);
     }
   };
   const readAll = async () => {
