@@ -11,7 +11,8 @@ export function inboxText(item: InboxItem): string {
     return `${who} mentioned you in “${item.note.title}”${where}`;
   }
   const count = item.approval.recordIds.length;
-  return `${who} asks to approve ${item.approval.actionName} on ${count} ${humanize(
-    item.approval.collectionName,
-  ).toLowerCase()} record${count === 1 ? '' : 's'}`;
+  // "on 1 record of Orders", as a mention says "on Orders #7" (not "1 orders record").
+  return `${who} asks to approve ${item.approval.actionName} on ${count} record${
+    count === 1 ? '' : 's'
+  } of ${humanize(item.approval.collectionName)}`;
 }

@@ -232,6 +232,20 @@ describe('inbox', () => {
           status: 'pending',
         },
       }),
-    ).toBe('Someone asks to approve Refund on 2 order lines records');
+    ).toBe('Someone asks to approve Refund on 2 records of Order lines');
+    expect(
+      inboxText({
+        ...base,
+        kind: 'approval',
+        note: null,
+        approval: {
+          id: 3,
+          collectionName: 'orders',
+          actionName: 'Refund order',
+          recordIds: ['19'],
+          status: 'pending',
+        },
+      }),
+    ).toMatch(/ asks to approve Refund order on 1 record of Orders$/);
   });
 });
