@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { StatementCache } from './statement-cache';
 
 /** The part of a `pg` client that names statements. */
 export interface PgSession {
@@ -10,18 +11,11 @@ export interface PgSession {
   };
 }
 
-/** A statement's name on one connection, and when it was last used there. */
-interface Named {
-  readonly name: string;
-  used: number;
-}
-
-/** The names given on one connection, by SQL text. */
+/** The names given on one connection, by SQL text, and the next number to give. */
 interface Names {
-  byText: Map<string, Named>;
+  /** Least recently used first out, a use only stamping its entry (statement-cache.ts). */
+  byText: StatementCache<string>;
   next: number;
-  /** Stamps uses: the least recently used statement is the one with the smallest stamp. */
-  clock: number;
 }
 
 /**
@@ -49,23 +43,18 @@ export class PreparedStatements {
   name(connection: PgSession, text: string): string {
     let names = this.connections.get(connection);
     if (names === undefined) {
-      names = { byText: new Map(), next: 1, clock: 0 };
+      names = { byText: new StatementCache(this.perConnection), next: 1 };
       this.connections.set(connection, names);
     }
     const known = names.byText.get(text);
-    if (known !== undefined) {
-      // A use only stamps the entry (no reordering of the map, whose tables a delete-and-set
-      // per query would keep reallocating): the oldest is looked for when one must go.
-      known.used = ++names.clock;
-      return known.name;
-    }
+    if (known !== undefined) return known;
     if (names.byText.size >= this.perConnection) {
-      const oldest = leastRecentlyUsed(names.byText);
+      const oldest = names.byText.leastRecentlyUsed();
       if (oldest !== undefined) this.forget(connection, oldest);
     }
     const name = `${this.prefix}${names.next}`;
     names.next += 1;
-    names.byText.set(text, { name, used: ++names.clock });
+    names.byText.set(text, name);
     return name;
   }
 
@@ -80,9 +69,8 @@ export class PreparedStatements {
    */
   forget(connection: PgSession, text: string): void {
     const names = this.connections.get(connection);
-    const name = names?.byText.get(text)?.name;
-    if (names === undefined || name === undefined) return;
-    names.byText.delete(text);
+    const name = names?.byText.delete(text);
+    if (name === undefined) return;
     // Queued before the connection's next query. A failure (the statement was already gone, or
     // the connection broke) leaves nothing to clean up on the server.
     connection.query(`DEALLOCATE ${name}`, () => undefined);
@@ -90,19 +78,6 @@ export class PreparedStatements {
     delete connection.connection?.parsedStatements?.[name];
     delete connection.connection?.submittedNamedStatements?.[name];
   }
-}
-
-/** The text of the statement used longest ago (a scan, when a full connection needs room). */
-function leastRecentlyUsed(byText: ReadonlyMap<string, Named>): string | undefined {
-  let oldest: string | undefined;
-  let used = Infinity;
-  for (const [text, named] of byText) {
-    if (named.used < used) {
-      used = named.used;
-      oldest = text;
-    }
-  }
-  return oldest;
 }
 
 /**

@@ -16,6 +16,19 @@ describe('StatementCache', () => {
     expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 3, misses: 1 });
   });
 
+  it('names the least recently used key and removes an entry on request', () => {
+    const cache = new StatementCache<string>(3);
+    expect(cache.leastRecentlyUsed()).toBeUndefined();
+    cache.set('a', 'A');
+    cache.set('b', 'B');
+    cache.get('a');
+    expect(cache.leastRecentlyUsed()).toBe('b');
+    expect(cache.delete('b')).toBe('B');
+    expect(cache.delete('b')).toBeUndefined();
+    expect(cache.size).toBe(1);
+    expect(cache.leastRecentlyUsed()).toBe('a');
+  });
+
   it('keeps nothing with a capacity of 0', () => {
     const cache = new StatementCache<string>(0);
     cache.set('a', 'A');

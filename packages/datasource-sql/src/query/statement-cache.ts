@@ -36,12 +36,19 @@ export class StatementCache<T> {
     this.entries.set(key, { value, used: ++this.clock });
   }
 
+  /** Removes `key`'s entry and answers its value (`undefined` when there was none). */
+  delete(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    return entry?.value;
+  }
+
   clear(): void {
     this.entries.clear();
   }
 
-  /** Drops the least recently used entry (a scan, on inserts into a full cache only). */
-  private evictOldest(): void {
+  /** The key used longest ago (a scan: for inserts into a full cache, not for lookups). */
+  leastRecentlyUsed(): string | undefined {
     let oldest: string | undefined;
     let used = Infinity;
     for (const [key, entry] of this.entries) {
@@ -50,6 +57,11 @@ export class StatementCache<T> {
         oldest = key;
       }
     }
+    return oldest;
+  }
+
+  private evictOldest(): void {
+    const oldest = this.leastRecentlyUsed();
     if (oldest !== undefined) this.entries.delete(oldest);
   }
 }
