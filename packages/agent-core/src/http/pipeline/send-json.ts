@@ -9,7 +9,12 @@ import type { ServerResponse } from 'node:http';
  * of the whole answer on V8's heap per request).
  */
 export function sendJson(response: ServerResponse, body: unknown, status = 200): void {
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  sendJsonText(response, JSON.stringify(body), status);
+}
+
+/** {@link sendJson} of a body already written as JSON text (the JSON:API documents). */
+export function sendJsonText(response: ServerResponse, text: string, status = 200): void {
+  const bytes = Buffer.from(text, 'utf8');
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', bytes.length);

@@ -18,13 +18,13 @@ import {
 } from '../../protocol/query/selection';
 import { parseSort } from '../../protocol/query/sort';
 import { deserializeBody } from '../../protocol/serializer/deserialize';
-import { serializeRecord, serializeRecords } from '../../protocol/serializer/json-api';
+import { writeRecord, writeRecords } from '../../protocol/serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
 import type { RouteTable } from '../pipeline/route-table';
-import { sendEmpty, sendJson } from '../pipeline/send-json';
+import { sendEmpty, sendJson, sendJsonText } from '../pipeline/send-json';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
 
@@ -80,7 +80,7 @@ async function serveList(
     sort: parseSort(collection, data.query.sort),
     page: parsePage(data.query['page[number]'], data.query['page[size]']),
   }));
-  sendJson(response, serializeRecords(collection, records, filter.search));
+  sendJsonText(response, writeRecords(collection, records, filter.search));
 }
 
 /** `GET /:collectionName/:id` (§8.3). */
@@ -102,7 +102,7 @@ async function serveGet(
   if (projection && coversColumns(collection, projection)) {
     response.setHeader('ETag', recordEtag(collection, record));
   }
-  sendJson(response, serializeRecord(collection, record));
+  sendJsonText(response, writeRecord(collection, record));
 }
 
 /**
@@ -163,7 +163,7 @@ export function addRecordRoutes(routes: RouteTable, context: HttpContext): void 
         const body = deserializeBody(collection, requestBody(request));
         return { values: { ...body.idValues, ...body.attributes }, toOne: body.toOne };
       });
-      sendJson(response, serializeRecord(collection, record));
+      sendJsonText(response, writeRecord(collection, record));
     })
     .add('PUT', '/:collectionName/:id', async (request, response, [name, packedId]) => {
       const data = openDataRequest(context, request, response);
@@ -174,7 +174,7 @@ export function addRecordRoutes(routes: RouteTable, context: HttpContext): void 
         values: deserializeBody(collection, requestBody(request)).attributes,
         ifMatch: ifMatchHeader(request),
       }));
-      sendJson(response, serializeRecord(collection, record));
+      sendJsonText(response, writeRecord(collection, record));
     })
     .add('PATCH', '/:collectionName', (request, response, [name]) =>
       serveBulkUpdate(context, request, response, name as string),

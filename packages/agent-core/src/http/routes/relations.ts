@@ -13,12 +13,12 @@ import {
   selectionTree,
 } from '../../protocol/query/selection';
 import { parseSort } from '../../protocol/query/sort';
-import { serializeRecords } from '../../protocol/serializer/json-api';
+import { writeRecords } from '../../protocol/serializer/json-api';
 import { unpackRecordId } from '../../operations/records/record-id';
 import { findCollection, openDataRequest } from '../request/data-request';
 import type { HttpContext } from '../request/http-context';
 import type { RouteTable } from '../pipeline/route-table';
-import { sendEmpty, sendJson } from '../pipeline/send-json';
+import { sendEmpty, sendJson, sendJsonText } from '../pipeline/send-json';
 import { type HttpRequest, type HttpResponse, requestBody } from '../request/node-http';
 import { streamCsv } from './csv';
 import { readProjection } from './read-helpers';
@@ -77,7 +77,7 @@ export function addRelationRoutes(routes: RouteTable, context: HttpContext): voi
         page: parsePage(data.query['page[number]'], data.query['page[size]']),
         projection: readProjection(data, target),
       }));
-      sendJson(response, serializeRecords(target, records, filter.search));
+      sendJsonText(response, writeRecords(target, records, filter.search));
     },
   );
 

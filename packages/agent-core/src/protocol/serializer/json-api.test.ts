@@ -1,5 +1,6 @@
 import { createShopDataSource } from '../../http/test-fixtures/shop-services';
-import { serializeRecords } from './json-api';
+import { InMemoryDataSource } from '../../toolkit/in-memory/in-memory-data-source';
+import { serializeRecords, writeRecord, writeRecords } from './json-api';
 
 describe('serializeRecords', () => {
   const orders = createShopDataSource().getCollection('orders');
@@ -33,5 +34,136 @@ describe('serializeRecords', () => {
         }),
       }),
     ]);
+  });
+});
+
+describe('writeRecords', () => {
+  const number = { type: 'Column', columnType: 'Number' } as const;
+  const string = { type: 'Column', columnType: 'String' } as const;
+  const dataSource = new InMemoryDataSource({
+    companies: {
+      fields: { id: { ...number, isPrimaryKey: true }, name: string },
+      records: [],
+    },
+    'sales reps': {
+      fields: {
+        code: { ...string, isPrimaryKey: true },
+        region: { ...string, isPrimaryKey: true },
+        name: string,
+        companyId: number,
+        company: {
+          type: 'ManyToOne',
+          foreignCollection: 'companies',
+          foreignKey: 'companyId',
+          foreignKeyTarget: 'id',
+        },
+        '2': {
+          type: 'OneToMany',
+          foreignCollection: 'deals',
+          originKey: 'repCode',
+          originKeyTarget: 'code',
+        },
+      },
+      records: [],
+    },
+    deals: {
+      fields: {
+        id: { ...number, isPrimaryKey: true },
+        title: string,
+        signedAt: { type: 'Column', columnType: 'Date' },
+        file: { type: 'Column', columnType: 'Binary' },
+        extra: { type: 'Column', columnType: 'Json' },
+        repCode: string,
+        rep: {
+          type: 'ManyToOne',
+          foreignCollection: 'sales reps',
+          foreignKey: 'repCode',
+          foreignKeyTarget: 'code',
+        },
+        company: {
+          type: 'ManyToOne',
+          foreignCollection: 'companies',
+          foreignKey: 'repCode',
+          foreignKeyTarget: 'id',
+        },
+      },
+      records: [],
+    },
+  });
+  const deals = dataSource.getCollection('deals');
+
+  it('writes values in their wire form and leaves out undefined ones, as JSON.stringify would', () => {
+    const text = writeRecords(deals, [
+      {
+        id: 1,
+        title: 'Say "hi" \\ to 東京\n',
+        signedAt: new Date('2026-01-02T03:04:05.678Z'),
+        file: Buffer.from('ab'),
+        extra: { nested: [1, null, 'x'] },
+        repCode: undefined,
+        unknownKey: 'not a field',
+      },
+    ]);
+    expect(text).toBe(
+      '{"jsonapi":{"version":"1.0"},"data":[{"type":"deals","id":"1","attributes":{' +
+        '"id":1,"title":"Say \\"hi\\" \\\\ to 東京\\n","signedAt":"2026-01-02T03:04:05.678Z",' +
+        '"file":"data:application/octet-stream;base64,YWI=","extra":{"nested":[1,null,"x"]}},' +
+        '"relationships":{}}]}',
+    );
+    expect(JSON.parse(text).data[0].attributes.title).toBe('Say "hi" \\ to 東京\n');
+  });
+
+  it('links to-one records once in included, the later values winning in their first places', () => {
+    const acme = { id: 9, name: 'Acme' };
+    const text = writeRecords(deals, [
+      {
+        id: 1,
+        rep: { code: 'a|b', region: 'EU', name: 'Ann', company: acme },
+        company: null,
+      },
+      { id: 2, rep: { code: 'a|b', region: 'EU', name: 'Ann B.', companyId: 9 } },
+      { id: 3 },
+    ]);
+    const document = JSON.parse(text);
+    expect(
+      document.data.map((resource: { relationships: object }) => resource.relationships),
+    ).toEqual([
+      { rep: { data: { type: 'sales reps', id: 'a|b|EU' } }, company: { data: null } },
+      { rep: { data: { type: 'sales reps', id: 'a|b|EU' } } },
+      {},
+    ]);
+    // The rep's company is included before the rep, whose relationship link encodes its id.
+    expect(document.included).toEqual([
+      { type: 'companies', id: '9', attributes: { id: 9, name: 'Acme' }, relationships: {} },
+      {
+        type: 'sales reps',
+        id: 'a|b|EU',
+        attributes: { code: 'a|b', region: 'EU', name: 'Ann B.', companyId: 9 },
+        relationships: {
+          '2': { links: { related: { href: '/forest/sales%20reps/a%7Cb%7CEU/relationships/2' } } },
+          company: { data: { type: 'companies', id: '9' } },
+        },
+      },
+    ]);
+    // A relation named like an array index comes first, as in an object's own key order.
+    expect(text).toContain('"relationships":{"2":{"links"');
+    expect(Object.keys(document.included[1].attributes)).toEqual([
+      'code',
+      'region',
+      'name',
+      'companyId',
+    ]);
+  });
+
+  it('writes one record, or null', () => {
+    expect(writeRecord(deals, null)).toBe('{"jsonapi":{"version":"1.0"},"data":null}');
+    expect(JSON.parse(writeRecord(deals, { id: 4, title: null }))).toEqual({
+      jsonapi: { version: '1.0' },
+      data: { type: 'deals', id: '4', attributes: { id: 4, title: null }, relationships: {} },
+    });
+  });
+
+  it('throws on a value JSON cannot hold, as JSON.stringify does', () => {
+    expect(() => writeRecords(deals, [{ id: 1, title: 10n }])).toThrow(TypeError);
   });
 });

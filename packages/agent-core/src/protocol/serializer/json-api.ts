@@ -20,44 +20,130 @@ export interface JsonApiDocument {
   meta?: { decorators: Record<string, { id: string; search: string[] }> };
 }
 
-class DocumentBuilder {
-  /** Included resources in first-seen order, and the same by type then id. */
-  private readonly included: JsonApiResource[] = [];
-  private readonly includedByType = new Map<string, Map<string, JsonApiResource>>();
+/**
+ * The JSON text of a collection's constant parts, derived once from its plan: the documents are
+ * written as text, each value through `JSON.stringify`, so that a page of records is not first
+ * copied into resource objects that `JSON.stringify` then walks (half of a list's serialization
+ * cost).
+ */
+interface WirePlan {
+  readonly plan: CollectionPlan;
+  /** `{"type":"<name>","id":` */
+  readonly head: string;
+  /** Column name → `"<name>":`. */
+  readonly columnKeys: ReadonlyMap<string, string>;
+  /** To-one relations: name, `"<name>":`, and the target's wire plan (derived on first use). */
+  readonly toOne: readonly {
+    readonly name: string;
+    readonly key: string;
+    readonly target: Collection;
+  }[];
+  /**
+   * To-many relations: name, `"<name>":{"links":{"related":{"href":"` and
+   * `/relationships/<name>"}}}`, around the record's link prefix and id.
+   */
+  readonly toMany: readonly {
+    readonly name: string;
+    readonly open: string;
+    readonly close: string;
+  }[];
+  /** `/forest/<collection>/` as JSON string content. */
+  readonly linkPrefix: string;
+  /**
+   * A relation's name is an array index ("0", "12"): `JSON.stringify` of an object writes such
+   * keys first, so the writer orders the relationships the same way.
+   */
+  readonly indexLikeRelations: boolean;
+}
 
-  resource(plan: CollectionPlan, record: RecordData): JsonApiResource {
-    const id = packRecordId(plan, record);
-    const attributes: Record<string, unknown> = {};
-    const relationships: Record<string, unknown> = {};
-    for (const key in record) {
-      if (plan.columns.has(key)) attributes[key] = encodeValue(record[key]);
-    }
-    for (const [name, target] of plan.toOne) {
+const WIRE_PLANS = new WeakMap<CollectionPlan, WirePlan>();
+
+/** The text of `value` inside a JSON string (the quotes left out). */
+function stringContent(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/** Whether a property key is an array index, which objects enumerate first in ascending order. */
+function isArrayIndex(key: string): boolean {
+  return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
+}
+
+function wirePlan(plan: CollectionPlan): WirePlan {
+  let wire = WIRE_PLANS.get(plan);
+  if (wire) return wire;
+  const key = (name: string) => `${JSON.stringify(name)}:`;
+  const relationNames = [...plan.toOne.keys(), ...plan.toMany.map(({ name }) => name)];
+  wire = {
+    plan,
+    head: `{"type":${JSON.stringify(plan.collection.name)},"id":`,
+    columnKeys: new Map([...plan.columns].map((name) => [name, key(name)])),
+    toOne: [...plan.toOne].map(([name, target]) => ({ name, key: key(name), target })),
+    toMany: plan.toMany.map(({ name, linkSuffix }) => ({
+      name,
+      open: `${key(name)}{"links":{"related":{"href":"`,
+      close: `${stringContent(linkSuffix)}"}}}`,
+    })),
+    linkPrefix: stringContent(plan.linkPrefix),
+    indexLikeRelations: relationNames.some(isArrayIndex),
+  };
+  WIRE_PLANS.set(plan, wire);
+  return wire;
+}
+
+/** A resource being written: its record, and its relationships as `"<name>":<value>` texts. */
+interface Resource {
+  readonly wire: WirePlan;
+  readonly id: string;
+  record: RecordData;
+  /** Relationship name → its member's text, in the order the object form would hold them. */
+  readonly relationships: Map<string, string>;
+}
+
+/**
+ * Collects the resources of one document — the records asked for and, once each, the to-one
+ * records they link (`included`) — then writes it as text.
+ */
+class DocumentWriter {
+  /** Included resources in first-seen order, and the same by type then id. */
+  private readonly included: Resource[] = [];
+  private readonly includedByType = new Map<string, Map<string, Resource>>();
+
+  resource(wire: WirePlan, record: RecordData): Resource {
+    const id = packRecordId(wire.plan, record);
+    const relationships = new Map<string, string>();
+    for (const { name, key, target } of wire.toOne) {
       if (!(name in record)) continue;
       const related = record[name] as RecordData | null | undefined;
       if (related === null || related === undefined) {
-        relationships[name] = { data: null };
+        relationships.set(name, `${key}{"data":null}`);
         continue;
       }
-      const targetPlan = getCollectionPlan(target);
-      const resource = this.resource(targetPlan, related);
-      relationships[name] = { data: { type: resource.type, id: resource.id } };
+      const resource = this.resource(wirePlan(getCollectionPlan(target)), related);
+      const type = JSON.stringify(resource.wire.plan.collection.name);
+      relationships.set(
+        name,
+        `${key}{"data":{"type":${type},"id":${JSON.stringify(resource.id)}}}`,
+      );
       this.include(resource);
     }
-    if (plan.toMany.length > 0) {
-      const base = plan.linkPrefix + encodeURIComponent(id);
-      for (const { name, linkSuffix } of plan.toMany) {
-        relationships[name] = { links: { related: { href: base + linkSuffix } } };
-      }
+    if (wire.toMany.length > 0) {
+      // encodeURIComponent leaves no character that a JSON string would escape.
+      const base = wire.linkPrefix + encodeURIComponent(id);
+      for (const { name, open, close } of wire.toMany) relationships.set(name, open + base + close);
     }
-    return { type: plan.collection.name, id, attributes, relationships };
+    return { wire, id, record, relationships };
   }
 
-  private include(resource: JsonApiResource): void {
-    let byId = this.includedByType.get(resource.type);
+  /**
+   * Adds a linked resource to `included`; a resource seen before takes the later values of its
+   * attributes and relationships (as `Object.assign` would), in the places they first had.
+   */
+  private include(resource: Resource): void {
+    const type = resource.wire.plan.collection.name;
+    let byId = this.includedByType.get(type);
     if (!byId) {
       byId = new Map();
-      this.includedByType.set(resource.type, byId);
+      this.includedByType.set(type, byId);
     }
     const existing = byId.get(resource.id);
     if (!existing) {
@@ -65,60 +151,139 @@ class DocumentBuilder {
       this.included.push(resource);
       return;
     }
-    Object.assign(existing.attributes, resource.attributes);
-    Object.assign(existing.relationships, resource.relationships);
+    existing.record = { ...existing.record, ...resource.record };
+    for (const [name, text] of resource.relationships) existing.relationships.set(name, text);
   }
 
-  document(data: JsonApiResource | JsonApiResource[] | null): JsonApiDocument {
-    const document: JsonApiDocument = { jsonapi: { version: '1.0' }, data };
-    if (this.included.length > 0) document.included = this.included;
-    return document;
+  /** The document's text: `data` (one resource, a list, or `null`), `included`, `meta`. */
+  write(data: Resource | Resource[] | null, meta?: JsonApiDocument['meta']): string {
+    let text = '{"jsonapi":{"version":"1.0"},"data":';
+    if (data === null) text += 'null';
+    else if (Array.isArray(data)) text += `[${data.map(writeResource).join(',')}]`;
+    else text += writeResource(data);
+    if (this.included.length > 0)
+      text += `,"included":[${this.included.map(writeResource).join(',')}]`;
+    if (meta) text += `,"meta":${JSON.stringify(meta)}`;
+    return `${text}}`;
   }
 }
 
-/** Serializes one record (or `null`) of a collection. */
+/** The wire values of a resource's attributes (its record's columns, in the record's order). */
+function attributeEntries(wire: WirePlan, record: RecordData): [string, unknown][] {
+  const entries: [string, unknown][] = [];
+  for (const key in record) {
+    if (wire.columnKeys.has(key)) entries.push([key, encodeValue(record[key])]);
+  }
+  return entries;
+}
+
+function writeResource(resource: Resource): string {
+  const { wire, record } = resource;
+  let attributes = '';
+  for (const key in record) {
+    const member = wire.columnKeys.get(key);
+    if (member === undefined) continue;
+    // `undefined` (and functions) are left out, as `JSON.stringify` leaves them out of an object.
+    const value = jsonValue(record[key]);
+    if (value === undefined) continue;
+    attributes += attributes === '' ? member + value : `,${member}${value}`;
+  }
+  let relationships = '';
+  for (const text of relationshipTexts(resource)) {
+    relationships += relationships === '' ? text : `,${text}`;
+  }
+  return `${wire.head}${JSON.stringify(resource.id)},"attributes":{${attributes}},"relationships":{${relationships}}}`;
+}
+
+/**
+ * A value's JSON text, `undefined` when an object would leave it out: `JSON.stringify` of its wire
+ * form. Numbers, booleans and null are written without it (`String` of a finite number is its
+ * JSON text): one call per value cost as much as the rest of the writer.
+ */
+function jsonValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return JSON.stringify(value);
+    default:
+      return value === null ? 'null' : (JSON.stringify(encodeValue(value)) as string | undefined);
+  }
+}
+
+/** A resource's relationship members in the order `JSON.stringify` would write their object. */
+function relationshipTexts(resource: Resource): Iterable<string> {
+  if (!resource.wire.indexLikeRelations) return resource.relationships.values();
+  const entries = [...resource.relationships];
+  return [
+    ...entries.filter(([name]) => isArrayIndex(name)).sort(([a], [b]) => Number(a) - Number(b)),
+    ...entries.filter(([name]) => !isArrayIndex(name)),
+  ].map(([, text]) => text);
+}
+
+/** The JSON:API document of one record (or `null`) of a collection, as text. */
+export function writeRecord(collection: Collection, record: RecordData | null): string {
+  const writer = new DocumentWriter();
+  return writer.write(
+    record ? writer.resource(wirePlan(getCollectionPlan(collection)), record) : null,
+  );
+}
+
+/**
+ * The JSON:API document of a list of records, as text; with a non-empty `search`, with the
+ * highlighting metadata of §7.6 (quirk 12: an object keyed by string integers; quirk 13: raw
+ * string comparison).
+ */
+export function writeRecords(
+  collection: Collection,
+  records: readonly RecordData[],
+  search?: string | null,
+): string {
+  const writer = new DocumentWriter();
+  const wire = wirePlan(getCollectionPlan(collection));
+  const data = records.map((record) => writer.resource(wire, record));
+  return writer.write(data, search ? searchMeta(data, search) : undefined);
+}
+
+/** Which attributes of each listed record contain `search`, or nothing when none does. */
+function searchMeta(data: readonly Resource[], search: string): JsonApiDocument['meta'] {
+  const needle = search.toLowerCase();
+  const decorators: Record<string, { id: string; search: string[] }> = {};
+  let index = 0;
+  for (const resource of data) {
+    const matches = attributeEntries(resource.wire, resource.record)
+      .filter(
+        ([, value]) =>
+          value !== null &&
+          value !== undefined &&
+          (typeof value === 'object' ? JSON.stringify(value) : String(value))
+            .toLowerCase()
+            .includes(needle),
+      )
+      .map(([key]) => key);
+    if (matches.length > 0) {
+      decorators[String(index)] = { id: resource.id, search: matches };
+      index += 1;
+    }
+  }
+  return index > 0 ? { decorators } : undefined;
+}
+
+/** {@link writeRecord} as an object: the document a client reads. */
 export function serializeRecord(
   collection: Collection,
   record: RecordData | null,
 ): JsonApiDocument {
-  const builder = new DocumentBuilder();
-  return builder.document(record ? builder.resource(getCollectionPlan(collection), record) : null);
+  return JSON.parse(writeRecord(collection, record)) as JsonApiDocument;
 }
 
-/**
- * Serializes a list of records; with a non-empty `search`, adds the highlighting metadata of
- * §7.6 (quirk 12: an object keyed by string integers; quirk 13: raw string comparison).
- */
+/** {@link writeRecords} as an object: the document a client reads. */
 export function serializeRecords(
   collection: Collection,
   records: readonly RecordData[],
   search?: string | null,
 ): JsonApiDocument {
-  const builder = new DocumentBuilder();
-  const plan = getCollectionPlan(collection);
-  const data = records.map((record) => builder.resource(plan, record));
-  const document = builder.document(data);
-  if (search) {
-    const needle = search.toLowerCase();
-    const decorators: Record<string, { id: string; search: string[] }> = {};
-    let index = 0;
-    for (const resource of data) {
-      const matches = Object.keys(resource.attributes).filter((key) => {
-        const value = resource.attributes[key];
-        return (
-          value !== null &&
-          value !== undefined &&
-          (typeof value === 'object' ? JSON.stringify(value) : String(value))
-            .toLowerCase()
-            .includes(needle)
-        );
-      });
-      if (matches.length > 0) {
-        decorators[String(index)] = { id: resource.id, search: matches };
-        index += 1;
-      }
-    }
-    if (index > 0) document.meta = { decorators };
-  }
-  return document;
+  return JSON.parse(writeRecords(collection, records, search)) as JsonApiDocument;
 }
