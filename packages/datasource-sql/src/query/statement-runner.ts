@@ -57,14 +57,21 @@ function nativeSql(knex: Knex, sql: string): string {
   return native !== sql && native.includes('?') ? sql : native;
 }
 
+type QueryCallback = (error: Error | null, result: { rows: Record<string, unknown>[] }) => void;
+
+/**
+ * pg's `Query` (`Client.Query`; prepared statements run on pg's clients only): a submittable
+ * query, which `client.query` takes as it is.
+ */
+interface PgQueryClass {
+  new (text: string, values: unknown[], callback: QueryCallback): { name?: string };
+}
+
 interface PgConnection extends PgSession {
   __knexUid?: string;
   __knexTxId?: string;
-  query(
-    text: string | { name: string; text: string; values: unknown[] },
-    values: unknown[] | undefined,
-    callback: (error: Error | null, result: { rows: Record<string, unknown>[] }) => void,
-  ): void;
+  query(text: string, values: unknown[] | undefined, callback: QueryCallback): void;
+  query(query: { name?: string }): void;
   query(text: string, callback: (error: Error | null) => void): void;
 }
 
@@ -85,11 +92,12 @@ function queryRows(
     const done = (error: Error | null, response: { rows: Record<string, unknown>[] }) =>
       error ? reject(error) : resolve(response.rows);
     if (prepared) {
-      connection.query(
-        { name: prepared.name(connection, sql), text: sql, values: bindings },
-        undefined,
-        done,
-      );
+      // A config object would be copied descriptor by descriptor on every query (pg's
+      // normalizeQueryConfig); a query built from the text, then named, is submitted as it is.
+      const { Query } = connection.constructor as unknown as { Query: PgQueryClass };
+      const query = new Query(sql, bindings, done);
+      query.name = prepared.name(connection, sql);
+      connection.query(query);
     } else {
       // Text and values as arguments: pg copies a config object, property descriptors and all.
       connection.query(sql, bindings, done);
