@@ -28,16 +28,14 @@ export interface JsonApiDocument {
  */
 interface WirePlan {
   readonly plan: CollectionPlan;
+  /** `"<name>"` */
+  readonly type: string;
   /** `{"type":"<name>","id":` */
   readonly head: string;
   /** Column name → `"<name>":`. */
   readonly columnKeys: ReadonlyMap<string, string>;
   /** To-one relations: name, `"<name>":`, and the target's wire plan (derived on first use). */
-  readonly toOne: readonly {
-    readonly name: string;
-    readonly key: string;
-    readonly target: Collection;
-  }[];
+  readonly toOne: readonly ToOneRelation[];
   /**
    * To-many relations: name, `"<name>":{"links":{"related":{"href":"` and
    * `/relationships/<name>"}}}`, around the record's link prefix and id.
@@ -54,6 +52,13 @@ interface WirePlan {
    * keys first, so the writer orders the relationships the same way.
    */
   readonly indexLikeRelations: boolean;
+}
+
+interface ToOneRelation {
+  readonly name: string;
+  readonly key: string;
+  readonly target: Collection;
+  targetWire?: WirePlan;
 }
 
 const WIRE_PLANS = new WeakMap<CollectionPlan, WirePlan>();
@@ -73,9 +78,11 @@ function wirePlan(plan: CollectionPlan): WirePlan {
   if (wire) return wire;
   const key = (name: string) => `${JSON.stringify(name)}:`;
   const relationNames = [...plan.toOne.keys(), ...plan.toMany.map(({ name }) => name)];
+  const type = JSON.stringify(plan.collection.name);
   wire = {
     plan,
-    head: `{"type":${JSON.stringify(plan.collection.name)},"id":`,
+    type,
+    head: `{"type":${type},"id":`,
     columnKeys: new Map([...plan.columns].map((name) => [name, key(name)])),
     toOne: [...plan.toOne].map(([name, target]) => ({ name, key: key(name), target })),
     toMany: plan.toMany.map(({ name, linkSuffix }) => ({
@@ -90,13 +97,16 @@ function wirePlan(plan: CollectionPlan): WirePlan {
   return wire;
 }
 
-/** A resource being written: its record, and its relationships as `"<name>":<value>` texts. */
+/**
+ * A resource being written: its record, and its relationships' names and `"<name>":<value>`
+ * texts, in the order the object form would hold them.
+ */
 interface Resource {
   readonly wire: WirePlan;
   readonly id: string;
   record: RecordData;
-  /** Relationship name → its member's text, in the order the object form would hold them. */
-  readonly relationships: Map<string, string>;
+  readonly relationNames: string[];
+  readonly relationTexts: string[];
 }
 
 /**
@@ -110,28 +120,32 @@ class DocumentWriter {
 
   resource(wire: WirePlan, record: RecordData): Resource {
     const id = packRecordId(wire.plan, record);
-    const relationships = new Map<string, string>();
-    for (const { name, key, target } of wire.toOne) {
-      if (!(name in record)) continue;
-      const related = record[name] as RecordData | null | undefined;
+    const relationNames: string[] = [];
+    const relationTexts: string[] = [];
+    for (const relation of wire.toOne) {
+      if (!(relation.name in record)) continue;
+      const related = record[relation.name] as RecordData | null | undefined;
+      relationNames.push(relation.name);
       if (related === null || related === undefined) {
-        relationships.set(name, `${key}{"data":null}`);
+        relationTexts.push(`${relation.key}{"data":null}`);
         continue;
       }
-      const resource = this.resource(wirePlan(getCollectionPlan(target)), related);
-      const type = JSON.stringify(resource.wire.plan.collection.name);
-      relationships.set(
-        name,
-        `${key}{"data":{"type":${type},"id":${JSON.stringify(resource.id)}}}`,
+      relation.targetWire ??= wirePlan(getCollectionPlan(relation.target));
+      const resource = this.resource(relation.targetWire, related);
+      relationTexts.push(
+        `${relation.key}{"data":{"type":${resource.wire.type},"id":${JSON.stringify(resource.id)}}}`,
       );
       this.include(resource);
     }
     if (wire.toMany.length > 0) {
       // encodeURIComponent leaves no character that a JSON string would escape.
       const base = wire.linkPrefix + encodeURIComponent(id);
-      for (const { name, open, close } of wire.toMany) relationships.set(name, open + base + close);
+      for (const { name, open, close } of wire.toMany) {
+        relationNames.push(name);
+        relationTexts.push(open + base + close);
+      }
     }
-    return { wire, id, record, relationships };
+    return { wire, id, record, relationNames, relationTexts };
   }
 
   /**
@@ -152,17 +166,24 @@ class DocumentWriter {
       return;
     }
     existing.record = { ...existing.record, ...resource.record };
-    for (const [name, text] of resource.relationships) existing.relationships.set(name, text);
+    resource.relationNames.forEach((name, index) => {
+      const text = resource.relationTexts[index] as string;
+      const at = existing.relationNames.indexOf(name);
+      if (at >= 0) existing.relationTexts[at] = text;
+      else {
+        existing.relationNames.push(name);
+        existing.relationTexts.push(text);
+      }
+    });
   }
 
   /** The document's text: `data` (one resource, a list, or `null`), `included`, `meta`. */
   write(data: Resource | Resource[] | null, meta?: JsonApiDocument['meta']): string {
     let text = '{"jsonapi":{"version":"1.0"},"data":';
     if (data === null) text += 'null';
-    else if (Array.isArray(data)) text += `[${data.map(writeResource).join(',')}]`;
+    else if (Array.isArray(data)) text += `[${writeResources(data)}]`;
     else text += writeResource(data);
-    if (this.included.length > 0)
-      text += `,"included":[${this.included.map(writeResource).join(',')}]`;
+    if (this.included.length > 0) text += `,"included":[${writeResources(this.included)}]`;
     if (meta) text += `,"meta":${JSON.stringify(meta)}`;
     return `${text}}`;
   }
@@ -175,6 +196,17 @@ function attributeEntries(wire: WirePlan, record: RecordData): [string, unknown]
     if (wire.columnKeys.has(key)) entries.push([key, encodeValue(record[key])]);
   }
   return entries;
+}
+
+function writeResources(resources: readonly Resource[]): string {
+  let text = '';
+  for (let index = 0; index < resources.length; index += 1) {
+    text +=
+      index === 0
+        ? writeResource(resources[index] as Resource)
+        : `,${writeResource(resources[index] as Resource)}`;
+  }
+  return text;
 }
 
 function writeResource(resource: Resource): string {
@@ -214,13 +246,16 @@ function jsonValue(value: unknown): string | undefined {
 }
 
 /** A resource's relationship members in the order `JSON.stringify` would write their object. */
-function relationshipTexts(resource: Resource): Iterable<string> {
-  if (!resource.wire.indexLikeRelations) return resource.relationships.values();
-  const entries = [...resource.relationships];
+function relationshipTexts(resource: Resource): readonly string[] {
+  const { relationNames, relationTexts } = resource;
+  if (!resource.wire.indexLikeRelations) return relationTexts;
+  const order = relationNames.map((_, index) => index);
   return [
-    ...entries.filter(([name]) => isArrayIndex(name)).sort(([a], [b]) => Number(a) - Number(b)),
-    ...entries.filter(([name]) => !isArrayIndex(name)),
-  ].map(([, text]) => text);
+    ...order
+      .filter((index) => isArrayIndex(relationNames[index] as string))
+      .sort((a, b) => Number(relationNames[a]) - Number(relationNames[b])),
+    ...order.filter((index) => !isArrayIndex(relationNames[index] as string)),
+  ].map((index) => relationTexts[index] as string);
 }
 
 /** The JSON:API document of one record (or `null`) of a collection, as text. */
