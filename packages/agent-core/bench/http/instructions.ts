@@ -10,11 +10,14 @@
 // The database must already be seeded (run bench once).
 // Run: tsx bench/http/instructions.ts [agent|raw] [list,get,count]
 // Settings: PG_URL, INSTRUCTIONS_WARMUP (default 300), INSTRUCTIONS_REQUESTS (default 600),
-// INSTRUCTIONS_CONNECTIONS (default 1), BENCH_AGENT_NODE_FLAGS (node flags of the server):
+// INSTRUCTIONS_CONNECTIONS (default 1), INSTRUCTIONS_KEEP (a folder where each case's callgrind
+// dump is kept, `<server>-<case>.callgrind.out`: `callgrind_annotate --inclusive=no` lists the
+// instructions of V8's and node's own functions, JSON.stringify's or the collector's, say;
+// compiled JavaScript shows as addresses), BENCH_AGENT_NODE_FLAGS (node flags of the server):
 // `--single-threaded` runs V8's collector and compilers on the main thread, which makes counts
 // repeatable (with background threads, runs of the same code differ by 15% and more).
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +35,7 @@ const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 300);
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 600);
 const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 1);
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const KEEP = process.env.INSTRUCTIONS_KEEP;
 
 /** Sends `count` GET requests to `url`, `connections` at a time; rejects on a non-2xx answer. */
 async function send(url: string, count: number, headers: Record<string, string>): Promise<void> {
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
       const dumped = readdirSync(outdir).filter((file) => !before.has(file));
       if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ')}`);
       const dump = join(outdir, dumped[0] as string);
+      if (KEEP) copyFileSync(dump, join(KEEP, `${SERVER}-${name}.callgrind.out`));
       const instructions = totalInstructions(dump);
       const compiler = compilerInstructions(dump);
       rows.push({
