@@ -1,12 +1,12 @@
 // HTTP benchmark of the agent's REST interface on PostgreSQL (100,000 orders by default) against
 // a minimal HTTP server running the same queries as raw SQL through pg, measured in one run with
 // autocannon over loopback: list (15 records, a filter, a sort, a many-to-one field), get and
-// count, at 1 and 10 connections. Each case runs raw, agent, agent, raw (BENCH_SECONDS each) and
-// reports the means: requests/s, the agent/raw ratio, p50 and p99 latency, the CPU time each
-// server spends per request (read from /proc, which stays meaningful when other work shares the
-// machine) and each server's RSS max during the case. The agent runs twice: plain, then with the
-// MCP server mounted. It first measures the REST layer alone (hot-path-server.ts). Each server
-// runs in its own process.
+// count, at 1 and 10 connections. Two agents run side by side, plain and with the MCP server
+// mounted; each case runs raw, plain, MCP, MCP, plain, raw (BENCH_SECONDS each), so that a drift
+// of the machine weighs on both alike, and reports the means: requests/s, the agent/raw ratio, p50
+// and p99 latency, the CPU time each server spends per request (read from /proc, which stays
+// meaningful when other work shares the machine) and each server's RSS max during the case. It
+// first measures the REST layer alone (hot-path-server.ts). Each server runs in its own process.
 // Run: pnpm --filter @canopy/agent-core bench
 // Settings: PG_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ORDERS, BENCH_SECONDS
 // (default 5), BENCH_CPU_PROFILE=1 (the servers write .cpuprofile files in the working
@@ -151,76 +151,111 @@ interface CaseUrls {
   raw: string;
 }
 
+/** One agent under test: its variant's label, its process, and its RSS readings. */
+interface AgentRun {
+  label: string;
+  server: Started;
+  idleRss: number;
+  peakRss: number;
+  casePeakRss: number;
+  cases: CaseUrls[];
+  headers: Record<string, string>;
+  first?: Measure;
+}
+
 /**
- * Runs every case against one agent (started with `env`) and the raw server, prints their table
- * and the agent's memory, then stops the agent.
+ * Runs every case against the agents of every variant (started with their `env`) and the raw
+ * server, interleaved — raw, each agent, each agent again in reverse order, raw — so that a drift
+ * of the machine or the database during a case weighs on every variant alike; then prints each
+ * variant's table and memory and stops the agents.
  */
-async function compare(variant: string, raw: Started, env: Record<string, string>): Promise<void> {
-  const agent = await start('agent-server.ts', env, AGENT_NODE_FLAGS);
-  const idleRss = rssMb(agent.child.pid as number);
-  let peakRss = 0;
-  let casePeakRss = 0;
+async function compare(
+  variants: { label: string; env: Record<string, string> }[],
+  raw: Started,
+): Promise<void> {
+  const runs: AgentRun[] = [];
   let rawCasePeakRss = 0;
   const sampler = setInterval(() => {
-    const rss = rssMb(agent.child.pid as number);
-    peakRss = Math.max(peakRss, rss);
-    casePeakRss = Math.max(casePeakRss, rss);
+    for (const run of runs) {
+      const rss = rssMb(run.server.child.pid as number);
+      run.peakRss = Math.max(run.peakRss, rss);
+      run.casePeakRss = Math.max(run.casePeakRss, rss);
+    }
     rawCasePeakRss = Math.max(rawCasePeakRss, rssMb(raw.child.pid as number));
   }, 200);
   try {
-    const agentUrls = caseUrls(`http://127.0.0.1:${agent.port}/forest/orders`);
-    const cases: CaseUrls[] = [
-      { name: 'list', agent: agentUrls.list, raw: `http://127.0.0.1:${raw.port}/list` },
-      { name: 'get', agent: agentUrls.get, raw: `http://127.0.0.1:${raw.port}/get?id=4242` },
-      { name: 'count', agent: agentUrls.count, raw: `http://127.0.0.1:${raw.port}/count` },
-    ];
-    const headers = { Authorization: `Bearer ${agent.token}` };
-    for (const { agent: url } of cases) {
-      await measure(url, agent, 2, headers);
+    for (const { label, env } of variants) {
+      const server = await start('agent-server.ts', env, AGENT_NODE_FLAGS);
+      const urls = caseUrls(`http://127.0.0.1:${server.port}/forest/orders`);
+      runs.push({
+        label,
+        server,
+        idleRss: rssMb(server.child.pid as number),
+        peakRss: 0,
+        casePeakRss: 0,
+        cases: [
+          { name: 'list', agent: urls.list, raw: `http://127.0.0.1:${raw.port}/list` },
+          { name: 'get', agent: urls.get, raw: `http://127.0.0.1:${raw.port}/get?id=4242` },
+          { name: 'count', agent: urls.count, raw: `http://127.0.0.1:${raw.port}/count` },
+        ],
+        headers: { Authorization: `Bearer ${server.token}` },
+      });
     }
-    const rows: Record<string, string | number>[] = [];
+    for (const run of runs) {
+      for (const { agent: url } of run.cases) await measure(url, run.server, 2, run.headers);
+    }
+    const rows = new Map<AgentRun, Record<string, string | number>[]>(runs.map((run) => [run, []]));
     for (const connections of [1, 10]) {
-      for (const testCase of cases) {
-        // raw, agent, agent, raw: a drift of the machine or the database during the four runs
-        // weighs on both sides alike.
-        casePeakRss = 0;
+      for (const [index, testCase] of (runs[0] as AgentRun).cases.entries()) {
+        for (const run of runs) run.casePeakRss = 0;
         rawCasePeakRss = 0;
         const rawFirst = await measure(testCase.raw, raw, connections);
-        const agentFirst = await measure(testCase.agent, agent, connections, headers);
-        const agentSecond = await measure(testCase.agent, agent, connections, headers);
+        for (const run of runs) {
+          const url = (run.cases[index] as CaseUrls).agent;
+          run.first = await measure(url, run.server, connections, run.headers);
+        }
+        const seconds = new Map<AgentRun, Measure>();
+        for (const run of [...runs].reverse()) {
+          const url = (run.cases[index] as CaseUrls).agent;
+          seconds.set(run, await measure(url, run.server, connections, run.headers));
+        }
         const rawSecond = await measure(testCase.raw, raw, connections);
         const baseline = combine(rawFirst, rawSecond);
-        const measured = combine(agentFirst, agentSecond);
-        rows.push({
-          case: testCase.name,
-          conns: connections,
-          'Canopy req/s': Math.round(measured.rps),
-          'raw req/s': Math.round(baseline.rps),
-          ratio: (measured.rps / baseline.rps).toFixed(2),
-          'Canopy p50/p99 ms': `${measured.p50}/${measured.p99}`,
-          'raw p50/p99 ms': `${baseline.p50}/${baseline.p99}`,
-          'CPU µs/req Canopy/raw': `${measured.cpuPerRequest}/${baseline.cpuPerRequest}`,
-          'Canopy RSS max MiB': Math.round(casePeakRss),
-          'raw RSS max MiB': Math.round(rawCasePeakRss),
-          errors: measured.errors,
-        });
+        for (const run of runs) {
+          const measured = combine(run.first as Measure, seconds.get(run) as Measure);
+          rows.get(run)?.push({
+            case: testCase.name,
+            conns: connections,
+            'Canopy req/s': Math.round(measured.rps),
+            'raw req/s': Math.round(baseline.rps),
+            ratio: (measured.rps / baseline.rps).toFixed(2),
+            'Canopy p50/p99 ms': `${measured.p50}/${measured.p99}`,
+            'raw p50/p99 ms': `${baseline.p50}/${baseline.p99}`,
+            'CPU µs/req Canopy/raw': `${measured.cpuPerRequest}/${baseline.cpuPerRequest}`,
+            'Canopy RSS max MiB': Math.round(run.casePeakRss),
+            'raw RSS max MiB': Math.round(rawCasePeakRss),
+            errors: measured.errors,
+          });
+        }
       }
     }
-    console.log(`Canopy (${variant}) on PostgreSQL against raw SQL through pg:`);
-    console.table(rows);
-    console.log(
-      `Canopy (${variant}) RSS: ${idleRss.toFixed(0)} MiB after start, ${peakRss.toFixed(0)} MiB max under load (target < 100 MiB)`,
-    );
-    const memory = await agentMemoryAtPeak(agent.child);
-    if (memory) {
-      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+    for (const run of runs) {
+      console.log(`Canopy (${run.label}) on PostgreSQL against raw SQL through pg:`);
+      console.table(rows.get(run));
       console.log(
-        `Canopy (${variant}) at its RSS max (${mb(memory.rss)}): V8 heap ${mb(memory.heapTotal)} (used ${mb(memory.heapUsed)}), external ${mb(memory.external)} (array buffers ${mb(memory.arrayBuffers)}), the rest outside V8's accounting ${mb(memory.rss - memory.heapTotal - memory.external)}`,
+        `Canopy (${run.label}) RSS: ${run.idleRss.toFixed(0)} MiB after start, ${run.peakRss.toFixed(0)} MiB max under load (target < 100 MiB)`,
       );
+      const memory = await agentMemoryAtPeak(run.server.child);
+      if (memory) {
+        const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+        console.log(
+          `Canopy (${run.label}) at its RSS max (${mb(memory.rss)}): V8 heap ${mb(memory.heapTotal)} (used ${mb(memory.heapUsed)}), external ${mb(memory.external)} (array buffers ${mb(memory.arrayBuffers)}), the rest outside V8's accounting ${mb(memory.rss - memory.heapTotal - memory.external)}`,
+        );
+      }
     }
   } finally {
     clearInterval(sampler);
-    agent.child.kill('SIGTERM');
+    for (const run of runs) run.server.child.kill('SIGTERM');
   }
 }
 
@@ -238,13 +273,14 @@ async function main(): Promise<void> {
   const sandbox = await createServerSandbox(0);
   const env = { SANDBOX_URL: sandbox.url, SANDBOX_ENV_SECRET };
   try {
-    for (const variant of VARIANTS) {
-      await compare(
-        variant === 'mcp' ? 'MCP mounted' : 'plain',
-        raw,
-        variant === 'mcp' ? { ...env, BENCH_MCP: '1' } : env,
-      );
-    }
+    await compare(
+      VARIANTS.map((variant) =>
+        variant === 'mcp'
+          ? { label: 'MCP mounted', env: { ...env, BENCH_MCP: '1' } }
+          : { label: 'plain', env },
+      ),
+      raw,
+    );
     console.log(
       `load average ${loadavg()
         .map((load) => load.toFixed(1))
