@@ -160,7 +160,6 @@ interface AgentRun {
   casePeakRss: number;
   cases: CaseUrls[];
   headers: Record<string, string>;
-  first?: Measure;
 }
 
 /**
@@ -210,19 +209,21 @@ async function compare(
         for (const run of runs) run.casePeakRss = 0;
         rawCasePeakRss = 0;
         const rawFirst = await measure(testCase.raw, raw, connections);
-        for (const run of runs) {
-          const url = (run.cases[index] as CaseUrls).agent;
-          run.first = await measure(url, run.server, connections, run.headers);
-        }
+        const firsts = new Map<AgentRun, Measure>();
         const seconds = new Map<AgentRun, Measure>();
-        for (const run of [...runs].reverse()) {
-          const url = (run.cases[index] as CaseUrls).agent;
-          seconds.set(run, await measure(url, run.server, connections, run.headers));
+        for (const [order, measures] of [
+          [runs, firsts],
+          [[...runs].reverse(), seconds],
+        ] as const) {
+          for (const run of order) {
+            const url = (run.cases[index] as CaseUrls).agent;
+            measures.set(run, await measure(url, run.server, connections, run.headers));
+          }
         }
         const rawSecond = await measure(testCase.raw, raw, connections);
         const baseline = combine(rawFirst, rawSecond);
         for (const run of runs) {
-          const measured = combine(run.first as Measure, seconds.get(run) as Measure);
+          const measured = combine(firsts.get(run) as Measure, seconds.get(run) as Measure);
           rows.get(run)?.push({
             case: testCase.name,
             conns: connections,

@@ -25,8 +25,8 @@ export type SchemaFieldNames = (collectionName: string) => ReadonlySet<string> |
  * {@link recordsFromDocument}.
  */
 export function toolRecords(answer: RecordsAnswer, shown: SchemaFieldNames): ToolRecord[] {
-  const document = serializeRecords(answer.collection, answer.records);
-  return recordsFromDocument(JSON.parse(JSON.stringify(document)) as unknown, shown);
+  // Parsed from the answer's JSON text: values already in their wire form.
+  return recordsFromDocument(serializeRecords(answer.collection, answer.records), shown);
 }
 
 /**
