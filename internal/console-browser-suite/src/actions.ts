@@ -95,12 +95,16 @@ export async function runActionTests(
     const dialog = p.getByTestId('action-dialog');
     await dialog.getByRole('textbox', { name: 'Reason' }).click();
     await p.getByRole('option', { name: 'late', exact: true }).click();
-    const amount = dialog.getByRole('textbox', { name: 'Amount' });
-    expect(Number(await amount.inputValue()) > 0, 'the amount defaults to the order total');
+    const amount = await dialog.getByRole('textbox', { name: 'Amount' }).inputValue();
+    // In euros, as the order's amounts are written everywhere (en-US: `€3,138.02`).
+    expect(
+      /^€\d{1,3}(,\d{3})*\.\d{2}$/.test(amount),
+      `the amount defaults to the order total: ${amount}`,
+    );
     await dialog.getByRole('button', { name: 'Refund order' }).click();
     await p.getByTestId('action-result-html').waitFor();
     const html = await p.getByTestId('action-result-html').innerHTML();
-    expect(/Refunded <strong>[\d.]+ €<\/strong>/.test(html), `the HTML result: ${html}`);
+    expect(/Refunded <strong>€[\d,]+\.\d{2}<\/strong>/.test(html), `the HTML result: ${html}`);
     await shot(p, 'action-result');
     await dialog.getByRole('button', { name: 'Close' }).click();
     // `invalidated` reloaded the record: its status is now refunded.
@@ -158,6 +162,9 @@ export async function runActionTests(
           (await card.textContent())?.includes('Box arrived crushed'),
           'the requester comment shows',
         );
+        // The form's values read as they did in the form: the amount in euros.
+        const filed = (await card.getByRole('row', { name: /Amount/ }).textContent()) ?? '';
+        expect(/^Amount€\d{1,3}(,\d{3})*\.\d{2}$/.test(filed), `the filed amount: ${filed}`);
         expect((await card.textContent())?.includes('damaged'), 'the requester values show');
         await card.getByLabel('Comment').fill('Refund approved');
         await shot(p, 'approval-queue');

@@ -311,6 +311,22 @@ describe.each(['postgres', 'embedded-postgres'] as const)('on %s', (dialect) => 
     expect(list.body.data).toEqual([]);
   });
 
+  it("keeps an input's widget, so the queue shows an amount in the form's currency", async () => {
+    const widgetEdit = { name: 'price editor', parameters: { currency: 'EUR', base: 'Unit' } };
+    const created = await fileRequest('requester', {
+      inputs: [{ name: 'Amount', type: 'Number', widgetEdit, value: 3138.02 }],
+    }).expect(201);
+    const id = created.body.data.id as string;
+    const read = await as('requester', 'get', `/api/action-approvals/${id}`).expect(200);
+    expect(read.body.data.attributes.inputs).toEqual([
+      { name: 'Amount', type: 'Number', widgetEdit, value: 3138.02 },
+    ]);
+    const unnamed = await fileRequest('requester', {
+      inputs: [{ name: 'Amount', widgetEdit: { parameters: {} }, value: 1 }],
+    }).expect(400);
+    expect(unnamed.body.errors[0].detail).toMatch(/widgetEdit/);
+  });
+
   it('answers 400 with what is wrong, 401 without a token', async () => {
     const missing = await as('requester', 'post', '/api/action-approvals')
       .send({ data: { attributes: { action_name: 'Refund order', record_ids: [] } } })

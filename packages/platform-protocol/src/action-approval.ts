@@ -28,8 +28,16 @@ export interface ActionApprovalResource {
     collection_name: string;
     smart_action_id: string | null;
     record_ids: string[];
-    /** The action form's values as filed: each field's name, type and value. */
-    inputs: { name: string; type?: unknown; value?: unknown }[];
+    /**
+     * The action form's values as filed: each field's name, type and value, and the field's
+     * widget when it has one (`widgetEdit`, as the agent describes it: a price editor's currency).
+     */
+    inputs: {
+      name: string;
+      type?: unknown;
+      widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
+      value?: unknown;
+    }[];
     requester: ApprovalPersonJson | null;
     reviewer: ApprovalPersonJson | null;
     reviewed_at: string | null;

@@ -8,6 +8,9 @@ import { flattenRelation } from '@canopy/plugin-flattener';
 /** The webhook "Notify warehouse" answers with (the Console's CSP must allow its origin). */
 export const WAREHOUSE_WEBHOOK = 'https://warehouse.example.com/hooks/orders';
 
+/** An amount in the shop's currency as the Console writes it in its default locale: `€1,677.49`. */
+const EUROS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' });
+
 /**
  * Orders: a computed total through the order lines, fields imported and flattened from the
  * customer, segments, hooks, and actions of every scope with dynamic forms and every result type.
@@ -143,6 +146,9 @@ export function customizeOrders(orders: CollectionCustomizer): void {
         {
           label: 'Amount',
           type: 'Number',
+          // Shown in euros, as the order's amounts are (the agent reads the number of euros).
+          widget: 'CurrencyInput',
+          currency: 'EUR',
           isRequired: true,
           defaultValue: async (context) => {
             const id = await context.getRecordId();
@@ -163,7 +169,7 @@ export function customizeOrders(orders: CollectionCustomizer): void {
         if (!(amount > 0)) return resultBuilder.error('The amount must be positive.');
         await context.collection.update(context.filter, { status: 'refunded' });
         return resultBuilder.success('Order refunded', {
-          html: `<p>Refunded <strong>${amount.toFixed(2)} €</strong>.</p>`,
+          html: `<p>Refunded <strong>${EUROS.format(amount)}</strong>.</p>`,
           invalidated: ['payments'],
         });
       },

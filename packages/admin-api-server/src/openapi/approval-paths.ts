@@ -53,7 +53,12 @@ const APPROVAL: JsonSchema = {
         collection_name: { type: 'string' },
         smart_action_id: { type: ['string', 'null'] },
         record_ids: { type: 'array', items: { type: 'string' } },
-        inputs: { type: 'array', items: { type: 'object' } },
+        inputs: {
+          type: 'array',
+          description:
+            'The action form as filed: each field’s `name`, `type`, `widgetEdit` (the agent’s widget, when the field has one) and `value`',
+          items: { type: 'object' },
+        },
         requester: PERSON,
         reviewer: PERSON,
         reviewed_at: { type: ['string', 'null'], format: 'date-time' },

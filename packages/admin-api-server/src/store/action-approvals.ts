@@ -24,7 +24,7 @@ export interface ApprovalInput {
   collectionName: string;
   smartActionId: string | null;
   recordIds: string[];
-  inputs: { name: string; type?: unknown; value?: unknown }[];
+  inputs: { name: string; type?: unknown; widgetEdit?: unknown; value?: unknown }[];
   request: Record<string, unknown> | null;
   comment?: string;
 }

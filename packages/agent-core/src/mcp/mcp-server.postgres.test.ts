@@ -92,7 +92,16 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
       .customizeCollection('orders', (orders) =>
         orders.addAction('Mark as paid', {
           scope: 'Single',
-          form: [{ type: 'String', label: 'Note', isRequired: true }],
+          form: [
+            { type: 'String', label: 'Note', isRequired: true },
+            {
+              type: 'Number',
+              label: 'Fee',
+              widget: 'CurrencyInput',
+              currency: 'eur',
+              base: 'Cent',
+            },
+          ],
           execute: async (context, resultBuilder) => {
             await context.collection.update(context.filter, { status: 'paid' });
             return resultBuilder.success(`Paid: ${String(context.formValues.Note)}`);
@@ -288,7 +297,10 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
       recordIds: [3],
     });
     expect(form).toMatchObject({
-      fields: [{ name: 'Note', type: 'String', isRequired: true, value: null }],
+      fields: [
+        { name: 'Note', type: 'String', isRequired: true, value: null },
+        { name: 'Fee', type: 'Number', isRequired: false, value: null },
+      ],
       canExecute: false,
       requiredFields: ['Note'],
       skippedFields: [],
@@ -367,7 +379,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
         collectionName: 'orders',
         actionName: 'Mark as paid',
         recordIds: [2],
-        values: { Note: 'wire' },
+        values: { Note: 'wire', Fee: 250 },
         reasoning: 'The customer sent a wire transfer.',
       });
       expect(approval).toMatchObject({ approvalRequested: true, approvalId: '1' });
@@ -380,7 +392,26 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
           actionName: 'Mark as paid',
           collectionName: 'orders',
           recordIds: ['2'],
-          inputs: [{ name: 'Note', type: 'String', value: 'wire' }],
+          // Each with its widget, if any: the Console shows the fee as the form did (€2.50).
+          inputs: [
+            { name: 'Note', type: 'String', value: 'wire' },
+            {
+              name: 'Fee',
+              type: 'Number',
+              widgetEdit: {
+                name: 'price editor',
+                parameters: {
+                  placeholder: null,
+                  min: null,
+                  max: null,
+                  step: null,
+                  currency: 'EUR',
+                  base: 'Cents',
+                },
+              },
+              value: 250,
+            },
+          ],
           comments: ['The customer sent a wire transfer.'],
         },
       ]);

@@ -5,7 +5,12 @@ export interface ApprovalRequest {
   actionName: string;
   collectionName: string;
   recordIds: string[];
-  inputs: { name: string; type: unknown; value: unknown }[];
+  inputs: {
+    name: string;
+    type: unknown;
+    widgetEdit?: { name: string; parameters?: Record<string, unknown> | null };
+    value: unknown;
+  }[];
   /** Why the action is asked for (the model's `reasoning`), filed as a comment. */
   comment?: string;
 }

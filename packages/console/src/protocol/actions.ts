@@ -400,6 +400,21 @@ export function fileDataUri(name: string, mime: string, base64: string): string 
   return `data:${mime || 'application/octet-stream'};name=${encodeURIComponent(name)};base64,${base64}`;
 }
 
+/**
+ * The currency a `price editor` (CurrencyInput) shows its amount in, and whether the value the
+ * agent reads is in cents (`base: Cents`, §9.3 widgets): undefined for any other field, or for
+ * a price editor without a currency (then a plain number).
+ */
+export function fieldCurrency(
+  field: Pick<ActionField, 'widgetEdit'>,
+): { currency: string; cents: boolean } | undefined {
+  if (field.widgetEdit?.name !== 'price editor') return undefined;
+  const parameters = (field.widgetEdit.parameters ?? {}) as Record<string, unknown>;
+  const currency = parameters.currency;
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) return undefined;
+  return { currency: currency.toUpperCase(), cents: /^cents?$/i.test(String(parameters.base)) };
+}
+
 /** The name and type of a data URI value (for showing an uploaded file). */
 export function dataUriInfo(value: unknown): { name: string; mime: string } | undefined {
   if (typeof value !== 'string' || !value.startsWith('data:')) return undefined;

@@ -9,9 +9,21 @@ import type {
   ActionApprovalStatus,
   ApprovalPersonJson,
 } from '@canopy/platform-protocol';
+import type { ActionField, ActionWidget } from './actions';
 import type { PlatformClient } from './platform-client';
 
 export type ApprovalPerson = ApprovalPersonJson;
+
+/**
+ * A value of the action's form as filed: the field's name, type and widget (a price editor's
+ * currency shows in the queue as it did in the form) and the value the agent will read.
+ */
+export interface ApprovalInput {
+  name: string;
+  type?: unknown;
+  widgetEdit?: ActionWidget | null;
+  value?: unknown;
+}
 
 export interface ActionApproval {
   id: string;
@@ -20,7 +32,7 @@ export interface ActionApproval {
   collectionName: string;
   smartActionId: string | null;
   recordIds: string[];
-  inputs: { name: string; type?: unknown; value?: unknown }[];
+  inputs: ApprovalInput[];
   requester: ApprovalPerson | null;
   reviewer: ApprovalPerson | null;
   reviewedAt: string | null;
@@ -91,7 +103,8 @@ export class ApprovalsApi {
     smartActionId?: string | null;
     recordIds: string[];
     values: Record<string, unknown>;
-    fieldTypes?: Record<string, unknown>;
+    /** The form's fields by name: each input is filed with its field's type and widget. */
+    fields?: Pick<ActionField, 'field' | 'type' | 'widgetEdit'>[];
     request: Record<string, unknown>;
     comment?: string;
   }): Promise<ActionApproval> {
@@ -104,11 +117,15 @@ export class ApprovalsApi {
           collection_name: input.collectionName,
           smart_action_id: input.smartActionId ?? null,
           record_ids: input.recordIds,
-          inputs: Object.entries(input.values).map(([name, value]) => ({
-            name,
-            type: input.fieldTypes?.[name] ?? null,
-            value,
-          })),
+          inputs: Object.entries(input.values).map(([name, value]): ApprovalInput => {
+            const field = input.fields?.find((candidate) => candidate.field === name);
+            return {
+              name,
+              type: field?.type ?? null,
+              ...(field?.widgetEdit ? { widgetEdit: field.widgetEdit } : {}),
+              value,
+            };
+          }),
           request: input.request,
           ...(input.comment ? { comment: input.comment } : {}),
         },

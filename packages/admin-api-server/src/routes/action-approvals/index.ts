@@ -174,7 +174,7 @@ const parse = {
         collection_name: string;
         smart_action_id?: string | null;
         record_ids: (string | number)[];
-        inputs: { name: string; type?: unknown; value?: unknown }[];
+        inputs: { name: string; type?: unknown; widgetEdit?: unknown; value?: unknown }[];
         request?: Record<string, unknown> | null;
         comment?: string;
       };

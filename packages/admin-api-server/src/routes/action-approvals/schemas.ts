@@ -4,12 +4,31 @@ const TEXT = { type: 'string', maxLength: 10_000 };
 const NAME = { type: 'string', minLength: 1, maxLength: 255 };
 const COMMENT = { type: 'string', minLength: 1, maxLength: 10_000 };
 
-/** One form input of the request, as the MCP server files it: `{name, type, value}`. */
+/**
+ * The widget of a form input as the agent describes it (`{name, parameters}`): the Console shows
+ * a filed value as its form did (a price editor's amount in its currency).
+ */
+const WIDGET: JsonSchema = {
+  anyOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: NAME, parameters: { anyOf: [{ type: 'object' }, { type: 'null' }] } },
+    },
+  ],
+};
+
+/**
+ * One form input of the request, as the MCP server (`{name, type, value}`) or the Console (with
+ * the field's `widgetEdit`) files it.
+ */
 const INPUT: JsonSchema = {
   type: 'object',
   required: ['name'],
   additionalProperties: false,
-  properties: { name: NAME, type: {}, value: {} },
+  properties: { name: NAME, type: {}, widgetEdit: WIDGET, value: {} },
 };
 
 /**

@@ -18,6 +18,7 @@ interface WireFormField {
   isReadOnly?: boolean;
   description?: string;
   enums?: string[] | null;
+  widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
 }
 
 /** One field of a form, as tools return it. */
@@ -68,6 +69,8 @@ function isEmpty(value: unknown): boolean {
 
 interface LoadedForm {
   fields: FormField[];
+  /** The widgets of the fields that have one, by field name (filed with an approval request). */
+  widgets: Map<string, NonNullable<WireFormField['widgetEdit']>>;
   values: Record<string, unknown>;
   skippedFields: string[];
 }
@@ -86,9 +89,11 @@ async function loadForm(
   const wire = form.fields ?? [];
   const names = new Set(wire.map((field) => field.field));
   const merged: Record<string, unknown> = {};
+  const widgets: LoadedForm['widgets'] = new Map();
   const fields = wire.map((field) => {
     const value = field.field in values ? values[field.field] : (field.value ?? null);
     merged[field.field] = value;
+    if (field.widgetEdit) widgets.set(field.field, field.widgetEdit);
     return {
       name: field.field,
       type: field.type,
@@ -100,6 +105,7 @@ async function loadForm(
   });
   return {
     fields,
+    widgets,
     values: merged,
     skippedFields: Object.keys(values).filter((name) => !names.has(name)),
   };
@@ -190,7 +196,11 @@ export const executeActionTool = defineTool({
         actionName: action.name,
         collectionName: collection.name,
         recordIds: ids,
-        inputs: form.fields.map(({ name, type, value }) => ({ name, type, value })),
+        // With each field's widget, so that the Console shows the values as the form did.
+        inputs: form.fields.map(({ name, type, value }) => {
+          const widgetEdit = form.widgets.get(name);
+          return { name, type, ...(widgetEdit ? { widgetEdit } : {}), value };
+        }),
         ...(input.reasoning ? { comment: input.reasoning } : {}),
       });
       return {

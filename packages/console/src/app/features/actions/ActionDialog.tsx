@@ -203,7 +203,7 @@ export function ActionDialog({ collection, action, selection, onClose }: ActionD
         smartActionId: action.id ?? null,
         recordIds: selection.ids,
         values: attributes.values as Record<string, unknown>,
-        fieldTypes: Object.fromEntries(form.fields.map((field) => [field.field, field.type])),
+        fields: form.fields,
         request: attributes,
         comment: comment.trim() || undefined,
       });

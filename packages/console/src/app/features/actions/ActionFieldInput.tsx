@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import {
   dataUriInfo,
+  fieldCurrency,
   fieldKind,
   isDynamicSearch,
   referencedCollection,
@@ -26,6 +27,7 @@ import {
 import { useState } from 'react';
 import { RecordPicker } from '../../components/RecordPicker';
 import { TemporalInput } from '../../components/TemporalInput';
+import { numberInputFormat } from '../../components/format';
 import { collectionOf, useSchema } from '../../data';
 
 /** A browser file as the data URI the agent decodes, with its name (`;name=` parameter). */
@@ -152,24 +154,30 @@ export function ActionFieldInput({
   }
 
   switch (kind) {
-    case 'number':
+    case 'number': {
+      // Separators and currency sign as the Console writes numbers and amounts everywhere; a
+      // price editor in cents shows units and gives the agent cents.
+      const money = fieldCurrency(field);
+      const scale = money?.cents ? 100 : 1;
+      const number = typeof value === 'number' ? value : text === '' ? null : Number(text);
       return (
         <NumberInput
           {...textual}
-          value={typeof value === 'number' ? value : text === '' ? '' : Number(text)}
-          min={typeof parameters.min === 'number' ? parameters.min : undefined}
-          max={typeof parameters.max === 'number' ? parameters.max : undefined}
-          step={typeof parameters.step === 'number' ? parameters.step : undefined}
+          {...numberInputFormat(money?.currency)}
+          value={number === null ? '' : number / scale}
+          min={typeof parameters.min === 'number' ? parameters.min / scale : undefined}
+          max={typeof parameters.max === 'number' ? parameters.max / scale : undefined}
+          step={typeof parameters.step === 'number' ? parameters.step / scale : undefined}
           // An out-of-range value stays as typed, and the form says what the range is.
           clampBehavior="none"
-          prefix={
-            widget === 'price editor' && typeof parameters.currency === 'string'
-              ? `${parameters.currency} `
-              : undefined
+          onChange={(next) =>
+            onChange(
+              next === '' ? null : money?.cents ? Math.round(Number(next) * 100) : Number(next),
+            )
           }
-          onChange={(next) => onChange(next === '' ? null : Number(next))}
         />
       );
+    }
     case 'boolean':
       return widget === 'boolean editor' ? (
         <Checkbox
@@ -352,20 +360,5 @@ function JsonFieldInput({
         onChange(parsed);
       }}
     />
-  );
-}
-
-/** A read-only summary of a value (approval queue). */
-export function FieldValueText({ value }: { value: unknown }) {
-  const info = dataUriInfo(value);
-  if (info) return <Text size="sm">{info.name}</Text>;
-  return (
-    <Text size="sm" style={{ wordBreak: 'break-word' }}>
-      {value === null || value === undefined
-        ? '—'
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value)}
-    </Text>
   );
 }

@@ -31,7 +31,7 @@ import {
 } from '../../../protocol';
 import { collectionOf, useDataBase, useSchema } from '../../data';
 import { useSession } from '../../session';
-import { FieldValueText } from './ActionFieldInput';
+import { formatActionValue } from './action-value';
 import { useApprovals } from './use-approvals';
 import { callWebhook, saveFile } from './results';
 import { invalidateAfterAction } from './rights';
@@ -265,7 +265,9 @@ function ApprovalCard({
                 <Table.Tr key={input.name}>
                   <Table.Td w={180}>{input.name}</Table.Td>
                   <Table.Td>
-                    <FieldValueText value={input.value} />
+                    <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                      {formatActionValue(input, input.value)}
+                    </Text>
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -1,0 +1,53 @@
+/**
+ * An action form value as text, written as the rest of the Console writes values of its type
+ * (`components/format.ts`): amounts of a price editor in their currency, numbers in the user's
+ * locale, dates in the user's time zone, files by their name. Used where a form's values are
+ * shown rather than edited: the approval queue.
+ */
+import { dataUriInfo, fieldCurrency, type ActionField } from '../../../protocol';
+import {
+  formatMoney,
+  formatNumber,
+  formatValue,
+  userContext,
+  type FormatContext,
+} from '../../components/format';
+
+/** What a value's display depends on: the field's type and its widget. */
+export type ActionValueField = Pick<ActionField, 'widgetEdit'> & { type?: unknown };
+
+function formatScalar(
+  type: string,
+  field: ActionValueField,
+  value: unknown,
+  context: FormatContext,
+): string {
+  const file = dataUriInfo(value);
+  if (file) return file.name;
+  if (type === 'Number' && value !== null && value !== undefined && value !== '') {
+    const money = fieldCurrency(field);
+    if (!money) return formatNumber(value, context);
+    const amount = Number(value);
+    return formatMoney(money.cents ? amount / 100 : amount, money.currency, context);
+  }
+  return formatValue({ type }, value, context);
+}
+
+export function formatActionValue(
+  field: ActionValueField,
+  value: unknown,
+  context: FormatContext = userContext,
+): string {
+  const list = Array.isArray(field.type);
+  const type = String((list ? (field.type as unknown[])[0] : field.type) ?? 'String');
+  if (list || Array.isArray(value)) {
+    const items = Array.isArray(value)
+      ? value
+      : value === null || value === undefined
+        ? []
+        : [value];
+    if (items.length === 0) return '—';
+    return items.map((item) => formatScalar(type, field, item, context)).join(', ');
+  }
+  return formatScalar(type, field, value, context);
+}
