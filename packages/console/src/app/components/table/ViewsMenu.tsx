@@ -50,6 +50,7 @@ import {
   useTeamSegments,
   useViewCount,
 } from './use-saved-views';
+import { formatNumber } from '../format';
 
 type Dialog =
   | { kind: 'save' }
@@ -82,7 +83,7 @@ function CountBadge({
       data-testid="view-count"
       aria-label={`${text} records`}
     >
-      {text.toLocaleString()}
+      {typeof text === 'number' ? formatNumber(text) : text}
     </Badge>
   );
 }

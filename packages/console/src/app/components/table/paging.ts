@@ -1,4 +1,5 @@
 /** The page of a list the table shows, and the words for it (the range under the table). */
+import { formatNumber } from '../format';
 
 export interface PageRange {
   /** The first and last record shown, counted from 1 (0 and 0 on an empty page). */
@@ -21,15 +22,13 @@ export function pageRange(
   };
 }
 
-const countFormat = new Intl.NumberFormat();
-
 /** "1–25 of 1,204", "1–25 of …" while counting, or why there is no total. */
 export function rangeText(
   range: PageRange,
   rowCount: number,
   total: number | null | undefined,
   counting: boolean,
-  format: (value: number) => string = (value) => countFormat.format(value),
+  format: (value: number) => string = formatNumber,
 ): string {
   if (rowCount === 0) return '';
   const shown = `${format(range.first)}–${format(range.last)}`;

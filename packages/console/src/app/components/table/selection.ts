@@ -3,6 +3,7 @@
  * some ids, or every record of the view (across pages) but some excluded ids.
  */
 import type { ConditionTree, Selection } from '../../../protocol';
+import { formatNumber } from '../format';
 
 /** How much of the page is selected: the select-all box's state. */
 export type PageSelection = 'none' | 'some' | 'all';
@@ -61,9 +62,9 @@ export function selectedCount(selection: TableSelection, total: number | null | 
   return Math.max(0, (total ?? 0) - selection.ids.size);
 }
 
-/** "20,000" (numbers as the Console writes them). */
+/** "20,000" in en-US, "20 000" in fr-FR: numbers as the Console writes them everywhere. */
 export function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
+  return formatNumber(count);
 }
 
 /** "1 record" / "3 records" / "20,000 records". */

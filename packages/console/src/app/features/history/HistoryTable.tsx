@@ -14,7 +14,7 @@ import {
   type HistoryEntry,
 } from '../../../protocol';
 import { useSchema } from '../../data';
-import { personName } from '../../components/format';
+import { formatNumber, personName } from '../../components/format';
 import { formatWhen } from '../../components/when';
 import { fieldLabel, recordLabel, valueText } from './history-text';
 
@@ -188,10 +188,10 @@ export function HistoryTable({
                           : all.every((entry) => entry.correlationKind === 'import')
                             ? 'One import'
                             : 'One request'}
-                        : {partial ? `${all.length.toLocaleString()}+ entries` : all.length}
+                        : {partial ? `${formatNumber(all.length)}+ entries` : all.length}
                         {!partial && ` entr${all.length === 1 ? 'y' : 'ies'}`}
                         {records.size > 0 &&
-                          `, ${partial ? 'more than ' : ''}${records.size.toLocaleString()} other record${records.size === 1 ? '' : 's'}`}
+                          `, ${partial ? 'more than ' : ''}${formatNumber(records.size)} other record${records.size === 1 ? '' : 's'}`}
                         {partial && ' — too large to revert in one step from here'}
                       </Text>
                       <Group gap={4}>

@@ -6,9 +6,10 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { ProblemTable } from './ProblemTable';
 import type { DryRun } from './use-csv-import';
+import { formatNumber } from '../../components/format';
 
 const count = (n: number, word: string) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? word.replace(/s$/, '') : word}`;
+  `${formatNumber(n)} ${n === 1 ? word.replace(/s$/, '') : word}`;
 
 export function CheckStep({
   dryRun,

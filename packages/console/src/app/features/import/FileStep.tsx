@@ -3,6 +3,7 @@ import { Alert, Button, Paper, Stack, Text } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { MAX_IMPORT_ROWS } from './csv-parse';
+import { formatNumber } from '../../components/format';
 
 export function FileStep({
   name,
@@ -45,8 +46,8 @@ export function FileStep({
           <Text fw={500}>Drop a CSV file here, or choose one</Text>
           <Text size="sm" c="dimmed" ta="center">
             One {name.replace(/s$/, '')} per line under a header line naming the columns (comma,
-            semicolon or tab separated, UTF-8), up to {MAX_IMPORT_ROWS.toLocaleString('en-US')}{' '}
-            records. Nothing is created before you have checked the file.
+            semicolon or tab separated, UTF-8), up to {formatNumber(MAX_IMPORT_ROWS)} records.
+            Nothing is created before you have checked the file.
           </Text>
           <Button onClick={() => input.current?.click()}>Choose a CSV file</Button>
           <input

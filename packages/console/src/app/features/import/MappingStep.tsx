@@ -14,6 +14,7 @@ import {
   writableFields,
   type Mapping,
 } from './mapping';
+import { formatNumber } from '../../components/format';
 
 const IGNORE = '__ignore__';
 
@@ -48,8 +49,8 @@ export function MappingStep({
   return (
     <Stack gap="sm">
       <Text size="sm">
-        {parsed.records.length.toLocaleString('en-US')} records, {parsed.headers.length} columns.
-        Choose the field each column fills; related records are named by their id.
+        {formatNumber(parsed.records.length)} records, {parsed.headers.length} columns. Choose the
+        field each column fills; related records are named by their id.
       </Text>
       {required.length > 0 && (
         <Group gap={6} aria-label="Required fields">
@@ -123,7 +124,7 @@ export function MappingStep({
           Choose another file
         </Button>
         <Button onClick={onCheck} disabled={problems.length > 0} loading={checking}>
-          Check {parsed.records.length.toLocaleString('en-US')} records
+          Check {formatNumber(parsed.records.length)} records
         </Button>
       </Group>
     </Stack>

@@ -1,5 +1,6 @@
 /** Records an import refused, by the line of the file they start on (the first ones shown). */
 import { ScrollArea, Table, Text } from '@mantine/core';
+import { formatNumber } from '../../components/format';
 
 export interface LineProblem {
   line: number;
@@ -41,8 +42,8 @@ export function ProblemTable({ problems, label }: { problems: LineProblem[]; lab
       </ScrollArea.Autosize>
       {problems.length > SHOWN && (
         <Text size="sm" c="dimmed">
-          The first {SHOWN} of {problems.length.toLocaleString('en-US')} problems; the file of
-          failed rows has them all.
+          The first {SHOWN} of {formatNumber(problems.length)} problems; the file of failed rows has
+          them all.
         </Text>
       )}
     </>

@@ -19,12 +19,13 @@ import { Link } from 'react-router';
 import { ProblemTable, type LineProblem } from './ProblemTable';
 import type { ImportOutcome } from './run-import';
 import type { DryRun } from './use-csv-import';
+import { formatNumber } from '../../components/format';
 
 function Figure({ label, value, color }: { label: string; value: number; color?: string }) {
   return (
     <Stack gap={0} data-testid={`import-${label.toLowerCase().replace(/\s+/g, '-')}`}>
       <Text size="xl" fw={700} c={color}>
-        {value.toLocaleString('en-US')}
+        {formatNumber(value)}
       </Text>
       <Text size="sm" c="dimmed">
         {label}
@@ -64,8 +65,8 @@ export function RunStep({
         />
         <Group justify="space-between">
           <Text size="sm" aria-live="polite">
-            {progress.done.toLocaleString('en-US')} of {total.toLocaleString('en-US')} records sent
-            {progress.failed ? `, ${progress.failed.toLocaleString('en-US')} refused` : ''}
+            {formatNumber(progress.done)} of {formatNumber(total)} records sent
+            {progress.failed ? `, ${formatNumber(progress.failed)} refused` : ''}
           </Text>
           <Button variant="default" color="red" onClick={onCancel}>
             Cancel the import

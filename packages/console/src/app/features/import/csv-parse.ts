@@ -4,6 +4,7 @@
  * file it starts on, so every problem can be reported as "line 52" of the file the user holds.
  */
 import Papa from 'papaparse';
+import { formatNumber } from '../../components/format';
 
 /** The most records one import takes: the browser keeps them all, and sends one call each. */
 export const MAX_IMPORT_ROWS = 50_000;
@@ -84,7 +85,7 @@ export function parseCsv(input: string): ParsedCsv {
   const headers = (header?.cells ?? []).map((name) => name.trim());
   if (records.length > MAX_IMPORT_ROWS) {
     throw new Error(
-      `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} records; split it into smaller files.`,
+      `The file has more than ${formatNumber(MAX_IMPORT_ROWS)} records; split it into smaller files.`,
     );
   }
   for (const record of records) {
