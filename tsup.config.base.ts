@@ -8,7 +8,7 @@ import { defineConfig, type Options } from 'tsup';
  */
 export function escapeWideCharacters(code: string): string {
   return code.replace(
-    /[^\u0000-\u00ff]/g,
+    /[\u0100-\uffff]/g,
     (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

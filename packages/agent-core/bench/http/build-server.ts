@@ -10,8 +10,6 @@ import { basename, join, resolve } from 'node:path';
 
 import { build } from 'esbuild';
 
-import { escapeWideCharacters } from '../../../../tsup.config.base';
-
 const WORKSPACE = resolve(__dirname, '../../../..');
 const outdir = mkdtempSync(join(tmpdir(), 'canopy-http-bench-build-'));
 process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
@@ -51,8 +49,13 @@ export async function buildServer(file: string): Promise<string> {
       },
     ],
   });
-  // As the published bundles are (tsup.config.base.ts): one-byte source text in V8's heap.
-  writeFileSync(outfile, escapeWideCharacters(readFileSync(outfile, 'utf8')));
+  // One-byte source text in V8's heap, as the published bundles are (the workspace's
+  // tsup.config.base.ts): characters above U+00FF as escapes.
+  const code = readFileSync(outfile, 'utf8');
+  writeFileSync(
+    outfile,
+    code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
   return outfile;
 }
 

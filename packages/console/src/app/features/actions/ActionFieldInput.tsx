@@ -11,7 +11,6 @@ import {
   Stack,
   Switch,
   TagsInput,
-  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
