@@ -311,15 +311,19 @@ describe.each(['postgres', 'embedded-postgres'] as const)('on %s', (dialect) => 
     expect(list.body.data).toEqual([]);
   });
 
-  it("keeps an input's widget, so the queue shows an amount in the form's currency", async () => {
+  it("keeps an input's widget and record reference, so the queue shows values as the form did", async () => {
     const widgetEdit = { name: 'price editor', parameters: { currency: 'EUR', base: 'Unit' } };
     const created = await fileRequest('requester', {
-      inputs: [{ name: 'Amount', type: 'Number', widgetEdit, value: 3138.02 }],
+      inputs: [
+        { name: 'Amount', type: 'Number', widgetEdit, value: 3138.02 },
+        { name: 'Customer', type: 'Number', reference: 'customers.id', value: 1234 },
+      ],
     }).expect(201);
     const id = created.body.data.id as string;
     const read = await as('requester', 'get', `/api/action-approvals/${id}`).expect(200);
     expect(read.body.data.attributes.inputs).toEqual([
       { name: 'Amount', type: 'Number', widgetEdit, value: 3138.02 },
+      { name: 'Customer', type: 'Number', reference: 'customers.id', value: 1234 },
     ]);
     const unnamed = await fileRequest('requester', {
       inputs: [{ name: 'Amount', widgetEdit: { parameters: {} }, value: 1 }],

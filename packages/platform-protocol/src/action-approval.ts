@@ -30,11 +30,14 @@ export interface ActionApprovalResource {
     record_ids: string[];
     /**
      * The action form's values as filed: each field's name, type and value, and the field's
-     * widget when it has one (`widgetEdit`, as the agent describes it: a price editor's currency).
+     * record reference and widget when it has them (`reference`, `widgetEdit`, as the agent
+     * describes the field: a record's id, a price editor's currency).
      */
     inputs: {
       name: string;
       type?: unknown;
+      /** A record field's target (`customers.id`): the value is that record's id. */
+      reference?: string | null;
       widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
       value?: unknown;
     }[];

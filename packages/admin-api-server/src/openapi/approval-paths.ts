@@ -56,7 +56,7 @@ const APPROVAL: JsonSchema = {
         inputs: {
           type: 'array',
           description:
-            'The action form as filed: each field’s `name`, `type`, `widgetEdit` (the agent’s widget, when the field has one) and `value`',
+            'The action form as filed: each field’s `name`, `type`, `reference` and `widgetEdit` (a record field’s target and the agent’s widget, when the field has them) and `value`',
           items: { type: 'object' },
         },
         requester: PERSON,

@@ -24,7 +24,13 @@ export interface ApprovalInput {
   collectionName: string;
   smartActionId: string | null;
   recordIds: string[];
-  inputs: { name: string; type?: unknown; widgetEdit?: unknown; value?: unknown }[];
+  inputs: {
+    name: string;
+    type?: unknown;
+    reference?: string | null;
+    widgetEdit?: unknown;
+    value?: unknown;
+  }[];
   request: Record<string, unknown> | null;
   comment?: string;
 }

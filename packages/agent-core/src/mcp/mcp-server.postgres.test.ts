@@ -101,6 +101,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
               currency: 'eur',
               base: 'Cent',
             },
+            { type: 'Collection', label: 'Payer', collectionName: 'customers' },
           ],
           execute: async (context, resultBuilder) => {
             await context.collection.update(context.filter, { status: 'paid' });
@@ -300,6 +301,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
       fields: [
         { name: 'Note', type: 'String', isRequired: true, value: null },
         { name: 'Fee', type: 'Number', isRequired: false, value: null },
+        { name: 'Payer', type: 'Number', isRequired: false, value: null },
       ],
       canExecute: false,
       requiredFields: ['Note'],
@@ -379,7 +381,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
         collectionName: 'orders',
         actionName: 'Mark as paid',
         recordIds: [2],
-        values: { Note: 'wire', Fee: 250 },
+        values: { Note: 'wire', Fee: 250, Payer: 1 },
         reasoning: 'The customer sent a wire transfer.',
       });
       expect(approval).toMatchObject({ approvalRequested: true, approvalId: '1' });
@@ -392,7 +394,8 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
           actionName: 'Mark as paid',
           collectionName: 'orders',
           recordIds: ['2'],
-          // Each with its widget, if any: the Console shows the fee as the form did (€2.50).
+          // With a widget or record reference where the field has one: the Console shows the fee as
+          // the form did (€2.50), the payer as a record's id.
           inputs: [
             { name: 'Note', type: 'String', value: 'wire' },
             {
@@ -411,6 +414,7 @@ describe('MCP server on PostgreSQL, through the SDK client', () => {
               },
               value: 250,
             },
+            { name: 'Payer', type: 'Number', reference: 'customers.id', value: 1 },
           ],
           comments: ['The customer sent a wire transfer.'],
         },

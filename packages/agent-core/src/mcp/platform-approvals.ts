@@ -8,7 +8,8 @@ export interface ApprovalRequest {
   inputs: {
     name: string;
     type: unknown;
-    widgetEdit?: { name: string; parameters?: Record<string, unknown> | null };
+    reference?: string | null;
+    widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
     value: unknown;
   }[];
   /** Why the action is asked for (the model's `reasoning`), filed as a comment. */

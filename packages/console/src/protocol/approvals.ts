@@ -15,12 +15,15 @@ import type { PlatformClient } from './platform-client';
 export type ApprovalPerson = ApprovalPersonJson;
 
 /**
- * A value of the action's form as filed: the field's name, type and widget (a price editor's
- * currency shows in the queue as it did in the form) and the value the agent will read.
+ * A value of the action's form as filed: the field's name, type, record reference and widget (a
+ * record's id and a price editor's currency show in the queue as they did in the form) and the
+ * value the agent will read.
  */
 export interface ApprovalInput {
   name: string;
   type?: unknown;
+  /** A record field's target (`customers.id`): the value is that record's id. */
+  reference?: string | null;
   widgetEdit?: ActionWidget | null;
   value?: unknown;
 }
@@ -104,7 +107,7 @@ export class ApprovalsApi {
     recordIds: string[];
     values: Record<string, unknown>;
     /** The form's fields by name: each input is filed with its field's type and widget. */
-    fields?: Pick<ActionField, 'field' | 'type' | 'widgetEdit'>[];
+    fields?: Pick<ActionField, 'field' | 'type' | 'reference' | 'widgetEdit'>[];
     request: Record<string, unknown>;
     comment?: string;
   }): Promise<ActionApproval> {
@@ -122,6 +125,7 @@ export class ApprovalsApi {
             return {
               name,
               type: field?.type ?? null,
+              ...(field?.reference ? { reference: field.reference } : {}),
               ...(field?.widgetEdit ? { widgetEdit: field.widgetEdit } : {}),
               value,
             };

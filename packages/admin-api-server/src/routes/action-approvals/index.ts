@@ -174,7 +174,13 @@ const parse = {
         collection_name: string;
         smart_action_id?: string | null;
         record_ids: (string | number)[];
-        inputs: { name: string; type?: unknown; widgetEdit?: unknown; value?: unknown }[];
+        inputs: {
+          name: string;
+          type?: unknown;
+          reference?: string | null;
+          widgetEdit?: unknown;
+          value?: unknown;
+        }[];
         request?: Record<string, unknown> | null;
         comment?: string;
       };

@@ -21,14 +21,20 @@ const WIDGET: JsonSchema = {
 };
 
 /**
- * One form input of the request, as the MCP server (`{name, type, value}`) or the Console (with
- * the field's `widgetEdit`) files it.
+ * One form input of the request, as the MCP server or the Console files it: `{name, type, value}`
+ * with the field's `reference` (a record field) and `widgetEdit` when it has them.
  */
 const INPUT: JsonSchema = {
   type: 'object',
   required: ['name'],
   additionalProperties: false,
-  properties: { name: NAME, type: {}, widgetEdit: WIDGET, value: {} },
+  properties: {
+    name: NAME,
+    type: {},
+    reference: { anyOf: [{ type: 'string', maxLength: 512 }, { type: 'null' }] },
+    widgetEdit: WIDGET,
+    value: {},
+  },
 };
 
 /**

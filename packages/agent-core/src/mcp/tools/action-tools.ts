@@ -18,6 +18,7 @@ interface WireFormField {
   isReadOnly?: boolean;
   description?: string;
   enums?: string[] | null;
+  reference?: string | null;
   widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
 }
 
@@ -69,8 +70,11 @@ function isEmpty(value: unknown): boolean {
 
 interface LoadedForm {
   fields: FormField[];
-  /** The widgets of the fields that have one, by field name (filed with an approval request). */
-  widgets: Map<string, NonNullable<WireFormField['widgetEdit']>>;
+  /**
+   * What the fields that have them are filed with in an approval request, by field name: a
+   * record field's target and a widget.
+   */
+  display: Map<string, Pick<WireFormField, 'reference' | 'widgetEdit'>>;
   values: Record<string, unknown>;
   skippedFields: string[];
 }
@@ -89,11 +93,16 @@ async function loadForm(
   const wire = form.fields ?? [];
   const names = new Set(wire.map((field) => field.field));
   const merged: Record<string, unknown> = {};
-  const widgets: LoadedForm['widgets'] = new Map();
+  const display: LoadedForm['display'] = new Map();
   const fields = wire.map((field) => {
     const value = field.field in values ? values[field.field] : (field.value ?? null);
     merged[field.field] = value;
-    if (field.widgetEdit) widgets.set(field.field, field.widgetEdit);
+    if (field.reference || field.widgetEdit) {
+      display.set(field.field, {
+        ...(field.reference ? { reference: field.reference } : {}),
+        ...(field.widgetEdit ? { widgetEdit: field.widgetEdit } : {}),
+      });
+    }
     return {
       name: field.field,
       type: field.type,
@@ -105,7 +114,7 @@ async function loadForm(
   });
   return {
     fields,
-    widgets,
+    display,
     values: merged,
     skippedFields: Object.keys(values).filter((name) => !names.has(name)),
   };
@@ -196,11 +205,14 @@ export const executeActionTool = defineTool({
         actionName: action.name,
         collectionName: collection.name,
         recordIds: ids,
-        // With each field's widget, so that the Console shows the values as the form did.
-        inputs: form.fields.map(({ name, type, value }) => {
-          const widgetEdit = form.widgets.get(name);
-          return { name, type, ...(widgetEdit ? { widgetEdit } : {}), value };
-        }),
+        // With each field's record reference and widget, so that the Console shows the values
+        // as the form did.
+        inputs: form.fields.map(({ name, type, value }) => ({
+          name,
+          type,
+          ...form.display.get(name),
+          value,
+        })),
         ...(input.reasoning ? { comment: input.reasoning } : {}),
       });
       return {

@@ -50,6 +50,12 @@ describe('formatActionValue', () => {
     expect(formatActionValue({ type: 'Json' }, { city: 'Paris' }, us)).toBe('city: Paris');
   });
 
+  it("writes a record field's value as the record's id, not as a number", () => {
+    const customer = { type: 'Number', reference: 'customers.id' };
+    expect(formatActionValue(customer, 1234, us)).toBe('#1234');
+    expect(formatActionValue(customer, null, us)).toBe('—');
+  });
+
   it('reads an approval filed without a type as text', () => {
     expect(formatActionValue({}, 'as typed', us)).toBe('as typed');
   });

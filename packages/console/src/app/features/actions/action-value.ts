@@ -1,7 +1,7 @@
 /**
  * An action form value as text, written as the rest of the Console writes values of its type
  * (`components/format.ts`): amounts of a price editor in their currency, numbers in the user's
- * locale, dates in the user's time zone, files by their name. Used where a form's values are
+ * locale, dates in the user's time zone, files by their name, records by their id. Used where a form's values are
  * shown rather than edited: the approval queue.
  */
 import { dataUriInfo, fieldCurrency, type ActionField } from '../../../protocol';
@@ -13,8 +13,11 @@ import {
   type FormatContext,
 } from '../../components/format';
 
-/** What a value's display depends on: the field's type and its widget. */
-export type ActionValueField = Pick<ActionField, 'widgetEdit'> & { type?: unknown };
+/** What a value's display depends on: the field's type, record reference and widget. */
+export type ActionValueField = Pick<ActionField, 'widgetEdit'> & {
+  type?: unknown;
+  reference?: string | null;
+};
 
 function formatScalar(
   type: string,
@@ -24,6 +27,9 @@ function formatScalar(
 ): string {
   const file = dataUriInfo(value);
   if (file) return file.name;
+  // A record's id, as the queue names its records (`#42`), never a number in the locale.
+  if (field.reference)
+    return value === null || value === undefined || value === '' ? '—' : `#${String(value)}`;
   if (type === 'Number' && value !== null && value !== undefined && value !== '') {
     const money = fieldCurrency(field);
     if (!money) return formatNumber(value, context);
