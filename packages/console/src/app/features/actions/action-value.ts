@@ -1,17 +1,11 @@
 /**
  * An action form value as text, written as the rest of the Console writes values of its type
  * (`components/format.ts`): amounts of a price editor in their currency, numbers in the user's
- * locale, dates in the user's time zone, files by their name, records by their id. Used where a form's values are
- * shown rather than edited: the approval queue.
+ * locale, dates in the user's time zone, files by their name, records by their id. Used where a
+ * form's values are shown rather than edited: the approval queue.
  */
 import { dataUriInfo, fieldCurrency, type ActionField } from '../../../protocol';
-import {
-  formatMoney,
-  formatNumber,
-  formatValue,
-  userContext,
-  type FormatContext,
-} from '../../components/format';
+import { formatValue, userContext, type FormatContext } from '../../components/format';
 
 /** What a value's display depends on: the field's type, record reference and widget. */
 export type ActionValueField = Pick<ActionField, 'widgetEdit'> & {
@@ -27,16 +21,12 @@ function formatScalar(
 ): string {
   const file = dataUriInfo(value);
   if (file) return file.name;
+  const empty = value === null || value === undefined || value === '';
   // A record's id, as the queue names its records (`#42`), never a number in the locale.
-  if (field.reference)
-    return value === null || value === undefined || value === '' ? '—' : `#${String(value)}`;
-  if (type === 'Number' && value !== null && value !== undefined && value !== '') {
-    const money = fieldCurrency(field);
-    if (!money) return formatNumber(value, context);
-    const amount = Number(value);
-    return formatMoney(money.cents ? amount / 100 : amount, money.currency, context);
-  }
-  return formatValue({ type }, value, context);
+  if (field.reference) return empty ? '—' : `#${String(value)}`;
+  const money = type === 'Number' ? fieldCurrency(field) : undefined;
+  const amount = money?.cents && !empty ? Number(value) / 100 : value;
+  return formatValue({ type, currency: money?.currency }, amount, context);
 }
 
 export function formatActionValue(
