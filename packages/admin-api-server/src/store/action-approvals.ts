@@ -18,19 +18,25 @@ export interface ApprovalCaller {
   environment: { id: number; projectId: number; type: string };
 }
 
+/**
+ * One value of the action's form as filed: the field's name, type, record reference and widget
+ * (as the agent's form answer describes the field), and the value.
+ */
+export interface FiledInput {
+  name: string;
+  type?: unknown;
+  reference?: string | null;
+  widgetEdit?: unknown;
+  value?: unknown;
+}
+
 /** What a requester files. */
 export interface ApprovalInput {
   actionName: string;
   collectionName: string;
   smartActionId: string | null;
   recordIds: string[];
-  inputs: {
-    name: string;
-    type?: unknown;
-    reference?: string | null;
-    widgetEdit?: unknown;
-    value?: unknown;
-  }[];
+  inputs: FiledInput[];
   request: Record<string, unknown> | null;
   comment?: string;
 }

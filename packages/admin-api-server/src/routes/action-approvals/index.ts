@@ -15,6 +15,7 @@ import {
   reviewApproval,
   type ApprovalCaller,
   type ApprovalStatus,
+  type FiledInput,
 } from '../../store/action-approvals';
 import { verifyMcpToken } from '../../auth/mcp-tokens';
 import { bodyParser, queryParser } from '../../validation/ajv';
@@ -174,13 +175,7 @@ const parse = {
         collection_name: string;
         smart_action_id?: string | null;
         record_ids: (string | number)[];
-        inputs: {
-          name: string;
-          type?: unknown;
-          reference?: string | null;
-          widgetEdit?: unknown;
-          value?: unknown;
-        }[];
+        inputs: FiledInput[];
         request?: Record<string, unknown> | null;
         comment?: string;
       };
