@@ -12,6 +12,20 @@ export interface ApprovalPersonJson {
   name: string;
 }
 
+/**
+ * One value of the action's form as filed: the field's name, type and value, and the field's
+ * record reference and widget when it has them, as the agent's form answer describes the field
+ * (front ends show a record field's value as the record's id, a price editor's in its currency).
+ */
+export interface ActionApprovalInputJson {
+  name: string;
+  type?: unknown;
+  /** A record field's target (`customers.id`): the value is that record's id. */
+  reference?: string | null;
+  widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
+  value?: unknown;
+}
+
 export interface ActionApprovalCommentJson {
   id: string;
   comment: string;
@@ -28,19 +42,8 @@ export interface ActionApprovalResource {
     collection_name: string;
     smart_action_id: string | null;
     record_ids: string[];
-    /**
-     * The action form's values as filed: each field's name, type and value, and the field's
-     * record reference and widget when it has them (`reference`, `widgetEdit`, as the agent
-     * describes the field: a record's id, a price editor's currency).
-     */
-    inputs: {
-      name: string;
-      type?: unknown;
-      /** A record field's target (`customers.id`): the value is that record's id. */
-      reference?: string | null;
-      widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
-      value?: unknown;
-    }[];
+    /** The action form's values as filed. */
+    inputs: ActionApprovalInputJson[];
     requester: ApprovalPersonJson | null;
     reviewer: ApprovalPersonJson | null;
     reviewed_at: string | null;

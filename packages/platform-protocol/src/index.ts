@@ -71,6 +71,7 @@ export { type PlatformErrorBody } from './error-body';
 // Action approval requests (the platform's `/api/action-approvals`)
 export {
   type ActionApprovalCommentJson,
+  type ActionApprovalInputJson,
   type ActionApprovalResource,
   type ActionApprovalStatus,
   type ApprovalPersonJson,

@@ -6,7 +6,7 @@ import { publishConsoleEvent } from './console-events';
 import { addApprovalInboxItems, closeApprovalInboxItems } from './inbox';
 import { schemaActions, type SchemaAction } from './environment-schema';
 import { environmentSecretOf } from './model/environment-secrets';
-import type { ActionRights, RoleRights } from '@canopy/platform-protocol';
+import type { ActionApprovalInputJson, ActionRights, RoleRights } from '@canopy/platform-protocol';
 
 /** The states of an approval request. */
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
@@ -18,25 +18,13 @@ export interface ApprovalCaller {
   environment: { id: number; projectId: number; type: string };
 }
 
-/**
- * One value of the action's form as filed: the field's name, type, record reference and widget
- * (as the agent's form answer describes the field), and the value.
- */
-export interface FiledInput {
-  name: string;
-  type?: unknown;
-  reference?: string | null;
-  widgetEdit?: unknown;
-  value?: unknown;
-}
-
 /** What a requester files. */
 export interface ApprovalInput {
   actionName: string;
   collectionName: string;
   smartActionId: string | null;
   recordIds: string[];
-  inputs: FiledInput[];
+  inputs: ActionApprovalInputJson[];
   request: Record<string, unknown> | null;
   comment?: string;
 }

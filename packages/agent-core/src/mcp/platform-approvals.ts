@@ -1,3 +1,4 @@
+import type { ActionApprovalInputJson } from '@canopy/platform-protocol';
 import type { PlatformHttpClient } from '../platform/platform-http-client';
 
 /** An approval request for an action the user may not run alone (platform protocol §10). */
@@ -5,13 +6,7 @@ export interface ApprovalRequest {
   actionName: string;
   collectionName: string;
   recordIds: string[];
-  inputs: {
-    name: string;
-    type: unknown;
-    reference?: string | null;
-    widgetEdit?: { name: string; parameters?: Record<string, unknown> | null } | null;
-    value: unknown;
-  }[];
+  inputs: ActionApprovalInputJson[];
   /** Why the action is asked for (the model's `reasoning`), filed as a comment. */
   comment?: string;
 }

@@ -5,28 +5,18 @@
  * verifies) or reject with a comment, record the outcome, through the Console's platform client.
  */
 import type {
+  ActionApprovalInputJson,
   ActionApprovalResource,
   ActionApprovalStatus,
   ApprovalPersonJson,
 } from '@canopy/platform-protocol';
-import type { ActionField, ActionWidget } from './actions';
+import type { ActionField } from './actions';
 import type { PlatformClient } from './platform-client';
 
 export type ApprovalPerson = ApprovalPersonJson;
 
-/**
- * A value of the action's form as filed: the field's name, type, record reference and widget (a
- * record's id and a price editor's currency show in the queue as they did in the form) and the
- * value the agent will read.
- */
-export interface ApprovalInput {
-  name: string;
-  type?: unknown;
-  /** A record field's target (`customers.id`): the value is that record's id. */
-  reference?: string | null;
-  widgetEdit?: ActionWidget | null;
-  value?: unknown;
-}
+/** A value of the action's form as filed (its field's type, record reference and widget). */
+export type ApprovalInput = ActionApprovalInputJson;
 
 export interface ActionApproval {
   id: string;

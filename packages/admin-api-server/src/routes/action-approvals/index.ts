@@ -15,11 +15,11 @@ import {
   reviewApproval,
   type ApprovalCaller,
   type ApprovalStatus,
-  type FiledInput,
 } from '../../store/action-approvals';
 import { verifyMcpToken } from '../../auth/mcp-tokens';
 import { bodyParser, queryParser } from '../../validation/ajv';
 import { idParam, readId } from '../../validation/input-rules';
+import type { ActionApprovalInputJson } from '@canopy/platform-protocol';
 import * as schemas from './schemas';
 
 export * as approvalSchemas from './schemas';
@@ -175,7 +175,7 @@ const parse = {
         collection_name: string;
         smart_action_id?: string | null;
         record_ids: (string | number)[];
-        inputs: FiledInput[];
+        inputs: ActionApprovalInputJson[];
         request?: Record<string, unknown> | null;
         comment?: string;
       };

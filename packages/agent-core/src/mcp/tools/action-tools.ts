@@ -70,11 +70,8 @@ function isEmpty(value: unknown): boolean {
 
 interface LoadedForm {
   fields: FormField[];
-  /**
-   * What the fields that have them are filed with in an approval request, by field name: a
-   * record field's target and a widget.
-   */
-  display: Map<string, Pick<WireFormField, 'reference' | 'widgetEdit'>>;
+  /** The form's fields as the agent answered them (filed with an approval request). */
+  wire: WireFormField[];
   values: Record<string, unknown>;
   skippedFields: string[];
 }
@@ -93,16 +90,9 @@ async function loadForm(
   const wire = form.fields ?? [];
   const names = new Set(wire.map((field) => field.field));
   const merged: Record<string, unknown> = {};
-  const display: LoadedForm['display'] = new Map();
   const fields = wire.map((field) => {
     const value = field.field in values ? values[field.field] : (field.value ?? null);
     merged[field.field] = value;
-    if (field.reference || field.widgetEdit) {
-      display.set(field.field, {
-        ...(field.reference ? { reference: field.reference } : {}),
-        ...(field.widgetEdit ? { widgetEdit: field.widgetEdit } : {}),
-      });
-    }
     return {
       name: field.field,
       type: field.type,
@@ -114,7 +104,7 @@ async function loadForm(
   });
   return {
     fields,
-    display,
+    wire,
     values: merged,
     skippedFields: Object.keys(values).filter((name) => !names.has(name)),
   };
@@ -207,11 +197,12 @@ export const executeActionTool = defineTool({
         recordIds: ids,
         // With each field's record reference and widget, so that the Console shows the values
         // as the form did.
-        inputs: form.fields.map(({ name, type, value }) => ({
-          name,
+        inputs: form.wire.map(({ field, type, reference, widgetEdit }) => ({
+          name: field,
           type,
-          ...form.display.get(name),
-          value,
+          ...(reference ? { reference } : {}),
+          ...(widgetEdit ? { widgetEdit } : {}),
+          value: form.values[field],
         })),
         ...(input.reasoning ? { comment: input.reasoning } : {}),
       });
