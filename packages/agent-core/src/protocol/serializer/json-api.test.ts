@@ -1,6 +1,8 @@
+import fc from 'fast-check';
+
 import { createShopDataSource } from '../../http/test-fixtures/shop-services';
 import { InMemoryDataSource } from '../../toolkit/in-memory/in-memory-data-source';
-import { serializeRecords, writeRecord, writeRecords } from './json-api';
+import { jsonString, serializeRecords, writeRecord, writeRecords } from './json-api';
 
 describe('serializeRecords', () => {
   const orders = createShopDataSource().getCollection('orders');
@@ -165,5 +167,27 @@ describe('writeRecords', () => {
 
   it('throws on a value JSON cannot hold, as JSON.stringify does', () => {
     expect(() => writeRecords(deals, [{ id: 1, title: 10n }])).toThrow(TypeError);
+  });
+});
+
+describe('jsonString', () => {
+  it('writes every string as JSON.stringify does', () => {
+    // Characters that must or may be escaped (quote, backslash, controls, lone and paired
+    // surrogates) among plain ones, in strings around the length past which it defers to
+    // JSON.stringify.
+    const character = fc.oneof(
+      fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\ud800', '\udfff', '東', '😀'),
+      fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }),
+      fc.string({ minLength: 1, maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 80 }), (characters) => {
+        const value = characters.join('');
+        expect(jsonString(value)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(jsonString('2025-11-28T23:57:00.000Z')).toBe('"2025-11-28T23:57:00.000Z"');
+    expect(jsonString('say "hi"')).toBe('"say \\"hi\\""');
   });
 });

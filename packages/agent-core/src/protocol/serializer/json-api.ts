@@ -68,6 +68,26 @@ function stringContent(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
+/** Longest string that {@link jsonString} checks itself before handing it to `JSON.stringify`. */
+const CHECKED_LENGTH = 64;
+
+/**
+ * `JSON.stringify(value)` of a string. A short string without a character that JSON escapes (a
+ * quote, a backslash, a control character) or that `JSON.stringify` may escape (a surrogate) is
+ * written between quotes as it is: the check costs less than the call, for the ids, statuses,
+ * timestamps and names that most values are.
+ */
+export function jsonString(value: string): string {
+  if (value.length > CHECKED_LENGTH) return JSON.stringify(value);
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return JSON.stringify(value);
+    }
+  }
+  return `"${value}"`;
+}
+
 /** Whether a property key is an array index, which objects enumerate first in ascending order. */
 function isArrayIndex(key: string): boolean {
   return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
@@ -133,7 +153,7 @@ class DocumentWriter {
       relation.targetWire ??= wirePlan(getCollectionPlan(relation.target));
       const resource = this.resource(relation.targetWire, related);
       relationTexts.push(
-        `${relation.key}{"data":{"type":${resource.wire.type},"id":${JSON.stringify(resource.id)}}}`,
+        `${relation.key}{"data":{"type":${resource.wire.type},"id":${jsonString(resource.id)}}}`,
       );
       this.include(resource);
     }
@@ -224,7 +244,7 @@ function writeResource(resource: Resource): string {
   for (const text of relationshipTexts(resource)) {
     relationships += relationships === '' ? text : `,${text}`;
   }
-  return `${wire.head}${JSON.stringify(resource.id)},"attributes":{${attributes}},"relationships":{${relationships}}}`;
+  return `${wire.head}${jsonString(resource.id)},"attributes":{${attributes}},"relationships":{${relationships}}}`;
 }
 
 /**
@@ -239,7 +259,7 @@ function jsonValue(value: unknown): string | undefined {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'string':
-      return JSON.stringify(value);
+      return jsonString(value);
     default:
       return value === null ? 'null' : (JSON.stringify(encodeValue(value)) as string | undefined);
   }
