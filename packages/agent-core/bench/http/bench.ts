@@ -13,6 +13,9 @@
 // directory), BENCH_PART (`rest`: the REST layer alone, `pg`: the PostgreSQL comparison only;
 // both by default), BENCH_VARIANTS (`plain,mcp` by default), BENCH_AGENT_NODE_FLAGS (node flags
 // of the agent process only, e.g. `--max-semi-space-size=2`, printed with the results).
+// BENCH_PART=memory (also part of the default run) drives the raw server, then the plain agent,
+// with lists at 10 connections for BENCH_MEMORY_SECONDS (default 60) each and prints their RSS
+// every 10 s: a server's memory under sustained load, which the cases' 5 s runs under-read.
 // The servers run as plain JavaScript bundled by build-server.ts, never under a TypeScript loader.
 import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -29,6 +32,7 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PART = process.env.BENCH_PART ?? 'all';
 const VARIANTS = (process.env.BENCH_VARIANTS ?? 'plain,mcp').split(',').filter(Boolean);
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
 const AGENT_NODE_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Started {
@@ -260,10 +264,70 @@ async function compare(
   }
 }
 
+/**
+ * Memory under sustained load: the raw server, then the plain agent, each alone, answering lists
+ * at 10 connections for MEMORY_SECONDS in runs of 10 s; prints each one's RSS after start, its
+ * max in each run and overall. V8 grows a server's young generation (up to two 16 MiB
+ * semi-spaces by default) as the bytes its collections keep add up, so a server's RSS climbs for
+ * tens of seconds before it levels off, longer than a case of the comparison runs.
+ */
+async function sustainedMemory(env: Record<string, string>): Promise<void> {
+  const servers = [
+    { label: 'raw', file: 'raw-server.ts', env: {}, flags: [] as string[] },
+    { label: 'Canopy (plain)', file: 'agent-server.ts', env, flags: AGENT_NODE_FLAGS },
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const { label, file, env: serverEnv, flags } of servers) {
+    const server = await start(file, serverEnv, flags);
+    const pid = server.child.pid as number;
+    const url =
+      file === 'raw-server.ts'
+        ? `http://127.0.0.1:${server.port}/list`
+        : caseUrls(`http://127.0.0.1:${server.port}/forest/orders`).list;
+    const headers: Record<string, string> = server.token
+      ? { Authorization: `Bearer ${server.token}` }
+      : {};
+    const row: Record<string, string | number> = {
+      server: label,
+      'after start': Math.round(rssMb(pid)),
+    };
+    let windowMax = 0;
+    let max = 0;
+    let requests = 0;
+    const sampler = setInterval(() => {
+      windowMax = Math.max(windowMax, rssMb(pid));
+    }, 100);
+    try {
+      for (let second = 0; second < MEMORY_SECONDS; second += 10) {
+        windowMax = 0;
+        const result = await autocannon({ url, connections: 10, duration: 10, headers });
+        requests += result.requests.total;
+        row[`${second}–${second + 10} s`] = Math.round(windowMax);
+        max = Math.max(max, windowMax);
+      }
+    } finally {
+      clearInterval(sampler);
+      server.child.kill('SIGTERM');
+    }
+    rows.push({ ...row, max: Math.round(max), 'req/s': Math.round(requests / MEMORY_SECONDS) });
+  }
+  console.log(`RSS (MiB) under ${MEMORY_SECONDS} s of lists at 10 connections, each server alone:`);
+  console.table(rows);
+}
+
 async function main(): Promise<void> {
-  if (PART !== 'pg') await hotPath();
+  if (PART === 'all' || PART === 'rest') await hotPath();
   if (PART === 'rest') return;
   await seedBenchDatabase(PG_URL, ORDERS);
+  if (PART === 'memory') {
+    const sandbox = await createServerSandbox(0);
+    try {
+      await sustainedMemory({ SANDBOX_URL: sandbox.url, SANDBOX_ENV_SECRET });
+    } finally {
+      await sandbox.close();
+    }
+    return;
+  }
   console.log(
     `${ORDERS} orders, ${SECONDS} s per run, load average ${loadavg()
       .map((load) => load.toFixed(1))
@@ -282,6 +346,7 @@ async function main(): Promise<void> {
       ),
       raw,
     );
+    if (PART === 'all') await sustainedMemory(env);
     console.log(
       `load average ${loadavg()
         .map((load) => load.toFixed(1))
