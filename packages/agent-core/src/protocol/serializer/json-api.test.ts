@@ -157,6 +157,22 @@ describe('writeRecords', () => {
     ]);
   });
 
+  it('writes dates as JSON.stringify does, invalid ones as null', () => {
+    const custom = new Date('2026-01-02T00:00:00.000Z');
+    custom.toJSON = () => 'custom';
+    const dates = [
+      new Date('2026-01-02T03:04:05.678Z'),
+      new Date(Number.NaN),
+      new Date('+012345-06-07T00:00:00.000Z'),
+      new Date('-000001-01-01T00:00:00.000Z'),
+      custom,
+    ];
+    for (const signedAt of dates) {
+      const document = JSON.parse(writeRecords(deals, [{ id: 1, signedAt }]));
+      expect(document.data[0].attributes).toEqual(JSON.parse(JSON.stringify({ id: 1, signedAt })));
+    }
+  });
+
   it('writes one record, or null', () => {
     expect(writeRecord(deals, null)).toBe('{"jsonapi":{"version":"1.0"},"data":null}');
     expect(JSON.parse(writeRecord(deals, { id: 4, title: null }))).toEqual({

@@ -249,8 +249,9 @@ function writeResource(resource: Resource): string {
 
 /**
  * A value's JSON text, `undefined` when an object would leave it out: `JSON.stringify` of its wire
- * form. Numbers, booleans and null are written without it (`String` of a finite number is its
- * JSON text): one call per value cost as much as the rest of the writer.
+ * form. Numbers, booleans, null and dates are written without it (`String` of a finite number is
+ * its JSON text), strings through {@link jsonString}: one call per value cost as much as the rest
+ * of the writer.
  */
 function jsonValue(value: unknown): string | undefined {
   switch (typeof value) {
@@ -261,7 +262,12 @@ function jsonValue(value: unknown): string | undefined {
     case 'string':
       return jsonString(value);
     default:
-      return value === null ? 'null' : (JSON.stringify(encodeValue(value)) as string | undefined);
+      if (value === null) return 'null';
+      // A date is its `toJSON()`: the ISO instant (nothing in it to escape), or null when invalid.
+      if (value instanceof Date && value.toJSON === Date.prototype.toJSON) {
+        return Number.isNaN(value.getTime()) ? 'null' : `"${value.toISOString()}"`;
+      }
+      return JSON.stringify(encodeValue(value)) as string | undefined;
   }
 }
 
