@@ -12,11 +12,13 @@ export function sendJson(response: ServerResponse, body: unknown, status = 200):
   sendJsonText(response, JSON.stringify(body), status);
 }
 
-/** {@link sendJson} of a body already written as JSON text (the JSON:API documents). */
+/**
+ * {@link sendJson} of a body already written as JSON text (the JSON:API documents). Node sets the
+ * `Content-Length` of an answer sent whole by `end`, from the one byte count it takes anyway.
+ */
 export function sendJsonText(response: ServerResponse, text: string, status = 200): void {
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.setHeader('Content-Length', Buffer.byteLength(text));
   response.end(text);
 }
 
