@@ -192,7 +192,18 @@ describe('jsonString', () => {
     // surrogates) among plain ones, in strings around the length past which it defers to
     // JSON.stringify.
     const character = fc.oneof(
-      fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\ud800', '\udfff', '東', '😀'),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '\n',
+        '\u0000',
+        '\u001f',
+        '\u007f',
+        '\ud800',
+        '\udfff',
+        '東',
+        '😀',
+      ),
       fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }),
       fc.string({ minLength: 1, maxLength: 1 }),
     );
